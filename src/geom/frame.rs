@@ -1,0 +1,95 @@
+//! Rigid poses and twists (body motion) used by every tracker.
+
+use super::Vec3;
+use nalgebra::{Isometry3, Translation3, UnitQuaternion};
+
+/// A rigid pose: maps body coordinates to world coordinates (`x_w = R x_b + t`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pose {
+    /// The isometry (rotation + translation).
+    pub iso: Isometry3<f64>,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Self::identity()
+    }
+}
+
+impl Pose {
+    /// The identity pose.
+    pub fn identity() -> Self {
+        Self {
+            iso: Isometry3::identity(),
+        }
+    }
+    /// Pose from a translation and a unit quaternion.
+    pub fn from_parts(t: Vec3, q: UnitQuaternion<f64>) -> Self {
+        Self {
+            iso: Isometry3::from_parts(Translation3::from(t), q),
+        }
+    }
+    /// Pose from a translation and an axis-angle vector (radians).
+    pub fn from_translation_axis_angle(t: Vec3, axis_angle: Vec3) -> Self {
+        Self::from_parts(t, UnitQuaternion::from_scaled_axis(axis_angle))
+    }
+    /// World coordinates of a body point.
+    #[inline]
+    pub fn transform_point(&self, p: &Vec3) -> Vec3 {
+        self.iso.rotation * p + self.iso.translation.vector
+    }
+    /// World coordinates of a body vector (rotation only).
+    #[inline]
+    pub fn transform_vector(&self, v: &Vec3) -> Vec3 {
+        self.iso.rotation * v
+    }
+    /// Body coordinates of a world point.
+    #[inline]
+    pub fn inverse_transform_point(&self, p: &Vec3) -> Vec3 {
+        self.iso.rotation.inverse_transform_vector(&(p - self.iso.translation.vector))
+    }
+    /// Body coordinates of a world vector.
+    #[inline]
+    pub fn inverse_transform_vector(&self, v: &Vec3) -> Vec3 {
+        self.iso.rotation.inverse_transform_vector(v)
+    }
+    /// True when every component is finite.
+    pub fn is_finite(&self) -> bool {
+        self.iso.translation.vector.iter().all(|x| x.is_finite())
+            && self.iso.rotation.coords.iter().all(|x| x.is_finite())
+    }
+}
+
+/// Twist of a rigid body in world coordinates: angular velocity `omega` (rad/s)
+/// and the linear velocity `v` (mm/s) of the body point at the world origin, so
+/// that a body point at world position `x` moves with `v + omega × x`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Twist {
+    /// Angular velocity, rad/s.
+    pub omega: Vec3,
+    /// Linear velocity of the body point currently at the world origin, mm/s.
+    pub v: Vec3,
+}
+
+impl Twist {
+    /// A twist that is zero.
+    pub fn zero() -> Self {
+        Self::default()
+    }
+    /// Velocity of the body point currently at world position `x`.
+    #[inline]
+    pub fn velocity_at(&self, x: &Vec3) -> Vec3 {
+        self.v + self.omega.cross(x)
+    }
+    /// Twist of a body whose frame origin `c` moves with `v_c` and spins with `omega`.
+    pub fn about_point(omega: Vec3, c: Vec3, v_c: Vec3) -> Self {
+        Self {
+            omega,
+            v: v_c - omega.cross(&c),
+        }
+    }
+    /// True when every component is finite.
+    pub fn is_finite(&self) -> bool {
+        self.omega.iter().chain(self.v.iter()).all(|x| x.is_finite())
+    }
+}

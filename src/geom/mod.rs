@@ -1,0 +1,28 @@
+//! Geometry: exact NURBS / rational Bézier evaluation with first and second
+//! derivatives, rigid frames and twists.
+//!
+//! Everything on the runtime path here is allocation-free: evaluation works on
+//! flat arrays of homogeneous control points (`[w·x, w·y, w·z, w]`) and fixed-size
+//! stack buffers for the basis functions (degrees `1..=MAX_DEGREE`).
+//!
+//! Formulas (DESIGN.md "Evaluation"): with `f = A/W`,
+//! `f_u = (A_u − W_u f)/W`, `f_uu = (A_uu − 2 W_u f_u − W_uu f)/W`,
+//! `f_uv = (A_uv − W_u f_v − W_v f_u − W_uv f)/W`.
+
+pub mod basis;
+pub mod curve;
+pub mod error;
+pub mod frame;
+pub mod surface;
+pub mod truck_conv;
+
+pub use basis::{find_span, MAX_DEGREE};
+pub use curve::{CurvePoint, NurbsCurve};
+pub use error::GeomError;
+pub use frame::{Pose, Twist};
+pub use surface::{NurbsSurface, SurfacePoint};
+
+/// 3-vector of `f64` (positions, directions, derivatives), millimetres.
+pub type Vec3 = nalgebra::Vector3<f64>;
+/// Homogeneous (weighted) control point `[w·x, w·y, w·z, w]`.
+pub type Hpoint = [f64; 4];

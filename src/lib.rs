@@ -1,0 +1,15 @@
+//! # extrack
+//!
+//! Exact, real-time extremal-distance tracking on NURBS CAD models: closest
+//! points, signed distance (penetration depth) and contact normal between a
+//! moving point or body and a CAD body, computed directly on the parametric
+//! surfaces with the feedback-stabilised trackers of the papers in
+//! `../shared/seeds/` (PG-2002, PG-2004, PG-2005, PG-GUAS, NJC-1999).
+//!
+//! Modules follow the pipeline: [`import`] → (prepare) → (scene) → [`track`].
+
+#![warn(missing_docs)]
+
+pub mod geom;
+pub mod import;
+pub mod track;

@@ -1,0 +1,1 @@
+//! Trackers (controllers, integrators, gains) — see DESIGN.md "The runtime algorithms".
