@@ -2,19 +2,18 @@
 
 use clap::Subcommand;
 
+pub mod inspect;
+
 /// All subcommands.
 #[derive(Subcommand)]
 pub enum Command {
-    /// Print the library version and the supported formats.
-    Version,
+    /// Summarise a STEP or IGES file: format, producer, units, counts, surface types, warnings.
+    Inspect(inspect::InspectArgs),
 }
 
 /// Runs one subcommand; errors become one line on stderr and exit code 1.
 pub fn run(cmd: Command) -> Result<(), String> {
     match cmd {
-        Command::Version => {
-            println!("extrack {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
-        }
+        Command::Inspect(a) => inspect::run(a),
     }
 }
