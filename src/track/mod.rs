@@ -1,1 +1,17 @@
-//! Trackers (controllers, integrators, gains) — see DESIGN.md "The runtime algorithms".
+//! Trackers: the controllers of the seeds on patches and curves.
+//!
+//! - [`core`]: the shared box-constrained controller (laws, saturation, integrators);
+//! - [`point_patch`]: point–patch (PG-GUAS eq. 1/3, feedback linearisation, hybrid, Newton);
+//! - [`gains`]: discrete stability window and the motion lower bound (PG-GUAS Theorem 1);
+//! - [`motion`]: poses, twists and relative velocities.
+
+pub mod config;
+pub mod core;
+pub mod gains;
+pub mod motion;
+pub mod brute;
+pub mod point_patch;
+
+pub use config::{ControlLaw, Integrator, Mode, TrackError, TrackerConfig};
+pub use motion::{BodyState, PointState};
+pub use point_patch::{PatchWitness, PointPatchTracker};

@@ -1,0 +1,427 @@
+//! The box-constrained controller shared by every tracker (point–patch,
+//! point–curve, curve–curve, patch–patch): one implementation of the control
+//! laws, boundary saturation and integrators for `N` witness parameters.
+//!
+//! Each tracker supplies, at witness parameters `x ∈ [lo, hi]ᴺ`, a [`Local`]:
+//! the gradient `g` of `½|ΔR|²` (for point–patch `g = Ψ`; for two surfaces
+//! `g = (Ψᵘ, Ψᵛ, −Ψʳ, −Ψˢ)`, DESIGN.md "Conventions"), its Jacobian `H`
+//! (`= S·M` with `M` the matrix of PG-2002/2004, `S = diag(±1)`), the metric
+//! (block-diagonal first fundamental forms) and the motion term `b = ∂g/∂t`.
+//!
+//! Laws (DESIGN.md "The runtime algorithms"):
+//! - globally convergent (PG-GUAS eq. 1): `ẋ = −K g` (or `−K I⁻¹ g`), with
+//!   saturated components where the witness sits on a boundary and the law
+//!   pushes out (the 5-mode automaton);
+//! - feedback-linearised (PG-2002): `ẋ = H⁻¹(−K g − b)`;
+//! - hybrid: feedback-linearised where `H − margin·I` is positive definite;
+//! - Newton: `x ← x − H⁻¹ g` (clamped or not).
+//!
+//! Saturation is the KKT active set: component `i` is frozen when `x_i = lo_i`
+//! and `g_i > 0`, or `x_i = hi_i` and `g_i < 0`; the reduced system is solved
+//! on the free components.
+
+use super::config::{ControlLaw, Integrator, TrackerConfig};
+use nalgebra::{SMatrix, SVector};
+
+/// Local first- and second-order data of the distance function at a witness.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Local<const N: usize> {
+    /// Gradient of `½|ΔR|²` with respect to the witness parameters.
+    pub g: SVector<f64, N>,
+    /// Jacobian of `g` (symmetric: the Hessian of `½|ΔR|²`).
+    pub hess: SMatrix<f64, N, N>,
+    /// Metric: block-diagonal first fundamental forms (positive definite on
+    /// regular geometry).
+    pub metric: SMatrix<f64, N, N>,
+    /// Motion term `∂g/∂t` at fixed parameters (zero when nothing moves).
+    pub b: SVector<f64, N>,
+    /// `|ΔR|`, mm.
+    pub dist: f64,
+}
+
+/// Result of one controller step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepOut<const N: usize> {
+    /// New parameters (inside the bounds unless the law is plain Newton).
+    pub x: SVector<f64, N>,
+    /// Components saturated at the start of the step.
+    pub active: [bool; N],
+    /// True when the feedback-linearised / Newton branch was used.
+    pub newton_like: bool,
+    /// Extra evaluations the integrator made (RK stages).
+    pub extra_evals: u32,
+    /// False when an intermediate evaluation failed (degenerate geometry).
+    pub ok: bool,
+}
+
+/// KKT active set at `x`.
+#[inline]
+pub fn active_set<const N: usize>(
+    x: &SVector<f64, N>,
+    g: &SVector<f64, N>,
+    lo: &SVector<f64, N>,
+    hi: &SVector<f64, N>,
+) -> [bool; N] {
+    let mut a = [false; N];
+    for i in 0..N {
+        a[i] = (x[i] <= lo[i] && g[i] > 0.0) || (x[i] >= hi[i] && g[i] < 0.0);
+    }
+    a
+}
+
+/// Restricts a system to the free components (active rows/columns replaced by
+/// the identity, right-hand side zeroed), so its solution has `ẋ_i = 0` on
+/// the active set.
+#[inline]
+fn reduce<const N: usize>(
+    m: &SMatrix<f64, N, N>,
+    r: &SVector<f64, N>,
+    active: &[bool; N],
+) -> (SMatrix<f64, N, N>, SVector<f64, N>) {
+    let mut m = *m;
+    let mut r = *r;
+    for i in 0..N {
+        if active[i] {
+            for j in 0..N {
+                m[(i, j)] = 0.0;
+                m[(j, i)] = 0.0;
+            }
+            m[(i, i)] = 1.0;
+            r[i] = 0.0;
+        }
+    }
+    (m, r)
+}
+
+/// Solves `m x = r` for a symmetric positive-definite `m` (Cholesky, in
+/// place on the stack); `None` when `m` is not (numerically) positive definite.
+#[inline]
+pub fn solve_spd<const N: usize>(m: &SMatrix<f64, N, N>, r: &SVector<f64, N>) -> Option<SVector<f64, N>> {
+    let mut l = [[0.0f64; N]; N];
+    let scale = (0..N).fold(0.0f64, |a, i| a.max(m[(i, i)].abs()));
+    if !(scale > 0.0 && scale.is_finite()) {
+        return None;
+    }
+    for j in 0..N {
+        let mut d = m[(j, j)];
+        for k in 0..j {
+            d -= l[j][k] * l[j][k];
+        }
+        if !(d > 1e-14 * scale) {
+            return None;
+        }
+        let d = d.sqrt();
+        l[j][j] = d;
+        for i in j + 1..N {
+            let mut s = m[(i, j)];
+            for k in 0..j {
+                s -= l[i][k] * l[j][k];
+            }
+            l[i][j] = s / d;
+        }
+    }
+    let mut y = [0.0f64; N];
+    for i in 0..N {
+        let mut s = r[i];
+        for k in 0..i {
+            s -= l[i][k] * y[k];
+        }
+        y[i] = s / l[i][i];
+    }
+    let mut x = SVector::<f64, N>::zeros();
+    for i in (0..N).rev() {
+        let mut s = y[i];
+        for k in i + 1..N {
+            s -= l[k][i] * x[k];
+        }
+        x[i] = s / l[i][i];
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+/// Solves a general `m x = r` (Gaussian elimination with partial pivoting on
+/// the stack); `None` when a pivot is below `1e-13` of the matrix scale.
+#[inline]
+pub fn solve_general<const N: usize>(m: &SMatrix<f64, N, N>, r: &SVector<f64, N>) -> Option<SVector<f64, N>> {
+    let scale = m.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    if !(scale > 0.0 && scale.is_finite()) {
+        return None;
+    }
+    let mut a = [[0.0f64; N]; N];
+    let mut b = [0.0f64; N];
+    for i in 0..N {
+        for j in 0..N {
+            a[i][j] = m[(i, j)];
+        }
+        b[i] = r[i];
+    }
+    for c in 0..N {
+        let mut p = c;
+        for i in c + 1..N {
+            if a[i][c].abs() > a[p][c].abs() {
+                p = i;
+            }
+        }
+        if !(a[p][c].abs() > 1e-13 * scale) {
+            return None;
+        }
+        a.swap(c, p);
+        b.swap(c, p);
+        for i in c + 1..N {
+            let f = a[i][c] / a[c][c];
+            for j in c..N {
+                a[i][j] -= f * a[c][j];
+            }
+            b[i] -= f * b[c];
+        }
+    }
+    let mut x = SVector::<f64, N>::zeros();
+    for i in (0..N).rev() {
+        let mut s = b[i];
+        for j in i + 1..N {
+            s -= a[i][j] * x[j];
+        }
+        x[i] = s / a[i][i];
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+/// True when `hess − margin·metric` is positive definite on the free components.
+#[inline]
+pub fn safely_pd<const N: usize>(loc: &Local<N>, active: &[bool; N], margin: f64) -> bool {
+    let (m, r) = reduce(&(loc.hess - loc.metric * margin), &SVector::zeros(), active);
+    solve_spd(&m, &r).is_some()
+}
+
+/// The globally convergent field (eq. 1, optionally `I⁻¹`-preconditioned as in
+/// eq. 3) on the free components.
+#[inline]
+fn gc_field<const N: usize>(
+    cfg: &TrackerConfig,
+    loc: &Local<N>,
+    active: &[bool; N],
+    precondition: bool,
+) -> SVector<f64, N> {
+    let r = -loc.g * cfg.gain_k;
+    if precondition {
+        let (m, r) = reduce(&loc.metric, &r, active);
+        if let Some(x) = solve_spd(&m, &r) {
+            return x;
+        }
+    }
+    let mut x = r;
+    for i in 0..N {
+        if active[i] {
+            x[i] = 0.0;
+        }
+    }
+    x
+}
+
+/// Motion terms of the enhanced controller (PG-GUAS eq. 3) in gradient
+/// coordinates: the component `−b_i` is kept where motion disturbs
+/// (`g_i b_i > 0`: it would grow `|g_i|`) and dropped where it helps.
+#[inline]
+pub fn enhanced_motion<const N: usize>(loc: &Local<N>) -> SVector<f64, N> {
+    let mut m = SVector::zeros();
+    for i in 0..N {
+        let gb = loc.g[i] * loc.b[i];
+        if gb > 0.0 {
+            m[i] = -loc.b[i];
+        } else if gb == 0.0 {
+            m[i] = -0.5 * loc.b[i];
+        }
+    }
+    m
+}
+
+/// The control field `ẋ = φ(x)` at frozen time (motion enters through the
+/// prediction, see [`feed_forward_rate`]). Returns `(ẋ, active, newton_like)`.
+#[inline]
+pub fn field<const N: usize>(
+    cfg: &TrackerConfig,
+    loc: &Local<N>,
+    x: &SVector<f64, N>,
+    lo: &SVector<f64, N>,
+    hi: &SVector<f64, N>,
+) -> (SVector<f64, N>, [bool; N], bool) {
+    let active = active_set(x, &loc.g, lo, hi);
+    let r = -loc.g * cfg.gain_k;
+    match cfg.law {
+        ControlLaw::GloballyConvergent => (gc_field(cfg, loc, &active, cfg.precondition), active, false),
+        ControlLaw::Enhanced => (gc_field(cfg, loc, &active, true), active, false),
+        ControlLaw::FeedbackLinearized | ControlLaw::Newton | ControlLaw::NewtonSaturated => {
+            let (m, rr) = reduce(&loc.hess, &r, &active);
+            match solve_general(&m, &rr) {
+                Some(v) => (v, active, true),
+                None => (gc_field(cfg, loc, &active, true), active, false),
+            }
+        }
+        ControlLaw::Hybrid => {
+            if safely_pd(loc, &active, cfg.pd_margin) {
+                let (m, rr) = reduce(&loc.hess, &r, &active);
+                if let Some(v) = solve_spd(&m, &rr) {
+                    return (v, active, true);
+                }
+            }
+            (gc_field(cfg, loc, &active, true), active, false)
+        }
+    }
+}
+
+/// Witness parameter rate that feeds the motion forward: `−H⁻¹ b` for the
+/// feedback-linearised and hybrid laws (where `H` is invertible / safely PD),
+/// `I⁻¹ b̃` (eq. 3 motion terms) for the enhanced law, zero otherwise.
+pub fn feed_forward_rate<const N: usize>(
+    cfg: &TrackerConfig,
+    loc: &Local<N>,
+    x: &SVector<f64, N>,
+    lo: &SVector<f64, N>,
+    hi: &SVector<f64, N>,
+) -> SVector<f64, N> {
+    if !cfg.feed_forward {
+        return SVector::zeros();
+    }
+    let active = active_set(x, &loc.g, lo, hi);
+    let enhanced = || {
+        let (m, r) = reduce(&loc.metric, &enhanced_motion(loc), &active);
+        solve_spd(&m, &r).unwrap_or_else(SVector::zeros)
+    };
+    match cfg.law {
+        ControlLaw::FeedbackLinearized => {
+            let (m, r) = reduce(&loc.hess, &(-loc.b), &active);
+            solve_general(&m, &r).unwrap_or_else(enhanced)
+        }
+        ControlLaw::Hybrid => {
+            if safely_pd(loc, &active, cfg.pd_margin) {
+                let (m, r) = reduce(&loc.hess, &(-loc.b), &active);
+                if let Some(v) = solve_spd(&m, &r) {
+                    return v;
+                }
+            }
+            enhanced()
+        }
+        ControlLaw::Enhanced => enhanced(),
+        _ => SVector::zeros(),
+    }
+}
+
+/// Clamps into the box.
+#[inline]
+pub fn clamp_box<const N: usize>(x: &SVector<f64, N>, lo: &SVector<f64, N>, hi: &SVector<f64, N>) -> SVector<f64, N> {
+    let mut y = *x;
+    for i in 0..N {
+        y[i] = y[i].clamp(lo[i], hi[i]);
+    }
+    y
+}
+
+/// One controller step from `x` (where `loc` was evaluated). `eval` evaluates
+/// further stages for RK2/RK4. Newton laws take the full Newton step
+/// regardless of integrator and gain.
+pub fn controller_step<const N: usize, E>(
+    cfg: &TrackerConfig,
+    x: &SVector<f64, N>,
+    loc: &Local<N>,
+    lo: &SVector<f64, N>,
+    hi: &SVector<f64, N>,
+    eval: &mut E,
+) -> StepOut<N>
+where
+    E: FnMut(&SVector<f64, N>) -> Option<Local<N>>,
+{
+    match cfg.law {
+        ControlLaw::Newton => {
+            let step = solve_general(&loc.hess, &(-loc.g));
+            return match step {
+                Some(d) => StepOut {
+                    x: x + d,
+                    active: [false; N],
+                    newton_like: true,
+                    extra_evals: 0,
+                    ok: true,
+                },
+                None => StepOut {
+                    x: *x,
+                    active: [false; N],
+                    newton_like: true,
+                    extra_evals: 0,
+                    ok: false,
+                },
+            };
+        }
+        ControlLaw::NewtonSaturated => {
+            let active = active_set(x, &loc.g, lo, hi);
+            let (m, r) = reduce(&loc.hess, &(-loc.g), &active);
+            return match solve_general(&m, &r) {
+                Some(d) => StepOut {
+                    x: clamp_box(&(x + d), lo, hi),
+                    active,
+                    newton_like: true,
+                    extra_evals: 0,
+                    ok: true,
+                },
+                None => StepOut {
+                    x: *x,
+                    active,
+                    newton_like: true,
+                    extra_evals: 0,
+                    ok: false,
+                },
+            };
+        }
+        _ => {}
+    }
+    let h = cfg.h;
+    let (k1, active, newton_like) = field(cfg, loc, x, lo, hi);
+    let mut stage = |xs: SVector<f64, N>| -> Option<SVector<f64, N>> {
+        let xs = clamp_box(&xs, lo, hi);
+        let l = eval(&xs)?;
+        Some(field(cfg, &l, &xs, lo, hi).0)
+    };
+    let (xn, extra, ok) = match cfg.integrator {
+        Integrator::Euler => (x + k1 * h, 0, true),
+        Integrator::Rk2 => match stage(x + k1 * h) {
+            Some(k2) => (x + (k1 + k2) * (0.5 * h), 1, true),
+            None => (*x, 1, false),
+        },
+        Integrator::Rk4 => {
+            let k2 = stage(x + k1 * (0.5 * h));
+            let k3 = k2.and_then(|k2| stage(x + k2 * (0.5 * h)));
+            let k4 = k3.and_then(|k3| stage(x + k3 * h));
+            match (k2, k3, k4) {
+                (Some(k2), Some(k3), Some(k4)) => (x + (k1 + k2 * 2.0 + k3 * 2.0 + k4) * (h / 6.0), 3, true),
+                _ => (*x, 3, false),
+            }
+        }
+    };
+    StepOut {
+        x: clamp_box(&xn, lo, hi),
+        active,
+        newton_like,
+        extra_evals: extra,
+        ok,
+    }
+}
+
+/// Normalised projection error on the free components: `max |g_i| /
+/// (|∂P/∂x_i| · max(|ΔR|, floor))` — the sine of the angle between `ΔR` and
+/// the normal when the witness is off the solution.
+#[inline]
+pub fn normalized_error<const N: usize>(loc: &Local<N>, active: &[bool; N], dist_floor: f64) -> f64 {
+    let d = loc.dist.max(dist_floor);
+    let mut e = 0.0f64;
+    for i in 0..N {
+        if !active[i] {
+            let len = loc.metric[(i, i)].sqrt().max(1e-300);
+            e = e.max(loc.g[i].abs() / (len * d));
+        }
+    }
+    e
+}
+
+/// Length in mm of a parameter step measured with the metric: `sqrt(δᵀ G δ)`.
+#[inline]
+pub fn step_length<const N: usize>(loc: &Local<N>, d: &SVector<f64, N>) -> f64 {
+    (d.transpose() * loc.metric * d)[(0, 0)].max(0.0).sqrt()
+}

@@ -1,0 +1,293 @@
+//! Point–patch tracker (PG-GUAS, PG-2002/2004/2005, NJC-1999 baseline).
+//!
+//! Tracks the witness parameters `x = (u, v)` of the point of a patch `f`
+//! closest to a moving query point `Q`, with `ΔR = f − Q`,
+//! `Ψ = (ΔR·f_u, ΔR·f_v)`, `M = [[f_u·f_u + ΔR·f_uu, f_u·f_v + ΔR·f_uv],
+//! [·, f_v·f_v + ΔR·f_vv]]` and, for `Q` moving with velocity `Q̇` relative to
+//! the patch's body, `b = (−Q̇·f_u, −Q̇·f_v)`.
+//!
+//! One [`PointPatchTracker::update`] per servo tick: the witness is first
+//! predicted with the motion feed-forward of the previous tick (`ẋ = −M⁻¹b`,
+//! or the eq. 3 motion terms), then corrected by controller iterations at the
+//! current `Q` until the normalised projection error is below `tol` or a
+//! Newton step is shorter than `step_tol` (then the answer is the second-order
+//! Taylor expansion at that step, so a converged tick costs one evaluation).
+
+use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
+use super::core::{
+    active_set, clamp_box, controller_step, feed_forward_rate, normalized_error, safely_pd, solve_general,
+    solve_spd, step_length, Local,
+};
+use super::motion::{BodyState, PointState};
+use crate::geom::{NurbsSurface, SurfacePoint, Vec3};
+use nalgebra::{Matrix2, Vector2};
+
+/// Distance below which `|ΔR|` is treated as contact in the normalised error.
+pub const DIST_FLOOR: f64 = 1e-9;
+
+/// The answer of one point–patch update.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PatchWitness {
+    /// Witness parameters `(u, v)`.
+    pub uv: [f64; 2],
+    /// Witness point, world coordinates.
+    pub point: Vec3,
+    /// Unit normal `f_u × f_v` at the witness (world; not yet oriented outward).
+    pub normal: Vec3,
+    /// `|f − Q|`, mm.
+    pub distance: f64,
+    /// Controller mode at the end of the update.
+    pub mode: Mode,
+    /// Controller iterations in this update.
+    pub iterations: u32,
+    /// Surface evaluations in this update.
+    pub evaluations: u32,
+    /// True when the tolerance was met.
+    pub converged: bool,
+    /// True when plain Newton left the parameter domain (failure).
+    pub left_domain: bool,
+}
+
+/// Local data of the point–patch problem (body coordinates).
+#[inline]
+pub fn point_patch_local(sp: &SurfacePoint, q: &Vec3, q_dot: &Vec3) -> Local<2> {
+    let dr = sp.p - q;
+    let e = sp.su.dot(&sp.su);
+    let f = sp.su.dot(&sp.sv);
+    let g = sp.sv.dot(&sp.sv);
+    Local {
+        g: Vector2::new(dr.dot(&sp.su), dr.dot(&sp.sv)),
+        hess: Matrix2::new(
+            e + dr.dot(&sp.suu),
+            f + dr.dot(&sp.suv),
+            f + dr.dot(&sp.suv),
+            g + dr.dot(&sp.svv),
+        ),
+        metric: Matrix2::new(e, f, f, g),
+        b: Vector2::new(-q_dot.dot(&sp.su), -q_dot.dot(&sp.sv)),
+        dist: dr.norm(),
+    }
+}
+
+/// Second-order Taylor expansion of a surface point by a parameter step.
+#[inline]
+pub fn taylor(sp: &SurfacePoint, d: &Vector2<f64>) -> SurfacePoint {
+    let (du, dv) = (d[0], d[1]);
+    SurfacePoint {
+        p: sp.p + sp.su * du + sp.sv * dv + (sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv)) * 0.5,
+        su: sp.su + sp.suu * du + sp.suv * dv,
+        sv: sp.sv + sp.suv * du + sp.svv * dv,
+        suu: sp.suu,
+        suv: sp.suv,
+        svv: sp.svv,
+    }
+}
+
+/// Mode of the 5-mode automaton from the active set.
+#[inline]
+pub fn mode_of(x: &Vector2<f64>, active: &[bool; 2], lo: &Vector2<f64>) -> Mode {
+    match (active[0], active[1]) {
+        (false, false) => Mode::Interior,
+        (true, true) => Mode::Corner,
+        (true, false) => {
+            if x[0] <= lo[0] {
+                Mode::U0
+            } else {
+                Mode::U1
+            }
+        }
+        (false, true) => {
+            if x[1] <= lo[1] {
+                Mode::V0
+            } else {
+                Mode::V1
+            }
+        }
+    }
+}
+
+/// Full Newton step on the free components, when the law allows accepting one.
+#[inline]
+pub(crate) fn newton_step<const N: usize>(
+    cfg: &TrackerConfig,
+    loc: &Local<N>,
+    active: &[bool; N],
+) -> Option<nalgebra::SVector<f64, N>> {
+    let mut m = loc.hess;
+    let mut r = -loc.g;
+    for i in 0..N {
+        if active[i] {
+            for j in 0..N {
+                m[(i, j)] = 0.0;
+                m[(j, i)] = 0.0;
+            }
+            m[(i, i)] = 1.0;
+            r[i] = 0.0;
+        }
+    }
+    match cfg.law {
+        ControlLaw::Hybrid => {
+            if safely_pd(loc, active, cfg.pd_margin) {
+                solve_spd(&m, &r)
+            } else {
+                None
+            }
+        }
+        ControlLaw::FeedbackLinearized | ControlLaw::NewtonSaturated | ControlLaw::Newton => solve_general(&m, &r),
+        _ => None,
+    }
+}
+
+/// Tracks the closest point of one patch to a moving point. Holds only the
+/// witness state; the patch and motion are passed per update (no allocation).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointPatchTracker {
+    /// Settings.
+    pub cfg: TrackerConfig,
+    x: Vector2<f64>,
+    x_dot_ff: Vector2<f64>,
+    has_history: bool,
+}
+
+impl PointPatchTracker {
+    /// A tracker with its witness at the parameters `uv`.
+    pub fn new(cfg: TrackerConfig, uv: [f64; 2]) -> Result<Self, TrackError> {
+        cfg.validate()?;
+        if !uv.iter().all(|x| x.is_finite()) {
+            return Err(TrackError::NonFinite("initial parameters"));
+        }
+        Ok(Self {
+            cfg,
+            x: Vector2::new(uv[0], uv[1]),
+            x_dot_ff: Vector2::zeros(),
+            has_history: false,
+        })
+    }
+
+    /// Current witness parameters.
+    pub fn uv(&self) -> [f64; 2] {
+        [self.x[0], self.x[1]]
+    }
+
+    /// Moves the witness to `uv` and forgets the motion history.
+    pub fn reset(&mut self, uv: [f64; 2]) {
+        self.x = Vector2::new(uv[0], uv[1]);
+        self.x_dot_ff = Vector2::zeros();
+        self.has_history = false;
+    }
+
+    /// One servo tick: `dt` is the time since the previous update (used to
+    /// apply the feed-forward prediction), `point` the query, `body` the
+    /// patch's body pose and twist.
+    pub fn update(
+        &mut self,
+        patch: &NurbsSurface,
+        point: &PointState,
+        body: &BodyState,
+        dt: f64,
+    ) -> Result<PatchWitness, TrackError> {
+        point.validate()?;
+        body.validate()?;
+        if !(dt.is_finite() && dt >= 0.0) {
+            return Err(TrackError::NonFinite("dt"));
+        }
+        let (q, q_dot) = point.in_body(body);
+        let w = self.solve(patch, &q, &q_dot, dt)?;
+        Ok(PatchWitness {
+            point: body.pose.transform_point(&w.point),
+            normal: body.pose.transform_vector(&w.normal),
+            ..w
+        })
+    }
+
+    /// The tick in body coordinates (`q`, `q_dot` relative to the patch).
+    pub fn solve(&mut self, patch: &NurbsSurface, q: &Vec3, q_dot: &Vec3, dt: f64) -> Result<PatchWitness, TrackError> {
+        let ((u0, u1), (v0, v1)) = patch.domain();
+        let lo = Vector2::new(u0, v0);
+        let hi = Vector2::new(u1, v1);
+        let cfg = self.cfg;
+        let plain_newton = cfg.law == ControlLaw::Newton;
+        let mut x = clamp_box(&self.x, &lo, &hi);
+        if cfg.feed_forward && self.has_history {
+            x = clamp_box(&(x + self.x_dot_ff * dt), &lo, &hi);
+        }
+        let mut evals = 0u32;
+        let mut iters = 0u32;
+        let mut converged = false;
+        let mut left_domain = false;
+        let mut sp;
+        let mut loc;
+        let mut active;
+        loop {
+            sp = patch.eval_derivs(x[0], x[1]);
+            evals += 1;
+            loc = point_patch_local(&sp, q, q_dot);
+            active = active_set(&x, &loc.g, &lo, &hi);
+            if normalized_error(&loc, &active, DIST_FLOOR) <= cfg.tol {
+                converged = true;
+                break;
+            }
+            if iters >= cfg.max_iters {
+                break;
+            }
+            if let Some(d) = newton_step(&cfg, &loc, &active) {
+                let xn = x + d;
+                let inside = xn.iter().zip(lo.iter().zip(hi.iter())).all(|(v, (a, b))| v >= a && v <= b);
+                if inside && step_length(&loc, &d) <= cfg.step_tol {
+                    iters += 1;
+                    sp = taylor(&sp, &d);
+                    x = xn;
+                    loc = point_patch_local(&sp, q, q_dot);
+                    converged = true;
+                    break;
+                }
+            }
+            let mut eval = |xs: &Vector2<f64>| {
+                evals += 1;
+                let s = patch.eval_derivs(xs[0], xs[1]);
+                Some(point_patch_local(&s, q, q_dot))
+            };
+            let step = controller_step(&cfg, &x, &loc, &lo, &hi, &mut eval);
+            iters += 1;
+            if !step.ok {
+                break;
+            }
+            if plain_newton && step.x.iter().zip(lo.iter().zip(hi.iter())).any(|(v, (a, b))| v < a || v > b) {
+                left_domain = true;
+                x = clamp_box(&step.x, &lo, &hi);
+                sp = patch.eval_derivs(x[0], x[1]);
+                evals += 1;
+                loc = point_patch_local(&sp, q, q_dot);
+                break;
+            }
+            x = step.x;
+        }
+        self.x_dot_ff = feed_forward_rate(&cfg, &loc, &x, &lo, &hi);
+        self.x = x;
+        self.has_history = true;
+        let n = sp.su.cross(&sp.sv);
+        let nn = n.norm();
+        let normal = if nn > 1e-300 && nn.is_finite() {
+            n / nn
+        } else if loc.dist > 0.0 {
+            (sp.p - q) / loc.dist
+        } else {
+            Vec3::z()
+        };
+        let out = PatchWitness {
+            uv: [x[0], x[1]],
+            point: sp.p,
+            normal,
+            distance: (sp.p - q).norm(),
+            mode: mode_of(&x, &active, &lo),
+            iterations: iters,
+            evaluations: evals,
+            converged: converged && !left_domain,
+            left_domain,
+        };
+        if !(out.point.iter().all(|c| c.is_finite()) && out.distance.is_finite() && out.normal.iter().all(|c| c.is_finite())) {
+            return Err(TrackError::Degenerate);
+        }
+        Ok(out)
+    }
+}
