@@ -425,3 +425,164 @@ pub fn normalized_error<const N: usize>(loc: &Local<N>, active: &[bool; N], dist
 pub fn step_length<const N: usize>(loc: &Local<N>, d: &SVector<f64, N>) -> f64 {
     (d.transpose() * loc.metric * d)[(0, 0)].max(0.0).sqrt()
 }
+
+/// Distance below which `|ΔR|` is treated as contact in the normalised error.
+pub const DIST_FLOOR: f64 = 1e-9;
+
+/// Step halvings allowed when a globally convergent step would increase the distance.
+pub const MAX_BACKTRACK: u32 = 30;
+
+/// What one tracker update computed (see [`track_loop`]).
+#[derive(Debug, Clone, Copy)]
+pub struct LoopOut<const N: usize, S> {
+    /// Final parameters.
+    pub x: SVector<f64, N>,
+    /// Geometry at the final parameters (evaluated, or Taylor-extrapolated
+    /// after an accepted Newton step).
+    pub state: S,
+    /// Local data at the final parameters.
+    pub loc: Local<N>,
+    /// Saturated components at the end.
+    pub active: [bool; N],
+    /// Controller iterations.
+    pub iterations: u32,
+    /// Geometry evaluations.
+    pub evaluations: u32,
+    /// Tolerance met.
+    pub converged: bool,
+    /// Plain Newton left the parameter box (failure).
+    pub left_domain: bool,
+}
+
+/// Full Newton step on the free components, when the law allows accepting one
+/// (hybrid where safely positive definite; feedback-linearised and Newton laws
+/// where non-singular).
+#[inline]
+pub fn newton_step<const N: usize>(cfg: &TrackerConfig, loc: &Local<N>, active: &[bool; N]) -> Option<SVector<f64, N>> {
+    let (m, r) = reduce(&loc.hess, &(-loc.g), active);
+    match cfg.law {
+        ControlLaw::Hybrid => {
+            if safely_pd(loc, active, cfg.pd_margin) {
+                solve_spd(&m, &r)
+            } else {
+                None
+            }
+        }
+        ControlLaw::FeedbackLinearized | ControlLaw::NewtonSaturated | ControlLaw::Newton => solve_general(&m, &r),
+        _ => None,
+    }
+}
+
+#[inline]
+fn inside_box<const N: usize>(x: &SVector<f64, N>, lo: &SVector<f64, N>, hi: &SVector<f64, N>) -> bool {
+    (0..N).all(|i| x[i] >= lo[i] && x[i] <= hi[i])
+}
+
+/// The correction loop of one update, shared by every tracker: evaluate,
+/// stop when the normalised projection error is below `tol`, accept a full
+/// Newton step shorter than `step_tol` (reporting the second-order Taylor
+/// expansion, so a converged tick costs one evaluation), otherwise take a
+/// controller step (law + saturation + integrator) and repeat, at most
+/// `max_iters` times. Allocation-free.
+pub fn track_loop<const N: usize, S: Copy, E, L, X>(
+    cfg: &TrackerConfig,
+    x0: SVector<f64, N>,
+    lo: &SVector<f64, N>,
+    hi: &SVector<f64, N>,
+    eval: &mut E,
+    local: &L,
+    extrapolate: &X,
+) -> LoopOut<N, S>
+where
+    E: FnMut(&SVector<f64, N>) -> S,
+    L: Fn(&S) -> Local<N>,
+    X: Fn(&S, &SVector<f64, N>) -> S,
+{
+    let plain_newton = cfg.law == ControlLaw::Newton;
+    let mut x = x0;
+    let mut evals = 0u32;
+    let mut iters = 0u32;
+    let mut state = eval(&x);
+    evals += 1;
+    let mut loc = local(&state);
+    let mut active = active_set(&x, &loc.g, lo, hi);
+    let mut converged = false;
+    let mut left_domain = false;
+    loop {
+        if normalized_error(&loc, &active, DIST_FLOOR) <= cfg.tol {
+            converged = true;
+            break;
+        }
+        if iters >= cfg.max_iters {
+            break;
+        }
+        if let Some(d) = newton_step(cfg, &loc, &active) {
+            let xn = x + d;
+            if inside_box(&xn, lo, hi) && step_length(&loc, &d) <= cfg.step_tol {
+                iters += 1;
+                state = extrapolate(&state, &d);
+                x = xn;
+                loc = local(&state);
+                active = active_set(&x, &loc.g, lo, hi);
+                converged = true;
+                break;
+            }
+        }
+        let mut stage = |xs: &SVector<f64, N>| {
+            evals += 1;
+            Some(local(&eval(xs)))
+        };
+        let step = controller_step(cfg, &x, &loc, lo, hi, &mut stage);
+        iters += 1;
+        if !step.ok {
+            break;
+        }
+        if plain_newton && !inside_box(&step.x, lo, hi) {
+            left_domain = true;
+            x = clamp_box(&step.x, lo, hi);
+            state = eval(&x);
+            evals += 1;
+            loc = local(&state);
+        } else if step.newton_like {
+            x = step.x;
+            state = eval(&x);
+            evals += 1;
+            loc = local(&state);
+        } else {
+            // Globally convergent branch: the discrete step must not increase
+            // V = |ΔR| − E (the common Lyapunov function); halve it until it
+            // does not (a large hK far from the answer can overshoot).
+            let d0 = loc.dist;
+            let mut d = step.x - x;
+            let mut tries = 0;
+            loop {
+                let xn = clamp_box(&(x + d), lo, hi);
+                let st = eval(&xn);
+                evals += 1;
+                let ln = local(&st);
+                if ln.dist <= d0 * (1.0 + 1e-15) || tries >= MAX_BACKTRACK {
+                    x = xn;
+                    state = st;
+                    loc = ln;
+                    break;
+                }
+                d *= 0.5;
+                tries += 1;
+            }
+        }
+        active = active_set(&x, &loc.g, lo, hi);
+        if left_domain {
+            break;
+        }
+    }
+    LoopOut {
+        x,
+        state,
+        loc,
+        active,
+        iterations: iters,
+        evaluations: evals,
+        converged: converged && !left_domain,
+        left_domain,
+    }
+}

@@ -10,8 +10,10 @@ pub mod core;
 pub mod gains;
 pub mod motion;
 pub mod brute;
+pub mod patch_pair;
 pub mod point_patch;
 
 pub use config::{ControlLaw, Integrator, Mode, TrackError, TrackerConfig};
 pub use motion::{BodyState, PointState};
+pub use patch_pair::{PairWitness, PatchPairTracker};
 pub use point_patch::{PatchWitness, PointPatchTracker};

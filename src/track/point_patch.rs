@@ -13,17 +13,11 @@
 //! Newton step is shorter than `step_tol` (then the answer is the second-order
 //! Taylor expansion at that step, so a converged tick costs one evaluation).
 
-use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
-use super::core::{
-    active_set, clamp_box, controller_step, feed_forward_rate, normalized_error, safely_pd, solve_general,
-    solve_spd, step_length, Local,
-};
+use super::config::{Mode, TrackError, TrackerConfig};
+use super::core::{clamp_box, feed_forward_rate, track_loop, Local};
 use super::motion::{BodyState, PointState};
 use crate::geom::{NurbsSurface, SurfacePoint, Vec3};
 use nalgebra::{Matrix2, Vector2};
-
-/// Distance below which `|ΔR|` is treated as contact in the normalised error.
-pub const DIST_FLOOR: f64 = 1e-9;
 
 /// The answer of one point–patch update.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -106,38 +100,6 @@ pub fn mode_of(x: &Vector2<f64>, active: &[bool; 2], lo: &Vector2<f64>) -> Mode 
     }
 }
 
-/// Full Newton step on the free components, when the law allows accepting one.
-#[inline]
-pub(crate) fn newton_step<const N: usize>(
-    cfg: &TrackerConfig,
-    loc: &Local<N>,
-    active: &[bool; N],
-) -> Option<nalgebra::SVector<f64, N>> {
-    let mut m = loc.hess;
-    let mut r = -loc.g;
-    for i in 0..N {
-        if active[i] {
-            for j in 0..N {
-                m[(i, j)] = 0.0;
-                m[(j, i)] = 0.0;
-            }
-            m[(i, i)] = 1.0;
-            r[i] = 0.0;
-        }
-    }
-    match cfg.law {
-        ControlLaw::Hybrid => {
-            if safely_pd(loc, active, cfg.pd_margin) {
-                solve_spd(&m, &r)
-            } else {
-                None
-            }
-        }
-        ControlLaw::FeedbackLinearized | ControlLaw::NewtonSaturated | ControlLaw::Newton => solve_general(&m, &r),
-        _ => None,
-    }
-}
-
 /// Tracks the closest point of one patch to a moving point. Holds only the
 /// witness state; the patch and motion are passed per update (no allocation).
 #[derive(Debug, Clone, PartialEq)]
@@ -206,62 +168,20 @@ impl PointPatchTracker {
         let lo = Vector2::new(u0, v0);
         let hi = Vector2::new(u1, v1);
         let cfg = self.cfg;
-        let plain_newton = cfg.law == ControlLaw::Newton;
         let mut x = clamp_box(&self.x, &lo, &hi);
         if cfg.feed_forward && self.has_history {
             x = clamp_box(&(x + self.x_dot_ff * dt), &lo, &hi);
         }
-        let mut evals = 0u32;
-        let mut iters = 0u32;
-        let mut converged = false;
-        let mut left_domain = false;
-        let mut sp;
-        let mut loc;
-        let mut active;
-        loop {
-            sp = patch.eval_derivs(x[0], x[1]);
-            evals += 1;
-            loc = point_patch_local(&sp, q, q_dot);
-            active = active_set(&x, &loc.g, &lo, &hi);
-            if normalized_error(&loc, &active, DIST_FLOOR) <= cfg.tol {
-                converged = true;
-                break;
-            }
-            if iters >= cfg.max_iters {
-                break;
-            }
-            if let Some(d) = newton_step(&cfg, &loc, &active) {
-                let xn = x + d;
-                let inside = xn.iter().zip(lo.iter().zip(hi.iter())).all(|(v, (a, b))| v >= a && v <= b);
-                if inside && step_length(&loc, &d) <= cfg.step_tol {
-                    iters += 1;
-                    sp = taylor(&sp, &d);
-                    x = xn;
-                    loc = point_patch_local(&sp, q, q_dot);
-                    converged = true;
-                    break;
-                }
-            }
-            let mut eval = |xs: &Vector2<f64>| {
-                evals += 1;
-                let s = patch.eval_derivs(xs[0], xs[1]);
-                Some(point_patch_local(&s, q, q_dot))
-            };
-            let step = controller_step(&cfg, &x, &loc, &lo, &hi, &mut eval);
-            iters += 1;
-            if !step.ok {
-                break;
-            }
-            if plain_newton && step.x.iter().zip(lo.iter().zip(hi.iter())).any(|(v, (a, b))| v < a || v > b) {
-                left_domain = true;
-                x = clamp_box(&step.x, &lo, &hi);
-                sp = patch.eval_derivs(x[0], x[1]);
-                evals += 1;
-                loc = point_patch_local(&sp, q, q_dot);
-                break;
-            }
-            x = step.x;
-        }
+        let out = track_loop(
+            &cfg,
+            x,
+            &lo,
+            &hi,
+            &mut |x: &Vector2<f64>| patch.eval_derivs(x[0], x[1]),
+            &|sp: &SurfacePoint| point_patch_local(sp, q, q_dot),
+            &taylor,
+        );
+        let (x, sp, loc) = (out.x, out.state, out.loc);
         self.x_dot_ff = feed_forward_rate(&cfg, &loc, &x, &lo, &hi);
         self.x = x;
         self.has_history = true;
@@ -279,11 +199,11 @@ impl PointPatchTracker {
             point: sp.p,
             normal,
             distance: (sp.p - q).norm(),
-            mode: mode_of(&x, &active, &lo),
-            iterations: iters,
-            evaluations: evals,
-            converged: converged && !left_domain,
-            left_domain,
+            mode: mode_of(&x, &out.active, &lo),
+            iterations: out.iterations,
+            evaluations: out.evaluations,
+            converged: out.converged,
+            left_domain: out.left_domain,
         };
         if !(out.point.iter().all(|c| c.is_finite()) && out.distance.is_finite() && out.normal.iter().all(|c| c.is_finite())) {
             return Err(TrackError::Degenerate);

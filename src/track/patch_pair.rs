@@ -1,0 +1,231 @@
+//! Patch–patch tracker (PG-2002/2004, PG-GUAS remark 5): the witness pair
+//! `x = (u, v, r, s)` of two patches `f` (body A) and `h` (body B) in rigid
+//! motion, with `ΔR = f − h`, `Ψ = (ΔR·f_u, ΔR·f_v, ΔR·h_r, ΔR·h_s)`.
+//!
+//! The controller works with the gradient of `½|ΔR|²`,
+//! `g = (Ψᵘ, Ψᵛ, −Ψʳ, −Ψˢ) = S Ψ`, whose Jacobian is `S M` with `M` the 4×4
+//! matrix printed in PG-2004 (rows 3–4: `[f_u·h_r, f_v·h_r, −h_r·h_r + ΔR·h_rr,
+//! −h_s·h_r + ΔR·h_rs]`, …). So the feedback-linearised law `ẋ = M⁻¹(−KΨ − b)`
+//! is `ẋ = (SM)⁻¹(−K g − S b)` and the globally convergent law descends
+//! `½|ΔR|²` (`u̇ = −KΨᵘ`, `ṙ = +KΨʳ`). The motion term `b = ∂Ψ/∂t` at fixed
+//! parameters comes from both twists: `∂f/∂t = v_A + ω_A × f`,
+//! `∂f_u/∂t = ω_A × f_u`, and likewise for `h` with body B (PG-2002).
+
+use super::config::{Mode, TrackError, TrackerConfig};
+use super::core::{clamp_box, feed_forward_rate, track_loop, Local};
+use super::motion::BodyState;
+use super::point_patch::{mode_of, taylor};
+use crate::geom::{NurbsSurface, SurfacePoint, Vec3};
+use nalgebra::{Matrix4, Vector2, Vector4};
+
+/// The answer of one patch–patch update.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairWitness {
+    /// Witness parameters `(u, v)` on patch A.
+    pub uv: [f64; 2],
+    /// Witness parameters `(r, s)` on patch B.
+    pub rs: [f64; 2],
+    /// Witness point on A, world.
+    pub point_a: Vec3,
+    /// Witness point on B, world.
+    pub point_b: Vec3,
+    /// Unit vector from `point_a` to `point_b` (A's unit normal when touching).
+    pub normal: Vec3,
+    /// `|f − h|`, mm.
+    pub distance: f64,
+    /// Controller mode on A.
+    pub mode_a: Mode,
+    /// Controller mode on B.
+    pub mode_b: Mode,
+    /// Controller iterations.
+    pub iterations: u32,
+    /// Evaluations of the pair.
+    pub evaluations: u32,
+    /// Tolerance met.
+    pub converged: bool,
+}
+
+/// Both surface points in world coordinates.
+#[derive(Debug, Clone, Copy)]
+struct PairState {
+    a: SurfacePoint,
+    b: SurfacePoint,
+}
+
+fn to_world(sp: &SurfacePoint, body: &BodyState) -> SurfacePoint {
+    let r = &body.pose.iso.rotation;
+    SurfacePoint {
+        p: body.pose.transform_point(&sp.p),
+        su: r * sp.su,
+        sv: r * sp.sv,
+        suu: r * sp.suu,
+        suv: r * sp.suv,
+        svv: r * sp.svv,
+    }
+}
+
+/// Local data of the patch–patch problem (world coordinates).
+fn pair_local(st: &PairState, a: &BodyState, b: &BodyState) -> Local<4> {
+    let (f, h) = (&st.a, &st.b);
+    let dr = f.p - h.p;
+    let (fu, fv, hr, hs) = (f.su, f.sv, h.su, h.sv);
+    let e_f = fu.dot(&fu);
+    let f_f = fu.dot(&fv);
+    let g_f = fv.dot(&fv);
+    let e_h = hr.dot(&hr);
+    let f_h = hr.dot(&hs);
+    let g_h = hs.dot(&hs);
+    let hess = Matrix4::new(
+        e_f + dr.dot(&f.suu),
+        f_f + dr.dot(&f.suv),
+        -fu.dot(&hr),
+        -fu.dot(&hs),
+        f_f + dr.dot(&f.suv),
+        g_f + dr.dot(&f.svv),
+        -fv.dot(&hr),
+        -fv.dot(&hs),
+        -fu.dot(&hr),
+        -fv.dot(&hr),
+        e_h - dr.dot(&h.suu),
+        f_h - dr.dot(&h.suv),
+        -fu.dot(&hs),
+        -fv.dot(&hs),
+        f_h - dr.dot(&h.suv),
+        g_h - dr.dot(&h.svv),
+    );
+    let metric = Matrix4::new(
+        e_f, f_f, 0.0, 0.0, f_f, g_f, 0.0, 0.0, 0.0, 0.0, e_h, f_h, 0.0, 0.0, f_h, g_h,
+    );
+    let fdot = a.twist.velocity_at(&f.p);
+    let hdot = b.twist.velocity_at(&h.p);
+    let drdot = fdot - hdot;
+    let (wa, wb) = (a.twist.omega, b.twist.omega);
+    let bvec = Vector4::new(
+        drdot.dot(&fu) + dr.dot(&wa.cross(&fu)),
+        drdot.dot(&fv) + dr.dot(&wa.cross(&fv)),
+        -(drdot.dot(&hr) + dr.dot(&wb.cross(&hr))),
+        -(drdot.dot(&hs) + dr.dot(&wb.cross(&hs))),
+    );
+    Local {
+        g: Vector4::new(dr.dot(&fu), dr.dot(&fv), -dr.dot(&hr), -dr.dot(&hs)),
+        hess,
+        metric,
+        b: bvec,
+        dist: dr.norm(),
+    }
+}
+
+/// Tracks the closest pair of points between two patches in rigid motion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatchPairTracker {
+    /// Settings.
+    pub cfg: TrackerConfig,
+    x: Vector4<f64>,
+    x_dot_ff: Vector4<f64>,
+    has_history: bool,
+}
+
+impl PatchPairTracker {
+    /// A tracker with witnesses at `uv` on A and `rs` on B.
+    pub fn new(cfg: TrackerConfig, uv: [f64; 2], rs: [f64; 2]) -> Result<Self, TrackError> {
+        cfg.validate()?;
+        if !uv.iter().chain(rs.iter()).all(|x| x.is_finite()) {
+            return Err(TrackError::NonFinite("initial parameters"));
+        }
+        Ok(Self {
+            cfg,
+            x: Vector4::new(uv[0], uv[1], rs[0], rs[1]),
+            x_dot_ff: Vector4::zeros(),
+            has_history: false,
+        })
+    }
+
+    /// Current witness parameters `(u, v, r, s)`.
+    pub fn params(&self) -> [f64; 4] {
+        [self.x[0], self.x[1], self.x[2], self.x[3]]
+    }
+
+    /// Moves the witnesses and forgets the motion history.
+    pub fn reset(&mut self, uv: [f64; 2], rs: [f64; 2]) {
+        self.x = Vector4::new(uv[0], uv[1], rs[0], rs[1]);
+        self.x_dot_ff = Vector4::zeros();
+        self.has_history = false;
+    }
+
+    /// One tick: patch A on body A, patch B on body B; `dt` since the last update.
+    pub fn update(
+        &mut self,
+        patch_a: &NurbsSurface,
+        body_a: &BodyState,
+        patch_b: &NurbsSurface,
+        body_b: &BodyState,
+        dt: f64,
+    ) -> Result<PairWitness, TrackError> {
+        body_a.validate()?;
+        body_b.validate()?;
+        if !(dt.is_finite() && dt >= 0.0) {
+            return Err(TrackError::NonFinite("dt"));
+        }
+        let ((u0, u1), (v0, v1)) = patch_a.domain();
+        let ((r0, r1), (s0, s1)) = patch_b.domain();
+        let lo = Vector4::new(u0, v0, r0, s0);
+        let hi = Vector4::new(u1, v1, r1, s1);
+        let cfg = self.cfg;
+        let mut x = clamp_box(&self.x, &lo, &hi);
+        if cfg.feed_forward && self.has_history {
+            x = clamp_box(&(x + self.x_dot_ff * dt), &lo, &hi);
+        }
+        let out = track_loop(
+            &cfg,
+            x,
+            &lo,
+            &hi,
+            &mut |x: &Vector4<f64>| PairState {
+                a: to_world(&patch_a.eval_derivs(x[0], x[1]), body_a),
+                b: to_world(&patch_b.eval_derivs(x[2], x[3]), body_b),
+            },
+            &|st: &PairState| pair_local(st, body_a, body_b),
+            &|st: &PairState, d: &Vector4<f64>| PairState {
+                a: taylor(&st.a, &Vector2::new(d[0], d[1])),
+                b: taylor(&st.b, &Vector2::new(d[2], d[3])),
+            },
+        );
+        let x = out.x;
+        self.x_dot_ff = feed_forward_rate(&cfg, &out.loc, &x, &lo, &hi);
+        self.x = x;
+        self.has_history = true;
+        let (pa, pb) = (out.state.a.p, out.state.b.p);
+        let d = pb - pa;
+        let dist = d.norm();
+        let normal = if dist > 1e-12 {
+            d / dist
+        } else {
+            let n = out.state.a.su.cross(&out.state.a.sv);
+            let nn = n.norm();
+            if nn > 0.0 {
+                n / nn
+            } else {
+                Vec3::z()
+            }
+        };
+        let aa = [out.active[0], out.active[1]];
+        let ab = [out.active[2], out.active[3]];
+        let res = PairWitness {
+            uv: [x[0], x[1]],
+            rs: [x[2], x[3]],
+            point_a: pa,
+            point_b: pb,
+            normal,
+            distance: dist,
+            mode_a: mode_of(&Vector2::new(x[0], x[1]), &aa, &Vector2::new(u0, v0)),
+            mode_b: mode_of(&Vector2::new(x[2], x[3]), &ab, &Vector2::new(r0, s0)),
+            iterations: out.iterations,
+            evaluations: out.evaluations,
+            converged: out.converged,
+        };
+        if !(pa.iter().chain(pb.iter()).chain(normal.iter()).all(|c| c.is_finite()) && dist.is_finite()) {
+            return Err(TrackError::Degenerate);
+        }
+        Ok(res)
+    }
+}
