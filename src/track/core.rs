@@ -560,7 +560,8 @@ where
                 let st = eval(&xn);
                 evals += 1;
                 let ln = local(&st);
-                if ln.dist <= d0 * (1.0 + 1e-15) || tries >= MAX_BACKTRACK {
+                let tiny = step_length(&loc, &d) <= 1e-9 * (d0 + 1.0);
+                if ln.dist < d0 || (ln.dist <= d0 && tiny) || tries >= MAX_BACKTRACK {
                     x = xn;
                     state = st;
                     loc = ln;

@@ -7,6 +7,7 @@
 
 pub mod config;
 pub mod core;
+pub mod curves;
 pub mod gains;
 pub mod motion;
 pub mod brute;
@@ -14,6 +15,7 @@ pub mod patch_pair;
 pub mod point_patch;
 
 pub use config::{ControlLaw, Integrator, Mode, TrackError, TrackerConfig};
+pub use curves::{CurvePairTracker, CurvePairWitness, CurveWitness, PointCurveTracker};
 pub use motion::{BodyState, PointState};
 pub use patch_pair::{PairWitness, PatchPairTracker};
 pub use point_patch::{PatchWitness, PointPatchTracker};
