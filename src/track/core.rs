@@ -560,8 +560,12 @@ where
                 let st = eval(&xn);
                 evals += 1;
                 let ln = local(&st);
-                let tiny = step_length(&loc, &d) <= 1e-9 * (d0 + 1.0);
-                if ln.dist < d0 || (ln.dist <= d0 && tiny) || tries >= MAX_BACKTRACK {
+                // equal distance is accepted only for short steps (round-off
+                // near the answer), not for a step that merely swaps two
+                // witnesses (e.g. coincident patches)
+                let short = step_length(&loc, &d) <= 1e-6 * (d0 + 1.0);
+                let accept = ln.dist < d0 || (ln.dist <= d0 * (1.0 + 1e-14) && short);
+                if accept || tries >= MAX_BACKTRACK {
                     x = xn;
                     state = st;
                     loc = ln;
