@@ -23,7 +23,7 @@ pub enum SceneError {
         rem: usize,
     },
     /// Shorter than a header plus its section table.
-    #[error("not an extrack scene: {len} bytes is too short (need at least {need})")]
+    #[error("truncated or not an extrack scene: {len} bytes is too short (need at least {need})")]
     TooShort {
         /// Buffer length.
         len: usize,
