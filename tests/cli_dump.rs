@@ -33,10 +33,18 @@ fn dump_rejects_bad_files_with_one_line() {
     let mut corrupted = fixture::small_scene().write();
     corrupted[2000] ^= 0x10;
     let cases: [(&str, Vec<u8>, &str); 5] = [
-        ("part.step", b"ISO-10303-21;\nHEADER;\nENDSEC;\n".to_vec(), "not an extrack scene"),
+        (
+            "part.step",
+            b"ISO-10303-21;\nHEADER;\nENDSEC;\n".to_vec(),
+            "not an extrack scene",
+        ),
         ("corrupt.exs", corrupted, "checksum mismatch"),
         ("short.exs", fixture::small_scene().write()[..100].to_vec(), "too short"),
-        ("cut.exs", fixture::small_scene().write()[..1000].to_vec(), "length mismatch"),
+        (
+            "cut.exs",
+            fixture::small_scene().write()[..1000].to_vec(),
+            "length mismatch",
+        ),
         ("empty.exs", vec![], "too short"),
     ];
     for (name, bytes, needle) in cases {
@@ -47,7 +55,10 @@ fn dump_rejects_bad_files_with_one_line() {
         assert!(out.stdout.is_empty(), "{name}: printed output");
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.lines().count(), 1, "{name}: {err}");
-        assert!(err.starts_with("extrack: error: ") && err.contains(name) && err.contains(needle), "{name}: {err}");
+        assert!(
+            err.starts_with("extrack: error: ") && err.contains(name) && err.contains(needle),
+            "{name}: {err}"
+        );
     }
     let out = run(&dir.path().join("missing.exs"));
     assert!(!out.status.success());

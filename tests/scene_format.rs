@@ -122,7 +122,11 @@ fn every_single_byte_flip_is_detected() {
         for mask in [0x01u8, 0x80, 0xFF] {
             let mut b = bytes.clone();
             b[i] ^= mask;
-            assert!(load(&b).is_err(), "flip {mask:#04x} of byte {i} of {} accepted", bytes.len());
+            assert!(
+                load(&b).is_err(),
+                "flip {mask:#04x} of byte {i} of {} accepted",
+                bytes.len()
+            );
         }
     }
 }
@@ -168,7 +172,10 @@ fn versions() {
     for major in [0u16, 2, 0xFFFF] {
         let b = assemble(major, 0, &sections);
         let err = load(&b).unwrap_err();
-        assert!(matches!(err, SceneError::UnsupportedVersion { major: m, .. } if m == major), "{err}");
+        assert!(
+            matches!(err, SceneError::UnsupportedVersion { major: m, .. } if m == major),
+            "{err}"
+        );
         assert!(err.to_string().contains("unsupported scene format version"));
     }
     // an edited version field without re-sealing: also rejected
@@ -186,7 +193,10 @@ fn versions() {
     };
     let mut with_extra = sections.clone();
     with_extra.insert(3, extra.clone());
-    with_extra.push(RawSection { id: 4243, ..extra.clone() });
+    with_extra.push(RawSection {
+        id: 4243,
+        ..extra.clone()
+    });
     let b = assemble(1, 7, &with_extra);
     let a = aligned(&b);
     let v = SceneView::from_bytes(a.as_bytes()).unwrap();
@@ -207,10 +217,16 @@ fn versions() {
     // a missing known section or a duplicated one: rejected
     let mut missing = sections.clone();
     missing.retain(|s| s.id != SectionId::Knots as u32);
-    assert!(matches!(load(&assemble(1, 0, &missing)), Err(SceneError::MissingSection { section: "knots" })));
+    assert!(matches!(
+        load(&assemble(1, 0, &missing)),
+        Err(SceneError::MissingSection { section: "knots" })
+    ));
     let mut dup = sections.clone();
     dup.push(sections[5].clone());
-    assert!(matches!(load(&assemble(1, 0, &dup)), Err(SceneError::DuplicateSection { .. })));
+    assert!(matches!(
+        load(&assemble(1, 0, &dup)),
+        Err(SceneError::DuplicateSection { .. })
+    ));
 }
 
 #[test]
@@ -246,7 +262,13 @@ fn hostile_scenes_are_rejected() {
     let shape = |e: &SceneError| matches!(e, SceneError::RecordShape { .. });
 
     // ranges: out of bounds, overflowing, huge
-    for (first, count) in [(u32::MAX, u32::MAX), (1, u32::MAX), (u32::MAX, 1), (0, 1_000_000), (100_000, 1)] {
+    for (first, count) in [
+        (u32::MAX, u32::MAX),
+        (1, u32::MAX),
+        (u32::MAX, 1),
+        (0, 1_000_000),
+        (100_000, 1),
+    ] {
         let s = Span::new(first, count);
         let b = patch::<PieceRecord>(&bytes, SectionId::Pieces, 0, |p| p.poles = s);
         expect_err(&b, range, "piece poles");
@@ -262,7 +284,12 @@ fn hostile_scenes_are_rejected() {
         expect_err(&b, range, "trim curve points");
         let b = patch::<MetaRecord>(&bytes, SectionId::Meta, 0, |x| x.warnings = s);
         expect_err(&b, range, "meta warnings");
-        let b = patch::<StrRef>(&bytes, SectionId::StrRefs, 0, |x| *x = StrRef { offset: first, len: count });
+        let b = patch::<StrRef>(&bytes, SectionId::StrRefs, 0, |x| {
+            *x = StrRef {
+                offset: first,
+                len: count,
+            }
+        });
         expect_err(&b, range, "str ref");
         let b = patch::<BvhNodeRecord>(&bytes, SectionId::BvhNodes, 1, |x| (x.a, x.b) = (first, count));
         expect_err(&b, range, "bvh leaf");

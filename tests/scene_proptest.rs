@@ -62,12 +62,17 @@ impl Floats {
 #[derive(Debug, Clone)]
 struct BodySpec {
     pieces: Vec<(u32, u32, Vec<Vec<u8>>, u8)>, // degrees, loops (curve kinds/degrees), adjacency count
-    edges: Vec<(u8, u32, u8)>,                  // kind, curve degree, samples
+    edges: Vec<(u8, u32, u8)>,                 // kind, curve degree, samples
     vertices: usize,
 }
 
 fn body_spec() -> impl Strategy<Value = BodySpec> {
-    let piece = (1u32..=4, 1u32..=4, prop::collection::vec(prop::collection::vec(0u8..5, 1..4), 0..3), 0u8..5);
+    let piece = (
+        1u32..=4,
+        1u32..=4,
+        prop::collection::vec(prop::collection::vec(0u8..5, 1..4), 0..3),
+        0u8..5,
+    );
     (
         prop::collection::vec(piece, 0..4),
         prop::collection::vec((0u8..3, 1u32..=3, 0u8..4), 0..4),
@@ -84,7 +89,11 @@ fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
     let mut r = Floats(seed);
     let n_pieces: usize = bodies.iter().map(|b| b.pieces.len()).sum();
     // edges are only made when there is a piece for their side 0
-    let n_edges: usize = if n_pieces == 0 { 0 } else { bodies.iter().map(|b| b.edges.len()).sum() };
+    let n_edges: usize = if n_pieces == 0 {
+        0
+    } else {
+        bodies.iter().map(|b| b.edges.len()).sum()
+    };
     let n_vertices: usize = bodies.iter().map(|b| b.vertices).sum();
     let name = |k: usize| names.get(k % names.len().max(1)).cloned().unwrap_or_default();
     let mut d = SceneData {
@@ -206,7 +215,13 @@ fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
             let sides = [side(true), side(kind != EdgeKind::Boundary)];
             let mut ts: Vec<f64> = (0..n_samples).map(|_| r.unit()).collect();
             ts.sort_by(f64::total_cmp);
-            let opt_vertex = |r: &mut Floats| if n_vertices > 0 && r.next_u64() % 3 != 0 { r.index(n_vertices) } else { NONE };
+            let opt_vertex = |r: &mut Floats| {
+                if n_vertices > 0 && r.next_u64() % 3 != 0 {
+                    r.index(n_vertices)
+                } else {
+                    NONE
+                }
+            };
             d.edges.push(Edge {
                 kind,
                 source_id: r.next_u64(),
@@ -235,8 +250,16 @@ fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
                 source_id: r.next_u64(),
                 point: r.pt3(),
                 cone: r.cone(),
-                edges: if n_edges > 0 { (0..ne).map(|_| r.index(n_edges)).collect() } else { vec![] },
-                pieces: if n_pieces > 0 { (0..ne).map(|_| r.index(n_pieces)).collect() } else { vec![] },
+                edges: if n_edges > 0 {
+                    (0..ne).map(|_| r.index(n_edges)).collect()
+                } else {
+                    vec![]
+                },
+                pieces: if n_pieces > 0 {
+                    (0..ne).map(|_| r.index(n_pieces)).collect()
+                } else {
+                    vec![]
+                },
             });
         }
         // a chain-shaped BVH: interior nodes each with a leaf child and the next node

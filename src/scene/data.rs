@@ -549,3 +549,42 @@ impl BvhKind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip() {
+        for c in ConvexityClass::ALL {
+            assert_eq!(ConvexityClass::from_code(c.code()), Some(c));
+        }
+        assert_eq!(ConvexityClass::from_code(5), None);
+        for k in [BodyKind::Solid, BodyKind::OpenShell, BodyKind::Faces] {
+            assert_eq!(BodyKind::from_code(k.code()), Some(k));
+        }
+        for k in [EdgeKind::Crease, EdgeKind::Seam, EdgeKind::Boundary] {
+            assert_eq!(EdgeKind::from_code(k.code()), Some(k));
+        }
+        for k in [SourceKind::Unknown, SourceKind::Iges, SourceKind::Step] {
+            assert_eq!(SourceKind::from_code(k.code()), Some(k));
+        }
+        for b in [
+            Boundary::U0,
+            Boundary::U1,
+            Boundary::V0,
+            Boundary::V1,
+            Boundary::Trim { trim_loop: 2, curve: 7 },
+        ] {
+            let (s, l, c) = b.codes();
+            assert_eq!(Boundary::from_codes(s, l, c), Some(b));
+        }
+        assert_eq!(Boundary::from_codes(SIDE_U0, 0, NONE), None, "stray trim index");
+        assert_eq!(Boundary::from_codes(9, NONE, NONE), None);
+        for f in [FeatureRef::Piece(1), FeatureRef::Edge(2), FeatureRef::Vertex(3)] {
+            let (k, i) = f.codes();
+            assert_eq!(FeatureRef::from_codes(k, i), Some(f));
+        }
+        assert_eq!(FeatureRef::from_codes(3, 0), None);
+    }
+}

@@ -59,7 +59,11 @@ pub fn dump(v: &SceneView<'_>) -> String {
     let _ = writeln!(o, "sections:");
     for e in v.sections() {
         let name = SectionId::from_code(e.id).map_or("(unknown)", |s| s.name());
-        let req = if e.flags & SECTION_REQUIRED != 0 { "required" } else { "optional" };
+        let req = if e.flags & SECTION_REQUIRED != 0 {
+            "required"
+        } else {
+            "optional"
+        };
         let _ = writeln!(
             o,
             "  {:>3} {:<13} {req} offset {} length {} records {}×{} crc {:08x}",
@@ -135,7 +139,14 @@ pub fn dump(v: &SceneView<'_>) -> String {
             p.degree_v,
             flags.join(" ")
         );
-        let _ = writeln!(o, "  domain u {} .. {} v {} .. {}", f(p.domain[0]), f(p.domain[1]), f(p.domain[2]), f(p.domain[3]));
+        let _ = writeln!(
+            o,
+            "  domain u {} .. {} v {} .. {}",
+            f(p.domain[0]),
+            f(p.domain[1]),
+            f(p.domain[2]),
+            f(p.domain[3])
+        );
         let _ = writeln!(o, "  cone {}", cone(&p.cone));
         let _ = writeln!(o, "  bbox {}", bbox(&p.bbox));
         for (k, q) in v.piece_poles(p).iter().enumerate() {
@@ -199,7 +210,13 @@ pub fn dump(v: &SceneView<'_>) -> String {
         }
     }
     for (i, x) in v.vertices().iter().enumerate() {
-        let _ = writeln!(o, "vertex {i} body {} source #{} point {}", x.body, x.source_id, fs(&x.point));
+        let _ = writeln!(
+            o,
+            "vertex {i} body {} source #{} point {}",
+            x.body,
+            x.source_id,
+            fs(&x.point)
+        );
         let _ = writeln!(o, "  cone {}", cone(&x.cone));
         let _ = writeln!(o, "  edges {:?} pieces {:?}", v.vertex_edges(x), v.vertex_pieces(x));
     }

@@ -15,9 +15,7 @@ pub enum SceneError {
         source: std::io::Error,
     },
     /// The buffer does not start at an 8-byte aligned address.
-    #[error(
-        "scene buffer is not 8-byte aligned (address % 8 = {rem}); load it with AlignedBytes or SceneFile::open"
-    )]
+    #[error("scene buffer is not 8-byte aligned (address % 8 = {rem}); load it with AlignedBytes or SceneFile::open")]
     Misaligned {
         /// Address modulo 8.
         rem: usize,

@@ -562,3 +562,55 @@ const _: () = {
     assert!(size_of::<VertexRecord>() == 88);
     assert!(size_of::<BvhNodeRecord>() == 64);
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::mem::offset_of;
+
+    /// The offsets printed in formats/scene.md.
+    #[test]
+    fn field_offsets_match_the_spec() {
+        assert_eq!(offset_of!(Header, endian), 12);
+        assert_eq!(offset_of!(Header, total_len), 24);
+        assert_eq!(offset_of!(Header, header_crc), 36);
+        assert_eq!(offset_of!(SectionEntry, offset), 8);
+        assert_eq!(offset_of!(SectionEntry, crc), 32);
+        assert_eq!(offset_of!(MetaRecord, warnings), 24);
+        assert_eq!(offset_of!(BodyRecord, placement), 24);
+        assert_eq!(offset_of!(BodyRecord, bbox), 120);
+        assert_eq!(offset_of!(BodyRecord, bvh_root), 200);
+        assert_eq!(offset_of!(PieceRecord, poles), 24);
+        assert_eq!(offset_of!(PieceRecord, domain), 40);
+        assert_eq!(offset_of!(PieceRecord, cone), 72);
+        assert_eq!(offset_of!(PieceRecord, bbox), 104);
+        assert_eq!(offset_of!(PieceRecord, adjacency), 160);
+        assert_eq!(offset_of!(AdjacencyRecord, feature), 16);
+        assert_eq!(offset_of!(EdgeSideRecord, uv_start), 24);
+        assert_eq!(offset_of!(EdgeRecord, knots), 32);
+        assert_eq!(offset_of!(EdgeRecord, sides), 56);
+        assert_eq!(offset_of!(EdgeSampleRecord, normal_b), 80);
+        assert_eq!(offset_of!(VertexRecord, edges), 56);
+        assert_eq!(offset_of!(VertexRecord, source_id), 80);
+        assert_eq!(offset_of!(BvhNodeRecord, a), 56);
+        for id in SectionId::ALL {
+            assert_eq!(SectionId::from_code(id as u32), Some(id));
+            let rs = id.record_size();
+            assert!(rs == 1 || rs == 4 || rs % 8 == 0, "{}", id.name());
+        }
+        assert_eq!(SectionId::from_code(0), None);
+        assert_eq!(&MAGIC, b"EXTRACK\0");
+        assert_eq!(ENDIAN_MARKER.to_le_bytes(), [4, 3, 2, 1]);
+    }
+
+    #[test]
+    fn span_ranges_never_overflow() {
+        assert_eq!(Span::new(2, 3).range(), Some(2..5));
+        assert_eq!(Span::EMPTY.range(), Some(0..0));
+        let r = Span::new(u32::MAX, u32::MAX).range();
+        // on 64-bit targets the sum fits; on 32-bit it is reported as None
+        if let Some(r) = r {
+            assert_eq!(r.end, 2 * u32::MAX as usize);
+        }
+    }
+}

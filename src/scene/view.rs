@@ -301,7 +301,14 @@ impl Checker<'_, '_> {
         })
     }
 
-    fn index(&self, value: u32, len: usize, what: &'static str, index: usize, target: &'static str) -> Result<(), SceneError> {
+    fn index(
+        &self,
+        value: u32,
+        len: usize,
+        what: &'static str,
+        index: usize,
+        target: &'static str,
+    ) -> Result<(), SceneError> {
         if (value as usize) < len {
             Ok(())
         } else {
@@ -359,7 +366,11 @@ impl Checker<'_, '_> {
         }
         let n = (c.axis[0] * c.axis[0] + c.axis[1] * c.axis[1] + c.axis[2] * c.axis[2]).sqrt();
         if (n - 1.0).abs() > 1e-6 {
-            return Err(Self::invalid(what, index, format!("normal-cone axis has length {n}, not 1")));
+            return Err(Self::invalid(
+                what,
+                index,
+                format!("normal-cone axis has length {n}, not 1"),
+            ));
         }
         if !(0.0..=std::f64::consts::PI).contains(&c.half_angle) {
             return Err(Self::invalid(what, index, "normal-cone half-angle outside [0, π]"));
@@ -381,13 +392,23 @@ impl Checker<'_, '_> {
 
     fn degree(&self, d: u32, what: &'static str, index: usize) -> Result<(), SceneError> {
         if d == 0 || d as usize > MAX_DEGREE {
-            return Err(Self::invalid(what, index, format!("degree {d} outside 1..={MAX_DEGREE}")));
+            return Err(Self::invalid(
+                what,
+                index,
+                format!("degree {d} outside 1..={MAX_DEGREE}"),
+            ));
         }
         Ok(())
     }
 
     /// A boundary of `piece`.
-    fn boundary(&self, b: &BoundaryRecord, piece: &PieceRecord, what: &'static str, index: usize) -> Result<(), SceneError> {
+    fn boundary(
+        &self,
+        b: &BoundaryRecord,
+        piece: &PieceRecord,
+        what: &'static str,
+        index: usize,
+    ) -> Result<(), SceneError> {
         self.zero(b.reserved, what, index)?;
         let Some(bd) = Boundary::from_codes(b.side, b.trim_loop, b.trim_curve) else {
             return Err(Self::invalid(what, index, format!("bad boundary side code {}", b.side)));
@@ -395,10 +416,18 @@ impl Checker<'_, '_> {
         if let Boundary::Trim { trim_loop, curve } = bd {
             let loops = sub(self.v.trim_loops, piece.trim_loops);
             let Some(lp) = loops.get(trim_loop as usize) else {
-                return Err(Self::invalid(what, index, format!("trim loop {trim_loop} not in the piece")));
+                return Err(Self::invalid(
+                    what,
+                    index,
+                    format!("trim loop {trim_loop} not in the piece"),
+                ));
             };
             if curve >= lp.curves.count {
-                return Err(Self::invalid(what, index, format!("trim curve {curve} not in loop {trim_loop}")));
+                return Err(Self::invalid(
+                    what,
+                    index,
+                    format!("trim curve {curve} not in loop {trim_loop}"),
+                ));
             }
         }
         Ok(())
@@ -414,13 +443,23 @@ impl Checker<'_, '_> {
     }
 
     /// `index` lies in `bodies[body].<field>`.
-    fn owned(&self, body: u32, index: usize, field: fn(&BodyRecord) -> Span, what: &'static str) -> Result<(), SceneError> {
+    fn owned(
+        &self,
+        body: u32,
+        index: usize,
+        field: fn(&BodyRecord) -> Span,
+        what: &'static str,
+    ) -> Result<(), SceneError> {
         self.index(body, self.v.bodies.len(), what, index, "bodies")?;
         let span = self.v.bodies.get(body as usize).map(field).unwrap_or_default();
         if span.range().is_some_and(|r| r.contains(&index)) {
             Ok(())
         } else {
-            Err(Self::invalid(what, index, format!("not in the range of its body {body}")))
+            Err(Self::invalid(
+                what,
+                index,
+                format!("not in the range of its body {body}"),
+            ))
         }
     }
 
@@ -440,7 +479,11 @@ impl Checker<'_, '_> {
         self.string(m.source_name, "meta source name", 0)?;
         self.string(m.producer, "meta producer", 0)?;
         if SourceKind::from_code(m.source_format).is_none() {
-            return Err(Self::invalid("meta", 0, format!("bad source format {}", m.source_format)));
+            return Err(Self::invalid(
+                "meta",
+                0,
+                format!("bad source format {}", m.source_format),
+            ));
         }
         self.span(v.str_refs, m.warnings, "meta warnings", 0, "str_refs")?;
         self.span(v.tolerances, m.tolerances, "meta tolerances", 0, "tolerances")?;
@@ -450,7 +493,10 @@ impl Checker<'_, '_> {
         for (i, t) in v.tolerances.iter().enumerate() {
             self.string(t.name, "tolerance name", i)?;
             if !t.value.is_finite() {
-                return Err(SceneError::NonFinite { what: "tolerance", index: i });
+                return Err(SceneError::NonFinite {
+                    what: "tolerance",
+                    index: i,
+                });
             }
         }
         // bodies
@@ -463,7 +509,10 @@ impl Checker<'_, '_> {
             self.zero(b.reserved, W, i)?;
             self.zero(b.reserved2, W, i)?;
             if !finite(&b.placement) {
-                return Err(SceneError::NonFinite { what: "body placement", index: i });
+                return Err(SceneError::NonFinite {
+                    what: "body placement",
+                    index: i,
+                });
             }
             self.bbox(&b.bbox, W, i)?;
             self.span(v.pieces, b.pieces, "body pieces", i, "pieces")?;
@@ -476,7 +525,11 @@ impl Checker<'_, '_> {
                 b.bvh.range().is_some_and(|r| r.contains(&(b.bvh_root as usize)))
             };
             if !root_ok {
-                return Err(Self::invalid(W, i, format!("BVH root {} not in its node range", b.bvh_root)));
+                return Err(Self::invalid(
+                    W,
+                    i,
+                    format!("BVH root {} not in its node range", b.bvh_root),
+                ));
             }
         }
         // trim loops and curves (all records)
@@ -505,7 +558,11 @@ impl Checker<'_, '_> {
                 TRIM_BEZIER => {
                     self.degree(c.degree, W, i)?;
                     if pts.len() != c.degree as usize + 1 || pts.iter().any(|p| p[2] <= 0.0) {
-                        return Err(Self::invalid(W, i, "Bézier needs degree + 1 points with positive weights"));
+                        return Err(Self::invalid(
+                            W,
+                            i,
+                            "Bézier needs degree + 1 points with positive weights",
+                        ));
                     }
                 }
                 k => return Err(Self::invalid(W, i, format!("bad trim curve kind {k}"))),
@@ -523,7 +580,11 @@ impl Checker<'_, '_> {
             let poles = self.span(v.poles, p.poles, "piece poles", i, "poles")?;
             let n = (p.degree_u as usize + 1) * (p.degree_v as usize + 1);
             if poles.len() != n {
-                return Err(Self::invalid(W, i, format!("{} poles for degree {}×{}", poles.len(), p.degree_u, p.degree_v)));
+                return Err(Self::invalid(
+                    W,
+                    i,
+                    format!("{} poles for degree {}×{}", poles.len(), p.degree_u, p.degree_v),
+                ));
             }
             self.hpoints(poles, "piece poles", i)?;
             if p.flags & !PIECE_FLAGS_ALL != 0 {
@@ -534,10 +595,17 @@ impl Checker<'_, '_> {
             }
             self.zero(p.reserved, W, i)?;
             if !finite(&p.domain) {
-                return Err(SceneError::NonFinite { what: "piece domain", index: i });
+                return Err(SceneError::NonFinite {
+                    what: "piece domain",
+                    index: i,
+                });
             }
             if !(p.domain[0] < p.domain[1] && p.domain[2] < p.domain[3]) {
-                return Err(Self::invalid(W, i, "empty parameter sub-rectangle (need u0 < u1, v0 < v1)"));
+                return Err(Self::invalid(
+                    W,
+                    i,
+                    "empty parameter sub-rectangle (need u0 < u1, v0 < v1)",
+                ));
             }
             self.cone(&p.cone, W, i)?;
             self.bbox(&p.bbox, W, i)?;
@@ -568,7 +636,10 @@ impl Checker<'_, '_> {
             }
             self.hpoints(poles, "edge poles", i)?;
             if !finite(knots) {
-                return Err(SceneError::NonFinite { what: "edge knots", index: i });
+                return Err(SceneError::NonFinite {
+                    what: "edge knots",
+                    index: i,
+                });
             }
             let domain_ok = knots.windows(2).all(|w| w[0] <= w[1])
                 && knots.get(p).zip(knots.get(poles.len())).is_some_and(|(a, b)| a < b);
@@ -591,7 +662,10 @@ impl Checker<'_, '_> {
                     .chain(&s.normal_b)
                     .all(|x| x.is_finite());
                 if !all {
-                    return Err(SceneError::NonFinite { what: "edge sample", index: i });
+                    return Err(SceneError::NonFinite {
+                        what: "edge sample",
+                        index: i,
+                    });
                 }
                 if !(last..=1.0).contains(&s.t) {
                     return Err(Self::invalid(W, i, "sample parameters not increasing in [0,1]"));
@@ -601,7 +675,10 @@ impl Checker<'_, '_> {
             let kind = EdgeKind::from_code(e.kind).unwrap_or_default();
             for (k, s) in e.sides.iter().enumerate() {
                 if !(finite(&s.uv_start) && finite(&s.uv_end)) {
-                    return Err(SceneError::NonFinite { what: "edge side map", index: i });
+                    return Err(SceneError::NonFinite {
+                        what: "edge side map",
+                        index: i,
+                    });
                 }
                 if !matches!(s.map, MAP_LINEAR | MAP_CURVE | MAP_CURVE_REVERSED) {
                     return Err(Self::invalid(W, i, format!("bad parameter map code {}", s.map)));
@@ -616,10 +693,18 @@ impl Checker<'_, '_> {
                     return Err(Self::invalid(W, i, "boundary edge with a second piece"));
                 }
                 self.index(s.piece, v.pieces.len(), "edge side piece", i, "pieces")?;
-                let piece = v.pieces.get(s.piece as usize).copied().unwrap_or_else(PieceRecord::zeroed);
+                let piece = v
+                    .pieces
+                    .get(s.piece as usize)
+                    .copied()
+                    .unwrap_or_else(PieceRecord::zeroed);
                 self.boundary(&s.boundary, &piece, "edge side", i)?;
                 if s.map != MAP_LINEAR && s.boundary.side != SIDE_TRIM {
-                    return Err(Self::invalid(W, i, "curve parameter map on a side that is not a trim curve"));
+                    return Err(Self::invalid(
+                        W,
+                        i,
+                        "curve parameter map on a side that is not a trim curve",
+                    ));
                 }
             }
         }
@@ -715,7 +800,8 @@ impl<'a> SceneView<'a> {
     pub fn section_bytes(&self, id: u32) -> Option<&'a [u8]> {
         let e = self.table.iter().find(|e| e.id == id)?;
         let start = usize::try_from(e.offset).ok()?;
-        self.bytes.get(start..start.checked_add(usize::try_from(e.length).ok()?)?)
+        self.bytes
+            .get(start..start.checked_add(usize::try_from(e.length).ok()?)?)
     }
 
     /// The metadata record.
@@ -749,7 +835,10 @@ impl<'a> SceneView<'a> {
     }
     /// A tolerance by name.
     pub fn tolerance(&self, name: &str) -> Option<f64> {
-        self.tolerances().iter().find(|t| self.str(t.name) == name).map(|t| t.value)
+        self.tolerances()
+            .iter()
+            .find(|t| self.str(t.name) == name)
+            .map(|t| t.value)
     }
 
     /// All bodies.
@@ -841,7 +930,8 @@ impl<'a> SceneView<'a> {
     /// An owned copy; `SceneData::write` of it reproduces a writer-made file byte for byte.
     pub fn to_data(&self) -> SceneData {
         let s = |r: StrRef| self.str(r).to_owned();
-        let boundary = |b: &BoundaryRecord| Boundary::from_codes(b.side, b.trim_loop, b.trim_curve).unwrap_or(Boundary::U0);
+        let boundary =
+            |b: &BoundaryRecord| Boundary::from_codes(b.side, b.trim_loop, b.trim_curve).unwrap_or(Boundary::U0);
         let meta = Meta {
             source_name: self.source_name().to_owned(),
             producer: self.producer().to_owned(),
@@ -1006,7 +1096,10 @@ impl AlignedBytes {
         let mut words = vec![0u64; bytes.len().div_ceil(8)];
         let dst: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
         dst[..bytes.len()].copy_from_slice(bytes);
-        Self { words, len: bytes.len() }
+        Self {
+            words,
+            len: bytes.len(),
+        }
     }
 
     /// Reads a whole file into an aligned buffer.
@@ -1114,5 +1207,45 @@ impl SceneFile {
     /// The validated view (no re-validation, no copy).
     pub fn view(&self) -> SceneView<'_> {
         self.layout.view(self.bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aligned_bytes_are_aligned_and_exact() {
+        for len in [0usize, 1, 7, 8, 9, 100] {
+            let data: Vec<u8> = (0..len as u8).collect();
+            let a = AlignedBytes::from_slice(&data);
+            assert_eq!(a.as_bytes(), &data[..]);
+            assert_eq!(a.as_bytes().as_ptr() as usize % 8, 0);
+        }
+    }
+
+    #[test]
+    fn empty_scene_views_and_reads_from_a_file() {
+        let bytes = SceneData::default().write();
+        let dir = std::env::temp_dir().join(format!("extrack-scene-view-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("empty.exs");
+        std::fs::write(&path, &bytes).unwrap();
+        let a = AlignedBytes::read(&path).unwrap();
+        assert_eq!(a.as_bytes(), &bytes[..]);
+        let f = SceneFile::open(&path).unwrap();
+        let v = f.view();
+        assert_eq!(v.bodies().len(), 0);
+        assert_eq!(v.sections().len(), SectionId::ALL.len());
+        assert_eq!(v.to_data(), SceneData::default());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn sub_never_panics() {
+        let pool = [1u32, 2, 3];
+        assert_eq!(sub(&pool, Span::new(1, 2)), &[2, 3]);
+        assert!(sub(&pool, Span::new(2, 2)).is_empty());
+        assert!(sub(&pool, Span::new(u32::MAX, u32::MAX)).is_empty());
     }
 }

@@ -22,7 +22,10 @@ fn bb(min: [f64; 3], max: [f64; 3]) -> Aabb {
 }
 
 fn line(a: [f64; 3], b: [f64; 3]) -> (Vec<f64>, Vec<[f64; 4]>) {
-    (vec![0.0, 0.0, 1.0, 1.0], vec![[a[0], a[1], a[2], 1.0], [b[0], b[1], b[2], 1.0]])
+    (
+        vec![0.0, 0.0, 1.0, 1.0],
+        vec![[a[0], a[1], a[2], 1.0], [b[0], b[1], b[2], 1.0]],
+    )
 }
 
 fn linear(start: [f64; 2], end: [f64; 2]) -> ParamMap {
@@ -180,8 +183,20 @@ pub fn small_scene() -> SceneData {
             },
         ],
         samples: vec![
-            sample(0.0, [0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]),
-            sample(1.0, [0.0, 10.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]),
+            sample(
+                0.0,
+                [0.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [0.0, 0.0, -1.0],
+                [-1.0, 0.0, 0.0],
+            ),
+            sample(
+                1.0,
+                [0.0, 10.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [0.0, 0.0, -1.0],
+                [-1.0, 0.0, 0.0],
+            ),
         ],
     };
     let (k1, c1) = line([10.0, 0.0, 0.0], [10.0, 10.0, 0.0]);
@@ -205,7 +220,13 @@ pub fn small_scene() -> SceneData {
                 map: linear([0.0, 0.0], [0.0, 1.0]),
             },
         ],
-        samples: vec![sample(0.5, [10.0, 5.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [0.0, 0.0, -1.0])],
+        samples: vec![sample(
+            0.5,
+            [10.0, 5.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, -1.0],
+            [0.0, 0.0, -1.0],
+        )],
     };
     let seam_x = 15.0 - 5.0 * H;
     let seam_z = 5.0 * H;
@@ -369,7 +390,10 @@ pub fn small_scene() -> SceneData {
             source_name: "corner_and_sheet.step".into(),
             producer: "extrack tests".into(),
             source_format: SourceKind::Step,
-            warnings: vec!["#57: unsupported entity DRAUGHTING_MODEL ignored".into(), "sheet: open shell".into()],
+            warnings: vec![
+                "#57: unsupported entity DRAUGHTING_MODEL ignored".into(),
+                "sheet: open shell".into(),
+            ],
             tolerances: vec![
                 Tolerance {
                     name: "linear_mm".into(),
@@ -527,7 +551,10 @@ pub fn grid_scene(n: usize) -> SceneData {
                 source_id: 0,
                 point: [c as f64 * 10.0, r as f64 * 10.0, 0.0],
                 cone: cone([0.0, 0.0, 1.0], 0.2),
-                edges: around.iter().filter_map(|p| edge_of.get(&(*p, Boundary::U1)).copied()).collect(),
+                edges: around
+                    .iter()
+                    .filter_map(|p| edge_of.get(&(*p, Boundary::U1)).copied())
+                    .collect(),
                 pieces: around,
             });
         }
