@@ -304,7 +304,16 @@ fn hostile_scenes_are_rejected() {
     let b = patch::<AdjacencyRecord>(&bytes, SectionId::Adjacency, 0, |x| x.feature.index = 99);
     expect_err(&b, index, "adjacency feature");
     let b = patch::<PieceRecord>(&bytes, SectionId::Pieces, 2, |x| x.body = 7);
-    expect_err(&b, index, "piece body");
+    expect_err(&b, invalid, "piece body");
+    // references across bodies
+    let b = patch::<EdgeRecord>(&bytes, SectionId::Edges, 0, |x| x.sides[1].piece = 4);
+    expect_err(&b, invalid, "edge side piece of another body");
+    let b = patch::<AdjacencyRecord>(&bytes, SectionId::Adjacency, 0, |x| x.feature.index = 3);
+    expect_err(&b, invalid, "adjacency to another body's edge");
+    let b = patch::<EdgeRecord>(&bytes, SectionId::Edges, 0, |x| x.vertices[1] = 1);
+    expect_err(&b, invalid, "edge vertex of another body");
+    let b = patch::<BodyRecord>(&bytes, SectionId::Bodies, 1, |x| x.pieces = Span::new(3, 2));
+    expect_err(&b, invalid, "body range holding another body's piece");
     // ownership, codes, structure
     let b = patch::<PieceRecord>(&bytes, SectionId::Pieces, 2, |x| x.body = 1);
     expect_err(&b, invalid, "piece outside its body");

@@ -87,14 +87,6 @@ fn body_spec() -> impl Strategy<Value = BodySpec> {
 
 fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
     let mut r = Floats(seed);
-    let n_pieces: usize = bodies.iter().map(|b| b.pieces.len()).sum();
-    // edges are only made when there is a piece for their side 0
-    let n_edges: usize = if n_pieces == 0 {
-        0
-    } else {
-        bodies.iter().map(|b| b.edges.len()).sum()
-    };
-    let n_vertices: usize = bodies.iter().map(|b| b.vertices).sum();
     let name = |k: usize| names.get(k % names.len().max(1)).cloned().unwrap_or_default();
     let mut d = SceneData {
         meta: Meta {
@@ -117,6 +109,11 @@ fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
         let first_piece = d.pieces.len() as u32;
         let first_edge = d.edges.len() as u32;
         let first_vertex = d.vertices.len() as u32;
+        // features refer only to features of their own body; an edge needs a piece on side 0
+        let n_pieces = b.pieces.len();
+        let n_edges = if n_pieces == 0 { 0 } else { b.edges.len() };
+        let n_vertices = b.vertices;
+        let pick = |r: &mut Floats, first: u32, n: usize| first + r.index(n);
         for (du, dv, loops, n_adj) in &b.pieces {
             let trim_loops: Vec<TrimLoop> = loops
                 .iter()
@@ -157,9 +154,9 @@ fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
                         }
                     };
                     let feature = match (r.index(3), n_edges, n_vertices) {
-                        (1, e, _) if e > 0 => FeatureRef::Edge(r.index(e)),
-                        (2, _, v) if v > 0 => FeatureRef::Vertex(r.index(v)),
-                        _ => FeatureRef::Piece(r.index(n_pieces)),
+                        (1, e, _) if e > 0 => FeatureRef::Edge(pick(&mut r, first_edge, e)),
+                        (2, _, v) if v > 0 => FeatureRef::Vertex(pick(&mut r, first_vertex, v)),
+                        _ => FeatureRef::Piece(pick(&mut r, first_piece, n_pieces)),
                     };
                     Adjacency { boundary, feature }
                 })
@@ -201,7 +198,7 @@ fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
                     return EdgeSide::NONE;
                 }
                 EdgeSide {
-                    piece: r.index(n_pieces),
+                    piece: pick(&mut r, first_piece, n_pieces),
                     boundary: [Boundary::U0, Boundary::U1, Boundary::V0, Boundary::V1][r.index(4) as usize],
                     map: ParamMap::Linear {
                         start: [r.any(), r.any()],
@@ -217,7 +214,7 @@ fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
             ts.sort_by(f64::total_cmp);
             let opt_vertex = |r: &mut Floats| {
                 if n_vertices > 0 && r.next_u64() % 3 != 0 {
-                    r.index(n_vertices)
+                    pick(r, first_vertex, n_vertices)
                 } else {
                     NONE
                 }
@@ -251,12 +248,12 @@ fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
                 point: r.pt3(),
                 cone: r.cone(),
                 edges: if n_edges > 0 {
-                    (0..ne).map(|_| r.index(n_edges)).collect()
+                    (0..ne).map(|_| pick(&mut r, first_edge, n_edges)).collect()
                 } else {
                     vec![]
                 },
                 pieces: if n_pieces > 0 {
-                    (0..ne).map(|_| r.index(n_pieces)).collect()
+                    (0..ne).map(|_| pick(&mut r, first_piece, n_pieces)).collect()
                 } else {
                     vec![]
                 },

@@ -15,7 +15,8 @@
 //! 3. every record: enum codes, reserved fields, every index in range, every
 //!    `(first, count)` range in bounds, sizes consistent (pole counts, knot
 //!    counts), ownership (a piece, edge, vertex or BVH node lies in the range of
-//!    the body it names), BVH children strictly after their parent (so the
+//!    the body it names, a body's ranges hold only its own features, features
+//!    refer only to features of their own body), BVH children strictly after their parent (so the
 //!    tree is acyclic), trim references inside the piece's loops, strings valid
 //!    UTF-8, every float finite, weights positive, boxes ordered, cone axes unit.
 //!
@@ -433,12 +434,36 @@ impl Checker<'_, '_> {
         Ok(())
     }
 
-    fn feature(&self, f: &FeatureRecord, what: &'static str, index: usize) -> Result<(), SceneError> {
-        match f.kind {
-            FEATURE_PIECE => self.index(f.index, self.v.pieces.len(), what, index, "pieces"),
-            FEATURE_EDGE => self.index(f.index, self.v.edges.len(), what, index, "edges"),
-            FEATURE_VERTEX => self.index(f.index, self.v.vertices.len(), what, index, "vertices"),
-            k => Err(Self::invalid(what, index, format!("bad feature kind {k}"))),
+    /// A valid feature of body `body`.
+    fn feature(&self, f: &FeatureRecord, body: u32, what: &'static str, index: usize) -> Result<(), SceneError> {
+        let v = self.v;
+        let owner = match f.kind {
+            FEATURE_PIECE => {
+                self.index(f.index, v.pieces.len(), what, index, "pieces")?;
+                v.pieces.get(f.index as usize).map(|p| p.body)
+            }
+            FEATURE_EDGE => {
+                self.index(f.index, v.edges.len(), what, index, "edges")?;
+                v.edges.get(f.index as usize).map(|e| e.body)
+            }
+            FEATURE_VERTEX => {
+                self.index(f.index, v.vertices.len(), what, index, "vertices")?;
+                v.vertices.get(f.index as usize).map(|x| x.body)
+            }
+            k => return Err(Self::invalid(what, index, format!("bad feature kind {k}"))),
+        };
+        self.same_body(owner, body, what, index)
+    }
+
+    /// Features only refer to features of their own body.
+    fn same_body(&self, owner: Option<u32>, body: u32, what: &'static str, index: usize) -> Result<(), SceneError> {
+        match owner {
+            Some(b) if b == body => Ok(()),
+            _ => Err(Self::invalid(
+                what,
+                index,
+                format!("refers to a feature outside its body {body}"),
+            )),
         }
     }
 
@@ -519,6 +544,13 @@ impl Checker<'_, '_> {
             self.span(v.edges, b.edges, "body edges", i, "edges")?;
             self.span(v.vertices, b.vertices, "body vertices", i, "vertices")?;
             self.span(v.bvh_nodes, b.bvh, "body bvh", i, "bvh_nodes")?;
+            // the body's ranges hold only its own features (so bodies never share one)
+            let mine = sub(v.pieces, b.pieces).iter().all(|p| p.body == i as u32)
+                && sub(v.edges, b.edges).iter().all(|e| e.body == i as u32)
+                && sub(v.vertices, b.vertices).iter().all(|x| x.body == i as u32);
+            if !mine {
+                return Err(Self::invalid(W, i, "its ranges hold features of another body"));
+            }
             let root_ok = if b.bvh.count == 0 {
                 b.bvh_root == NONE
             } else {
@@ -612,7 +644,7 @@ impl Checker<'_, '_> {
             self.span(v.trim_loops, p.trim_loops, "piece trim loops", i, "trim_loops")?;
             for a in self.span(v.adjacency, p.adjacency, "piece adjacency", i, "adjacency")? {
                 self.boundary(&a.boundary, p, "piece adjacency", i)?;
-                self.feature(&a.feature, "piece adjacency", i)?;
+                self.feature(&a.feature, p.body, "piece adjacency", i)?;
             }
         }
         // edges
@@ -649,6 +681,7 @@ impl Checker<'_, '_> {
             for vtx in e.vertices {
                 if vtx != NONE {
                     self.index(vtx, v.vertices.len(), "edge vertex", i, "vertices")?;
+                    self.same_body(v.vertices.get(vtx as usize).map(|x| x.body), e.body, "edge vertex", i)?;
                 }
             }
             let samples = self.span(v.edge_samples, e.samples, "edge samples", i, "edge_samples")?;
@@ -693,6 +726,12 @@ impl Checker<'_, '_> {
                     return Err(Self::invalid(W, i, "boundary edge with a second piece"));
                 }
                 self.index(s.piece, v.pieces.len(), "edge side piece", i, "pieces")?;
+                self.same_body(
+                    v.pieces.get(s.piece as usize).map(|p| p.body),
+                    e.body,
+                    "edge side piece",
+                    i,
+                )?;
                 let piece = v
                     .pieces
                     .get(s.piece as usize)
@@ -719,9 +758,11 @@ impl Checker<'_, '_> {
             self.cone(&x.cone, W, i)?;
             for &e in self.span(v.indices, x.edges, "vertex edges", i, "indices")? {
                 self.index(e, v.edges.len(), "vertex edge", i, "edges")?;
+                self.same_body(v.edges.get(e as usize).map(|e| e.body), x.body, "vertex edge", i)?;
             }
             for &p in self.span(v.indices, x.pieces, "vertex pieces", i, "indices")? {
                 self.index(p, v.pieces.len(), "vertex piece", i, "pieces")?;
+                self.same_body(v.pieces.get(p as usize).map(|p| p.body), x.body, "vertex piece", i)?;
             }
         }
         // BVH nodes: every node belongs to the body whose range holds it
