@@ -12,4 +12,5 @@
 
 pub mod geom;
 pub mod import;
+pub mod scene;
 pub mod track;

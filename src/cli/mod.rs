@@ -2,6 +2,7 @@
 
 use clap::Subcommand;
 
+pub mod dump;
 pub mod inspect;
 
 /// All subcommands.
@@ -9,11 +10,14 @@ pub mod inspect;
 pub enum Command {
     /// Summarise a STEP or IGES file: format, producer, units, counts, surface types, warnings.
     Inspect(inspect::InspectArgs),
+    /// Print a scene file (.exs) as deterministic text: sections, metadata, bodies, pieces, edges, vertices, BVH.
+    Dump(dump::DumpArgs),
 }
 
 /// Runs one subcommand; errors become one line on stderr and exit code 1.
 pub fn run(cmd: Command) -> Result<(), String> {
     match cmd {
         Command::Inspect(a) => inspect::run(a),
+        Command::Dump(a) => dump::run(a),
     }
 }

@@ -1,0 +1,41 @@
+//! Load + validate time of a scene (`SceneView::from_bytes`) for scenes of
+//! 100, 1 000 and 10 000 bicubic pieces (with trims, seams, vertices and a
+//! BVH; see `tests/common/scene_fixture.rs`). Target: < 1 ms per 100 pieces.
+//! Throughput is reported in pieces per second; the `per_100_pieces` line
+//! printed before the runs gives the time per 100 pieces directly.
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use extrack::scene::{AlignedBytes, SceneView};
+use std::time::Instant;
+
+#[path = "../tests/common/scene_fixture.rs"]
+mod fixture;
+
+fn load(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scene_load");
+    for n in [100usize, 1_000, 10_000] {
+        let bytes = AlignedBytes::from_slice(&fixture::grid_scene(n).write());
+        let b = bytes.as_bytes();
+        // a quick direct measurement for the README line
+        let reps = (200_000 / n).max(5);
+        let t = Instant::now();
+        for _ in 0..reps {
+            black_box(SceneView::from_bytes(black_box(b)).is_ok());
+        }
+        let per = t.elapsed().as_secs_f64() / reps as f64;
+        println!(
+            "scene_load/{n}: {} bytes, {:.1} µs per load, {:.1} µs per 100 pieces",
+            b.len(),
+            per * 1e6,
+            per * 1e6 * 100.0 / n as f64
+        );
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &b, |bench, b| {
+            bench.iter(|| SceneView::from_bytes(black_box(b)).map(|v| v.pieces().len()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, load);
+criterion_main!(benches);

@@ -1,0 +1,34 @@
+//! The `.exs` scene format: the seam between the offline stage and the
+//! runtime trackers (DESIGN.md "Pipeline"). Specified byte by byte in
+//! `formats/scene.md`.
+//!
+//! - [`SceneData`] (`data.rs`): the owned model the offline stage fills;
+//! - [`records`]: the plain-data `#[repr(C)]` records as they lie in the file;
+//! - [`SceneData::write`] (`writer.rs`): deterministic serialisation;
+//! - [`SceneView`] (`view.rs`): zero-copy reader validating once, then
+//!   infallible accessors returning record slices in place; [`SceneFile`] and
+//!   [`AlignedBytes`] own the 8-aligned buffer it borrows;
+//! - [`checksum`]: CRC-32 of the header and of every section;
+//! - [`dump()`]: deterministic text dump;
+//! - [`SceneError`]: why a buffer is not a valid scene.
+//!
+//! ```
+//! use extrack::scene::{AlignedBytes, SceneData, SceneView};
+//! let bytes = AlignedBytes::from_slice(&SceneData::default().write());
+//! let view = SceneView::from_bytes(bytes.as_bytes()).unwrap();
+//! assert_eq!(view.pieces().len(), 0);
+//! ```
+
+pub mod checksum;
+pub mod data;
+mod dump;
+mod error;
+pub mod records;
+mod view;
+mod writer;
+
+pub use data::*;
+pub use dump::dump;
+pub use error::SceneError;
+pub use view::{AlignedBytes, SceneFile, SceneView};
+pub use writer::{assemble, RawSection};

@@ -1,0 +1,616 @@
+//! Plain-data `#[repr(C)]` records of the `.exs` format, exactly as they lie
+//! in the file (little-endian, no padding inside a record, every record size a
+//! multiple of 8 so arrays of them stay 8-byte aligned).
+//!
+//! The byte layout of every record is specified in `formats/scene.md`; the
+//! `const` assertions at the end of this file pin the sizes. Enumerations are
+//! stored as `u32` codes; the `*_CODE`/`from_code` helpers translate them.
+//! A [`SceneView`](super::SceneView) validates every code, index and range
+//! once, so a record obtained from a view always holds valid values.
+
+use bytemuck::{Pod, Zeroable};
+
+/// The eight magic bytes at offset 0 of every scene.
+pub const MAGIC: [u8; 8] = *b"EXTRACK\0";
+/// Major format version written and accepted (incompatible changes bump it).
+pub const VERSION_MAJOR: u16 = 1;
+/// Minor format version written (a newer minor may only add optional sections).
+pub const VERSION_MINOR: u16 = 0;
+/// Endianness marker: `0x0102_0304` written little-endian (bytes `04 03 02 01`).
+pub const ENDIAN_MARKER: u32 = 0x0102_0304;
+/// "No index" value of an optional `u32` index (no neighbour, no vertex, no BVH).
+pub const NONE: u32 = u32::MAX;
+
+/// Section-table flag: a reader that does not know the section id must reject the file.
+pub const SECTION_REQUIRED: u32 = 1;
+
+/// File header, 40 bytes at offset 0.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct Header {
+    /// [`MAGIC`].
+    pub magic: [u8; 8],
+    /// Major version ([`VERSION_MAJOR`]).
+    pub version_major: u16,
+    /// Minor version.
+    pub version_minor: u16,
+    /// [`ENDIAN_MARKER`].
+    pub endian: u32,
+    /// Header flags; none are defined in major version 1 (must be 0).
+    pub flags: u32,
+    /// Number of [`SectionEntry`] records following the header.
+    pub section_count: u32,
+    /// Total length of the file in bytes.
+    pub total_len: u64,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+    /// CRC-32 of header bytes `0..36` followed by the whole section table.
+    pub header_crc: u32,
+}
+
+/// One entry of the section table, 40 bytes; the table follows the header.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct SectionEntry {
+    /// Section id (see [`SectionId`]).
+    pub id: u32,
+    /// Bit 0: [`SECTION_REQUIRED`]; other bits must be 0.
+    pub flags: u32,
+    /// Byte offset from the start of the file (multiple of 8).
+    pub offset: u64,
+    /// Byte length (`record_size × record_count`).
+    pub length: u64,
+    /// Size of one record in bytes.
+    pub record_size: u32,
+    /// Number of records.
+    pub record_count: u32,
+    /// CRC-32 of the section's `length` bytes.
+    pub crc: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+}
+
+/// The section ids defined by format 1.0 (all required).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u32)]
+pub enum SectionId {
+    /// One [`MetaRecord`].
+    Meta = 1,
+    /// UTF-8 string blob (record size 1).
+    Strings = 2,
+    /// [`StrRef`] lists (importer warnings).
+    StrRefs = 3,
+    /// [`ToleranceRecord`]s.
+    Tolerances = 4,
+    /// [`BodyRecord`]s.
+    Bodies = 5,
+    /// [`PieceRecord`]s.
+    Pieces = 6,
+    /// Homogeneous control points `[w·x, w·y, w·z, w]` (f64 × 4).
+    Poles = 7,
+    /// [`TrimLoopRecord`]s.
+    TrimLoops = 8,
+    /// [`TrimCurveRecord`]s.
+    TrimCurves = 9,
+    /// Homogeneous 2-D trim points `[w·u, w·v, w]` (f64 × 3).
+    TrimPoints = 10,
+    /// [`AdjacencyRecord`]s.
+    Adjacency = 11,
+    /// [`EdgeRecord`]s.
+    Edges = 12,
+    /// Knot values (f64).
+    Knots = 13,
+    /// [`EdgeSampleRecord`]s.
+    EdgeSamples = 14,
+    /// [`VertexRecord`]s.
+    Vertices = 15,
+    /// Generic `u32` index lists.
+    Indices = 16,
+    /// [`BvhNodeRecord`]s.
+    BvhNodes = 17,
+}
+
+impl SectionId {
+    /// All ids of format 1.0, in the order the writer lays them out.
+    pub const ALL: [SectionId; 17] = [
+        SectionId::Meta,
+        SectionId::Strings,
+        SectionId::StrRefs,
+        SectionId::Tolerances,
+        SectionId::Bodies,
+        SectionId::Pieces,
+        SectionId::Poles,
+        SectionId::TrimLoops,
+        SectionId::TrimCurves,
+        SectionId::TrimPoints,
+        SectionId::Adjacency,
+        SectionId::Edges,
+        SectionId::Knots,
+        SectionId::EdgeSamples,
+        SectionId::Vertices,
+        SectionId::Indices,
+        SectionId::BvhNodes,
+    ];
+
+    /// The id for a numeric code, `None` for ids this version does not know.
+    pub fn from_code(code: u32) -> Option<Self> {
+        Self::ALL.iter().copied().find(|s| *s as u32 == code)
+    }
+
+    /// Lower-case name used in messages and dumps.
+    pub fn name(self) -> &'static str {
+        match self {
+            SectionId::Meta => "meta",
+            SectionId::Strings => "strings",
+            SectionId::StrRefs => "str_refs",
+            SectionId::Tolerances => "tolerances",
+            SectionId::Bodies => "bodies",
+            SectionId::Pieces => "pieces",
+            SectionId::Poles => "poles",
+            SectionId::TrimLoops => "trim_loops",
+            SectionId::TrimCurves => "trim_curves",
+            SectionId::TrimPoints => "trim_points",
+            SectionId::Adjacency => "adjacency",
+            SectionId::Edges => "edges",
+            SectionId::Knots => "knots",
+            SectionId::EdgeSamples => "edge_samples",
+            SectionId::Vertices => "vertices",
+            SectionId::Indices => "indices",
+            SectionId::BvhNodes => "bvh_nodes",
+        }
+    }
+
+    /// Size in bytes of one record of this section.
+    pub fn record_size(self) -> usize {
+        match self {
+            SectionId::Meta => size_of::<MetaRecord>(),
+            SectionId::Strings => 1,
+            SectionId::StrRefs => size_of::<StrRef>(),
+            SectionId::Tolerances => size_of::<ToleranceRecord>(),
+            SectionId::Bodies => size_of::<BodyRecord>(),
+            SectionId::Pieces => size_of::<PieceRecord>(),
+            SectionId::Poles => size_of::<[f64; 4]>(),
+            SectionId::TrimLoops => size_of::<TrimLoopRecord>(),
+            SectionId::TrimCurves => size_of::<TrimCurveRecord>(),
+            SectionId::TrimPoints => size_of::<[f64; 3]>(),
+            SectionId::Adjacency => size_of::<AdjacencyRecord>(),
+            SectionId::Edges => size_of::<EdgeRecord>(),
+            SectionId::Knots => size_of::<f64>(),
+            SectionId::EdgeSamples => size_of::<EdgeSampleRecord>(),
+            SectionId::Vertices => size_of::<VertexRecord>(),
+            SectionId::Indices => size_of::<u32>(),
+            SectionId::BvhNodes => size_of::<BvhNodeRecord>(),
+        }
+    }
+}
+
+/// A `(first, count)` range into another section.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable)]
+pub struct Span {
+    /// Index of the first record.
+    pub first: u32,
+    /// Number of records.
+    pub count: u32,
+}
+
+impl Span {
+    /// The span `first .. first + count`.
+    pub const fn new(first: u32, count: u32) -> Self {
+        Self { first, count }
+    }
+    /// The empty span at 0.
+    pub const EMPTY: Span = Span { first: 0, count: 0 };
+    /// As a `usize` range (`None` when `first + count` overflows `usize`).
+    #[inline]
+    pub fn range(self) -> Option<core::ops::Range<usize>> {
+        let first = usize::try_from(self.first).ok()?;
+        let end = first.checked_add(usize::try_from(self.count).ok()?)?;
+        Some(first..end)
+    }
+}
+
+/// A string in the string blob: byte offset and byte length of UTF-8 text.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable)]
+pub struct StrRef {
+    /// Byte offset into the strings section.
+    pub offset: u32,
+    /// Byte length.
+    pub len: u32,
+}
+
+/// An axis-aligned bounding box, mm.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+pub struct Aabb {
+    /// Minimum corner.
+    pub min: [f64; 3],
+    /// Maximum corner (`max[i] >= min[i]`).
+    pub max: [f64; 3],
+}
+
+/// A cone of directions: every direction `d` it stands for has `angle(d, axis) <= half_angle`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+pub struct NormalCone {
+    /// Unit axis.
+    pub axis: [f64; 3],
+    /// Half-angle in radians, in `[0, π]`.
+    pub half_angle: f64,
+}
+
+/// Scene metadata (exactly one record).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct MetaRecord {
+    /// Name of the source CAD file (no directories).
+    pub source_name: StrRef,
+    /// Producer of the scene (e.g. `extrack 0.1.0`).
+    pub producer: StrRef,
+    /// Source format code: 0 unknown, 1 IGES, 2 STEP.
+    pub source_format: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+    /// Importer warnings: range into the str_refs section.
+    pub warnings: Span,
+    /// Tolerances used by the offline stage: range into the tolerances section.
+    pub tolerances: Span,
+}
+
+/// A named tolerance used by the offline stage (unit in the name, e.g. `linear_mm`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct ToleranceRecord {
+    /// Name.
+    pub name: StrRef,
+    /// Value (finite).
+    pub value: f64,
+}
+
+/// A body: a solid, an open shell or loose faces, with its placement and feature ranges.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct BodyRecord {
+    /// Name (may be empty).
+    pub name: StrRef,
+    /// Body kind code (see [`BodyKind`](super::BodyKind)).
+    pub kind: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+    /// Source entity id (STEP `#N` / IGES DE number; 0 = synthesised).
+    pub source_id: u64,
+    /// Body-local → world: 3×4 row-major `[R | t]` (rows `r00 r01 r02 tx`, …).
+    pub placement: [f64; 12],
+    /// Bounding box of the body's pieces in body-local coordinates.
+    pub bbox: Aabb,
+    /// The body's pieces (range into pieces).
+    pub pieces: Span,
+    /// The body's edges (range into edges).
+    pub edges: Span,
+    /// The body's vertices (range into vertices).
+    pub vertices: Span,
+    /// The body's BVH nodes (range into bvh_nodes).
+    pub bvh: Span,
+    /// Root node (absolute index into bvh_nodes, inside `bvh`), [`NONE`] when `bvh` is empty.
+    pub bvh_root: u32,
+    /// Reserved, must be 0.
+    pub reserved2: u32,
+}
+
+/// Piece flag: the outward normal is `−(f_u × f_v)`.
+pub const PIECE_REVERSED: u32 = 1;
+/// Piece flag: the piece is partly trimmed (its trim loops cut its square).
+pub const PIECE_TRIMMED: u32 = 2;
+/// Piece flag: the piece lies fully inside the face's trims (no loop cuts it).
+pub const PIECE_FULLY_INSIDE: u32 = 4;
+/// All defined piece flag bits.
+pub const PIECE_FLAGS_ALL: u32 = PIECE_REVERSED | PIECE_TRIMMED | PIECE_FULLY_INSIDE;
+
+/// A piece: a rational Bézier patch on `[0,1]²` cut from one face.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct PieceRecord {
+    /// Owning body (index into bodies; the piece lies in that body's range).
+    pub body: u32,
+    /// Convexity class code (see [`ConvexityClass`](super::ConvexityClass)).
+    pub class: u32,
+    /// Source face entity id.
+    pub source_face: u64,
+    /// Degree in u (1..=15).
+    pub degree_u: u32,
+    /// Degree in v (1..=15).
+    pub degree_v: u32,
+    /// Control points: range into poles, `(degree_u+1)(degree_v+1)` of them, u index outer.
+    pub poles: Span,
+    /// [`PIECE_REVERSED`] | [`PIECE_TRIMMED`] | [`PIECE_FULLY_INSIDE`].
+    pub flags: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+    /// `[u0, u1, v0, v1]`: piece `(s, t)` ∈ [0,1]² is face `(u0 + s(u1−u0), v0 + t(v1−v0))`.
+    pub domain: [f64; 4],
+    /// Normal cone of the outward normals.
+    pub cone: NormalCone,
+    /// Bounding box (body-local).
+    pub bbox: Aabb,
+    /// Trim loops in the piece's `[0,1]²` parameters (range into trim_loops).
+    pub trim_loops: Span,
+    /// Neighbour features per boundary (range into adjacency).
+    pub adjacency: Span,
+}
+
+/// Trim-loop flag: the loop is an outer boundary (else a hole).
+pub const LOOP_OUTER: u32 = 1;
+
+/// A closed trim loop of a piece: consecutive trim curves.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct TrimLoopRecord {
+    /// Curves of the loop (range into trim_curves).
+    pub curves: Span,
+    /// [`LOOP_OUTER`] or 0.
+    pub flags: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+}
+
+/// Trim-curve kind code: polyline through its points (all weights 1), parameter `s ∈ [0,1]`
+/// spread uniformly over the segments.
+pub const TRIM_POLYLINE: u32 = 0;
+/// Trim-curve kind code: rational Bézier curve of `degree` on `s ∈ [0,1]`.
+pub const TRIM_BEZIER: u32 = 1;
+
+/// One curve of a trim loop, in the piece's normalised parameters.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct TrimCurveRecord {
+    /// [`TRIM_POLYLINE`] or [`TRIM_BEZIER`].
+    pub kind: u32,
+    /// Degree (1 for a polyline).
+    pub degree: u32,
+    /// Points `[w·u, w·v, w]` (range into trim_points): ≥ 2 for a polyline, `degree + 1` for a Bézier.
+    pub points: Span,
+}
+
+/// Boundary side code: `u = 0`.
+pub const SIDE_U0: u32 = 0;
+/// Boundary side code: `u = 1`.
+pub const SIDE_U1: u32 = 1;
+/// Boundary side code: `v = 0`.
+pub const SIDE_V0: u32 = 2;
+/// Boundary side code: `v = 1`.
+pub const SIDE_V1: u32 = 3;
+/// Boundary side code: a trim curve of the piece (`trim_loop`, `trim_curve`).
+pub const SIDE_TRIM: u32 = 4;
+
+/// A piece boundary: one side of `[0,1]²`, or a trim curve of the piece.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct BoundaryRecord {
+    /// `SIDE_U0..=SIDE_TRIM`.
+    pub side: u32,
+    /// For [`SIDE_TRIM`]: loop index local to the piece's trim loops, else [`NONE`].
+    pub trim_loop: u32,
+    /// For [`SIDE_TRIM`]: curve index local to that loop, else [`NONE`].
+    pub trim_curve: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+}
+
+/// Feature kind code: piece.
+pub const FEATURE_PIECE: u32 = 0;
+/// Feature kind code: edge (crease, seam or open boundary).
+pub const FEATURE_EDGE: u32 = 1;
+/// Feature kind code: vertex.
+pub const FEATURE_VERTEX: u32 = 2;
+
+/// A reference to a feature of the scene.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct FeatureRecord {
+    /// `FEATURE_PIECE`, `FEATURE_EDGE` or `FEATURE_VERTEX`.
+    pub kind: u32,
+    /// Index into pieces, edges or vertices.
+    pub index: u32,
+}
+
+/// One neighbour of a piece across one of its boundaries.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct AdjacencyRecord {
+    /// The boundary of the piece.
+    pub boundary: BoundaryRecord,
+    /// The neighbouring feature across it.
+    pub feature: FeatureRecord,
+}
+
+/// Parameter-map code: `(u,v)(t) = uv_start + t (uv_end − uv_start)`.
+pub const MAP_LINEAR: u32 = 0;
+/// Parameter-map code: `(u,v)(t)` = the boundary's trim curve at `s = t`.
+pub const MAP_CURVE: u32 = 1;
+/// Parameter-map code: `(u,v)(t)` = the boundary's trim curve at `s = 1 − t`.
+pub const MAP_CURVE_REVERSED: u32 = 2;
+
+/// How an edge lies on one of its two adjacent pieces.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct EdgeSideRecord {
+    /// Adjacent piece (index into pieces), [`NONE`] for none (open-shell boundary).
+    pub piece: u32,
+    /// `MAP_LINEAR`, `MAP_CURVE` or `MAP_CURVE_REVERSED`.
+    pub map: u32,
+    /// The piece boundary the edge runs along.
+    pub boundary: BoundaryRecord,
+    /// `(u, v)` of the piece at edge parameter `t = 0` (linear map).
+    pub uv_start: [f64; 2],
+    /// `(u, v)` of the piece at edge parameter `t = 1` (linear map).
+    pub uv_end: [f64; 2],
+}
+
+/// Edge kind code: a B-rep edge between two faces (crease).
+pub const EDGE_CREASE: u32 = 0;
+/// Edge kind code: a seam between two pieces of one face.
+pub const EDGE_SEAM: u32 = 1;
+/// Edge kind code: a boundary of an open shell (one adjacent piece).
+pub const EDGE_BOUNDARY: u32 = 2;
+
+/// An edge feature: its 3-D curve, end vertices, adjacent pieces and Voronoi data.
+///
+/// The edge parameter `t ∈ [0,1]` is the curve's knot domain `[k_p, k_n]` mapped linearly.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct EdgeRecord {
+    /// `EDGE_CREASE`, `EDGE_SEAM` or `EDGE_BOUNDARY`.
+    pub kind: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+    /// Source edge entity id (0 for seams).
+    pub source_id: u64,
+    /// Owning body.
+    pub body: u32,
+    /// Degree of the 3-D curve (1..=15).
+    pub curve_degree: u32,
+    /// Vertices at `t = 0` and `t = 1` ([`NONE`] for a closed edge without vertex).
+    pub vertices: [u32; 2],
+    /// Knots of the 3-D NURBS curve (range into knots), `poles.count + curve_degree + 1` values.
+    pub knots: Span,
+    /// Homogeneous poles of the 3-D curve (range into poles).
+    pub poles: Span,
+    /// Voronoi samples along the edge, increasing `t` (range into edge_samples).
+    pub samples: Span,
+    /// The two adjacent pieces (side 0 = piece "a", side 1 = piece "b").
+    pub sides: [EdgeSideRecord; 2],
+}
+
+/// One sample of an edge's Voronoi wedge.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct EdgeSampleRecord {
+    /// Edge parameter in `[0,1]`.
+    pub t: f64,
+    /// Point on the edge (body-local).
+    pub point: [f64; 3],
+    /// Unit tangent (direction of increasing `t`).
+    pub tangent: [f64; 3],
+    /// Unit outward normal of side 0's piece.
+    pub normal_a: [f64; 3],
+    /// Unit outward normal of side 1's piece (zero when there is none).
+    pub normal_b: [f64; 3],
+}
+
+/// A vertex feature.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct VertexRecord {
+    /// Position (body-local).
+    pub point: [f64; 3],
+    /// Normal cone of the adjacent faces' outward normals.
+    pub cone: NormalCone,
+    /// Incident edges (range into indices, each an index into edges).
+    pub edges: Span,
+    /// Incident pieces (range into indices, each an index into pieces).
+    pub pieces: Span,
+    /// Owning body.
+    pub body: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+    /// Source vertex entity id.
+    pub source_id: u64,
+}
+
+/// BVH node kind code: interior node with two children.
+pub const BVH_INTERIOR: u32 = 0;
+/// BVH node kind code: leaf holding pieces.
+pub const BVH_LEAF: u32 = 1;
+
+/// A node of a body's bounding-volume hierarchy over its pieces.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct BvhNodeRecord {
+    /// Bounds of everything below (body-local).
+    pub bbox: Aabb,
+    /// `BVH_INTERIOR` or `BVH_LEAF`.
+    pub kind: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+    /// Interior: the two children (absolute node indices, greater than this node's, in the
+    /// same body). Leaf: `[first, count]`, a range into indices listing piece indices of the body.
+    pub a: u32,
+    /// See `a`.
+    pub b: u32,
+}
+
+const _: () = {
+    assert!(size_of::<Header>() == 40);
+    assert!(size_of::<SectionEntry>() == 40);
+    assert!(size_of::<Span>() == 8);
+    assert!(size_of::<StrRef>() == 8);
+    assert!(size_of::<Aabb>() == 48);
+    assert!(size_of::<NormalCone>() == 32);
+    assert!(size_of::<MetaRecord>() == 40);
+    assert!(size_of::<ToleranceRecord>() == 16);
+    assert!(size_of::<BodyRecord>() == 208);
+    assert!(size_of::<PieceRecord>() == 168);
+    assert!(size_of::<TrimLoopRecord>() == 16);
+    assert!(size_of::<TrimCurveRecord>() == 16);
+    assert!(size_of::<BoundaryRecord>() == 16);
+    assert!(size_of::<FeatureRecord>() == 8);
+    assert!(size_of::<AdjacencyRecord>() == 24);
+    assert!(size_of::<EdgeSideRecord>() == 56);
+    assert!(size_of::<EdgeRecord>() == 168);
+    assert!(size_of::<EdgeSampleRecord>() == 104);
+    assert!(size_of::<VertexRecord>() == 88);
+    assert!(size_of::<BvhNodeRecord>() == 64);
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::mem::offset_of;
+
+    /// The offsets printed in formats/scene.md.
+    #[test]
+    fn field_offsets_match_the_spec() {
+        assert_eq!(offset_of!(Header, endian), 12);
+        assert_eq!(offset_of!(Header, total_len), 24);
+        assert_eq!(offset_of!(Header, header_crc), 36);
+        assert_eq!(offset_of!(SectionEntry, offset), 8);
+        assert_eq!(offset_of!(SectionEntry, crc), 32);
+        assert_eq!(offset_of!(MetaRecord, warnings), 24);
+        assert_eq!(offset_of!(BodyRecord, placement), 24);
+        assert_eq!(offset_of!(BodyRecord, bbox), 120);
+        assert_eq!(offset_of!(BodyRecord, bvh_root), 200);
+        assert_eq!(offset_of!(PieceRecord, poles), 24);
+        assert_eq!(offset_of!(PieceRecord, domain), 40);
+        assert_eq!(offset_of!(PieceRecord, cone), 72);
+        assert_eq!(offset_of!(PieceRecord, bbox), 104);
+        assert_eq!(offset_of!(PieceRecord, adjacency), 160);
+        assert_eq!(offset_of!(AdjacencyRecord, feature), 16);
+        assert_eq!(offset_of!(EdgeSideRecord, uv_start), 24);
+        assert_eq!(offset_of!(EdgeRecord, knots), 32);
+        assert_eq!(offset_of!(EdgeRecord, sides), 56);
+        assert_eq!(offset_of!(EdgeSampleRecord, normal_b), 80);
+        assert_eq!(offset_of!(VertexRecord, edges), 56);
+        assert_eq!(offset_of!(VertexRecord, source_id), 80);
+        assert_eq!(offset_of!(BvhNodeRecord, a), 56);
+        for id in SectionId::ALL {
+            assert_eq!(SectionId::from_code(id as u32), Some(id));
+            let rs = id.record_size();
+            assert!(rs == 1 || rs == 4 || rs % 8 == 0, "{}", id.name());
+        }
+        assert_eq!(SectionId::from_code(0), None);
+        assert_eq!(&MAGIC, b"EXTRACK\0");
+        assert_eq!(ENDIAN_MARKER.to_le_bytes(), [4, 3, 2, 1]);
+    }
+
+    #[test]
+    fn span_ranges_never_overflow() {
+        assert_eq!(Span::new(2, 3).range(), Some(2..5));
+        assert_eq!(Span::EMPTY.range(), Some(0..0));
+        let r = Span::new(u32::MAX, u32::MAX).range();
+        // on 64-bit targets the sum fits; on 32-bit it is reported as None
+        if let Some(r) = r {
+            assert_eq!(r.end, 2 * u32::MAX as usize);
+        }
+    }
+}
