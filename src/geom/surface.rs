@@ -181,9 +181,21 @@ impl NurbsSurface {
         Vec3::new(c[0] / c[3], c[1] / c[3], c[2] / c[3])
     }
 
-    /// True when the surface is a single Bézier span in both directions.
+    /// True when the surface is a single Bézier span in both directions
+    /// (one span whose inner knots are clamped, so the basis is Bernstein's).
+    #[inline]
     pub fn is_bezier(&self) -> bool {
-        self.n_u == self.degree_u + 1 && self.n_v == self.degree_v + 1
+        single_bezier_span(&self.knots_u, self.n_u, self.degree_u) && single_bezier_span(&self.knots_v, self.n_v, self.degree_v)
+    }
+
+    /// Like [`eval_derivs`](Self::eval_derivs) but refuses NaN parameters
+    /// ([`GeomError::Parameter`]) instead of returning NaN.
+    #[inline]
+    pub fn try_eval_derivs(&self, u: f64, v: f64) -> Result<SurfacePoint, GeomError> {
+        if u.is_nan() || v.is_nan() {
+            return Err(GeomError::Parameter);
+        }
+        Ok(self.eval_derivs(u, v))
     }
 
     /// Point only (cheaper than [`eval_derivs`](Self::eval_derivs)).
@@ -310,6 +322,15 @@ impl NurbsSurface {
         }
         (lo, hi)
     }
+}
+
+/// True when a knot vector with `n` poles of degree `p` is one Bézier span:
+/// `n = p + 1` and `knots[1..=p]`, `knots[p+1..=2p]` constant (the outermost
+/// knots do not influence the curve). Knots are non-decreasing, so comparing
+/// the ends of each run suffices.
+#[inline]
+pub(crate) fn single_bezier_span(knots: &[f64], n: usize, p: usize) -> bool {
+    n == p + 1 && knots[1] == knots[p] && knots[p + 1] == knots[2 * p]
 }
 
 /// Clamped Bézier knot vector `[0;p+1, 1;p+1]`.
