@@ -4,8 +4,9 @@
 //! ≤ 70 ns degree 4).
 //!
 //! Run: `cargo bench --bench eval -- --warm-up-time 1 --measurement-time 3`.
-//! After criterion's groups, a plain median-of-batches timing prints the
-//! truck/extrack ratio per surface.
+//! After criterion's groups, a batch timing prints per surface the median and
+//! minimum time per call of `eval_derivs`, of `eval_derivs_portable` (no
+//! AVX2/FMA) and of truck, and the truck/extrack ratio of the medians.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use extrack::geom::{table1_patch, NurbsSurface};
@@ -30,15 +31,14 @@ fn bicubic() -> NurbsSurface {
 /// Degree-4 rational Bézier: the Table I poles with weights in [0.6, 1.4].
 fn rational4() -> NurbsSurface {
     let t = table1_patch();
-    let cw = t
-        .cw
-        .iter()
-        .enumerate()
-        .map(|(k, c)| {
-            let w = 1.0 + 0.4 * ((k as f64) * 1.7).sin();
-            [c[0] * w, c[1] * w, c[2] * w, w]
-        })
-        .collect();
+    let cw =
+        t.cw.iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let w = 1.0 + 0.4 * ((k as f64) * 1.7).sin();
+                [c[0] * w, c[1] * w, c[2] * w, w]
+            })
+            .collect();
     NurbsSurface::bezier(4, 4, cw).expect("valid rational patch")
 }
 
@@ -52,7 +52,9 @@ fn rational4_multi() -> NurbsSurface {
 
 /// Parameters the benchmarks cycle through (avoid a constant input).
 fn params() -> Vec<(f64, f64)> {
-    (0..64).map(|i| ((i as f64 * 0.618_034) % 1.0, (i as f64 * 0.381_966 + 0.1) % 1.0)).collect()
+    (0..64)
+        .map(|i| ((i as f64 * 0.618_034) % 1.0, (i as f64 * 0.381_966 + 0.1) % 1.0))
+        .collect()
 }
 
 fn truck_all6<S: ParametricSurface<Point = tg::Point3, Vector = tg::Vector3>>(s: &S, u: f64, v: f64) -> f64 {
@@ -76,7 +78,13 @@ fn truck_poly(s: &NurbsSurface) -> tg::BSplineSurface<tg::Point3> {
                 .collect()
         })
         .collect();
-    tg::BSplineSurface::new((tg::KnotVec::from(s.knots_u.clone()), tg::KnotVec::from(s.knots_v.clone())), rows)
+    tg::BSplineSurface::new(
+        (
+            tg::KnotVec::from(s.knots_u.clone()),
+            tg::KnotVec::from(s.knots_v.clone()),
+        ),
+        rows,
+    )
 }
 
 enum Truck {
@@ -135,10 +143,12 @@ fn bench_eval(c: &mut Criterion) {
     ratio_table(&ps);
 }
 
-/// Median over 15 batches of the time per call, in ns.
-fn median_ns(mut f: impl FnMut(usize) -> f64, per_batch: usize) -> f64 {
+/// Time per call in ns over 201 short batches: `(median, min)`. Batches are
+/// short (well inside a scheduler time slice), so on a loaded machine the
+/// minimum approximates the unloaded cost while the median shows the load.
+fn batch_ns(mut f: impl FnMut(usize) -> f64, per_batch: usize) -> (f64, f64) {
     let mut acc = 0.0;
-    let mut times: Vec<f64> = (0..15)
+    let mut times: Vec<f64> = (0..201)
         .map(|_| {
             let t0 = Instant::now();
             for i in 0..per_batch {
@@ -149,22 +159,41 @@ fn median_ns(mut f: impl FnMut(usize) -> f64, per_batch: usize) -> f64 {
         .collect();
     black_box(acc);
     times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    (times[times.len() / 2], times[0])
 }
 
 fn ratio_table(ps: &[(f64, f64)]) {
-    println!("\n{:<26} {:>12} {:>12} {:>8}", "surface", "extrack ns", "truck ns", "ratio");
+    println!(
+        "\n{:<26} {:>14} {:>14} {:>14} {:>14} {:>8}",
+        "surface", "extrack med", "extrack min", "truck med", "truck min", "ratio"
+    );
     for (name, s) in cases() {
         let t = Truck::of(&s);
-        let ours = median_ns(
+        let ours = batch_ns(
             |k| {
                 let e = s.eval_derivs(black_box(ps[k].0), black_box(ps[k].1));
                 e.p.x + e.su.y + e.sv.z + e.suu.x + e.suv.y + e.svv.z
             },
-            200_000,
+            2000,
         );
-        let theirs = median_ns(|k| t.all6(black_box(ps[k].0), black_box(ps[k].1)), 20_000);
-        println!("{name:<26} {ours:>12.1} {theirs:>12.1} {:>7.1}x", theirs / ours);
+        let portable = batch_ns(
+            |k| {
+                let e = s.eval_derivs_portable(black_box(ps[k].0), black_box(ps[k].1));
+                e.p.x + e.su.y + e.sv.z + e.suu.x + e.suv.y + e.svv.z
+            },
+            2000,
+        );
+        let theirs = batch_ns(|k| t.all6(black_box(ps[k].0), black_box(ps[k].1)), 100);
+        println!(
+            "{name:<26} {:>11.1} ns {:>11.1} ns {:>11.1} ns {:>11.1} ns {:>7.1}x   (portable path: med {:.1} ns, min {:.1} ns)",
+            ours.0,
+            ours.1,
+            theirs.0,
+            theirs.1,
+            theirs.0 / ours.0,
+            portable.0,
+            portable.1
+        );
     }
 }
 

@@ -9,15 +9,28 @@ pub const MAX_ORDER: usize = MAX_DEGREE + 1;
 /// Knot span index `i` with `knots[i] <= t < knots[i+1]` for a B-spline with
 /// `n_ctrl` control points and degree `p`; the parameter is clamped to the
 /// domain `[knots[p], knots[n_ctrl]]` (the last span is closed on the right).
+/// The span returned is never empty.
 ///
-/// Binary search, O(log n). The caller guarantees `knots.len() == n_ctrl + p + 1`.
+/// Up to 32 spans: a branch-free count of the knots `≤ t` (no mispredicted
+/// branches when successive parameters jump around); more: binary search,
+/// O(log n). The caller guarantees `knots.len() == n_ctrl + p + 1`.
 #[inline]
 pub fn find_span(n_ctrl: usize, p: usize, t: f64, knots: &[f64]) -> usize {
     let n = n_ctrl - 1;
-    if t >= knots[n + 1] {
+    let end = knots[n + 1];
+    if n - p <= 32 {
+        // largest k ≤ n with knots[k] ≤ t and knots[k] < end (so the span is
+        // non-empty even at the right end of the domain)
+        let mut k = p;
+        for &x in &knots[p + 1..=n] {
+            k += usize::from((x <= t) & (x < end));
+        }
+        return k;
+    }
+    if t >= end {
         // last non-empty span
         let mut i = n;
-        while i > p && knots[i] >= knots[n + 1] {
+        while i > p && knots[i] >= end {
             i -= 1;
         }
         return i;
@@ -105,10 +118,8 @@ pub fn ders_basis(span: usize, t: f64, p: usize, knots: &[f64], nd: usize, ders:
         }
     }
     let mut f = p as f64;
-    for k in 1..=nd {
-        for j in 0..=p {
-            ders[k][j] *= f;
-        }
+    for (k, row) in ders.iter_mut().enumerate().take(nd + 1).skip(1) {
+        row[..=p].iter_mut().for_each(|x| *x *= f);
         f *= (p - k) as f64;
     }
 }
@@ -128,17 +139,15 @@ pub fn bernstein_ders(p: usize, t: f64, ders: &mut [[f64; MAX_ORDER]; 3]) {
         row[0] = 1.0;
         for i in 1..=q {
             let mut saved = 0.0;
-            for j in 0..i {
-                let tmp = row[j];
-                row[j] = saved + s * tmp;
+            for x in row[..i].iter_mut() {
+                let tmp = *x;
+                *x = saved + s * tmp;
                 saved = t * tmp;
             }
             row[i] = saved;
         }
     }
-    for j in 0..=p {
-        ders[0][j] = lower[0][j];
-    }
+    ders[0][..=p].copy_from_slice(&lower[0][..=p]);
     if p >= 1 {
         let pf = p as f64;
         for j in 0..=p {
@@ -158,9 +167,7 @@ pub fn bernstein_ders(p: usize, t: f64, ders: &mut [[f64; MAX_ORDER]; 3]) {
             ders[2][j] = c * (a - 2.0 * b + d);
         }
     } else {
-        for j in 0..=p {
-            ders[2][j] = 0.0;
-        }
+        ders[2][..=p].iter_mut().for_each(|x| *x = 0.0);
     }
 }
 
@@ -184,6 +191,11 @@ pub fn span_basis_d2<const O: usize>(p: usize, span: usize, t: f64, knots: &[f64
     let mut n2 = [0.0f64; O];
     let mut left = [0.0f64; O];
     let mut right = [0.0f64; O];
+    // reciprocal knot differences 1/(u_{span+1+r} − u_{span+1+r−j}) of levels
+    // j = p (inv_p) and j = p − 1 (inv_q): the triangle divides by the same
+    // differences, so each is computed once (p(p+1)/2 divisions in all).
+    let mut inv_p = [0.0f64; O];
+    let mut inv_q = [0.0f64; O];
     n[0] = 1.0;
     if p == 1 {
         n1 = n;
@@ -191,33 +203,39 @@ pub fn span_basis_d2<const O: usize>(p: usize, span: usize, t: f64, knots: &[f64
     if p == 2 {
         n2 = n;
     }
-    for j in 1..=p {
-        left[j] = t - knots[span + 1 - j];
-        right[j] = knots[span + j] - t;
+    // the 2p knots the span's basis depends on: kn[i] = knots[span + 1 − p + i]
+    // (one bounds check; fixed length when O is exact)
+    let kn = &knots[span + 1 - p..span + p + 1];
+    for j in 1..p + 1 {
+        left[j] = t - kn[p - j];
+        right[j] = kn[p - 1 + j] - t;
+        let mut rec = [0.0f64; O];
+        for r in 0..j {
+            rec[r] = 1.0 / (right[r + 1] + left[j - r]);
+        }
         let mut saved = 0.0;
         for r in 0..j {
-            let temp = n[r] / (right[r + 1] + left[j - r]);
+            let temp = n[r] * rec[r];
             n[r] = saved + right[r + 1] * temp;
             saved = left[j - r] * temp;
         }
         n[j] = saved;
         if j + 1 == p {
             n1 = n;
+            inv_q = rec;
         }
         if j + 2 == p {
             n2 = n;
         }
+        if j == p {
+            inv_p = rec;
+        }
     }
     let pf = p as f64;
-    // inv[r] = 1/(u_{span+1+r} − u_{span+1+r−p}), the degree-(p−1) denominators
-    let mut inv = [0.0f64; O];
-    for r in 0..p {
-        inv[r] = 1.0 / (knots[span + 1 + r] - knots[span + 1 + r - p]);
-    }
     let mut d1 = [0.0f64; O];
     let mut prev = 0.0;
     for r in 0..p {
-        let a = n1[r] * inv[r];
+        let a = n1[r] * inv_p[r];
         d1[r] = pf * (prev - a);
         prev = a;
     }
@@ -228,14 +246,14 @@ pub fn span_basis_d2<const O: usize>(p: usize, span: usize, t: f64, knots: &[f64
         let mut dd = [0.0f64; O];
         let mut prev = 0.0;
         for r in 0..p - 1 {
-            let a = n2[r] / (knots[span + 1 + r] - knots[span + 2 + r - p]);
+            let a = n2[r] * inv_q[r];
             dd[r] = (pf - 1.0) * (prev - a);
             prev = a;
         }
         dd[p - 1] = (pf - 1.0) * prev;
         let mut prev = 0.0;
         for r in 0..p {
-            let a = dd[r] * inv[r];
+            let a = dd[r] * inv_p[r];
             d2[r] = pf * (prev - a);
             prev = a;
         }
@@ -275,12 +293,12 @@ pub fn bernstein_d2<const O: usize>(p: usize, t: f64, scale: f64) -> [[f64; O]; 
     let s = 1.0 - t;
     let mut tp = [1.0f64; O];
     let mut sp = [1.0f64; O];
-    for k in 1..=p {
+    for k in 1..p + 1 {
         tp[k] = tp[k - 1] * t;
         sp[k] = sp[k - 1] * s;
     }
     let mut n = [0.0f64; O];
-    for r in 0..=p {
+    for r in 0..p + 1 {
         n[r] = BINOM[p][r] * tp[r] * sp[p - r];
     }
     let pf = p as f64;
@@ -297,8 +315,12 @@ pub fn bernstein_d2<const O: usize>(p: usize, t: f64, scale: f64) -> [[f64; O]; 
     if p >= 2 {
         let c2 = pf * (pf - 1.0) * scale * scale;
         let (mut a, mut b) = (0.0, 0.0); // B_{r−2,p−2}, B_{r−1,p−2}
-        for r in 0..=p {
-            let x = if r + 2 <= p { BINOM[p - 2][r] * tp[r] * sp[p - 2 - r] } else { 0.0 };
+        for r in 0..p + 1 {
+            let x = if r + 2 <= p {
+                BINOM[p - 2][r] * tp[r] * sp[p - 2 - r]
+            } else {
+                0.0
+            };
             d2[r] = c2 * (a - 2.0 * b + x);
             a = b;
             b = x;
@@ -320,6 +342,38 @@ mod tests {
         assert_eq!(find_span(4, 2, 1.0, &k), 3);
         assert_eq!(find_span(4, 2, 7.0, &k), 3);
         assert_eq!(find_span(4, 2, -7.0, &k), 2);
+    }
+
+    /// Both search strategies (count for few spans, bisection for many) agree
+    /// and always return a non-empty span containing the clamped parameter.
+    #[test]
+    fn span_lookup_strategies_agree() {
+        for n_int in [0usize, 3, 31, 32, 33, 60] {
+            for p in [1usize, 2, 3, 5] {
+                let mut k = vec![0.0; p + 1];
+                // interior knots with some repeats
+                for i in 1..=n_int {
+                    let x = (i as f64 / (n_int + 1) as f64 * 10.0).round() / 10.0;
+                    k.push(x.clamp(0.05, 0.95));
+                }
+                k.sort_by(f64::total_cmp);
+                k.extend(std::iter::repeat(1.0).take(p + 1));
+                let n = k.len() - p - 1;
+                for i in -2..=102 {
+                    let t = i as f64 / 100.0;
+                    let s = find_span(n, p, t, &k);
+                    let tc = t.clamp(0.0, 1.0);
+                    assert!(k[s] < k[s + 1], "empty span {s} for t={t}");
+                    assert!(
+                        k[s] <= tc && (tc < k[s + 1] || (tc == 1.0 && k[s + 1] == 1.0)),
+                        "t={t}: span {s} = [{}, {}]",
+                        k[s],
+                        k[s + 1]
+                    );
+                    assert!((p..n).contains(&s));
+                }
+            }
+        }
     }
 
     #[test]
@@ -349,7 +403,12 @@ mod tests {
             for k in 0..3 {
                 for r in 0..=p {
                     let tol = 1e-12 * (1.0 + want[k][r].abs());
-                    assert!((got[k][r] - want[k][r]).abs() < tol, "O={O} p={p} k={k} r={r}: {} vs {}", got[k][r], want[k][r]);
+                    assert!(
+                        (got[k][r] - want[k][r]).abs() < tol,
+                        "O={O} p={p} k={k} r={r}: {} vs {}",
+                        got[k][r],
+                        want[k][r]
+                    );
                 }
             }
             if knots[..=p].iter().all(|&x| x == a) && n == p + 1 {
@@ -358,7 +417,10 @@ mod tests {
                 for k in 0..3 {
                     for r in 0..=p {
                         let w = want[k][r];
-                        assert!((bz[k][r] - w).abs() < 1e-11 * (1.0 + w.abs()), "bernstein O={O} p={p} k={k} r={r}");
+                        assert!(
+                            (bz[k][r] - w).abs() < 1e-11 * (1.0 + w.abs()),
+                            "bernstein O={O} p={p} k={k} r={r}"
+                        );
                     }
                 }
             }
@@ -371,7 +433,7 @@ mod tests {
             for interior in [&[][..], &[0.1, 0.35, 0.35, 0.8][..]] {
                 let mut k = vec![-0.5; p + 1];
                 k.extend(interior.iter().map(|x| x * 3.0 - 0.5));
-                k.extend(std::iter::repeat_n(2.5, p + 1));
+                k.extend(std::iter::repeat(2.5).take(p + 1));
                 let n = k.len() - p - 1;
                 check_fixed::<MAX_ORDER>(p, &k, n);
                 match p {
@@ -393,7 +455,7 @@ mod tests {
     fn bernstein_matches_bspline_on_bezier_knots() {
         for p in 1..=9usize {
             let mut k = vec![0.0; p + 1];
-            k.extend(std::iter::repeat_n(1.0, p + 1));
+            k.extend(std::iter::repeat(1.0).take(p + 1));
             for i in 0..=10 {
                 let t = i as f64 / 10.0;
                 let mut a = [[0.0; MAX_ORDER]; 3];
@@ -402,7 +464,10 @@ mod tests {
                 bernstein_ders(p, t, &mut b);
                 for kk in 0..=p.min(2) {
                     for j in 0..=p {
-                        assert!((a[kk][j] - b[kk][j]).abs() < 1e-9 * (1.0 + a[kk][j].abs()), "p={p} k={kk} j={j}");
+                        assert!(
+                            (a[kk][j] - b[kk][j]).abs() < 1e-9 * (1.0 + a[kk][j].abs()),
+                            "p={p} k={kk} j={j}"
+                        );
                     }
                 }
             }

@@ -2,7 +2,7 @@
 //! parameter-space curves use `z = 0`), with an allocation-free evaluator for
 //! the point and first two derivatives.
 
-use super::basis::{bernstein_ders, ders_basis, find_span, MAX_ORDER};
+use super::basis::{bernstein_d2, find_span, span_basis_d2, MAX_ORDER};
 use super::surface::{bezier_knots, check_knots, check_points, single_bezier_span};
 use super::{GeomError, Hpoint, Vec3};
 
@@ -32,7 +32,12 @@ pub struct NurbsCurve {
 
 impl NurbsCurve {
     /// Builds a curve from Euclidean poles and optional weights.
-    pub fn try_new(degree: usize, knots: Vec<f64>, points: &[[f64; 3]], weights: Option<&[f64]>) -> Result<Self, GeomError> {
+    pub fn try_new(
+        degree: usize,
+        knots: Vec<f64>,
+        points: &[[f64; 3]],
+        weights: Option<&[f64]>,
+    ) -> Result<Self, GeomError> {
         if let Some(w) = weights {
             if w.len() != points.len() {
                 return Err(GeomError::PointCount {
@@ -103,20 +108,13 @@ impl NurbsCurve {
         let t = t.clamp(t0, t1);
         let p = self.degree;
         let n = self.cw.len();
-        let mut nb = [[0.0; MAX_ORDER]; 3];
-        let span;
-        if single_bezier_span(&self.knots, n, p) {
-            span = p;
-            bernstein_ders(p, (t - t0) / (t1 - t0), &mut nb);
+        let (span, nb) = if single_bezier_span(&self.knots, n, p) {
             let it = 1.0 / (t1 - t0);
-            for j in 0..=p {
-                nb[1][j] *= it;
-                nb[2][j] *= it * it;
-            }
+            (p, bernstein_d2::<MAX_ORDER>(p, (t - t0) * it, it))
         } else {
-            span = find_span(n, p, t, &self.knots);
-            ders_basis(span, t, p, &self.knots, 2, &mut nb);
-        }
+            let span = find_span(n, p, t, &self.knots);
+            (span, span_basis_d2::<MAX_ORDER>(p, span, t, &self.knots))
+        };
         let mut a = [[0.0f64; 4]; 3];
         for (j, c) in self.cw[span - p..=span].iter().enumerate() {
             for k in 0..3 {

@@ -58,7 +58,10 @@ pub(crate) fn check_knots(knots: &[f64], n: usize, p: usize) -> Result<(), GeomE
         return Err(GeomError::Degree(p));
     }
     if n < p + 1 {
-        return Err(GeomError::PointCount { got: n, expected: p + 1 });
+        return Err(GeomError::PointCount {
+            got: n,
+            expected: p + 1,
+        });
     }
     if knots.len() != n + p + 1 {
         return Err(GeomError::KnotCount {
@@ -94,6 +97,7 @@ pub(crate) fn check_points(cw: &[Hpoint]) -> Result<bool, GeomError> {
 impl NurbsSurface {
     /// Builds a surface from Euclidean poles `points` (u-major) and `weights`
     /// (`None` = all ones), validating degrees, knots and weights.
+    #[allow(clippy::too_many_arguments)]
     pub fn try_new(
         degree_u: usize,
         degree_v: usize,
@@ -185,7 +189,8 @@ impl NurbsSurface {
     /// (one span whose inner knots are clamped, so the basis is Bernstein's).
     #[inline]
     pub fn is_bezier(&self) -> bool {
-        single_bezier_span(&self.knots_u, self.n_u, self.degree_u) && single_bezier_span(&self.knots_v, self.n_v, self.degree_v)
+        single_bezier_span(&self.knots_u, self.n_u, self.degree_u)
+            && single_bezier_span(&self.knots_v, self.n_v, self.degree_v)
     }
 
     /// Like [`eval_derivs`](Self::eval_derivs) but refuses NaN parameters
@@ -322,7 +327,11 @@ impl NurbsSurface {
     /// `OV` fixed at compile time (or `MAX_ORDER` = use the runtime degrees),
     /// `R` = rational, `F` = fused multiply-add.
     #[inline(always)]
-    fn eval_fixed<const OU: usize, const OV: usize, const R: bool, const F: bool>(&self, u: f64, v: f64) -> SurfacePoint {
+    fn eval_fixed<const OU: usize, const OV: usize, const R: bool, const F: bool>(
+        &self,
+        u: f64,
+        v: f64,
+    ) -> SurfacePoint {
         let pu = if OU < MAX_ORDER { OU - 1 } else { self.degree_u };
         let pv = if OV < MAX_ORDER { OV - 1 } else { self.degree_v };
         let (iu0, [nu0, nu1, nu2]) = Self::dir_basis::<OU>(&self.knots_u, self.n_u, pu, u);
@@ -373,6 +382,7 @@ impl NurbsSurface {
     /// general A2.3 basis routine (the reference path; [`eval_derivs`](Self::eval_derivs)
     /// is the fast one).
     #[inline]
+    #[allow(clippy::needless_range_loop)] // index loops over parallel basis/derivative arrays
     pub fn eval_into(&self, u: f64, v: f64, nd: usize, out: &mut SurfacePoint) {
         let ((u0, u1), (v0, v1)) = self.domain();
         let u = u.clamp(u0, u1);
@@ -478,7 +488,7 @@ impl NurbsSurface {
 /// `[A, A_u, A_v, A_uu, A_uv, A_vv]` (homogeneous; the weight lane is left
 /// at zero for polynomial surfaces). Row by row: `t_l = Σ_j N_v^{(l)}[j] P_ij`
 /// (l = 0, 1, 2), then `∂A += N_u^{(k)}[i] t_l` for the six `(k, l)`.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 #[inline(always)]
 fn contract_scalar<const OU: usize, const OV: usize, const R: bool>(
     cw: &[Hpoint],
@@ -492,7 +502,7 @@ fn contract_scalar<const OU: usize, const OV: usize, const R: bool>(
 ) -> [[f64; 4]; 6] {
     let nc = if R { 4 } else { 3 };
     let mut acc = [[0.0f64; 4]; 6];
-    for i in 0..=pu {
+    for i in 0..pu + 1 {
         let base = (iu0 + i) * n_v + iv0;
         let row = &cw[base..base + pv + 1];
         let mut t = [[0.0f64; 4]; 3];
@@ -521,7 +531,7 @@ fn contract_scalar<const OU: usize, const OV: usize, const R: bool>(
 /// (a homogeneous pole is exactly one `__m256d`).
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::Hpoint;
+    use super::{Hpoint, MAX_ORDER};
     use std::arch::x86_64::{
         __m256d, _mm256_castpd256_pd128, _mm256_extractf128_pd, _mm256_fmadd_pd, _mm256_set1_pd, _mm256_set_pd,
         _mm256_setzero_pd, _mm_cvtsd_f64, _mm_unpackhi_pd,
@@ -541,7 +551,7 @@ mod simd {
     }
 
     /// See `contract_scalar`; all four lanes are always computed.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
     #[inline]
     #[target_feature(enable = "avx2,fma")]
     pub(super) fn contract<const OU: usize, const OV: usize>(
@@ -554,9 +564,13 @@ mod simd {
         nu: &[[f64; OU]; 3],
         nv: &[[f64; OV]; 3],
     ) -> [[f64; 4]; 6] {
+        // compile-time trip counts when the orders are exact (this function is
+        // not inlined, so the caller's constants would not reach it)
+        let pu = if OU < MAX_ORDER { OU - 1 } else { pu };
+        let pv = if OV < MAX_ORDER { OV - 1 } else { pv };
         let z = _mm256_setzero_pd();
         let mut acc = [z; 6];
-        for i in 0..=pu {
+        for i in 0..pu + 1 {
             let base = (iu0 + i) * n_v + iv0;
             let row = &cw[base..base + pv + 1];
             let (mut t0, mut t1, mut t2) = (z, z, z);
@@ -566,7 +580,11 @@ mod simd {
                 t1 = _mm256_fmadd_pd(_mm256_set1_pd(nv[1][j]), cv, t1);
                 t2 = _mm256_fmadd_pd(_mm256_set1_pd(nv[2][j]), cv, t2);
             }
-            let (a0, a1, a2) = (_mm256_set1_pd(nu[0][i]), _mm256_set1_pd(nu[1][i]), _mm256_set1_pd(nu[2][i]));
+            let (a0, a1, a2) = (
+                _mm256_set1_pd(nu[0][i]),
+                _mm256_set1_pd(nu[1][i]),
+                _mm256_set1_pd(nu[2][i]),
+            );
             acc[0] = _mm256_fmadd_pd(a0, t0, acc[0]);
             acc[1] = _mm256_fmadd_pd(a1, t0, acc[1]);
             acc[2] = _mm256_fmadd_pd(a0, t1, acc[2]);
@@ -574,7 +592,14 @@ mod simd {
             acc[4] = _mm256_fmadd_pd(a1, t1, acc[4]);
             acc[5] = _mm256_fmadd_pd(a0, t2, acc[5]);
         }
-        [lanes(acc[0]), lanes(acc[1]), lanes(acc[2]), lanes(acc[3]), lanes(acc[4]), lanes(acc[5])]
+        [
+            lanes(acc[0]),
+            lanes(acc[1]),
+            lanes(acc[2]),
+            lanes(acc[3]),
+            lanes(acc[4]),
+            lanes(acc[5]),
+        ]
     }
 }
 
@@ -590,7 +615,7 @@ pub(crate) fn single_bezier_span(knots: &[f64], n: usize, p: usize) -> bool {
 /// Clamped Bézier knot vector `[0;p+1, 1;p+1]`.
 pub fn bezier_knots(p: usize) -> Vec<f64> {
     let mut k = vec![0.0; p + 1];
-    k.extend(std::iter::repeat_n(1.0, p + 1));
+    k.extend(std::iter::repeat(1.0).take(p + 1));
     k
 }
 
@@ -607,7 +632,7 @@ mod tests {
             if multi {
                 k.extend([0.3, 0.3, 0.55]);
             }
-            k.extend(std::iter::repeat_n(1.0, p + 1));
+            k.extend(std::iter::repeat(1.0).take(p + 1));
             k
         };
         for pu in 1..=7 {
@@ -615,18 +640,39 @@ mod tests {
                 for (multi, rational) in [(false, false), (true, false), (false, true), (true, true)] {
                     let (ku, kv) = (knots(pu, multi), knots(pv, multi));
                     let (nu, nv) = (ku.len() - pu - 1, kv.len() - pv - 1);
-                    let pts: Vec<[f64; 3]> =
-                        (0..nu * nv).map(|k| [k as f64, (k * k % 7) as f64, ((k as f64) * 0.9).sin()]).collect();
+                    let pts: Vec<[f64; 3]> = (0..nu * nv)
+                        .map(|k| [k as f64, (k * k % 7) as f64, ((k as f64) * 0.9).sin()])
+                        .collect();
                     let w: Vec<f64> = (0..nu * nv).map(|k| 0.5 + 0.25 * (k % 5) as f64).collect();
                     let s = NurbsSurface::try_new(pu, pv, ku, kv, nu, nv, &pts, rational.then_some(&w[..])).unwrap();
-                    for (u, v) in [(0.0, 0.0), (0.3, 0.71), (0.55, 0.3), (1.0, 0.2), (0.99, 1.0), (-1.0, 2.0)] {
+                    for (u, v) in [
+                        (0.0, 0.0),
+                        (0.3, 0.71),
+                        (0.55, 0.3),
+                        (1.0, 0.2),
+                        (0.99, 1.0),
+                        (-1.0, 2.0),
+                    ] {
                         let a = s.eval_derivs(u, v);
                         let c = s.eval_derivs_portable(u, v);
-                        assert!((a.suu - c.suu).norm() <= 1e-10 * (1.0 + c.suu.norm()) && (a.p - c.p).norm() <= 1e-12 * (1.0 + c.p.norm()));
+                        assert!(
+                            (a.suu - c.suu).norm() <= 1e-10 * (1.0 + c.suu.norm())
+                                && (a.p - c.p).norm() <= 1e-12 * (1.0 + c.p.norm())
+                        );
                         let mut b = SurfacePoint::default();
                         s.eval_into(u, v, 2, &mut b);
-                        for (x, y) in [(a.p, b.p), (a.su, b.su), (a.sv, b.sv), (a.suu, b.suu), (a.suv, b.suv), (a.svv, b.svv)] {
-                            assert!((x - y).norm() <= 1e-10 * (1.0 + y.norm()), "({pu},{pv}) multi={multi} rational={rational} at ({u},{v}): {x:?} vs {y:?}");
+                        for (x, y) in [
+                            (a.p, b.p),
+                            (a.su, b.su),
+                            (a.sv, b.sv),
+                            (a.suu, b.suu),
+                            (a.suv, b.suv),
+                            (a.svv, b.svv),
+                        ] {
+                            assert!(
+                                (x - y).norm() <= 1e-10 * (1.0 + y.norm()),
+                                "({pu},{pv}) multi={multi} rational={rational} at ({u},{v}): {x:?} vs {y:?}"
+                            );
                         }
                     }
                 }
