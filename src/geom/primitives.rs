@@ -76,6 +76,18 @@ impl Axes {
     }
 }
 
+impl From<&crate::import::model::Frame> for Axes {
+    /// The importer's frame (same fields, already orthonormal).
+    fn from(f: &crate::import::model::Frame) -> Self {
+        Self {
+            origin: f.origin,
+            x: f.x,
+            y: f.y,
+            z: f.z,
+        }
+    }
+}
+
 /// Map between the angle of an arc direction and its NURBS parameter (see the
 /// module docs): `n_spans` spans of angle `span_angle`, starting at `start`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -674,6 +686,20 @@ mod tests {
         let dir = Vec3::new(0.0, 1.0, -0.5);
         let ex = extrude(&prof, dir, (-1.0, 2.0)).unwrap();
         check_surface(&ex, |u, v| prof.eval(u) + dir * v, (0.0, 1.0), (-1.0, 2.0));
+    }
+
+    #[test]
+    fn axes_from_import_frame() {
+        let f = crate::import::model::Frame::from_axis_ref(
+            Vec3::new(1.0, 2.0, 3.0),
+            Vec3::new(0.0, 0.0, 2.0),
+            Some(Vec3::x()),
+        )
+        .expect("valid frame");
+        let a = Axes::from(&f);
+        assert_eq!((a.origin, a.x, a.y, a.z), (f.origin, f.x, f.y, f.z));
+        let cyl = cylinder(&a, 1.0, (0.0, 1.0), (0.0, 1.0)).unwrap();
+        assert!((cyl.surface.eval(0.0, 0.5) - Vec3::new(2.0, 2.0, 3.5)).norm() < 1e-14);
     }
 
     #[test]
