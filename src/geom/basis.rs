@@ -9,15 +9,28 @@ pub const MAX_ORDER: usize = MAX_DEGREE + 1;
 /// Knot span index `i` with `knots[i] <= t < knots[i+1]` for a B-spline with
 /// `n_ctrl` control points and degree `p`; the parameter is clamped to the
 /// domain `[knots[p], knots[n_ctrl]]` (the last span is closed on the right).
+/// The span returned is never empty.
 ///
-/// Binary search, O(log n). The caller guarantees `knots.len() == n_ctrl + p + 1`.
+/// Up to 32 spans: a branch-free count of the knots `≤ t` (no mispredicted
+/// branches when successive parameters jump around); more: binary search,
+/// O(log n). The caller guarantees `knots.len() == n_ctrl + p + 1`.
 #[inline]
 pub fn find_span(n_ctrl: usize, p: usize, t: f64, knots: &[f64]) -> usize {
     let n = n_ctrl - 1;
-    if t >= knots[n + 1] {
+    let end = knots[n + 1];
+    if n - p <= 32 {
+        // largest k ≤ n with knots[k] ≤ t and knots[k] < end (so the span is
+        // non-empty even at the right end of the domain)
+        let mut k = p;
+        for &x in &knots[p + 1..=n] {
+            k += usize::from((x <= t) & (x < end));
+        }
+        return k;
+    }
+    if t >= end {
         // last non-empty span
         let mut i = n;
-        while i > p && knots[i] >= knots[n + 1] {
+        while i > p && knots[i] >= end {
             i -= 1;
         }
         return i;
@@ -105,10 +118,8 @@ pub fn ders_basis(span: usize, t: f64, p: usize, knots: &[f64], nd: usize, ders:
         }
     }
     let mut f = p as f64;
-    for k in 1..=nd {
-        for j in 0..=p {
-            ders[k][j] *= f;
-        }
+    for (k, row) in ders.iter_mut().enumerate().take(nd + 1).skip(1) {
+        row[..=p].iter_mut().for_each(|x| *x *= f);
         f *= (p - k) as f64;
     }
 }
@@ -128,17 +139,15 @@ pub fn bernstein_ders(p: usize, t: f64, ders: &mut [[f64; MAX_ORDER]; 3]) {
         row[0] = 1.0;
         for i in 1..=q {
             let mut saved = 0.0;
-            for j in 0..i {
-                let tmp = row[j];
-                row[j] = saved + s * tmp;
+            for x in row[..i].iter_mut() {
+                let tmp = *x;
+                *x = saved + s * tmp;
                 saved = t * tmp;
             }
             row[i] = saved;
         }
     }
-    for j in 0..=p {
-        ders[0][j] = lower[0][j];
-    }
+    ders[0][..=p].copy_from_slice(&lower[0][..=p]);
     if p >= 1 {
         let pf = p as f64;
         for j in 0..=p {
@@ -158,10 +167,166 @@ pub fn bernstein_ders(p: usize, t: f64, ders: &mut [[f64; MAX_ORDER]; 3]) {
             ders[2][j] = c * (a - 2.0 * b + d);
         }
     } else {
-        for j in 0..=p {
-            ders[2][j] = 0.0;
+        ders[2][..=p].iter_mut().for_each(|x| *x = 0.0);
+    }
+}
+
+/// Basis functions and their first two derivatives on one knot span, for the
+/// runtime evaluators: `[N, N′, N″][k][r]` is the k-th derivative of
+/// `N_{span−p+r, p}(t)`, `r = 0..=p`.
+///
+/// `O` is the array size. When `O < MAX_ORDER` the degree is taken to be
+/// exactly `O − 1` (the loops then have compile-time trip counts and unroll);
+/// with `O = MAX_ORDER` the runtime `p` is used. Instead of the `ndu` triangle
+/// of A2.3 it keeps the basis rows of degree `p−2` and `p−1` from the
+/// Cox–de Boor recursion and differentiates with
+/// `N′_{i,p} = p (N_{i,p−1}/(u_{i+p}−u_i) − N_{i+1,p−1}/(u_{i+p+1}−u_{i+1}))`
+/// (applied twice for `N″`). All denominators are ≥ the span width, so a
+/// non-empty span never divides by zero.
+#[inline(always)]
+pub fn span_basis_d2<const O: usize>(p: usize, span: usize, t: f64, knots: &[f64]) -> [[f64; O]; 3] {
+    let p = if O < MAX_ORDER { O - 1 } else { p };
+    let mut n = [0.0f64; O];
+    let mut n1 = [0.0f64; O];
+    let mut n2 = [0.0f64; O];
+    let mut left = [0.0f64; O];
+    let mut right = [0.0f64; O];
+    // reciprocal knot differences 1/(u_{span+1+r} − u_{span+1+r−j}) of levels
+    // j = p (inv_p) and j = p − 1 (inv_q): the triangle divides by the same
+    // differences, so each is computed once (p(p+1)/2 divisions in all).
+    let mut inv_p = [0.0f64; O];
+    let mut inv_q = [0.0f64; O];
+    n[0] = 1.0;
+    if p == 1 {
+        n1 = n;
+    }
+    if p == 2 {
+        n2 = n;
+    }
+    // the 2p knots the span's basis depends on: kn[i] = knots[span + 1 − p + i]
+    // (one bounds check; fixed length when O is exact)
+    let kn = &knots[span + 1 - p..span + p + 1];
+    for j in 1..p + 1 {
+        left[j] = t - kn[p - j];
+        right[j] = kn[p - 1 + j] - t;
+        let mut rec = [0.0f64; O];
+        for r in 0..j {
+            rec[r] = 1.0 / (right[r + 1] + left[j - r]);
+        }
+        let mut saved = 0.0;
+        for r in 0..j {
+            let temp = n[r] * rec[r];
+            n[r] = saved + right[r + 1] * temp;
+            saved = left[j - r] * temp;
+        }
+        n[j] = saved;
+        if j + 1 == p {
+            n1 = n;
+            inv_q = rec;
+        }
+        if j + 2 == p {
+            n2 = n;
+        }
+        if j == p {
+            inv_p = rec;
         }
     }
+    let pf = p as f64;
+    let mut d1 = [0.0f64; O];
+    let mut prev = 0.0;
+    for r in 0..p {
+        let a = n1[r] * inv_p[r];
+        d1[r] = pf * (prev - a);
+        prev = a;
+    }
+    d1[p] = pf * prev;
+    let mut d2 = [0.0f64; O];
+    if p >= 2 {
+        // derivatives of the degree-(p−1) functions N_{span−p+1+r, p−1}
+        let mut dd = [0.0f64; O];
+        let mut prev = 0.0;
+        for r in 0..p - 1 {
+            let a = n2[r] * inv_q[r];
+            dd[r] = (pf - 1.0) * (prev - a);
+            prev = a;
+        }
+        dd[p - 1] = (pf - 1.0) * prev;
+        let mut prev = 0.0;
+        for r in 0..p {
+            let a = dd[r] * inv_p[r];
+            d2[r] = pf * (prev - a);
+            prev = a;
+        }
+        d2[p] = pf * prev;
+    }
+    [n, d1, d2]
+}
+
+/// Binomial coefficients `C(n, k)` for `n ≤ MAX_DEGREE` (exact in f64).
+const BINOM: [[f64; MAX_ORDER]; MAX_ORDER] = {
+    let mut b = [[0.0; MAX_ORDER]; MAX_ORDER];
+    let mut n = 0;
+    while n < MAX_ORDER {
+        b[n][0] = 1.0;
+        let mut k = 1;
+        while k <= n {
+            b[n][k] = b[n - 1][k - 1] + if k < n { b[n - 1][k] } else { 0.0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    b
+};
+
+/// Bernstein polynomials of degree `p` at `t ∈ [0,1]` and their first two
+/// derivatives with respect to `x`, where `t = (x − x0)·scale` (pass
+/// `scale = 1` for derivatives in `t`). Same layout and `O` convention as
+/// [`span_basis_d2`].
+///
+/// Closed form `B_{r,q} = C(q,r) tʳ (1−t)^{q−r}` from power tables (no
+/// divisions, no dependency chain through the de Casteljau triangle), and
+/// `B′_{r,p} = p (B_{r−1,p−1} − B_{r,p−1})`, `B″_{r,p} = p(p−1)(B_{r−2,p−2} − 2B_{r−1,p−2} + B_{r,p−2})`.
+/// All terms are non-negative, so the values are accurate to a few ulps.
+#[inline(always)]
+pub fn bernstein_d2<const O: usize>(p: usize, t: f64, scale: f64) -> [[f64; O]; 3] {
+    let p = if O < MAX_ORDER { O - 1 } else { p };
+    let s = 1.0 - t;
+    let mut tp = [1.0f64; O];
+    let mut sp = [1.0f64; O];
+    for k in 1..p + 1 {
+        tp[k] = tp[k - 1] * t;
+        sp[k] = sp[k - 1] * s;
+    }
+    let mut n = [0.0f64; O];
+    for r in 0..p + 1 {
+        n[r] = BINOM[p][r] * tp[r] * sp[p - r];
+    }
+    let pf = p as f64;
+    let mut d1 = [0.0f64; O];
+    let c1 = pf * scale;
+    let mut prev = 0.0;
+    for r in 0..p {
+        let b = BINOM[p - 1][r] * tp[r] * sp[p - 1 - r];
+        d1[r] = c1 * (prev - b);
+        prev = b;
+    }
+    d1[p] = c1 * prev;
+    let mut d2 = [0.0f64; O];
+    if p >= 2 {
+        let c2 = pf * (pf - 1.0) * scale * scale;
+        let (mut a, mut b) = (0.0, 0.0); // B_{r−2,p−2}, B_{r−1,p−2}
+        for r in 0..p + 1 {
+            let x = if r + 2 <= p {
+                BINOM[p - 2][r] * tp[r] * sp[p - 2 - r]
+            } else {
+                0.0
+            };
+            d2[r] = c2 * (a - 2.0 * b + x);
+            a = b;
+            b = x;
+        }
+    }
+    [n, d1, d2]
 }
 
 #[cfg(test)]
@@ -177,6 +342,38 @@ mod tests {
         assert_eq!(find_span(4, 2, 1.0, &k), 3);
         assert_eq!(find_span(4, 2, 7.0, &k), 3);
         assert_eq!(find_span(4, 2, -7.0, &k), 2);
+    }
+
+    /// Both search strategies (count for few spans, bisection for many) agree
+    /// and always return a non-empty span containing the clamped parameter.
+    #[test]
+    fn span_lookup_strategies_agree() {
+        for n_int in [0usize, 3, 31, 32, 33, 60] {
+            for p in [1usize, 2, 3, 5] {
+                let mut k = vec![0.0; p + 1];
+                // interior knots with some repeats
+                for i in 1..=n_int {
+                    let x = (i as f64 / (n_int + 1) as f64 * 10.0).round() / 10.0;
+                    k.push(x.clamp(0.05, 0.95));
+                }
+                k.sort_by(f64::total_cmp);
+                k.extend(std::iter::repeat(1.0).take(p + 1));
+                let n = k.len() - p - 1;
+                for i in -2..=102 {
+                    let t = i as f64 / 100.0;
+                    let s = find_span(n, p, t, &k);
+                    let tc = t.clamp(0.0, 1.0);
+                    assert!(k[s] < k[s + 1], "empty span {s} for t={t}");
+                    assert!(
+                        k[s] <= tc && (tc < k[s + 1] || (tc == 1.0 && k[s + 1] == 1.0)),
+                        "t={t}: span {s} = [{}, {}]",
+                        k[s],
+                        k[s + 1]
+                    );
+                    assert!((p..n).contains(&s));
+                }
+            }
+        }
     }
 
     #[test]
@@ -195,11 +392,70 @@ mod tests {
         }
     }
 
+    fn check_fixed<const O: usize>(p: usize, knots: &[f64], n: usize) {
+        for i in 0..=40 {
+            let (a, b) = (knots[p], knots[n]);
+            let t = a + (b - a) * i as f64 / 40.0;
+            let span = find_span(n, p, t, knots);
+            let mut want = [[0.0; MAX_ORDER]; 3];
+            ders_basis(span, t, p, knots, 2, &mut want);
+            let got = span_basis_d2::<O>(p, span, t, knots);
+            for k in 0..3 {
+                for r in 0..=p {
+                    let tol = 1e-12 * (1.0 + want[k][r].abs());
+                    assert!(
+                        (got[k][r] - want[k][r]).abs() < tol,
+                        "O={O} p={p} k={k} r={r}: {} vs {}",
+                        got[k][r],
+                        want[k][r]
+                    );
+                }
+            }
+            if knots[..=p].iter().all(|&x| x == a) && n == p + 1 {
+                let sc = 1.0 / (b - a);
+                let bz = bernstein_d2::<O>(p, (t - a) * sc, sc);
+                for k in 0..3 {
+                    for r in 0..=p {
+                        let w = want[k][r];
+                        assert!(
+                            (bz[k][r] - w).abs() < 1e-11 * (1.0 + w.abs()),
+                            "bernstein O={O} p={p} k={k} r={r}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_order_basis_matches_a2_3() {
+        for p in 1..=MAX_DEGREE {
+            for interior in [&[][..], &[0.1, 0.35, 0.35, 0.8][..]] {
+                let mut k = vec![-0.5; p + 1];
+                k.extend(interior.iter().map(|x| x * 3.0 - 0.5));
+                k.extend(std::iter::repeat(2.5).take(p + 1));
+                let n = k.len() - p - 1;
+                check_fixed::<MAX_ORDER>(p, &k, n);
+                match p {
+                    1 => check_fixed::<2>(p, &k, n),
+                    2 => check_fixed::<3>(p, &k, n),
+                    3 => check_fixed::<4>(p, &k, n),
+                    4 => check_fixed::<5>(p, &k, n),
+                    5 => check_fixed::<6>(p, &k, n),
+                    _ => {}
+                }
+            }
+            // unclamped
+            let k: Vec<f64> = (0..2 * p + 4).map(|i| i as f64 * 0.5).collect();
+            check_fixed::<MAX_ORDER>(p, &k, p + 3);
+        }
+    }
+
     #[test]
     fn bernstein_matches_bspline_on_bezier_knots() {
         for p in 1..=9usize {
             let mut k = vec![0.0; p + 1];
-            k.extend(std::iter::repeat_n(1.0, p + 1));
+            k.extend(std::iter::repeat(1.0).take(p + 1));
             for i in 0..=10 {
                 let t = i as f64 / 10.0;
                 let mut a = [[0.0; MAX_ORDER]; 3];

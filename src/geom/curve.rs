@@ -2,8 +2,8 @@
 //! parameter-space curves use `z = 0`), with an allocation-free evaluator for
 //! the point and first two derivatives.
 
-use super::basis::{bernstein_ders, ders_basis, find_span, MAX_ORDER};
-use super::surface::{bezier_knots, check_knots, check_points};
+use super::basis::{bernstein_d2, find_span, span_basis_d2, MAX_ORDER};
+use super::surface::{bezier_knots, check_knots, check_points, single_bezier_span};
 use super::{GeomError, Hpoint, Vec3};
 
 /// Point and derivatives of a curve at `t`.
@@ -91,6 +91,16 @@ impl NurbsCurve {
         self.eval_derivs(t).p
     }
 
+    /// Like [`eval_derivs`](Self::eval_derivs) but refuses a NaN parameter
+    /// ([`GeomError::Parameter`]) instead of returning NaN.
+    #[inline]
+    pub fn try_eval_derivs(&self, t: f64) -> Result<CurvePoint, GeomError> {
+        if t.is_nan() {
+            return Err(GeomError::Parameter);
+        }
+        Ok(self.eval_derivs(t))
+    }
+
     /// Point, first and second derivative; `t` is clamped to the domain.
     #[inline]
     pub fn eval_derivs(&self, t: f64) -> CurvePoint {
@@ -98,20 +108,13 @@ impl NurbsCurve {
         let t = t.clamp(t0, t1);
         let p = self.degree;
         let n = self.cw.len();
-        let mut nb = [[0.0; MAX_ORDER]; 3];
-        let span;
-        if n == p + 1 {
-            span = p;
-            bernstein_ders(p, (t - t0) / (t1 - t0), &mut nb);
+        let (span, nb) = if single_bezier_span(&self.knots, n, p) {
             let it = 1.0 / (t1 - t0);
-            for j in 0..=p {
-                nb[1][j] *= it;
-                nb[2][j] *= it * it;
-            }
+            (p, bernstein_d2::<MAX_ORDER>(p, (t - t0) * it, it))
         } else {
-            span = find_span(n, p, t, &self.knots);
-            ders_basis(span, t, p, &self.knots, 2, &mut nb);
-        }
+            let span = find_span(n, p, t, &self.knots);
+            (span, span_basis_d2::<MAX_ORDER>(p, span, t, &self.knots))
+        };
         let mut a = [[0.0f64; 4]; 3];
         for (j, c) in self.cw[span - p..=span].iter().enumerate() {
             for k in 0..3 {
