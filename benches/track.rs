@@ -34,7 +34,11 @@ fn ellipsoid_states(t: f64) -> (BodyState, BodyState) {
     let phi = 0.5 * (0.8 * t).sin();
     let phi_dot = 0.4 * (0.8 * t).cos();
     let c = Vec3::new(7.0 * phi.cos(), 7.0 * phi.sin(), 0.5 * (0.5 * t).sin());
-    let c_dot = Vec3::new(-7.0 * phi.sin() * phi_dot, 7.0 * phi.cos() * phi_dot, 0.25 * (0.5 * t).cos());
+    let c_dot = Vec3::new(
+        -7.0 * phi.sin() * phi_dot,
+        7.0 * phi.cos() * phi_dot,
+        0.25 * (0.5 * t).cos(),
+    );
     let b = BodyState {
         pose: Pose::from_translation_axis_angle(c, Vec3::new(0.0, 0.0, phi)),
         twist: Twist::about_point(Vec3::new(0.0, 0.0, phi_dot), c, c_dot),

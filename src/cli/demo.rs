@@ -45,7 +45,11 @@ fn ellipsoid_states(t: f64) -> (BodyState, BodyState) {
     let phi = 0.5 * (0.8 * t).sin();
     let phi_dot = 0.4 * (0.8 * t).cos();
     let c = Vec3::new(7.0 * phi.cos(), 7.0 * phi.sin(), 0.5 * (0.5 * t).sin());
-    let c_dot = Vec3::new(-7.0 * phi.sin() * phi_dot, 7.0 * phi.cos() * phi_dot, 0.25 * (0.5 * t).cos());
+    let c_dot = Vec3::new(
+        -7.0 * phi.sin() * phi_dot,
+        7.0 * phi.cos() * phi_dot,
+        0.25 * (0.5 * t).cos(),
+    );
     let b = BodyState {
         pose: Pose::from_translation_axis_angle(c, Vec3::new(0.0, 0.0, phi)),
         twist: Twist::about_point(Vec3::new(0.0, 0.0, phi_dot), c, c_dot),
@@ -165,7 +169,10 @@ fn plot_cold_start(path: &std::path::Path) -> Result<(), String> {
     let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Table I patch: normalised projection error (log10) per 1 ms tick", ("sans-serif", 18))
+        .caption(
+            "Table I patch: normalised projection error (log10) per 1 ms tick",
+            ("sans-serif", 18),
+        )
         .margin(10)
         .x_label_area_size(35)
         .y_label_area_size(45)

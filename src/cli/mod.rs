@@ -2,12 +2,15 @@
 
 use clap::Subcommand;
 
+pub mod demo;
 pub mod dump;
 pub mod inspect;
 
 /// All subcommands.
 #[derive(Subcommand)]
 pub enum Command {
+    /// Track a moving point over the PG-GUAS Table I patch and two moving NURBS ellipsoids (embedded models).
+    Demo(demo::DemoArgs),
     /// Summarise a STEP or IGES file: format, producer, units, counts, surface types, warnings.
     Inspect(inspect::InspectArgs),
     /// Print a scene file (.exs) as deterministic text: sections, metadata, bodies, pieces, edges, vertices, BVH.
@@ -17,6 +20,7 @@ pub enum Command {
 /// Runs one subcommand; errors become one line on stderr and exit code 1.
 pub fn run(cmd: Command) -> Result<(), String> {
     match cmd {
+        Command::Demo(a) => demo::run(a),
         Command::Inspect(a) => inspect::run(a),
         Command::Dump(a) => dump::run(a),
     }

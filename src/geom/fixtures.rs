@@ -52,6 +52,45 @@ pub fn table1_patch() -> NurbsSurface {
     }
 }
 
+/// A rational biquadratic NURBS ellipsoid with semi-axes `(a, b, c)` as one
+/// closed patch (9 × 5 poles): `u` goes around the z axis starting on the
+/// `seam_x`·x side (`seam_x = ±1`, so the seam faces that side), `v` from the
+/// south to the north pole. The PG-2002 ellipsoids are `(3, 2, 1.5)` and
+/// `(2, 1, 1)`. Tracking stays away from the seam and poles when the other
+/// body is on the opposite side.
+pub fn ellipsoid(a: f64, b: f64, c: f64, seam_x: f64) -> NurbsSurface {
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    // full unit circle, 9 poles (x, y, w), starting at (-1, 0)
+    let circle: [[f64; 3]; 9] = [
+        [-1., 0., 1.],
+        [-1., -1., s],
+        [0., -1., 1.],
+        [1., -1., s],
+        [1., 0., 1.],
+        [1., 1., s],
+        [0., 1., 1.],
+        [-1., 1., s],
+        [-1., 0., 1.],
+    ];
+    // half meridian (radius, z, w), 5 poles
+    let prof: [[f64; 3]; 5] = [[0., -1., 1.], [1., -1., s], [1., 0., 1.], [1., 1., s], [0., 1., 1.]];
+    let mut cw = Vec::with_capacity(45);
+    for ci in circle.iter() {
+        for pj in prof.iter() {
+            let w = ci[2] * pj[2];
+            let p = [-seam_x * a * ci[0] * pj[0], -seam_x * b * ci[1] * pj[0], c * pj[1]];
+            cw.push([p[0] * w, p[1] * w, p[2] * w, w]);
+        }
+    }
+    let ku = vec![0., 0., 0., 0.25, 0.25, 0.5, 0.5, 0.75, 0.75, 1., 1., 1.];
+    let kv = vec![0., 0., 0., 0.5, 0.5, 1., 1., 1.];
+    match NurbsSurface::try_from_homogeneous(2, 2, ku, kv, 9, 5, cw) {
+        Ok(s) => s,
+        // constant, valid data: positive weights, consistent knots
+        Err(e) => unreachable!("ellipsoid NURBS is valid: {e}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -76,7 +76,7 @@ impl Frame {
     /// Returns `None` when `axis` is zero or not finite.
     pub fn from_axis_ref(origin: Vec3, axis: Vec3, reference: Option<Vec3>) -> Option<Self> {
         let n = axis.norm();
-        if !(n.is_finite() && n > 0.0) || !origin.iter().all(|c| c.is_finite()) {
+        if !(n.is_finite() && n > 0.0 && origin.iter().all(|c| c.is_finite())) {
             return None;
         }
         let z = axis / n;

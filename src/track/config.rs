@@ -99,7 +99,7 @@ impl Default for TrackerConfig {
             gain_k: 1000.0,
             h: 1e-3,
             tol: 1e-12,
-            step_tol: 1e-7,
+            step_tol: 1e-5,
             max_iters: 64,
             precondition: true,
             feed_forward: true,
