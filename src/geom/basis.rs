@@ -208,7 +208,10 @@ mod tests {
                 bernstein_ders(p, t, &mut b);
                 for kk in 0..=p.min(2) {
                     for j in 0..=p {
-                        assert!((a[kk][j] - b[kk][j]).abs() < 1e-9 * (1.0 + a[kk][j].abs()), "p={p} k={kk} j={j}");
+                        assert!(
+                            (a[kk][j] - b[kk][j]).abs() < 1e-9 * (1.0 + a[kk][j].abs()),
+                            "p={p} k={kk} j={j}"
+                        );
                     }
                 }
             }

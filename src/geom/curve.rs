@@ -32,7 +32,12 @@ pub struct NurbsCurve {
 
 impl NurbsCurve {
     /// Builds a curve from Euclidean poles and optional weights.
-    pub fn try_new(degree: usize, knots: Vec<f64>, points: &[[f64; 3]], weights: Option<&[f64]>) -> Result<Self, GeomError> {
+    pub fn try_new(
+        degree: usize,
+        knots: Vec<f64>,
+        points: &[[f64; 3]],
+        weights: Option<&[f64]>,
+    ) -> Result<Self, GeomError> {
         if let Some(w) = weights {
             if w.len() != points.len() {
                 return Err(GeomError::PointCount {

@@ -46,7 +46,9 @@ impl Pose {
     /// Body coordinates of a world point.
     #[inline]
     pub fn inverse_transform_point(&self, p: &Vec3) -> Vec3 {
-        self.iso.rotation.inverse_transform_vector(&(p - self.iso.translation.vector))
+        self.iso
+            .rotation
+            .inverse_transform_vector(&(p - self.iso.translation.vector))
     }
     /// Body coordinates of a world vector.
     #[inline]

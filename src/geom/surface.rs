@@ -58,7 +58,10 @@ pub(crate) fn check_knots(knots: &[f64], n: usize, p: usize) -> Result<(), GeomE
         return Err(GeomError::Degree(p));
     }
     if n < p + 1 {
-        return Err(GeomError::PointCount { got: n, expected: p + 1 });
+        return Err(GeomError::PointCount {
+            got: n,
+            expected: p + 1,
+        });
     }
     if knots.len() != n + p + 1 {
         return Err(GeomError::KnotCount {

@@ -18,7 +18,10 @@ impl TryFrom<&tg::BSplineSurface<tg::Point3>> for NurbsSurface {
         let cp = s.control_points();
         let n_u = cp.len();
         let n_v = cp.first().map_or(0, |r| r.len());
-        let cw: Vec<Hpoint> = cp.iter().flat_map(|row| row.iter().map(|p| [p.x, p.y, p.z, 1.0])).collect();
+        let cw: Vec<Hpoint> = cp
+            .iter()
+            .flat_map(|row| row.iter().map(|p| [p.x, p.y, p.z, 1.0]))
+            .collect();
         let (du, dv) = s.degrees();
         NurbsSurface::try_from_homogeneous(du, dv, knots_of(ku), knots_of(kv), n_u, n_v, cw)
     }
@@ -32,7 +35,10 @@ impl TryFrom<&tg::NurbsSurface<tg::Vector4>> for NurbsSurface {
         let cp = b.control_points();
         let n_u = cp.len();
         let n_v = cp.first().map_or(0, |r| r.len());
-        let cw: Vec<Hpoint> = cp.iter().flat_map(|row| row.iter().map(|p| [p.x, p.y, p.z, p.w])).collect();
+        let cw: Vec<Hpoint> = cp
+            .iter()
+            .flat_map(|row| row.iter().map(|p| [p.x, p.y, p.z, p.w]))
+            .collect();
         let (du, dv) = b.degrees();
         NurbsSurface::try_from_homogeneous(du, dv, knots_of(ku), knots_of(kv), n_u, n_v, cw)
     }
@@ -69,7 +75,10 @@ impl NurbsSurface {
             })
             .collect();
         let b = tg::BSplineSurface::new_unchecked(
-            (tg::KnotVec::from(self.knots_u.clone()), tg::KnotVec::from(self.knots_v.clone())),
+            (
+                tg::KnotVec::from(self.knots_u.clone()),
+                tg::KnotVec::from(self.knots_v.clone()),
+            ),
             rows,
         );
         tg::NurbsSurface::new(b)
@@ -79,7 +88,14 @@ impl NurbsSurface {
 impl NurbsCurve {
     /// The same curve as a truck-geometry rational NURBS (homogeneous poles).
     pub fn to_truck(&self) -> tg::NurbsCurve<tg::Vector4> {
-        let pts = self.cw.iter().map(|c| tg::Vector4::new(c[0], c[1], c[2], c[3])).collect();
-        tg::NurbsCurve::new(tg::BSplineCurve::new_unchecked(tg::KnotVec::from(self.knots.clone()), pts))
+        let pts = self
+            .cw
+            .iter()
+            .map(|c| tg::Vector4::new(c[0], c[1], c[2], c[3]))
+            .collect();
+        tg::NurbsCurve::new(tg::BSplineCurve::new_unchecked(
+            tg::KnotVec::from(self.knots.clone()),
+            pts,
+        ))
     }
 }

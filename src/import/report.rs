@@ -118,7 +118,11 @@ impl InspectReport {
         let _ = writeln!(s, "file:      {}", self.file);
         let _ = writeln!(s, "format:    {fmt}");
         let _ = writeln!(s, "producer:  {}", self.producer);
-        let _ = writeln!(s, "units:     {} ({} mm per unit)", self.units.name, self.units.mm_per_unit);
+        let _ = writeln!(
+            s,
+            "units:     {} ({} mm per unit)",
+            self.units.name, self.units.mm_per_unit
+        );
         if let Some(t) = self.tolerance {
             let _ = writeln!(s, "tolerance: {t} mm");
         }
