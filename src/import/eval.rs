@@ -262,11 +262,32 @@ impl Surface {
     /// Periods of the parameters (`None` = not periodic).
     pub fn periods(&self) -> (Option<f64>, Option<f64>) {
         match self {
-            Surface::Cylinder { .. } | Surface::Cone { .. } | Surface::Sphere { .. } | Surface::Revolution { .. } => {
-                (Some(TAU), None)
-            }
+            Surface::Cylinder { .. } | Surface::Cone { .. } | Surface::Sphere { .. } => (Some(TAU), None),
+            Surface::Revolution { profile, .. } => (
+                Some(TAU),
+                matches!(**profile, Curve::Circle { .. } | Curve::Ellipse { .. }).then_some(TAU),
+            ),
+            Surface::Extrusion { profile, .. } => (
+                matches!(**profile, Curve::Circle { .. } | Curve::Ellipse { .. }).then_some(TAU),
+                None,
+            ),
             Surface::Torus { .. } => (Some(TAU), Some(TAU)),
             Surface::Offset { basis, .. } => basis.periods(),
+            Surface::BSpline(b) => {
+                // closed in a direction when the opposite boundaries coincide
+                let ((u0, u1), (v0, v1)) = b.domain();
+                let (lo, hi) = b.hull_bbox();
+                let tol = 1e-9 * (1.0 + (hi - lo).norm());
+                let closed_u = (0..=4).all(|k| {
+                    let v = v0 + (v1 - v0) * k as f64 / 4.0;
+                    (b.eval(u0, v) - b.eval(u1, v)).norm() <= tol
+                });
+                let closed_v = (0..=4).all(|k| {
+                    let u = u0 + (u1 - u0) * k as f64 / 4.0;
+                    (b.eval(u, v0) - b.eval(u, v1)).norm() <= tol
+                });
+                (closed_u.then_some(u1 - u0), closed_v.then_some(v1 - v0))
+            }
             _ => (None, None),
         }
     }
@@ -443,18 +464,33 @@ pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), 
     }
     let ((u0, u1), (v0, v1)) = bounds;
     let n = grid.max(2);
-    let mut best = (u0, v0, f64::INFINITY);
+    // keep the best few grid nodes as Newton seeds
+    let mut seeds = [(u0, v0, f64::INFINITY); 4];
     for i in 0..=n {
         let u = u0 + (u1 - u0) * i as f64 / n as f64;
         for j in 0..=n {
             let v = v0 + (v1 - v0) * j as f64 / n as f64;
             let d = (s.eval(u, v) - p).norm_squared();
-            if d < best.2 {
-                best = (u, v, d);
+            if d < seeds[3].2 {
+                seeds[3] = (u, v, d);
+                seeds.sort_by(|a, b| a.2.total_cmp(&b.2));
             }
         }
     }
-    newton_surface(s, p, best.0, best.1, bounds)
+    let mut best: Option<SurfaceProjection> = None;
+    for &(u, v, d) in &seeds {
+        if !d.is_finite() {
+            continue;
+        }
+        let r = newton_surface(s, p, u, v, bounds);
+        if best.is_none_or(|b| r.distance < b.distance) {
+            best = Some(r);
+        }
+        if r.distance < 1e-12 {
+            break;
+        }
+    }
+    best.unwrap_or_else(|| newton_surface(s, p, u0, v0, bounds))
 }
 
 /// Parameter of the point of `c` nearest to `p` (closed forms for lines and
@@ -580,6 +616,9 @@ pub struct FaceTrim {
     pub same_sense: bool,
     /// Parameter box of the samples (or the natural box) for projection seeds.
     pub bounds: ((f64, f64), (f64, f64)),
+    /// For a cone: the apex parameter `v` and `sin a`; beyond the apex the
+    /// parameterisation reverses orientation.
+    pub cone_apex: Option<(f64, f64)>,
 }
 
 fn coedge_samples(model: &Model, c: &crate::import::model::Coedge, out: &mut Vec<Vec3>) {
@@ -600,7 +639,7 @@ fn coedge_samples(model: &Model, c: &crate::import::model::Coedge, out: &mut Vec
         Curve::BSpline(b) => (b.cw.len() * 8).clamp(32, 512),
         _ => 96,
     };
-    for i in 0..n {
+    for i in 0..=n {
         out.push(seg.eval_unit(i as f64 / n as f64).p);
     }
 }
@@ -610,9 +649,22 @@ impl FaceTrim {
     pub fn new(model: &Model, face: &Face) -> Self {
         let periods = face.surface.periods();
         let mut loops = Vec::new();
+        // seams (an edge used twice by the face) lie on the period boundary
+        // and bound nothing: leave them out
+        let mut uses: Vec<usize> = face
+            .outer
+            .iter()
+            .chain(face.inner.iter())
+            .flat_map(|l| l.coedges.iter().filter_map(|c| c.edge))
+            .collect();
+        uses.sort_unstable();
+        let seam = |e: usize| uses.iter().filter(|&&x| x == e).count() > 1;
         for lp in face.outer.iter().chain(face.inner.iter()) {
             let mut pts = Vec::new();
             for c in &lp.coedges {
+                if c.edge.is_some_and(seam) {
+                    continue;
+                }
                 coedge_samples(model, c, &mut pts);
             }
             if pts.len() < 2 {
@@ -629,9 +681,9 @@ impl FaceTrim {
                 hi = (hi.0.max(u), hi.1.max(v));
             }
         }
-        let pick = |nat: Option<(f64, f64)>, lo: f64, hi: f64| -> (f64, f64) {
+        let pick = |nat: Option<(f64, f64)>, lo: f64, hi: f64, periodic: bool| -> (f64, f64) {
             match nat {
-                Some((a, b)) if !(lo.is_finite() && hi.is_finite()) => (a, b),
+                Some((a, b)) if periodic || !(lo.is_finite() && hi.is_finite()) => (a, b),
                 Some((a, b)) => {
                     let m = 0.02 * (hi - lo).abs().max(1e-9);
                     ((lo - m).max(a), (hi + m).min(b))
@@ -643,13 +695,18 @@ impl FaceTrim {
                 None => (-1e3, 1e3),
             }
         };
-        let bu = pick(nu, lo.0, hi.0);
-        let bv = pick(nv, lo.1, hi.1);
+        let bu = pick(nu, lo.0, hi.0, periods.0.is_some());
+        let bv = pick(nv, lo.1, hi.1, periods.1.is_some());
+        let cone_apex = match &face.surface {
+            Surface::Cone { radius, semi_angle, .. } => Some((-radius / semi_angle.sin(), semi_angle.sin())),
+            _ => None,
+        };
         Self {
             loops,
             periods,
             same_sense: face.same_sense,
             bounds: (bu, bv),
+            cone_apex,
         }
     }
 
@@ -697,12 +754,63 @@ impl FaceTrim {
         out
     }
 
+    /// True when the loop's unwrapped end is a period away from its start.
+    fn winds(&self, l: &[(f64, f64)]) -> bool {
+        let (Some(a), Some(b)) = (l.first(), l.last()) else {
+            return false;
+        };
+        let far = |d: f64, t: Option<f64>| t.is_some_and(|t| d.abs() > 0.5 * t);
+        far(b.0 - a.0, self.periods.0) || far(b.1 - a.1, self.periods.1)
+    }
+
+    /// Even-odd test (all loops closed in the unwrapped parameter plane):
+    /// independent of the loops' orientation.
+    fn parity(&self, u: f64, v: f64) -> bool {
+        let mut inside = false;
+        for l in &self.loops {
+            let vmin = l.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            let mut vp = v;
+            if let Some(t) = self.periods.1 {
+                vp += ((vmin - vp) / t).ceil() * t;
+            }
+            let n = l.len();
+            for k in 0..n {
+                let a = l[k];
+                let b = l[(k + 1) % n];
+                let (umin, umax) = (a.0.min(b.0), a.0.max(b.0));
+                if umax <= umin {
+                    continue;
+                }
+                let mut up = u;
+                if let Some(t) = self.periods.0 {
+                    up += ((umin - up) / t).ceil() * t;
+                }
+                if !(up >= umin && up < umax) {
+                    continue;
+                }
+                let vc = a.1 + (up - a.0) / (b.0 - a.0) * (b.1 - a.1);
+                if vc > vp {
+                    inside = !inside;
+                }
+            }
+        }
+        inside
+    }
+
     /// True when `(u, v)` lies inside the trimmed face.
     pub fn contains(&self, u: f64, v: f64) -> bool {
         if self.loops.is_empty() {
             return true;
         }
-        let sigma = if self.same_sense { 1.0 } else { -1.0 };
+        if !self.loops.iter().any(|l| self.winds(l)) {
+            return self.parity(u, v);
+        }
+        let mut sigma = if self.same_sense { 1.0 } else { -1.0 };
+        if let Some((apex, sa)) = self.cone_apex {
+            if (v - apex) * sa < 0.0 {
+                sigma = -sigma;
+            }
+        }
         let mut nearest: Option<(f64, bool)> = None; // (|dv|, inside)
         for l in &self.loops {
             let n = l.len();

@@ -231,16 +231,33 @@ impl<'e, 'a> Builder<'e, 'a> {
         let child_reps = self.group(g, g.pd_reps.get(&child_pd).map_or(&[][..], |v| v.as_slice()));
         let child_is_r1 = child_reps.contains(&r1) || !child_reps.contains(&r2);
         let parent = if child_is_r1 { r2 } else { r1 };
+        let (i1, i2) = (ta.reference(2)?, ta.reference(3)?);
+        // which item lies in the component's representation decides the
+        // direction (writers disagree on the order of rep_1 / rep_2)
+        let mut child_items = Vec::new();
+        for &r in &child_reps {
+            child_items.extend(self.rep_parts(r)?.0);
+        }
+        let (from, to) = (i1, i2);
+        let child_item_1 = child_items.contains(&i1) && !child_items.contains(&i2);
         let (_, ctx) = self.rep_parts(parent)?;
         let saved = (self.scale, self.angle);
         self.enter_context(ctx)?;
-        let f1 = self.frame_pose(ta.reference(2)?);
-        let f2 = self.frame_pose(ta.reference(3)?);
+        let f1 = self.frame_pose(from);
+        let f2 = self.frame_pose(to);
         self.scale = saved.0;
         self.angle = saved.1;
         let (f1, f2) = (f1?, f2?);
         let t = compose(&f2, &Pose { iso: f1.iso.inverse() });
-        Ok(Some(if child_is_r1 { t } else { Pose { iso: t.iso.inverse() } }))
+        Ok(Some(if child_is_r1 {
+            t
+        } else if child_item_1 {
+            // rep_1 is the assembly but item_1 lies in the component (a writer
+            // variant): the component is placed by item_2, as Open CASCADE does
+            f2
+        } else {
+            Pose { iso: t.iso.inverse() }
+        }))
     }
 
     /// Builds every placed body.
