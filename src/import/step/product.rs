@@ -481,7 +481,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 b"AXIS2_PLACEMENT_3D" | b"AXIS2_PLACEMENT_2D" | b"AXIS1_PLACEMENT"
             ) {
                 // frames used by the placements
-                self.records(it);
+                self.placement(it)?;
             }
         }
         stack.pop();
