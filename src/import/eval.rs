@@ -518,16 +518,21 @@ pub fn curve_param_of(c: &Curve, p: &Vec3) -> f64 {
         ),
         _ => {
             let (t0, t1) = crate::import::step::geometry::natural_range(c).unwrap_or((0.0, 1.0));
-            // end points first (the usual case for edge vertices)
-            let scale = 1e-9 * (1.0 + p.norm());
-            if (c.eval(t0) - p).norm() <= scale {
-                return t0;
-            }
-            if (c.eval(t1) - p).norm() <= scale {
-                return t1;
+            // end points first (the usual case for edge vertices): accept an
+            // end within a small fraction of the curve's size, then polish
+            let (a, b) = (c.eval(t0), c.eval(t1));
+            let size = (a - b).norm().max(match c {
+                Curve::BSpline(bs) => bs.cw.windows(2).map(|w| (bs_pole(&w[0]) - bs_pole(&w[1])).norm()).sum(),
+                _ => 0.0,
+            });
+            let near = 1e-6 * (1.0 + size);
+            let (da, db) = ((a - p).norm(), (b - p).norm());
+            if da.min(db) <= near {
+                let t = if da <= db { t0 } else { t1 };
+                return newton_curve(c, p, t, (t0, t1));
             }
             let n = match c {
-                Curve::BSpline(b) => (b.cw.len() * 4).clamp(16, 2000),
+                Curve::BSpline(b) => (b.cw.len() * 3).clamp(16, 300),
                 Curve::Polyline(v) => v.len() * 2,
                 Curve::Composite(s) => s.len() * 16,
                 _ => 32,
@@ -543,6 +548,10 @@ pub fn curve_param_of(c: &Curve, p: &Vec3) -> f64 {
             newton_curve(c, p, best.0, (t0, t1))
         }
     }
+}
+
+fn bs_pole(h: &[f64; 4]) -> Vec3 {
+    Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3])
 }
 
 /// Newton refinement of `min |c(t) − p|` from `t` inside `range`.
