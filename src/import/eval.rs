@@ -11,6 +11,9 @@ use crate::geom::{CurvePoint, SurfacePoint, Vec3};
 use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
+/// A parameter interval `(lo, hi)`.
+pub type Range = (f64, f64);
+
 fn ring(f: &crate::import::model::Frame, u: f64) -> (Vec3, Vec3) {
     let (s, c) = u.sin_cos();
     (f.x * c + f.y * s, f.y * c - f.x * s)
@@ -229,7 +232,7 @@ impl Surface {
                     let b = basis.eval_derivs(u, v);
                     let nr = b.su.cross(&b.sv);
                     let len = nr.norm();
-                    if !(len > 1e-300) {
+                    if len.is_nan() || len <= 1e-300 {
                         return (b.p, b.su, b.sv);
                     }
                     let n = nr / len;
@@ -293,7 +296,7 @@ impl Surface {
     }
 
     /// The natural parameter box where it is bounded.
-    pub fn natural_bounds(&self) -> (Option<(f64, f64)>, Option<(f64, f64)>) {
+    pub fn natural_bounds(&self) -> (Option<Range>, Option<Range>) {
         match self {
             Surface::Cylinder { .. } | Surface::Cone { .. } => (Some((0.0, TAU)), None),
             Surface::Sphere { .. } => (Some((0.0, TAU)), Some((-FRAC_PI_2, FRAC_PI_2))),
@@ -483,7 +486,7 @@ pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), 
             continue;
         }
         let r = newton_surface(s, p, u, v, bounds);
-        if best.is_none_or(|b| r.distance < b.distance) {
+        if best.map_or(true, |b| r.distance < b.distance) {
             best = Some(r);
         }
         if r.distance < 1e-12 {
@@ -855,11 +858,166 @@ impl FaceTrim {
                 let moving_plus_u = (b.0 - a.0) * sigma > 0.0;
                 // left of a +u segment is above it; left of a −u segment below
                 let inside = if dv > 0.0 { !moving_plus_u } else { moving_plus_u };
-                if nearest.is_none_or(|(d, _)| dv.abs() < d) {
+                if nearest.map_or(true, |(d, _)| dv.abs() < d) {
                     nearest = Some((dv.abs(), inside));
                 }
             }
         }
         nearest.is_some_and(|(_, inside)| inside)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::model::Frame;
+
+    fn frame() -> Frame {
+        Frame::from_axis_ref(Vec3::new(1.0, -2.0, 0.5), Vec3::new(0.3, 0.2, 1.0), Some(Vec3::x())).unwrap()
+    }
+
+    fn surfaces() -> Vec<Surface> {
+        let f = frame();
+        let circle = Curve::Circle {
+            frame: Frame::from_axis_ref(Vec3::new(5.0, 0.0, 0.0), Vec3::y(), Some(Vec3::x())).unwrap(),
+            radius: 1.5,
+        };
+        vec![
+            Surface::Plane { frame: f },
+            Surface::Cylinder { frame: f, radius: 2.0 },
+            Surface::Cone {
+                frame: f,
+                radius: 2.0,
+                semi_angle: 0.4,
+            },
+            Surface::Sphere { frame: f, radius: 3.0 },
+            Surface::Torus {
+                frame: f,
+                major: 5.0,
+                minor: 1.5,
+            },
+            Surface::Revolution {
+                profile: Box::new(circle.clone()),
+                axis_origin: Vec3::zeros(),
+                axis_dir: Vec3::z(),
+            },
+            Surface::Extrusion {
+                profile: Box::new(circle),
+                direction: Vec3::new(0.0, 0.6, 0.8),
+            },
+            Surface::Offset {
+                basis: Box::new(Surface::Sphere { frame: f, radius: 3.0 }),
+                distance: 0.5,
+            },
+        ]
+    }
+
+    #[test]
+    fn derivatives_match_finite_differences() {
+        let h = 1e-5;
+        for s in surfaces() {
+            for &(u, v) in &[(0.3, 0.2), (1.7, -0.4), (4.0, 0.9)] {
+                let d = s.eval_derivs(u, v);
+                let fu = (s.eval(u + h, v) - s.eval(u - h, v)) / (2.0 * h);
+                let fv = (s.eval(u, v + h) - s.eval(u, v - h)) / (2.0 * h);
+                assert!((d.su - fu).norm() < 1e-6, "{} su", s.type_name());
+                assert!((d.sv - fv).norm() < 1e-6, "{} sv", s.type_name());
+                let d2 = s.eval_derivs(u + h, v);
+                let d3 = s.eval_derivs(u - h, v);
+                let d4 = s.eval_derivs(u, v + h);
+                let d5 = s.eval_derivs(u, v - h);
+                let tol = 1e-4;
+                assert!(
+                    (d.suu - (d2.su - d3.su) / (2.0 * h)).norm() < tol,
+                    "{} suu",
+                    s.type_name()
+                );
+                assert!(
+                    (d.svv - (d4.sv - d5.sv) / (2.0 * h)).norm() < tol,
+                    "{} svv",
+                    s.type_name()
+                );
+                assert!(
+                    (d.suv - (d4.su - d5.su) / (2.0 * h)).norm() < tol,
+                    "{} suv",
+                    s.type_name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn projection_recovers_surface_points() {
+        for s in surfaces() {
+            let (u, v) = (1.1, 0.3);
+            let p = s.eval(u, v);
+            let pr = project_surface(&s, &p, ((0.0, TAU), (-1.0, 1.0)), 24);
+            assert!(pr.distance < 1e-9, "{}: {}", s.type_name(), pr.distance);
+        }
+    }
+
+    #[test]
+    fn curve_parameters_round_trip() {
+        let f = frame();
+        let curves = [
+            Curve::Line {
+                origin: Vec3::new(1.0, 2.0, 3.0),
+                dir: Vec3::new(0.0, 0.6, 0.8),
+            },
+            Curve::Circle { frame: f, radius: 2.0 },
+            Curve::Ellipse {
+                frame: f,
+                semi_x: 3.0,
+                semi_y: 1.0,
+            },
+        ];
+        for c in &curves {
+            for &t in &[0.2, 1.5, 4.0] {
+                let back = curve_param_of(c, &c.eval(t));
+                assert!((back - t).abs() < 1e-9, "{}: {t} -> {back}", c.type_name());
+            }
+        }
+    }
+
+    #[test]
+    fn square_with_a_hole() {
+        // outer square counter-clockwise, inner square clockwise (a hole)
+        let sq = |a: f64, b: f64, ccw: bool| {
+            let mut p = vec![(a, a), (b, a), (b, b), (a, b)];
+            if !ccw {
+                p.reverse();
+            }
+            p
+        };
+        let t = FaceTrim {
+            loops: vec![sq(0.0, 4.0, true), sq(1.0, 2.0, false)],
+            periods: (None, None),
+            same_sense: true,
+            bounds: ((0.0, 4.0), (0.0, 4.0)),
+            cone_apex: None,
+        };
+        assert!(t.contains(3.0, 3.0));
+        assert!(!t.contains(1.5, 1.5));
+        assert!(!t.contains(5.0, 1.0));
+    }
+
+    #[test]
+    fn band_on_a_cylinder() {
+        // bottom circle +u at v = 0, top circle −u at v = 2: the band between
+        let bottom: Vec<(f64, f64)> = (0..=16).map(|k| (TAU * k as f64 / 16.0, 0.0)).collect();
+        let top: Vec<(f64, f64)> = (0..=16).map(|k| (TAU * (16 - k) as f64 / 16.0, 2.0)).collect();
+        let mut lp = bottom;
+        lp.extend(top);
+        let t = FaceTrim {
+            loops: vec![lp],
+            periods: (Some(TAU), None),
+            same_sense: true,
+            bounds: ((0.0, TAU), (0.0, 2.0)),
+            cone_apex: None,
+        };
+        assert!(t.contains(1.0, 1.0));
+        assert!(t.contains(-5.0, 1.5));
+        assert!(!t.contains(1.0, 2.5));
+        assert!(!t.contains(1.0, -0.5));
     }
 }

@@ -246,9 +246,12 @@ impl<'e, 'a> Builder<'e, 'a> {
             let t2 = self.trim_value(&a, 3, &curve)?;
             let sense = a.boolean(4, true)?;
             let (mut lo, mut hi) = if sense { (t1, t2) } else { (t2, t1) };
+            if !(lo.is_finite() && hi.is_finite() && lo.abs() < 1e12 && hi.abs() < 1e12) {
+                return Err(a.geom_err(format!("trimming parameters {t1} / {t2}")));
+            }
             if let Some(p) = curve_period(&curve) {
-                while hi <= lo {
-                    hi += p;
+                if hi <= lo {
+                    hi += ((lo - hi) / p).floor() * p + p;
                 }
             } else if hi < lo {
                 std::mem::swap(&mut lo, &mut hi);
@@ -322,7 +325,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         }
         let mut out = Vec::with_capacity(total as usize);
         for (&m, &k) in mults.iter().zip(knots) {
-            out.extend(std::iter::repeat_n(k, m as usize));
+            out.extend(std::iter::repeat(k).take(m as usize));
         }
         Ok(out)
     }
@@ -387,9 +390,9 @@ impl<'e, 'a> Builder<'e, 'a> {
                 let spans = (n - 1) / p;
                 let mut k = vec![0.0; p + 1];
                 for s in 1..spans {
-                    k.extend(std::iter::repeat_n(s as f64, p));
+                    k.extend(std::iter::repeat(s as f64).take(p));
                 }
-                k.extend(std::iter::repeat_n(spans as f64, p + 1));
+                k.extend(std::iter::repeat(spans as f64).take(p + 1));
                 return Ok(k);
             }
             return Ok(crate::geom::surface::bezier_knots(p));
@@ -401,7 +404,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             for s in 1..spans {
                 k.push(s as f64);
             }
-            k.extend(std::iter::repeat_n(spans as f64, p + 1));
+            k.extend(std::iter::repeat(spans as f64).take(p + 1));
             return Ok(k);
         }
         if self.has(idx, uniform) {

@@ -60,10 +60,11 @@ impl<'e, 'a> Builder<'e, 'a> {
         let mut swapped = false;
         match super::geometry::curve_period(&curve) {
             Some(p) => {
-                while t1 <= t0 + 1e-12 {
+                // both in [0, p) (closed-form projection): one period at most
+                if t1 <= t0 + 1e-12 {
                     t1 += p;
                 }
-                while t1 - t0 > p + 1e-9 {
+                if t1 - t0 > p + 1e-9 {
                     t1 -= p;
                 }
             }
