@@ -4,6 +4,7 @@
 //! extension): `ISO-10303-21;` is STEP, an 80-column record with `S` in column
 //! 73 is IGES.
 
+pub mod iges;
 pub mod model;
 pub mod report;
 
@@ -24,6 +25,9 @@ pub enum ImportError {
         /// OS error.
         source: std::io::Error,
     },
+    /// The IGES reader rejected the file (the message names line and directory entry).
+    #[error("IGES: {0}")]
+    Iges(#[from] iges::IgesError),
     /// Neither STEP nor IGES.
     #[error("{0}: not a STEP (ISO-10303-21) or IGES file")]
     UnknownFormat(String),
@@ -72,6 +76,7 @@ pub fn import_file(path: impl AsRef<Path>) -> Result<Model, ImportError> {
 pub fn import_bytes(bytes: &[u8], file_name: &str) -> Result<Model, ImportError> {
     match sniff(bytes) {
         None => Err(ImportError::UnknownFormat(file_name.to_string())),
+        Some(FileFormat::Iges) => Ok(iges::read_iges(bytes, file_name)?),
         Some(_) => Err(ImportError::UnknownFormat(file_name.to_string())),
     }
 }
