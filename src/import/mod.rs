@@ -4,6 +4,7 @@
 //! extension): `ISO-10303-21;` is STEP, an 80-column record with `S` in column
 //! 73 is IGES.
 
+pub mod eval;
 pub mod iges;
 pub mod model;
 pub mod report;

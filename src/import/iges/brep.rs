@@ -113,7 +113,7 @@ impl Reader<'_> {
         }
         let mut it = loops.into_iter();
         let outer = if of == 1 { it.next() } else { None };
-        let surface = if outer.is_none() { sd.bounded() } else { sd.surface.clone() };
+        let surface = sd.bounded();
         m.faces.push(Face {
             surface,
             same_sense,
@@ -177,7 +177,7 @@ impl Reader<'_> {
                 let s = self.curve(q, e, &Affine::identity())?;
                 parts.push(map_pcurve(s, &sd.pmap).map_err(|msg| self.err(e, msg))?);
             }
-            let pcurve = match parts.len() {
+            let mut pcurve = match parts.len() {
                 0 => None,
                 1 => parts.pop(),
                 k => Some(crate::import::model::CurveSegment {
@@ -187,6 +187,28 @@ impl Reader<'_> {
                     forward: true,
                 }),
             };
+            // The Model keeps p-curves along the edge (like STEP), `forward`
+            // giving the loop sense. Writers differ (Open CASCADE writes them
+            // along the loop, others along the edge): decide by geometry, and
+            // by the orientation flag when the edge is closed.
+            if let Some(pc) = pcurve.as_mut() {
+                let ed = &m.edges[edge];
+                let e0 = ed.curve.eval_d1(ed.t0).p;
+                let e1 = ed.curve.eval_d1(ed.t1).p;
+                let s0 = sd.surface.eval(pc.point_at(0.0).x, pc.point_at(0.0).y);
+                let s1 = sd.surface.eval(pc.point_at(1.0).x, pc.point_at(1.0).y);
+                let along = (s0 - e0).norm() + (s1 - e1).norm();
+                let against = (s0 - e1).norm() + (s1 - e0).norm();
+                let closed = (e0 - e1).norm() <= 1e-9 * (1.0 + e0.norm());
+                let reverse = if closed || !(along.is_finite() && against.is_finite()) {
+                    it.of != 1
+                } else {
+                    against < along
+                };
+                if reverse {
+                    pc.forward = !pc.forward;
+                }
+            }
             coedges.push(Coedge {
                 edge: Some(edge),
                 forward: it.of == 1,

@@ -190,8 +190,19 @@ impl Reader<'_> {
         Ok(Some(self.face_of(sd, None, Vec::new(), e)))
     }
 
-    fn face_of(&self, sd: SurfaceDef, outer: Option<Loop>, inner: Vec<Loop>, e: &DirEntry) -> Face {
-        let surface = if outer.is_none() { sd.bounded() } else { sd.surface };
+    fn face_of(&mut self, sd: SurfaceDef, mut outer: Option<Loop>, mut inner: Vec<Loop>, e: &DirEntry) -> Face {
+        let surface = sd.bounded();
+        // On a surface closed in both directions a loop bounds two regions;
+        // a clockwise outer loop keeps the complement (as Open CASCADE reads it).
+        if let (Some(o), (Some(_), Some(_))) = (&outer, surface.periods()) {
+            if loop_signed_area(o).is_some_and(|a| a < 0.0) {
+                self.notes.push(format!(
+                    "DE {}: clockwise outer boundary on a closed surface read as a hole in the whole surface",
+                    e.de
+                ));
+                inner.insert(0, outer.take().unwrap_or_default());
+            }
+        }
         Face {
             surface,
             same_sense: true,
@@ -200,6 +211,29 @@ impl Reader<'_> {
             source: e.de as u64,
         }
     }
+}
+
+/// Signed area of a loop's p-curves in parameter space (`None` when a coedge has none).
+fn loop_signed_area(l: &Loop) -> Option<f64> {
+    let mut pts = Vec::new();
+    for c in &l.coedges {
+        let pc = c.pcurve.as_ref()?;
+        let mut s = pc.sample(32);
+        if !c.forward {
+            s.reverse();
+        }
+        pts.extend(s);
+    }
+    let n = pts.len();
+    if n < 3 {
+        return None;
+    }
+    let mut a = 0.0;
+    for i in 0..n {
+        let (p, q) = (pts[i], pts[(i + 1) % n]);
+        a += p.x * q.y - q.x * p.y;
+    }
+    Some(0.5 * a)
 }
 
 fn coedge(pcurve: Option<CurveSegment>, curve: Option<CurveSegment>, de: usize) -> Coedge {

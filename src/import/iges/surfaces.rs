@@ -42,7 +42,10 @@ impl SurfaceDef {
     /// "natural rectangle" of the bare surface would differ (revolutions,
     /// extrusions, offsets of them).
     pub fn bounded(&self) -> Surface {
-        let needs = !matches!(self.surface, Surface::BSpline(_));
+        let needs = matches!(
+            self.surface,
+            Surface::Revolution { .. } | Surface::Extrusion { .. } | Surface::Offset { .. }
+        );
         match (needs, self.domain) {
             (true, Some((u, v))) => Surface::Trimmed {
                 basis: Box::new(self.surface.clone()),
