@@ -134,6 +134,7 @@ impl Params {
             let s0 = q + 1;
             if n > text.len() - s0 {
                 self.pos = p;
+                self.ended = true;
                 return Err(self.err(format!("Hollerith string of {n} characters runs past the end of the record")));
             }
             let s1 = s0 + n;
@@ -143,6 +144,7 @@ impl Params {
             }
             if r < text.len() && text[r] != self.pd && text[r] != self.rd {
                 self.pos = r;
+                self.ended = true;
                 return Err(self.err("Hollerith string not followed by a delimiter"));
             }
             self.ended = r >= text.len() || text[r] == self.rd;
