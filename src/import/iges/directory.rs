@@ -55,11 +55,13 @@ fn field<'a>(r: &Record<'a>, k: usize) -> &'a [u8] {
 
 fn int_field(r: &Record<'_>, k: usize, de: usize, name: &str) -> Result<i64, IgesError> {
     let f = field(r, k);
-    let s = std::str::from_utf8(f).unwrap_or("?").trim();
-    if s.is_empty() {
+    let a = f.iter().position(|b| *b != b' ').unwrap_or(f.len());
+    let b = f.iter().rposition(|b| *b != b' ').map_or(a, |i| i + 1);
+    if a == b {
         return Ok(0);
     }
-    super::params::parse_int(s.as_bytes()).ok_or_else(|| IgesError::Directory {
+    let s = String::from_utf8_lossy(&f[a..b]);
+    super::params::parse_int(&f[a..b]).ok_or_else(|| IgesError::Directory {
         line: r.line,
         de,
         msg: format!("field {} ({name}, columns {}-{}) is not an integer: {s:?}", k + 1, k * 8 + 1, k * 8 + 8),

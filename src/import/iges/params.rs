@@ -166,8 +166,42 @@ impl Params {
         Ok(self.next_tok()?.is_some())
     }
 
+    /// Fast path for a plain number followed by a delimiter (no Hollerith,
+    /// no blanks inside): parses in one pass and advances; `None` leaves the
+    /// cursor untouched for the general path.
+    #[inline]
+    fn quick_number(&mut self) -> Option<f64> {
+        if self.ended {
+            return None;
+        }
+        let text = &self.text;
+        let mut p = self.pos;
+        while p < text.len() && text[p] == b' ' {
+            p += 1;
+        }
+        let start = p;
+        while p < text.len() {
+            let c = text[p];
+            if c == self.pd || c == self.rd || c == b' ' || c == b'H' || c == b'h' {
+                break;
+            }
+            p += 1;
+        }
+        if p == start || p >= text.len() || (text[p] != self.pd && text[p] != self.rd) {
+            return None;
+        }
+        let v = fast_real(&text[start..p])?;
+        self.ended = text[p] == self.rd;
+        self.pos = p + 1;
+        self.index += 1;
+        Some(v)
+    }
+
     /// A real, `None` when omitted or past the end of the record.
     pub fn opt_real(&mut self) -> Result<Option<f64>, IgesError> {
+        if let Some(v) = self.quick_number() {
+            return Ok(Some(v));
+        }
         match self.next_tok()? {
             None | Some(Tok::Empty) => Ok(None),
             Some(Tok::Str(_)) => Err(self.err("expected a number, found a string")),
@@ -280,7 +314,12 @@ fn trim(s: &[u8]) -> &[u8] {
 }
 
 /// Parses an IGES real: Fortran `D` exponents and a trailing `.` are accepted.
+/// Fast exact path (Clinger) for up to 15 significant digits and `|exp| ≤ 22`,
+/// the standard library's correctly rounded parser otherwise.
 pub fn parse_real(r: &[u8]) -> Option<f64> {
+    if let Some(v) = fast_real(r) {
+        return Some(v);
+    }
     let mut buf = [0u8; 64];
     if r.len() > buf.len() {
         return None;
@@ -300,11 +339,101 @@ pub fn parse_real(r: &[u8]) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+    1e20, 1e21, 1e22,
+];
+
+fn fast_real(r: &[u8]) -> Option<f64> {
+    let mut i = 0;
+    let neg = match r.first() {
+        Some(b'-') => {
+            i = 1;
+            true
+        }
+        Some(b'+') => {
+            i = 1;
+            false
+        }
+        _ => false,
+    };
+    let mut mant: u64 = 0;
+    let mut digits = 0u32;
+    let mut any = false;
+    let mut exp: i32 = 0;
+    while i < r.len() && r[i].is_ascii_digit() {
+        any = true;
+        if mant != 0 || r[i] != b'0' {
+            digits += 1;
+        }
+        mant = mant.wrapping_mul(10).wrapping_add((r[i] - b'0') as u64);
+        i += 1;
+    }
+    if i < r.len() && r[i] == b'.' {
+        i += 1;
+        while i < r.len() && r[i].is_ascii_digit() {
+            any = true;
+            if mant != 0 || r[i] != b'0' {
+                digits += 1;
+            }
+            mant = mant.wrapping_mul(10).wrapping_add((r[i] - b'0') as u64);
+            exp -= 1;
+            i += 1;
+        }
+    }
+    if !any || digits > 15 {
+        return None;
+    }
+    if i < r.len() && matches!(r[i], b'E' | b'e' | b'D' | b'd') {
+        i += 1;
+        let eneg = match r.get(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let mut e: i32 = 0;
+        let s0 = i;
+        while i < r.len() && r[i].is_ascii_digit() {
+            e = e.saturating_mul(10).saturating_add((r[i] - b'0') as i32);
+            i += 1;
+        }
+        if i == s0 {
+            return None;
+        }
+        exp = exp.saturating_add(if eneg { -e } else { e });
+    }
+    if i != r.len() {
+        return None;
+    }
+    let m = mant as f64;
+    let v = if mant == 0 {
+        0.0
+    } else if (0..=22).contains(&exp) {
+        m * POW10[exp as usize]
+    } else if (-22..0).contains(&exp) {
+        m / POW10[(-exp) as usize]
+    } else {
+        return None;
+    };
+    Some(if neg { -v } else { v })
+}
+
 /// Parses an IGES integer (a real with an integral value is accepted).
 pub fn parse_int(r: &[u8]) -> Option<i64> {
-    let s = std::str::from_utf8(r).ok()?;
-    if let Ok(v) = s.parse::<i64>() {
-        return Some(v);
+    let (neg, digits) = match r.first() {
+        Some(b'-') => (true, &r[1..]),
+        Some(b'+') => (false, &r[1..]),
+        _ => (false, r),
+    };
+    if !digits.is_empty() && digits.len() <= 18 && digits.iter().all(|c| c.is_ascii_digit()) {
+        let v = digits.iter().fold(0i64, |a, &c| a * 10 + (c - b'0') as i64);
+        return Some(if neg { -v } else { v });
     }
     let v = parse_real(r)?;
     (v.fract() == 0.0 && v.abs() < 9.0e15).then_some(v as i64)
@@ -336,6 +465,19 @@ mod tests {
         q.int().unwrap();
         let e = q.real().unwrap_err().to_string();
         assert!(e.contains("line 7") && e.contains("DE 3") && e.contains("abc"), "{e}");
+    }
+
+    #[test]
+    fn fast_real_path_matches_std() {
+        for t in ["307.622693996283", "-0.5", "1.", ".25", "6.12303176911189E-017", "1.5D2", "+3E+05", "0", "-0.0", "123456789012345678"] {
+            let std: f64 = t.replace('D', "e").parse().unwrap();
+            assert_eq!(parse_real(t.as_bytes()), Some(std), "{t}");
+        }
+        assert_eq!(parse_int(b"-42"), Some(-42));
+        assert_eq!(parse_int(b"3."), Some(3));
+        assert_eq!(parse_int(b"3.5"), None);
+        assert_eq!(parse_real(b"1.2.3"), None);
+        assert_eq!(parse_real(b"E5"), None);
     }
 
     #[test]

@@ -123,10 +123,17 @@ impl<'a> Reader<'a> {
         let mut starts = Vec::with_capacity(last - first + 1);
         for r in &self.recs.parameter[first - 1..last] {
             let d = r.data;
-            let back = std::str::from_utf8(d.get(65..72).unwrap_or(&[])).unwrap_or("?").trim();
-            let back_ok = match back.parse::<usize>() {
-                Ok(v) => v == e.de,
-                Err(_) => {
+            let field = d.get(65..72).unwrap_or(&[]);
+            let digits = field.iter().filter(|c| **c != b' ');
+            let parsed = if field.iter().any(|c| *c != b' ') && digits.clone().all(|c| c.is_ascii_digit()) {
+                Some(digits.fold(0usize, |a, &c| a * 10 + (c - b'0') as usize))
+            } else {
+                None
+            };
+            let back_ok = match parsed {
+                Some(v) => v == e.de,
+                None => {
+                    let back = String::from_utf8_lossy(field).trim().to_string();
                     return Err(IgesError::Parameter {
                         line: r.line,
                         de: e.de,
@@ -135,7 +142,7 @@ impl<'a> Reader<'a> {
                         msg: format!(
                             "columns 66-72 must hold the DE pointer, found {back:?}: ambiguous column layout"
                         ),
-                    })
+                    });
                 }
             };
             if !back_ok {

@@ -78,11 +78,13 @@ fn record_tail(input: &[u8]) -> IResult<&[u8], (char, &[u8])> {
 }
 
 fn parse_seq(digits: &[u8]) -> Option<usize> {
-    let s = std::str::from_utf8(digits).ok()?.trim();
-    if s.is_empty() || s.len() > 7 || !s.bytes().all(|b| b.is_ascii_digit()) {
+    let a = digits.iter().position(|b| *b != b' ')?;
+    let b = digits.iter().rposition(|b| *b != b' ')? + 1;
+    let s = &digits[a..b];
+    if s.len() > 7 || !s.iter().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    s.parse().ok()
+    Some(s.iter().fold(0usize, |acc, &c| acc * 10 + (c - b'0') as usize))
 }
 
 fn section_of(c: char) -> Section {
@@ -106,7 +108,12 @@ pub fn split(bytes: &[u8]) -> Result<Records<'_>, IgesError> {
     let mut pos = 0usize;
     let mut line_no = 0usize;
     while pos < bytes.len() {
-        let end = memchr_nl(&bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+        // fast path: an 80-column record followed by LF or CRLF
+        let end = match (bytes.get(pos + 80), bytes.get(pos + 81)) {
+            (Some(b'\n'), _) => pos + 80,
+            (Some(b'\r'), Some(b'\n')) => pos + 81,
+            _ => memchr_nl(&bytes[pos..]).map_or(bytes.len(), |i| pos + i),
+        };
         let mut line = &bytes[pos..end];
         pos = end + 1;
         line_no += 1;
@@ -114,7 +121,7 @@ pub fn split(bytes: &[u8]) -> Result<Records<'_>, IgesError> {
             line = l;
             crlf += 1;
         }
-        if line.iter().all(|b| b.is_ascii_whitespace() || *b == 0x1a) {
+        if line.len() < 73 && line.iter().all(|b| b.is_ascii_whitespace() || *b == 0x1a) {
             blank_lines.push(line_no);
             continue;
         }
@@ -280,7 +287,7 @@ fn check_terminate(t: &Record<'_>, r: &Records<'_>) -> Result<(), IgesError> {
 }
 
 fn memchr_nl(s: &[u8]) -> Option<usize> {
-    s.iter().position(|&b| b == b'\n')
+    memchr::memchr(b'\n', s)
 }
 
 #[cfg(test)]
