@@ -23,7 +23,17 @@ fn inspect_json_snapshots_of_generated_fixtures() {
         let m = import_file(&f).unwrap();
         let r = InspectReport::of(&m);
         let v = serde_json::to_value(&r).unwrap();
-        for key in ["format", "producer", "units", "bodies", "faces", "edges", "vertices", "surface_types", "warnings"] {
+        for key in [
+            "format",
+            "producer",
+            "units",
+            "bodies",
+            "faces",
+            "edges",
+            "vertices",
+            "surface_types",
+            "warnings",
+        ] {
             assert!(v.get(key).is_some(), "missing key {key}");
         }
         assert_eq!(v["format"], "iges");
@@ -51,7 +61,11 @@ fn cli_inspect_json_and_errors() {
     let mut text = std::fs::read_to_string(fixtures().join("torus.faces.igs")).unwrap();
     text.truncate(text.len() * 2 / 3);
     std::fs::write(&bad, text).unwrap();
-    let out = Command::new(exe).args(["inspect", "--json"]).arg(&bad).output().unwrap();
+    let out = Command::new(exe)
+        .args(["inspect", "--json"])
+        .arg(&bad)
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");

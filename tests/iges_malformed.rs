@@ -28,7 +28,11 @@ fn rec(data: &str, letter: char, seq: usize) -> String {
 /// A fixed-format IGES file from entities (parameters wrapped at delimiters to 64 columns).
 fn build(ents: &[Ent]) -> String {
     let mut s = rec("extrack test file", 'S', 1);
-    s += &rec("1H,,1H;,4Htest,8Htest.igs,6Htester,3H1.0,32,38,6,308,15,4Htest,1.,2,", 'G', 1);
+    s += &rec(
+        "1H,,1H;,4Htest,8Htest.igs,6Htester,3H1.0,32,38,6,308,15,4Htest,1.,2,",
+        'G',
+        1,
+    );
     s += &rec("2HMM,1,0.1,15H20260101.000000,1E-6,1000.,4Hname,3Horg,11,0;", 'G', 2);
     let mut d = String::new();
     let mut p = String::new();
@@ -45,8 +49,19 @@ fn build(ents: &[Ent]) -> String {
             cur.push_str(tok);
         }
         lines.push(cur);
-        d += &rec(&format!("{:>8}{:>8}{:>8}{:>8}{:>8}{:>8}{:>8}{:>8}{:>8}", e.ty, pline, 0, 0, 0, 0, e.transform, 0, "00000000"), 'D', de);
-        d += &rec(&format!("{:>8}{:>8}{:>8}{:>8}{:>8}", e.ty, 0, 0, lines.len(), e.form), 'D', de + 1);
+        d += &rec(
+            &format!(
+                "{:>8}{:>8}{:>8}{:>8}{:>8}{:>8}{:>8}{:>8}{:>8}",
+                e.ty, pline, 0, 0, 0, 0, e.transform, 0, "00000000"
+            ),
+            'D',
+            de,
+        );
+        d += &rec(
+            &format!("{:>8}{:>8}{:>8}{:>8}{:>8}", e.ty, 0, 0, lines.len(), e.form),
+            'D',
+            de + 1,
+        );
         for l in lines {
             p += &rec(&format!("{l:<64}{de:>8}"), 'P', pline);
             pline += 1;
@@ -61,7 +76,10 @@ fn build(ents: &[Ent]) -> String {
 
 /// A bilinear 128 patch (one face).
 fn patch() -> Ent {
-    ent(128, "1,1,1,1,0,0,1,0,0,0.,0.,1.,1.,0.,0.,1.,1.,1.,1.,1.,1.,0.,0.,0.,1.,0.,0.,0.,1.,0.,1.,1.,0.,0.,1.,0.,1.;")
+    ent(
+        128,
+        "1,1,1,1,0,0,1,0,0,0.,0.,1.,1.,0.,0.,1.,1.,1.,1.,1.,1.,0.,0.,0.,1.,0.,0.,0.,1.,0.,1.,1.,0.,0.,1.,0.,1.;",
+    )
 }
 
 fn err(text: &str) -> String {
@@ -101,7 +119,10 @@ fn truncated_file_names_line_and_de() {
     let cut = lines[..lines.len() - 2].join("\n") + "\n";
     let e = err(&cut);
     assert!(e.contains("DE 3") && e.contains("line"), "{e}");
-    assert!(e.contains("truncated") || e.contains("record ended") || e.contains("past the end"), "{e}");
+    assert!(
+        e.contains("truncated") || e.contains("record ended") || e.contains("past the end"),
+        "{e}"
+    );
     // cut in the middle of a record
     let half = &f[..f.len() / 2 + 17];
     let e = err(half);
@@ -116,7 +137,10 @@ fn ambiguous_column_layout_is_rejected() {
     let i = lines.iter().position(|l| l.as_bytes()[72] == b'P').unwrap();
     lines[i].replace_range(60..72, "1.,2.,3.,4.,");
     let e = err(&(lines.join("\n") + "\n"));
-    assert!(e.contains("ambiguous") && e.contains("DE 1") && e.contains(&format!("line {}", i + 1)), "{e}");
+    assert!(
+        e.contains("ambiguous") && e.contains("DE 1") && e.contains(&format!("line {}", i + 1)),
+        "{e}"
+    );
 }
 
 #[test]
@@ -155,14 +179,21 @@ fn cyclic_transform_chain_is_rejected() {
 #[test]
 fn recursive_subfigure_is_rejected() {
     // 308 (DE 1) contains the 408 (DE 3) that instantiates it; DE 5 places it
-    let f = build(&[ent(308, "0,3HSUB,1,3;"), ent(408, "1,0.,0.,0.,1.;"), ent(408, "1,0.,0.,0.,1.;")]);
+    let f = build(&[
+        ent(308, "0,3HSUB,1,3;"),
+        ent(408, "1,0.,0.,0.,1.;"),
+        ent(408, "1,0.,0.,0.,1.;"),
+    ]);
     let e = err(&f);
     assert!(e.contains("cyclic reference") && e.contains("DE "), "{e}");
 }
 
 #[test]
 fn huge_degree_is_rejected_without_allocating() {
-    let f = build(&[ent(126, "1,1000000000,0,0,1,0,0.,0.,1.,1.,1.,1.,0.,0.,0.,1.,0.,0.,0.,1.;")]);
+    let f = build(&[ent(
+        126,
+        "1,1000000000,0,0,1,0,0.,0.,1.,1.,1.,1.,0.,0.,0.,1.,0.,0.,0.,1.;",
+    )]);
     let e = read_iges(f.as_bytes(), "t.igs");
     // a free curve is skipped; put it under a 144 to force its conversion
     assert!(e.is_ok());
@@ -180,24 +211,45 @@ fn huge_degree_is_rejected_without_allocating() {
 fn huge_control_point_count_is_rejected_without_allocating() {
     let f = build(&[ent(128, "1000000000000,1,1,1,0,0,1,0,0,0.,0.,1.,1.;")]);
     let e = err(&f);
-    assert!(e.contains("count 1000000000001") && e.contains("DE 1") && e.contains("line"), "{e}");
+    assert!(
+        e.contains("count 1000000000001") && e.contains("DE 1") && e.contains("line"),
+        "{e}"
+    );
 }
 
 #[test]
 fn non_number_where_a_number_belongs() {
-    let f = build(&[ent(128, "1,1,1,1,0,0,1,0,0,0.,zero,1.,1.,0.,0.,1.,1.,1.,1.,1.,1.,0.,0.,0.,1.,0.,0.,0.,1.,0.,1.,1.,0.,0.,1.,0.,1.;")]);
+    let f = build(&[ent(
+        128,
+        "1,1,1,1,0,0,1,0,0,0.,zero,1.,1.,0.,0.,1.,1.,1.,1.,1.,1.,0.,0.,0.,1.,0.,0.,0.,1.,0.,1.,1.,0.,0.,1.,0.,1.;",
+    )]);
     let e = err(&f);
-    assert!(e.contains("\"zero\"") && e.contains("DE 1") && e.contains("parameter 11"), "{e}");
+    assert!(
+        e.contains("\"zero\"") && e.contains("DE 1") && e.contains("parameter 11"),
+        "{e}"
+    );
 }
 
 #[test]
 fn missing_sections_are_named() {
     let f = build(&[patch()]);
-    let no_d: String = f.lines().filter(|l| l.as_bytes()[72] != b'D').map(|l| format!("{l}\n")).collect();
+    let no_d: String = f
+        .lines()
+        .filter(|l| l.as_bytes()[72] != b'D')
+        .map(|l| format!("{l}\n"))
+        .collect();
     assert!(err(&no_d).contains("missing Directory Entry"), "{}", err(&no_d));
-    let no_g: String = f.lines().filter(|l| l.as_bytes()[72] != b'G').map(|l| format!("{l}\n")).collect();
+    let no_g: String = f
+        .lines()
+        .filter(|l| l.as_bytes()[72] != b'G')
+        .map(|l| format!("{l}\n"))
+        .collect();
     assert!(err(&no_g).contains("missing Global"), "{}", err(&no_g));
-    let no_p: String = f.lines().filter(|l| l.as_bytes()[72] != b'P').map(|l| format!("{l}\n")).collect();
+    let no_p: String = f
+        .lines()
+        .filter(|l| l.as_bytes()[72] != b'P')
+        .map(|l| format!("{l}\n"))
+        .collect();
     let e = err(&no_p);
     assert!(e.contains("missing Parameter") || e.contains("Terminate"), "{e}");
     let e = err("");
@@ -206,9 +258,7 @@ fn missing_sections_are_named() {
 
 #[test]
 fn entity_type_mismatch_between_d_and_p() {
-    let mut p = patch();
-    p.params = p.params.replacen("1,", "1,", 1);
-    let f = build(&[p]).replacen("128,1,1,1,1", "126,1,1,1,1", 1);
+    let f = build(&[patch()]).replacen("128,1,1,1,1", "126,1,1,1,1", 1);
     let e = err(&f);
     assert!(e.contains("DE 1") && e.contains("entity type 126"), "{e}");
 }

@@ -13,8 +13,16 @@ const FACE_COUNT_EXCEPTIONS: &[(&str, usize, &str)] = &[];
 /// Closest-point differences from Open CASCADE, each explained in formats/iges.md
 /// ("Known differences"): file → most oracle points allowed off the imported geometry.
 const CLOSEST_EXCEPTIONS: &[(&str, usize, &str)] = &[
-    ("iges_hm_nentity.igs", 19, "118 form 0 (arc-length) ruled surfaces DE 541, 621; DE 655; DE 641"),
-    ("iges_ansa9_occ131_2.igs", 3, "edges rebuilt by Open CASCADE off the file's curves"),
+    (
+        "iges_hm_nentity.igs",
+        19,
+        "118 form 0 (arc-length) ruled surfaces DE 541, 621; DE 655; DE 641",
+    ),
+    (
+        "iges_ansa9_occ131_2.igs",
+        3,
+        "edges rebuilt by Open CASCADE off the file's curves",
+    ),
     ("iges_rhino2006_sphere.igs", 1, "projection at the degenerate pole row"),
 ];
 
@@ -22,7 +30,11 @@ const CLOSEST_EXCEPTIONS: &[(&str, usize, &str)] = &[
 fn every_iges_fixture_imports_and_face_counts_match_occt() {
     let Some(root) = fixtures() else { return };
     let files = iges_files(&root);
-    assert!(files.len() >= 38, "expected the corpus and generated IGES files, found {}", files.len());
+    assert!(
+        files.len() >= 38,
+        "expected the corpus and generated IGES files, found {}",
+        files.len()
+    );
     let mut bad = Vec::new();
     for f in &files {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
@@ -35,7 +47,10 @@ fn every_iges_fixture_imports_and_face_counts_match_occt() {
         };
         assert!(!m.faces.is_empty(), "{name}: no faces");
         let Some(o) = oracle_inspect(&root, &name) else {
-            println!("{name}: {} faces (no oracle: Open CASCADE cannot read it)", m.faces.len());
+            println!(
+                "{name}: {} faces (no oracle: Open CASCADE cannot read it)",
+                m.faces.len()
+            );
             continue;
         };
         let want = o["counts"]["faces"].as_u64().unwrap() as usize;
@@ -45,7 +60,11 @@ fn every_iges_fixture_imports_and_face_counts_match_occt() {
             None if m.faces.len() != want => bad.push(format!("{name}: {} faces, Open CASCADE {want}", m.faces.len())),
             None => {}
         }
-        println!("{name}: {} faces (OCCT {want}), {} bodies", m.faces.len(), m.bodies.len());
+        println!(
+            "{name}: {} faces (OCCT {want}), {} bodies",
+            m.faces.len(),
+            m.bodies.len()
+        );
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
@@ -57,13 +76,17 @@ fn oracle_closest_points_lie_on_imported_faces_inside_trims() {
     let mut total = 0usize;
     for f in iges_files(&root) {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let Some(o) = oracle_closest(&root, &name) else { continue };
+        let Some(o) = oracle_closest(&root, &name) else {
+            continue;
+        };
         let m = import_file(&f).unwrap();
         let trims = face_trims(&m);
         let diag = o["bbox"]["diag"].as_f64().unwrap_or(1.0);
         // Open CASCADE merges vertices within its tolerance: a vertex answer is
         // OCCT's merged vertex, which may sit that far off the file's curves.
-        let occt_tol = oracle_inspect(&root, &name).and_then(|i| i["max_tolerance"].as_f64()).unwrap_or(0.0);
+        let occt_tol = oracle_inspect(&root, &name)
+            .and_then(|i| i["max_tolerance"].as_f64())
+            .unwrap_or(0.0);
         let same_file = o["file"].as_str() == Some(name.as_str());
         let oracle_faces = o["faces"].as_array().cloned().unwrap_or_default();
         let mut n_ok = 0;
@@ -79,7 +102,11 @@ fn oracle_closest_points_lie_on_imported_faces_inside_trims() {
             if same_file {
                 let ids = p["faces"].as_array().cloned().unwrap_or_default();
                 for id in ids.iter().chain(std::iter::once(&p["face"])) {
-                    if let Some(de) = id.as_u64().and_then(|i| oracle_faces.get(i as usize)).and_then(|f| f["entity"]["iges_de"].as_u64()) {
+                    if let Some(de) = id
+                        .as_u64()
+                        .and_then(|i| oracle_faces.get(i as usize))
+                        .and_then(|f| f["entity"]["iges_de"].as_u64())
+                    {
                         hint.push(de);
                     }
                 }
@@ -96,7 +123,10 @@ fn oracle_closest_points_lie_on_imported_faces_inside_trims() {
                     found = true;
                     break;
                 }
-                if best.as_ref().is_none_or(|b| h.surface_distance < b.1.surface_distance) {
+                if best
+                    .as_ref()
+                    .map_or(true, |b| h.surface_distance < b.1.surface_distance)
+                {
                     best = Some((fi, h));
                 }
             }
@@ -133,7 +163,9 @@ fn oracle_closest_points_lie_on_imported_faces_inside_trims() {
                     "{name} point {k} ({support}, oracle face {}, periods {:?}, outer box {:?}): best {:?}",
                     p["face"],
                     best.map(|(fi, _)| m.faces[fi].surface.periods()),
-                    best.map(|(fi, _)| trims[fi].outer.as_ref().map(|o| o.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |a, p| (a.0.min(p.0), a.1.max(p.0))))),
+                    best.map(|(fi, _)| trims[fi].outer.as_ref().map(|o| o
+                        .iter()
+                        .fold((f64::INFINITY, f64::NEG_INFINITY), |a, p| (a.0.min(p.0), a.1.max(p.0))))),
                     best.map(|(fi, h)| (fi, m.faces[fi].source, m.faces[fi].surface.type_name(), h))
                 ));
             }
@@ -150,5 +182,9 @@ fn oracle_closest_points_lie_on_imported_faces_inside_trims() {
     for f in failures.iter().take(60) {
         println!("  {f}");
     }
-    assert!(failures.is_empty(), "{} of {total} oracle points not on imported geometry", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {total} oracle points not on imported geometry",
+        failures.len()
+    );
 }

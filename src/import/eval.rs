@@ -124,8 +124,11 @@ impl CurveSegment {
     pub fn sample(&self, n: usize) -> Vec<Vec3> {
         if let Curve::Composite(parts) = &self.curve {
             let mut out = Vec::new();
-            let iter: Box<dyn Iterator<Item = &CurveSegment>> =
-                if self.forward { Box::new(parts.iter()) } else { Box::new(parts.iter().rev()) };
+            let iter: Box<dyn Iterator<Item = &CurveSegment>> = if self.forward {
+                Box::new(parts.iter())
+            } else {
+                Box::new(parts.iter().rev())
+            };
             for p in iter {
                 let mut q = p.sample(n.max(8));
                 if !self.forward {

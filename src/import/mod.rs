@@ -69,7 +69,9 @@ pub fn import_file(path: impl AsRef<Path>) -> Result<Model, ImportError> {
         path: path.display().to_string(),
         source,
     })?;
-    let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     import_bytes(&bytes, &name)
 }
 

@@ -25,7 +25,11 @@ pub fn iges_files(root: &std::path::Path) -> Vec<PathBuf> {
         if let Ok(rd) = std::fs::read_dir(root.join(dir)) {
             for e in rd.flatten() {
                 let p = e.path();
-                let ext = p.extension().and_then(|x| x.to_str()).unwrap_or("").to_ascii_lowercase();
+                let ext = p
+                    .extension()
+                    .and_then(|x| x.to_str())
+                    .unwrap_or("")
+                    .to_ascii_lowercase();
                 if ext == "igs" || ext == "iges" {
                     v.push(p);
                 }
@@ -39,9 +43,17 @@ pub fn iges_files(root: &std::path::Path) -> Vec<PathBuf> {
 /// The oracle inspect JSON of an IGES file (`counts.faces` …), if any.
 pub fn oracle_inspect(root: &std::path::Path, file: &str) -> Option<serde_json::Value> {
     let o = root.join("oracle");
-    if let Some(model) = file.strip_suffix(".brep.igs").or_else(|| file.strip_suffix(".faces.igs")) {
-        let key = if file.ends_with(".brep.igs") { "iges_brep" } else { "iges_faces" };
-        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(o.join(format!("{model}.inspect.json"))).ok()?).ok()?;
+    if let Some(model) = file
+        .strip_suffix(".brep.igs")
+        .or_else(|| file.strip_suffix(".faces.igs"))
+    {
+        let key = if file.ends_with(".brep.igs") {
+            "iges_brep"
+        } else {
+            "iges_faces"
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(o.join(format!("{model}.inspect.json"))).ok()?).ok()?;
         return v.get(key).cloned();
     }
     serde_json::from_str(&std::fs::read_to_string(o.join(format!("{file}.inspect.json"))).ok()?).ok()
@@ -50,7 +62,10 @@ pub fn oracle_inspect(root: &std::path::Path, file: &str) -> Option<serde_json::
 /// The oracle closest-point JSON that applies to an IGES file, if any.
 pub fn oracle_closest(root: &std::path::Path, file: &str) -> Option<serde_json::Value> {
     let o = root.join("oracle");
-    let name = match file.strip_suffix(".brep.igs").or_else(|| file.strip_suffix(".faces.igs")) {
+    let name = match file
+        .strip_suffix(".brep.igs")
+        .or_else(|| file.strip_suffix(".faces.igs"))
+    {
         Some(model) => format!("{model}.closest.json"),
         None => format!("{file}.closest.json"),
     };
@@ -320,7 +335,11 @@ pub fn check_face(m: &Model, trims: &[FaceTrim], fi: usize, q: &Vec3, boundary_t
 fn seg_dist(q: &Vec3, a: &Vec3, b: &Vec3) -> f64 {
     let d = b - a;
     let l = d.norm_squared();
-    let t = if l > 0.0 { ((q - a).dot(&d) / l).clamp(0.0, 1.0) } else { 0.0 };
+    let t = if l > 0.0 {
+        ((q - a).dot(&d) / l).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     (a + d * t - q).norm()
 }
 

@@ -54,7 +54,10 @@ impl Reader<'_> {
     ) -> Result<Shell, IgesError> {
         let e = self.entry(ptr, from)?;
         if e.entity != 514 {
-            return Err(self.err(from, format!("shell pointer {ptr} should be a 514 shell, is entity {}", e.entity)));
+            return Err(self.err(
+                from,
+                format!("shell pointer {ptr} should be a 514 shell, is entity {}", e.entity),
+            ));
         }
         self.nested(&e, |r| {
             let a = r.placed(&e, parent)?;
@@ -106,7 +109,10 @@ impl Reader<'_> {
         for l in lps {
             let le = self.entry(l, e)?;
             if le.entity != 508 {
-                return Err(self.err(e, format!("loop pointer {l} should be a 508 loop, is entity {}", le.entity)));
+                return Err(self.err(
+                    e,
+                    format!("loop pointer {l} should be a 508 loop, is entity {}", le.entity),
+                ));
             }
             let lp = self.nested(&le, |r| r.loop_508(&le, &sd, &a, face_index, m, cache))?;
             loops.push(lp);
@@ -234,7 +240,13 @@ impl Reader<'_> {
     ) -> Result<usize, IgesError> {
         let le = self.entry(list, from)?;
         if le.entity != 504 {
-            return Err(self.err(from, format!("edge list pointer {list} should be a 504 edge list, is entity {}", le.entity)));
+            return Err(self.err(
+                from,
+                format!(
+                    "edge list pointer {list} should be a 504 edge list, is entity {}",
+                    le.entity
+                ),
+            ));
         }
         if ndx < 1 {
             return Err(self.err(from, format!("edge index {ndx} must be at least 1")));
@@ -247,7 +259,10 @@ impl Reader<'_> {
             let mut p = self.params(&le)?;
             let n = p.count(5, "edge")?;
             if ndx as usize > n {
-                return Err(self.err(from, format!("edge index {ndx} beyond the {n} edges of list DE {}", le.de)));
+                return Err(self.err(
+                    from,
+                    format!("edge index {ndx} beyond the {n} edges of list DE {}", le.de),
+                ));
             }
             for _ in 0..(ndx as usize - 1) * 5 {
                 p.skip()?;
@@ -283,13 +298,19 @@ impl Reader<'_> {
     ) -> Result<usize, IgesError> {
         let ve = self.entry(list, from)?;
         if ve.entity != 502 {
-            return Err(self.err(from, format!("vertex list pointer {list} should be a 502 vertex list, is entity {}", ve.entity)));
+            return Err(self.err(
+                from,
+                format!(
+                    "vertex list pointer {list} should be a 502 vertex list, is entity {}",
+                    ve.entity
+                ),
+            ));
         }
         let key = (ve.de, ndx.max(0) as usize);
         if let Some(&i) = cache.vertices.get(&key) {
             return Ok(i);
         }
-        if !cache.vlists.contains_key(&ve.de) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = cache.vlists.entry(ve.de) {
             let av = self.placed(&ve, a)?;
             let mut p = self.params(&ve)?;
             let n = p.count(3, "vertex")?;
@@ -297,11 +318,14 @@ impl Reader<'_> {
             for _ in 0..n {
                 pts.push(av.point(&Vec3::from(p.xyz()?)));
             }
-            cache.vlists.insert(ve.de, pts);
+            slot.insert(pts);
         }
         let pts = cache.vlists.get(&ve.de).map_or(&[][..], |v| &v[..]);
         if ndx < 1 || ndx as usize > pts.len() {
-            return Err(self.err(from, format!("vertex index {ndx} outside 1..={} of list DE {}", pts.len(), ve.de)));
+            return Err(self.err(
+                from,
+                format!("vertex index {ndx} outside 1..={} of list DE {}", pts.len(), ve.de),
+            ));
         }
         let point = pts[ndx as usize - 1];
         let idx = m.vertices.len();

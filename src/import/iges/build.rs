@@ -50,7 +50,10 @@ impl Reader<'_> {
             .filter(|(_, r)| !**r)
             .map(|(e, _)| e.clone())
             .collect();
-        let dependent_roots = roots.iter().filter(|e| e.subordinate != Subordinate::Independent).count();
+        let dependent_roots = roots
+            .iter()
+            .filter(|e| e.subordinate != Subordinate::Independent)
+            .count();
         if dependent_roots > 0 {
             self.notes.push(format!(
                 "{dependent_roots} entities are flagged dependent but referenced by no other entity: read as roots"
@@ -91,8 +94,25 @@ impl Reader<'_> {
         for e in &entries {
             mark(e.transform, &mut referenced);
             let ptrs: Vec<i64> = match e.entity {
-                102 | 108 | 118 | 120 | 122 | 130 | 140 | 141 | 142 | 143 | 144 | 186 | 190..=198 | 308 | 408 | 504
-                | 508 | 510 | 514 => self.pointers_of(e)?,
+                102
+                | 108
+                | 118
+                | 120
+                | 122
+                | 130
+                | 140
+                | 141
+                | 142
+                | 143
+                | 144
+                | 186
+                | 190..=198
+                | 308
+                | 408
+                | 504
+                | 508
+                | 510
+                | 514 => self.pointers_of(e)?,
                 _ => continue,
             };
             for q in ptrs {
@@ -255,7 +275,14 @@ impl Reader<'_> {
         Ok(v)
     }
 
-    fn root(&mut self, e: &DirEntry, parent: &Affine, m: &mut Model, loose: &mut Vec<usize>, name: &str) -> Result<(), IgesError> {
+    fn root(
+        &mut self,
+        e: &DirEntry,
+        parent: &Affine,
+        m: &mut Model,
+        loose: &mut Vec<usize>,
+        name: &str,
+    ) -> Result<(), IgesError> {
         let label = |kind: &str| {
             if name.is_empty() {
                 format!("{kind} {}", e.de)
@@ -291,7 +318,13 @@ impl Reader<'_> {
                 loose.push(i);
             }
             144 | 143 => {
-                let f = self.nested(e, |r| if e.entity == 144 { r.face_144(e, parent) } else { r.face_143(e, parent) })?;
+                let f = self.nested(e, |r| {
+                    if e.entity == 144 {
+                        r.face_144(e, parent)
+                    } else {
+                        r.face_143(e, parent)
+                    }
+                })?;
                 loose.push(m.faces.len());
                 m.faces.push(f);
             }
@@ -324,7 +357,13 @@ impl Reader<'_> {
 
     /// A 408 singular subfigure instance: the 308's entities placed by
     /// `T_408 ∘ translate(x, y, z) ∘ scale(s) ∘ T_308`.
-    fn instance_408(&mut self, e: &DirEntry, parent: &Affine, m: &mut Model, loose: &mut Vec<usize>) -> Result<(), IgesError> {
+    fn instance_408(
+        &mut self,
+        e: &DirEntry,
+        parent: &Affine,
+        m: &mut Model,
+        loose: &mut Vec<usize>,
+    ) -> Result<(), IgesError> {
         self.nested(e, |r| {
             let a = r.placed(e, parent)?;
             let mut p = r.params(e)?;
@@ -342,14 +381,27 @@ impl Reader<'_> {
             };
             let d = r.entry(def, e)?;
             if d.entity != 308 {
-                return Err(r.err(e, format!("subfigure pointer {def} should be a 308 definition, is entity {}", d.entity)));
+                return Err(r.err(
+                    e,
+                    format!(
+                        "subfigure pointer {def} should be a 308 definition, is entity {}",
+                        d.entity
+                    ),
+                ));
             }
             let placed = a.then_inner(&local);
             r.subfigure(&d, &placed, m, loose, &e.label)
         })
     }
 
-    fn subfigure(&mut self, d: &DirEntry, placed: &Affine, m: &mut Model, loose: &mut Vec<usize>, name: &str) -> Result<(), IgesError> {
+    fn subfigure(
+        &mut self,
+        d: &DirEntry,
+        placed: &Affine,
+        m: &mut Model,
+        loose: &mut Vec<usize>,
+        name: &str,
+    ) -> Result<(), IgesError> {
         self.nested(d, |r| {
             let a = r.placed(d, placed)?;
             let mut p = r.params(d)?;
@@ -360,7 +412,11 @@ impl Reader<'_> {
             for _ in 0..n {
                 members.push(p.int()?);
             }
-            let name = if sub_name.is_empty() { name.to_string() } else { sub_name };
+            let name = if sub_name.is_empty() {
+                name.to_string()
+            } else {
+                sub_name
+            };
             for q in members {
                 let c = r.entry(q, d)?;
                 if c.entity == 308 {

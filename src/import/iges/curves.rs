@@ -93,7 +93,7 @@ struct Conic {
 
 fn conic(c: [f64; 6], zt: f64) -> Option<Conic> {
     let [a, b, cc, d, e, f] = c;
-    let th = 0.5 * b.atan2(a - cc);
+    let th = if b == 0.0 { 0.0 } else { 0.5 * b.atan2(a - cc) };
     let (s, co) = th.sin_cos();
     let a1 = a * co * co + b * co * s + cc * s * s;
     let c1 = a * s * s - b * s * co + cc * co * co;
@@ -392,7 +392,8 @@ impl Reader<'_> {
         }
         let v0 = p.opt_real()?;
         let v1 = p.opt_real()?;
-        let c = NurbsCurve::try_new(m, knots, &pts, Some(&w)).map_err(|g| self.err(e, format!("invalid B-spline: {g}")))?;
+        let c =
+            NurbsCurve::try_new(m, knots, &pts, Some(&w)).map_err(|g| self.err(e, format!("invalid B-spline: {g}")))?;
         let (d0, d1) = c.domain();
         let (mut t0, mut t1) = (v0.unwrap_or(d0).max(d0), v1.unwrap_or(d1).min(d1));
         if !(t1 > t0) {

@@ -64,7 +64,12 @@ fn int_field(r: &Record<'_>, k: usize, de: usize, name: &str) -> Result<i64, Ige
     super::params::parse_int(&f[a..b]).ok_or_else(|| IgesError::Directory {
         line: r.line,
         de,
-        msg: format!("field {} ({name}, columns {}-{}) is not an integer: {s:?}", k + 1, k * 8 + 1, k * 8 + 8),
+        msg: format!(
+            "field {} ({name}, columns {}-{}) is not an integer: {s:?}",
+            k + 1,
+            k * 8 + 1,
+            k * 8 + 8
+        ),
     })
 }
 
@@ -95,7 +100,8 @@ pub fn parse(records: &[Record<'_>]) -> Result<Vec<DirEntry>, IgesError> {
                 msg: format!("status number {:?} is not 8 digits", String::from_utf8_lossy(status)),
             });
         }
-        let pair_at = |i: usize| -> u8 { digits.get(i).copied().unwrap_or(0) * 10 + digits.get(i + 1).copied().unwrap_or(0) };
+        let pair_at =
+            |i: usize| -> u8 { digits.get(i).copied().unwrap_or(0) * 10 + digits.get(i + 1).copied().unwrap_or(0) };
         let subordinate = match pair_at(2) {
             0 => Subordinate::Independent,
             1 => Subordinate::Physical,

@@ -35,7 +35,13 @@ impl Reader<'_> {
     fn loop_142(&mut self, ptr: i64, from: &DirEntry, sd: &SurfaceDef, a: &Affine) -> Result<Loop, IgesError> {
         let e = self.entry(ptr, from)?;
         if e.entity != 142 {
-            return Err(self.err(from, format!("boundary pointer {ptr} should be a 142 curve on surface, is entity {}", e.entity)));
+            return Err(self.err(
+                from,
+                format!(
+                    "boundary pointer {ptr} should be a 142 curve on surface, is entity {}",
+                    e.entity
+                ),
+            ));
         }
         self.nested(&e, |r| {
             let mut p = r.params(&e)?;
@@ -47,7 +53,10 @@ impl Reader<'_> {
             let pc = if bptr != 0 { Some(r.pcurve(bptr, &e, sd)?) } else { None };
             let c3 = if cptr != 0 { Some(r.curve(cptr, &e, a)?) } else { None };
             if pc.is_none() && c3.is_none() {
-                return Err(r.err(&e, "curve on surface with neither a parameter-space nor a model-space curve"));
+                return Err(r.err(
+                    &e,
+                    "curve on surface with neither a parameter-space nor a model-space curve",
+                ));
             }
             let _ = pref;
             let coedges = match (pc, c3) {
@@ -63,11 +72,20 @@ impl Reader<'_> {
                         vec![coedge(Some(b), Some(c), e.de)]
                     }
                 }
-                (Some(b), None) => split_composite(b).into_iter().map(|b| coedge(Some(b), None, e.de)).collect(),
-                (None, Some(c)) => split_composite(c).into_iter().map(|c| coedge(None, Some(c), e.de)).collect(),
+                (Some(b), None) => split_composite(b)
+                    .into_iter()
+                    .map(|b| coedge(Some(b), None, e.de))
+                    .collect(),
+                (None, Some(c)) => split_composite(c)
+                    .into_iter()
+                    .map(|c| coedge(None, Some(c), e.de))
+                    .collect(),
                 (None, None) => Vec::new(),
             };
-            Ok(Loop { coedges, source: e.de as u64 })
+            Ok(Loop {
+                coedges,
+                source: e.de as u64,
+            })
         })
     }
 
@@ -75,7 +93,13 @@ impl Reader<'_> {
     fn loop_141(&mut self, ptr: i64, from: &DirEntry, sd: &SurfaceDef, a: &Affine) -> Result<Loop, IgesError> {
         let e = self.entry(ptr, from)?;
         if e.entity != 141 {
-            return Err(self.err(from, format!("boundary pointer {ptr} should be a 141 boundary, is entity {}", e.entity)));
+            return Err(self.err(
+                from,
+                format!(
+                    "boundary pointer {ptr} should be a 141 boundary, is entity {}",
+                    e.entity
+                ),
+            ));
         }
         self.nested(&e, |r| {
             let mut p = r.params(&e)?;
@@ -115,7 +139,10 @@ impl Reader<'_> {
                 ce.forward = sense != 2;
                 coedges.push(ce);
             }
-            Ok(Loop { coedges, source: e.de as u64 })
+            Ok(Loop {
+                coedges,
+                source: e.de as u64,
+            })
         })
     }
 
@@ -132,7 +159,11 @@ impl Reader<'_> {
             pti.push(p.int()?);
         }
         let sd = self.surface(pts, e, &a)?;
-        let outer = if n1 != 0 && pto != 0 { Some(self.loop_142(pto, e, &sd, &a)?) } else { None };
+        let outer = if n1 != 0 && pto != 0 {
+            Some(self.loop_142(pto, e, &sd, &a)?)
+        } else {
+            None
+        };
         let mut inner = Vec::with_capacity(n2);
         for q in pti {
             inner.push(self.loop_142(q, e, &sd, &a)?);
@@ -175,7 +206,10 @@ impl Reader<'_> {
         let sd = self.surface_entity(e, parent)?;
         let c = self.curve(ptr, e, &a)?;
         let outer = Loop {
-            coedges: split_composite(c).into_iter().map(|c| coedge(None, Some(c), e.de)).collect(),
+            coedges: split_composite(c)
+                .into_iter()
+                .map(|c| coedge(None, Some(c), e.de))
+                .collect(),
             source: ptr as u64,
         };
         Ok(Some(self.face_of(sd, Some(outer), Vec::new(), e)))

@@ -99,12 +99,18 @@ impl Global {
             (_, None, Some(n)) => (
                 n.0,
                 n.1,
-                Some(format!("invalid unit flag {}: unit taken from the name {:?}", self.unit_flag, self.unit_name)),
+                Some(format!(
+                    "invalid unit flag {}: unit taken from the name {:?}",
+                    self.unit_flag, self.unit_name
+                )),
             ),
             (_, None, None) => (
                 "mm",
                 1.0,
-                Some(format!("invalid unit flag {} and no unit name: millimetres assumed", self.unit_flag)),
+                Some(format!(
+                    "invalid unit flag {} and no unit name: millimetres assumed",
+                    self.unit_flag
+                )),
             ),
         };
         (name.to_string(), mm / self.scale, warn)
@@ -140,7 +146,9 @@ pub fn parse(records: &[Record<'_>]) -> Result<Global, IgesError> {
     let mut pd = b',';
     let mut rd = b';';
     if text[pos..].starts_with(b"1H") || text[pos..].starts_with(b"1h") {
-        pd = *text.get(pos + 2).ok_or_else(|| gerr(1, "parameter delimiter missing after 1H"))?;
+        pd = *text
+            .get(pos + 2)
+            .ok_or_else(|| gerr(1, "parameter delimiter missing after 1H"))?;
         pos += 3;
         if text.get(pos) != Some(&pd) {
             return Err(gerr(1, "parameter delimiter not followed by itself"));
@@ -155,13 +163,18 @@ pub fn parse(records: &[Record<'_>]) -> Result<Global, IgesError> {
         pos += 1;
     }
     if text[pos..].starts_with(b"1H") || text[pos..].starts_with(b"1h") {
-        rd = *text.get(pos + 2).ok_or_else(|| gerr(2, "record delimiter missing after 1H"))?;
+        rd = *text
+            .get(pos + 2)
+            .ok_or_else(|| gerr(2, "record delimiter missing after 1H"))?;
         pos += 3;
     } else if text.get(pos) != Some(&pd) && text.get(pos) != Some(&rd) {
         return Err(gerr(2, "expected the record delimiter (1Hc or empty)"));
     }
     if pd == rd || pd == b' ' || rd == b' ' || pd.is_ascii_digit() || rd.is_ascii_digit() {
-        return Err(gerr(2, "parameter and record delimiters must differ and not be blanks or digits"));
+        return Err(gerr(
+            2,
+            "parameter and record delimiters must differ and not be blanks or digits",
+        ));
     }
     let ended = text.get(pos) == Some(&rd);
     let rest = text.split_off((pos + 1).min(text.len()));
@@ -212,7 +225,8 @@ pub fn parse(records: &[Record<'_>]) -> Result<Global, IgesError> {
     g.scale = match n(13) {
         Some(v) if v > 0.0 => v,
         Some(v) => {
-            g.warnings.push(format!("model-space scale {v} is not positive: 1.0 used"));
+            g.warnings
+                .push(format!("model-space scale {v} is not positive: 1.0 used"));
             1.0
         }
         None => 1.0,
@@ -276,7 +290,7 @@ mod tests {
     #[test]
     fn reads_delimiters_units_and_producer() {
         let g = parse(&recs(&[
-            "1H/,1H#,4Hpart/8Hpart.igs/5HMySys/3H1.0/32/38/6/308/15/4Hpart/1./",
+            "1H//1H#/4Hpart/8Hpart.igs/5HMySys/3H1.0/32/38/6/308/15/4Hpart/1./",
             "10/2HCM/1/0.1/15H20240101.120000/0.001/1000./4Hname/3Horg/11/0#",
         ]))
         .unwrap();
@@ -290,7 +304,19 @@ mod tests {
 
     #[test]
     fn every_unit_flag_converts() {
-        let want = [25.4, 1.0, 0.0, 304.8, 1_609_344.0, 1000.0, 1.0e6, 0.0254, 0.001, 10.0, 2.54e-5];
+        let want = [
+            25.4,
+            1.0,
+            0.0,
+            304.8,
+            1_609_344.0,
+            1000.0,
+            1.0e6,
+            0.0254,
+            0.001,
+            10.0,
+            2.54e-5,
+        ];
         for (i, w) in want.iter().enumerate() {
             let flag = i as i64 + 1;
             let name = if flag == 3 { "4HINCH" } else { "" };

@@ -8,6 +8,9 @@
 //! independent entities into bodies. The coverage table and the rules are in
 //! `formats/iges.md`.
 
+// Comparisons like `!(x > 0.0)` are deliberate: they also reject NaN.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 pub mod brep;
 pub mod build;
 pub mod curves;

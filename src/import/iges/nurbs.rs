@@ -104,11 +104,9 @@ pub fn to_nurbs(seg: &CurveSegment) -> Option<NurbsCurve> {
             let mut parts = Vec::with_capacity(segs.len());
             for s in segs {
                 let mut c = to_nurbs(s)?;
-                let (a, b) = (s.t0, s.t1);
                 if !s.forward {
                     c = reverse(&c);
                 }
-                let _ = (a, b);
                 parts.push(c);
             }
             let deg = parts.first()?.degree;
@@ -123,7 +121,7 @@ pub fn to_nurbs(seg: &CurveSegment) -> Option<NurbsCurve> {
                 let interior = &c.knots[deg + 1..n];
                 knots.extend(interior.iter().map(|t| k as f64 + (t - a) / (b - a)));
                 if k + 1 < parts.len() {
-                    knots.extend(std::iter::repeat_n((k + 1) as f64, deg));
+                    knots.extend(std::iter::repeat((k + 1) as f64).take(deg));
                 }
                 if k == 0 {
                     cw.extend_from_slice(&c.cw);
@@ -135,18 +133,16 @@ pub fn to_nurbs(seg: &CurveSegment) -> Option<NurbsCurve> {
                     cw.extend(c.cw[1..].iter().map(|p| [p[0] * s, p[1] * s, p[2] * s, p[3] * s]));
                 }
             }
-            knots.extend(std::iter::repeat_n(parts.len() as f64, deg + 1));
+            knots.extend(std::iter::repeat(parts.len() as f64).take(deg + 1));
             NurbsCurve::try_from_homogeneous(deg, knots, cw).ok()
         }
     }
 }
 
-/// The same curve traversed backwards, on the mirrored knot domain `[-t1, -t0]`... re-based to `[t0, t1]`.
+/// The same curve traversed backwards, on the same knot domain (knots mirrored).
 pub fn reverse(c: &NurbsCurve) -> NurbsCurve {
-    let (a, b) = c.domain();
-    let _ = a;
-    let first = c.knots[0];
-    let last = *c.knots.last().unwrap_or(&b);
+    let first = c.knots.first().copied().unwrap_or(0.0);
+    let last = c.knots.last().copied().unwrap_or(first);
     let knots: Vec<f64> = c.knots.iter().rev().map(|t| first + last - t).collect();
     let cw: Vec<Hpoint> = c.cw.iter().rev().copied().collect();
     NurbsCurve {
@@ -159,15 +155,14 @@ pub fn reverse(c: &NurbsCurve) -> NurbsCurve {
 
 /// Applies an affine map to a NURBS curve (exact: maps the Euclidean poles).
 pub fn map_nurbs(c: &NurbsCurve, a: &Affine) -> NurbsCurve {
-    let cw = c
-        .cw
-        .iter()
-        .map(|p| {
-            let w = p[3];
-            let q = a.point(&Vec3::new(p[0] / w, p[1] / w, p[2] / w));
-            [q.x * w, q.y * w, q.z * w, w]
-        })
-        .collect();
+    let cw =
+        c.cw.iter()
+            .map(|p| {
+                let w = p[3];
+                let q = a.point(&Vec3::new(p[0] / w, p[1] / w, p[2] / w));
+                [q.x * w, q.y * w, q.z * w, w]
+            })
+            .collect();
     NurbsCurve {
         degree: c.degree,
         knots: c.knots.clone(),
@@ -193,7 +188,7 @@ pub fn cubic_breakpoint_knots(t: &[f64]) -> Vec<f64> {
     let n = t.len();
     for (i, &x) in t.iter().enumerate() {
         let m = if i == 0 || i + 1 == n { 4 } else { 3 };
-        k.extend(std::iter::repeat_n(x, m));
+        k.extend(std::iter::repeat(x).take(m));
     }
     k
 }
@@ -232,7 +227,10 @@ mod tests {
         for i in 0..=10 {
             let s = h * i as f64 / 10.0;
             let x = s / h;
-            let bez = b[0] * (1.0 - x).powi(3) + 3.0 * b[1] * x * (1.0 - x).powi(2) + 3.0 * b[2] * x * x * (1.0 - x) + b[3] * x.powi(3);
+            let bez = b[0] * (1.0 - x).powi(3)
+                + 3.0 * b[1] * x * (1.0 - x).powi(2)
+                + 3.0 * b[2] * x * x * (1.0 - x)
+                + b[3] * x.powi(3);
             let poly = a[0] + a[1] * s + a[2] * s * s + a[3] * s * s * s;
             assert!((bez - poly).abs() < 1e-12);
         }

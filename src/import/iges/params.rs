@@ -135,7 +135,9 @@ impl Params {
             if n > text.len() - s0 {
                 self.pos = p;
                 self.ended = true;
-                return Err(self.err(format!("Hollerith string of {n} characters runs past the end of the record")));
+                return Err(self.err(format!(
+                    "Hollerith string of {n} characters runs past the end of the record"
+                )));
             }
             let s1 = s0 + n;
             let mut r = s1;
@@ -340,8 +342,8 @@ pub fn parse_real(r: &[u8]) -> Option<f64> {
 }
 
 const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-    1e20, 1e21, 1e22,
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
 ];
 
 fn fast_real(r: &[u8]) -> Option<f64> {
@@ -444,7 +446,13 @@ mod tests {
     use super::*;
 
     fn p(s: &str) -> Params {
-        Params::new(s.as_bytes().to_vec(), vec![(0, 7)], b',', b';', Origin::Entity { de: 3, entity: 110 })
+        Params::new(
+            s.as_bytes().to_vec(),
+            vec![(0, 7)],
+            b',',
+            b';',
+            Origin::Entity { de: 3, entity: 110 },
+        )
     }
 
     #[test]
@@ -469,7 +477,18 @@ mod tests {
 
     #[test]
     fn fast_real_path_matches_std() {
-        for t in ["307.622693996283", "-0.5", "1.", ".25", "6.12303176911189E-017", "1.5D2", "+3E+05", "0", "-0.0", "123456789012345678"] {
+        for t in [
+            "307.622693996283",
+            "-0.5",
+            "1.",
+            ".25",
+            "6.12303176911189E-017",
+            "1.5D2",
+            "+3E+05",
+            "0",
+            "-0.0",
+            "123456789012345678",
+        ] {
             let std: f64 = t.replace('D', "e").parse().unwrap();
             assert_eq!(parse_real(t.as_bytes()), Some(std), "{t}");
         }

@@ -84,9 +84,19 @@ impl<'a> Reader<'a> {
     }
 
     /// Runs `f` with `e` on the conversion stack (cycle and depth guard).
-    pub fn nested<T>(&mut self, e: &DirEntry, f: impl FnOnce(&mut Self) -> Result<T, IgesError>) -> Result<T, IgesError> {
+    pub fn nested<T>(
+        &mut self,
+        e: &DirEntry,
+        f: impl FnOnce(&mut Self) -> Result<T, IgesError>,
+    ) -> Result<T, IgesError> {
         if self.stack.contains(&e.de) {
-            return Err(self.err(e, format!("cyclic reference: DE {} refers back to itself through {:?}", e.de, self.stack)));
+            return Err(self.err(
+                e,
+                format!(
+                    "cyclic reference: DE {} refers back to itself through {:?}",
+                    e.de, self.stack
+                ),
+            ));
         }
         if self.stack.len() >= MAX_DEPTH {
             return Err(self.err(e, format!("entities nested deeper than {MAX_DEPTH} levels")));
@@ -139,9 +149,7 @@ impl<'a> Reader<'a> {
                         de: e.de,
                         entity: e.entity,
                         index: 0,
-                        msg: format!(
-                            "columns 66-72 must hold the DE pointer, found {back:?}: ambiguous column layout"
-                        ),
+                        msg: format!("columns 66-72 must hold the DE pointer, found {back:?}: ambiguous column layout"),
                     });
                 }
             };
@@ -168,11 +176,17 @@ impl<'a> Reader<'a> {
             starts,
             self.global.pd,
             self.global.rd,
-            Origin::Entity { de: e.de, entity: e.entity },
+            Origin::Entity {
+                de: e.de,
+                entity: e.entity,
+            },
         );
         let t = p.int()?;
         if t != e.entity {
-            return Err(p.err(format!("parameter data starts with entity type {t}, directory says {}", e.entity)));
+            return Err(p.err(format!(
+                "parameter data starts with entity type {t}, directory says {}",
+                e.entity
+            )));
         }
         Ok(p)
     }
@@ -196,7 +210,10 @@ impl<'a> Reader<'a> {
             seen.push(ptr);
             let t = self.entry(ptr.abs(), &from)?;
             if t.entity != 124 {
-                return Err(self.err(e, format!("transformation pointer {ptr} refers to entity {}, not 124", t.entity)));
+                return Err(self.err(
+                    e,
+                    format!("transformation pointer {ptr} refers to entity {}, not 124", t.entity),
+                ));
             }
             let m = match self.chains.get(&t.de) {
                 Some(m) => *m,

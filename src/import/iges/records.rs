@@ -214,10 +214,14 @@ pub fn split(bytes: &[u8]) -> Result<Records<'_>, IgesError> {
         ));
     }
     if crlf > 0 && crlf < line_no.saturating_sub(blank_lines.len()) {
-        out.warnings.push(format!("mixed line ends: {crlf} of {line_no} lines end in CRLF"));
+        out.warnings
+            .push(format!("mixed line ends: {crlf} of {line_no} lines end in CRLF"));
     }
     if let Some(&first) = blank_lines.iter().find(|&&l| l < line_no) {
-        out.warnings.push(format!("{} blank lines skipped (first at line {first})", blank_lines.len()));
+        out.warnings.push(format!(
+            "{} blank lines skipped (first at line {first})",
+            blank_lines.len()
+        ));
     }
     let last = line_no;
     if out.global.is_empty() {
@@ -249,9 +253,9 @@ pub fn split(bytes: &[u8]) -> Result<Records<'_>, IgesError> {
         });
     }
     match out.terminate {
-        None => out
-            .warnings
-            .push(format!("missing Terminate (T) record: file may be truncated after line {last}")),
+        None => out.warnings.push(format!(
+            "missing Terminate (T) record: file may be truncated after line {last}"
+        )),
         Some(t) => check_terminate(&t, &out)?,
     }
     Ok(out)
@@ -307,7 +311,10 @@ mod tests {
         f += &rec("S      1G      1D      2P      1", 'T', 1);
         let f = f.replace('\n', "\r\n");
         let r = split(f.as_bytes()).unwrap();
-        assert_eq!((r.start.len(), r.global.len(), r.directory.len(), r.parameter.len()), (1, 1, 2, 1));
+        assert_eq!(
+            (r.start.len(), r.global.len(), r.directory.len(), r.parameter.len()),
+            (1, 1, 2, 1)
+        );
         assert!(r.warnings.iter().any(|w| w.contains("lower-case")));
     }
 

@@ -70,7 +70,10 @@ impl Reader<'_> {
     pub fn point_entity(&mut self, ptr: i64, from: &DirEntry, parent: &Affine) -> Result<Vec3, IgesError> {
         let e = self.entry(ptr, from)?;
         if e.entity != 116 {
-            return Err(self.err(from, format!("pointer {ptr} should be a point (116), is entity {}", e.entity)));
+            return Err(self.err(
+                from,
+                format!("pointer {ptr} should be a point (116), is entity {}", e.entity),
+            ));
         }
         let a = self.placed(&e, parent)?;
         let mut p = self.params(&e)?;
@@ -81,7 +84,10 @@ impl Reader<'_> {
     pub fn direction_entity(&mut self, ptr: i64, from: &DirEntry, parent: &Affine) -> Result<Vec3, IgesError> {
         let e = self.entry(ptr, from)?;
         if e.entity != 123 {
-            return Err(self.err(from, format!("pointer {ptr} should be a direction (123), is entity {}", e.entity)));
+            return Err(self.err(
+                from,
+                format!("pointer {ptr} should be a direction (123), is entity {}", e.entity),
+            ));
         }
         let a = self.placed(&e, parent)?;
         let mut p = self.params(&e)?;
@@ -98,7 +104,6 @@ impl Reader<'_> {
         let a = self.placed(e, parent)?;
         let k = a.similarity();
         let mm = self.mm;
-        let lin = Map2::scale(mm, mm);
         let mut p = self.params(e)?;
         let def = match e.entity {
             128 => {
@@ -163,7 +168,11 @@ impl Reader<'_> {
                 let rf = p.opt_int()?.unwrap_or(0);
                 let o = self.point_entity(loc, e, &a)?;
                 let z = self.direction_entity(nrm, e, &a)?;
-                let x = if rf != 0 { Some(self.direction_entity(rf, e, &a)?) } else { None };
+                let x = if rf != 0 {
+                    Some(self.direction_entity(rf, e, &a)?)
+                } else {
+                    None
+                };
                 self.plane(e, &Affine::identity(), o, z, x)?
             }
             192 | 194 | 196 | 198 => {
@@ -177,10 +186,23 @@ impl Reader<'_> {
                         let rf = p.opt_int()?.unwrap_or(0);
                         let o = self.point_entity(loc, e, &a)?;
                         let z = self.direction_entity(ax, e, &a)?;
-                        let x = if rf != 0 { Some(self.direction_entity(rf, e, &a)?) } else { None };
+                        let x = if rf != 0 {
+                            Some(self.direction_entity(rf, e, &a)?)
+                        } else {
+                            None
+                        };
                         let f = self.frame(e, o, z, x)?;
                         if e.entity == 192 {
-                            (o, z, x, Surface::Cylinder { frame: f, radius: r * kk }, Map2::scale(DEG, mm))
+                            (
+                                o,
+                                z,
+                                x,
+                                Surface::Cylinder {
+                                    frame: f,
+                                    radius: r * kk,
+                                },
+                                Map2::scale(DEG, mm),
+                            )
                         } else {
                             let sa = ang * DEG;
                             let surf = Surface::Cone {
@@ -197,10 +219,27 @@ impl Reader<'_> {
                         let ax = p.opt_int()?.unwrap_or(0);
                         let rf = p.opt_int()?.unwrap_or(0);
                         let o = self.point_entity(loc, e, &a)?;
-                        let z = if ax != 0 { self.direction_entity(ax, e, &a)? } else { a.vector(&Vec3::z()).normalize() };
-                        let x = if rf != 0 { Some(self.direction_entity(rf, e, &a)?) } else { None };
+                        let z = if ax != 0 {
+                            self.direction_entity(ax, e, &a)?
+                        } else {
+                            a.vector(&Vec3::z()).normalize()
+                        };
+                        let x = if rf != 0 {
+                            Some(self.direction_entity(rf, e, &a)?)
+                        } else {
+                            None
+                        };
                         let f = self.frame(e, o, z, x)?;
-                        (o, z, x, Surface::Sphere { frame: f, radius: r * kk }, Map2::scale(DEG, DEG))
+                        (
+                            o,
+                            z,
+                            x,
+                            Surface::Sphere {
+                                frame: f,
+                                radius: r * kk,
+                            },
+                            Map2::scale(DEG, DEG),
+                        )
                     }
                     _ => {
                         let loc = p.int()?;
@@ -209,8 +248,16 @@ impl Reader<'_> {
                         let r2 = p.real()?;
                         let rf = p.opt_int()?.unwrap_or(0);
                         let o = self.point_entity(loc, e, &a)?;
-                        let z = if ax != 0 { self.direction_entity(ax, e, &a)? } else { a.vector(&Vec3::z()).normalize() };
-                        let x = if rf != 0 { Some(self.direction_entity(rf, e, &a)?) } else { None };
+                        let z = if ax != 0 {
+                            self.direction_entity(ax, e, &a)?
+                        } else {
+                            a.vector(&Vec3::z()).normalize()
+                        };
+                        let x = if rf != 0 {
+                            Some(self.direction_entity(rf, e, &a)?)
+                        } else {
+                            None
+                        };
                         let f = self.frame(e, o, z, x)?;
                         let surf = Surface::Torus {
                             frame: f,
@@ -271,14 +318,11 @@ impl Reader<'_> {
                 }
                 let g = self.curve(c, e, &a)?;
                 let (t0, t1) = (g.t0, g.t1);
-                let mut reversed_axis = false;
                 let mut dir = axis_dir / n;
                 if a.is_reflection() {
                     // a reflection reverses the sense of rotation: flip the axis
                     dir = -dir;
-                    reversed_axis = true;
                 }
-                let _ = reversed_axis;
                 let (u0, u1) = if ta > sa { (sa, ta) } else { (sa, sa + TAU) };
                 SurfaceDef {
                     surface: Surface::Revolution {
@@ -330,7 +374,6 @@ impl Reader<'_> {
             }
             t => return Err(self.err(e, format!("entity type {t} is not a supported surface"))),
         };
-        let _ = lin;
         Ok(def)
     }
 
@@ -349,7 +392,13 @@ impl Reader<'_> {
     }
 
     /// IGES 114: bicubic patches, exactly as a C0 bicubic B-spline.
-    fn spline_surface(&mut self, p: &mut super::params::Params, e: &DirEntry, a: &Affine) -> Result<SurfaceDef, IgesError> {
+    #[allow(clippy::needless_range_loop)]
+    fn spline_surface(
+        &mut self,
+        p: &mut super::params::Params,
+        e: &DirEntry,
+        a: &Affine,
+    ) -> Result<SurfaceDef, IgesError> {
         let _ctype = p.int()?;
         let _ptype = p.int()?;
         let m = p.count(1, "u segment")?;
@@ -407,8 +456,16 @@ impl Reader<'_> {
                 [r.x, r.y, r.z, 1.0]
             })
             .collect();
-        let s = NurbsSurface::try_from_homogeneous(3, 3, cubic_breakpoint_knots(&tu), cubic_breakpoint_knots(&tv), nu, nv, cw)
-            .map_err(|g| self.err(e, format!("invalid spline surface: {g}")))?;
+        let s = NurbsSurface::try_from_homogeneous(
+            3,
+            3,
+            cubic_breakpoint_knots(&tu),
+            cubic_breakpoint_knots(&tv),
+            nu,
+            nv,
+            cw,
+        )
+        .map_err(|g| self.err(e, format!("invalid spline surface: {g}")))?;
         let dom = s.domain();
         Ok(SurfaceDef {
             surface: Surface::BSpline(s),
@@ -470,7 +527,10 @@ pub fn ruled(c1: &NurbsCurve, c2: &NurbsCurve) -> Option<NurbsSurface> {
 }
 
 /// Keeps `map_segment` and `map_nurbs` reachable for p-curve maps.
-pub fn map_pcurve(s: crate::import::model::CurveSegment, m: &Map2) -> Result<crate::import::model::CurveSegment, String> {
+pub fn map_pcurve(
+    s: crate::import::model::CurveSegment,
+    m: &Map2,
+) -> Result<crate::import::model::CurveSegment, String> {
     if m.is_identity() {
         return Ok(s);
     }

@@ -102,7 +102,17 @@ impl Map2 {
     }
     /// The same map as a 3-D affine map acting on `(u, v, 0)`.
     pub fn to_affine(&self) -> Affine {
-        let m = Matrix3::new(self.m[(0, 0)], self.m[(0, 1)], 0.0, self.m[(1, 0)], self.m[(1, 1)], 0.0, 0.0, 0.0, 1.0);
+        let m = Matrix3::new(
+            self.m[(0, 0)],
+            self.m[(0, 1)],
+            0.0,
+            self.m[(1, 0)],
+            self.m[(1, 1)],
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+        );
         Affine {
             m,
             t: Vec3::new(self.t.x, self.t.y, 0.0),
