@@ -1021,3 +1021,79 @@ mod tests {
         assert!(!t.contains(1.0, -0.5));
     }
 }
+
+impl Curve {
+    /// Point and first derivative at `t` (as [`eval_derivs`](Self::eval_derivs)).
+    pub fn eval_d1(&self, t: f64) -> CurvePoint {
+        self.eval_derivs(t)
+    }
+}
+
+impl CurveSegment {
+    /// The point at fraction `s ∈ [0, 1]` of the segment, in traversal order.
+    pub fn point_at(&self, s: f64) -> Vec3 {
+        self.eval_unit(s).p
+    }
+
+    /// `n + 1` points from start to end (composites sample each piece).
+    pub fn sample(&self, n: usize) -> Vec<Vec3> {
+        if let Curve::Composite(parts) = &self.curve {
+            let mut out = Vec::new();
+            let ordered: Vec<&CurveSegment> = if self.forward {
+                parts.iter().collect()
+            } else {
+                parts.iter().rev().collect()
+            };
+            for p in ordered {
+                let mut q = p.sample(n.max(8));
+                if !self.forward {
+                    q.reverse();
+                }
+                out.extend(q);
+            }
+            return out;
+        }
+        let n = n.max(1);
+        (0..=n).map(|i| self.point_at(i as f64 / n as f64)).collect()
+    }
+}
+
+impl Surface {
+    /// The parameter rectangle when the surface has one (B-splines, trimmed
+    /// surfaces, spheres, tori, offsets of bounded surfaces).
+    pub fn domain(&self) -> Option<((f64, f64), (f64, f64))> {
+        match self.natural_bounds() {
+            (Some(u), Some(v)) => Some((u, v)),
+            _ => None,
+        }
+    }
+
+    /// Closed-form parameters of the nearest point of an analytic surface
+    /// (as [`analytic_params`](Self::analytic_params), with `u = 0` on the axis).
+    pub fn invert_analytic(&self, q: &Vec3) -> Option<(f64, f64)> {
+        self.analytic_params(q).map(|(u, v)| (if u.is_nan() { 0.0 } else { u }, v))
+    }
+}
+
+/// The result of projecting a point onto a surface.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Projection {
+    /// Parameters of the foot point.
+    pub uv: (f64, f64),
+    /// The foot point.
+    pub point: Vec3,
+    /// Distance from the query point, mm.
+    pub distance: f64,
+}
+
+/// Projects `q` onto `s` within the parameter box `bx` (grid seed of
+/// `grid × grid` samples and Newton, see [`project_surface`]); `_tol` is
+/// accepted for compatibility (Newton runs to convergence).
+pub fn project(s: &Surface, q: &Vec3, bx: ((f64, f64), (f64, f64)), grid: usize, _tol: f64) -> Projection {
+    let p = project_surface(s, q, bx, grid);
+    Projection {
+        uv: (p.u, p.v),
+        point: p.point,
+        distance: p.distance,
+    }
+}

@@ -5,6 +5,7 @@
 //! 73 is IGES.
 
 pub mod eval;
+pub mod iges;
 pub mod model;
 pub mod report;
 pub mod step;
@@ -26,6 +27,9 @@ pub enum ImportError {
         /// OS error.
         source: std::io::Error,
     },
+    /// The IGES reader rejected the file (the message names line and directory entry).
+    #[error("IGES: {0}")]
+    Iges(#[from] iges::IgesError),
     /// Neither STEP nor IGES.
     #[error("{0}: not a STEP (ISO-10303-21) or IGES file")]
     UnknownFormat(String),
@@ -80,6 +84,6 @@ pub fn import_bytes(bytes: &[u8], file_name: &str) -> Result<Model, ImportError>
     match sniff(bytes) {
         None => Err(ImportError::UnknownFormat(file_name.to_string())),
         Some(FileFormat::Step) => Ok(step::read_step(bytes, file_name)?),
-        Some(_) => Err(ImportError::UnknownFormat(file_name.to_string())),
+        Some(FileFormat::Iges) => Ok(iges::read_iges(bytes, file_name)?),
     }
 }

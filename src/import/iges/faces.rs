@@ -1,0 +1,281 @@
+//! Trimmed faces: 144 trimmed surface with 142 curves on surface, 143
+//! bounded surface with 141 boundaries, bounded 108 planes and untrimmed
+//! surfaces (a face on the natural parameter rectangle).
+
+use super::directory::DirEntry;
+use super::error::IgesError;
+use super::reader::Reader;
+use super::surfaces::{map_pcurve, SurfaceDef};
+use super::transform::Affine;
+use crate::import::model::{Coedge, Curve, CurveSegment, Face, Loop};
+
+fn split_composite(s: CurveSegment) -> Vec<CurveSegment> {
+    match s.curve {
+        Curve::Composite(parts) if s.forward => parts,
+        Curve::Composite(parts) => parts
+            .into_iter()
+            .rev()
+            .map(|p| CurveSegment {
+                forward: !p.forward,
+                ..p
+            })
+            .collect(),
+        c => vec![CurveSegment { curve: c, ..s }],
+    }
+}
+
+impl Reader<'_> {
+    /// A p-curve (parameter space of `sd`), mapped to the Model surface's parameters.
+    fn pcurve(&mut self, ptr: i64, from: &DirEntry, sd: &SurfaceDef) -> Result<CurveSegment, IgesError> {
+        let s = self.curve(ptr, from, &Affine::identity())?;
+        map_pcurve(s, &sd.pmap).map_err(|m| self.err(from, m))
+    }
+
+    /// A loop from a 142 curve on a parametric surface.
+    fn loop_142(&mut self, ptr: i64, from: &DirEntry, sd: &SurfaceDef, a: &Affine) -> Result<Loop, IgesError> {
+        let e = self.entry(ptr, from)?;
+        if e.entity != 142 {
+            return Err(self.err(
+                from,
+                format!(
+                    "boundary pointer {ptr} should be a 142 curve on surface, is entity {}",
+                    e.entity
+                ),
+            ));
+        }
+        self.nested(&e, |r| {
+            let mut p = r.params(&e)?;
+            let _crtn = p.int()?;
+            let _sptr = p.int()?;
+            let bptr = p.int()?;
+            let cptr = p.int()?;
+            let pref = p.opt_int()?.unwrap_or(0);
+            let pc = if bptr != 0 { Some(r.pcurve(bptr, &e, sd)?) } else { None };
+            let c3 = if cptr != 0 { Some(r.curve(cptr, &e, a)?) } else { None };
+            if pc.is_none() && c3.is_none() {
+                return Err(r.err(
+                    &e,
+                    "curve on surface with neither a parameter-space nor a model-space curve",
+                ));
+            }
+            let _ = pref;
+            let coedges = match (pc, c3) {
+                (Some(b), Some(c)) => {
+                    let bs = split_composite(b.clone());
+                    let cs = split_composite(c.clone());
+                    if bs.len() == cs.len() {
+                        bs.into_iter()
+                            .zip(cs)
+                            .map(|(b, c)| coedge(Some(b), Some(c), e.de))
+                            .collect()
+                    } else {
+                        vec![coedge(Some(b), Some(c), e.de)]
+                    }
+                }
+                (Some(b), None) => split_composite(b)
+                    .into_iter()
+                    .map(|b| coedge(Some(b), None, e.de))
+                    .collect(),
+                (None, Some(c)) => split_composite(c)
+                    .into_iter()
+                    .map(|c| coedge(None, Some(c), e.de))
+                    .collect(),
+                (None, None) => Vec::new(),
+            };
+            Ok(Loop {
+                coedges,
+                source: e.de as u64,
+            })
+        })
+    }
+
+    /// A loop from a 141 boundary.
+    fn loop_141(&mut self, ptr: i64, from: &DirEntry, sd: &SurfaceDef, a: &Affine) -> Result<Loop, IgesError> {
+        let e = self.entry(ptr, from)?;
+        if e.entity != 141 {
+            return Err(self.err(
+                from,
+                format!(
+                    "boundary pointer {ptr} should be a 141 boundary, is entity {}",
+                    e.entity
+                ),
+            ));
+        }
+        self.nested(&e, |r| {
+            let mut p = r.params(&e)?;
+            let _typ = p.int()?;
+            let _pref = p.int()?;
+            let _sptr = p.int()?;
+            let n = p.count(3, "boundary curve")?;
+            let mut items = Vec::with_capacity(n);
+            for _ in 0..n {
+                let c = p.int()?;
+                let sense = p.int()?;
+                let k = p.count(1, "parameter-space curve")?;
+                let mut pcs = Vec::with_capacity(k);
+                for _ in 0..k {
+                    pcs.push(p.int()?);
+                }
+                items.push((c, sense, pcs));
+            }
+            let mut coedges = Vec::with_capacity(n);
+            for (c, sense, pcs) in items {
+                let c3 = if c != 0 { Some(r.curve(c, &e, a)?) } else { None };
+                let mut parts = Vec::with_capacity(pcs.len());
+                for q in pcs {
+                    parts.push(r.pcurve(q, &e, sd)?);
+                }
+                let pc = match parts.len() {
+                    0 => None,
+                    1 => parts.pop(),
+                    k => Some(CurveSegment {
+                        curve: Curve::Composite(parts),
+                        t0: 0.0,
+                        t1: k as f64,
+                        forward: true,
+                    }),
+                };
+                let mut ce = coedge(pc, c3, e.de);
+                ce.forward = sense != 2;
+                coedges.push(ce);
+            }
+            Ok(Loop {
+                coedges,
+                source: e.de as u64,
+            })
+        })
+    }
+
+    /// A face from a 144 trimmed surface.
+    pub fn face_144(&mut self, e: &DirEntry, parent: &Affine) -> Result<Face, IgesError> {
+        let a = self.placed(e, parent)?;
+        let mut p = self.params(e)?;
+        let pts = p.int()?;
+        let n1 = p.int()?;
+        let n2 = p.count(1, "inner boundary")?;
+        let pto = p.int()?;
+        let mut pti = Vec::with_capacity(n2);
+        for _ in 0..n2 {
+            pti.push(p.int()?);
+        }
+        let sd = self.surface(pts, e, &a)?;
+        let outer = if n1 != 0 && pto != 0 {
+            Some(self.loop_142(pto, e, &sd, &a)?)
+        } else {
+            None
+        };
+        let mut inner = Vec::with_capacity(n2);
+        for q in pti {
+            inner.push(self.loop_142(q, e, &sd, &a)?);
+        }
+        Ok(self.face_of(sd, outer, inner, e))
+    }
+
+    /// A face from a 143 bounded surface.
+    pub fn face_143(&mut self, e: &DirEntry, parent: &Affine) -> Result<Face, IgesError> {
+        let a = self.placed(e, parent)?;
+        let mut p = self.params(e)?;
+        let _typ = p.int()?;
+        let sptr = p.int()?;
+        let n = p.count(1, "boundary")?;
+        let mut b = Vec::with_capacity(n);
+        for _ in 0..n {
+            b.push(p.int()?);
+        }
+        let sd = self.surface(sptr, e, &a)?;
+        let mut loops = Vec::with_capacity(n);
+        for q in b {
+            loops.push(self.loop_141(q, e, &sd, &a)?);
+        }
+        let mut it = loops.into_iter();
+        let outer = it.next();
+        Ok(self.face_of(sd, outer, it.collect(), e))
+    }
+
+    /// A face from a bounded 108 plane (form ±1): the bounding curve is the outer loop.
+    pub fn face_108(&mut self, e: &DirEntry, parent: &Affine) -> Result<Option<Face>, IgesError> {
+        let a = self.placed(e, parent)?;
+        let mut p = self.params(e)?;
+        for _ in 0..4 {
+            p.real()?;
+        }
+        let ptr = p.opt_int()?.unwrap_or(0);
+        if ptr == 0 {
+            return Ok(None);
+        }
+        let sd = self.surface_entity(e, parent)?;
+        let c = self.curve(ptr, e, &a)?;
+        let outer = Loop {
+            coedges: split_composite(c)
+                .into_iter()
+                .map(|c| coedge(None, Some(c), e.de))
+                .collect(),
+            source: ptr as u64,
+        };
+        Ok(Some(self.face_of(sd, Some(outer), Vec::new(), e)))
+    }
+
+    /// An untrimmed surface as a face on its natural parameter rectangle.
+    pub fn face_untrimmed(&mut self, e: &DirEntry, parent: &Affine) -> Result<Option<Face>, IgesError> {
+        let sd = self.surface_entity(e, parent)?;
+        if sd.domain.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(self.face_of(sd, None, Vec::new(), e)))
+    }
+
+    fn face_of(&mut self, sd: SurfaceDef, mut outer: Option<Loop>, mut inner: Vec<Loop>, e: &DirEntry) -> Face {
+        let surface = sd.bounded();
+        // On a surface closed in both directions a loop bounds two regions;
+        // a clockwise outer loop keeps the complement (as Open CASCADE reads it).
+        if let (Some(o), (Some(_), Some(_))) = (&outer, surface.periods()) {
+            if loop_signed_area(o).is_some_and(|a| a < 0.0) {
+                self.notes.push(format!(
+                    "DE {}: clockwise outer boundary on a closed surface read as a hole in the whole surface",
+                    e.de
+                ));
+                inner.insert(0, outer.take().unwrap_or_default());
+            }
+        }
+        Face {
+            surface,
+            same_sense: true,
+            outer,
+            inner,
+            source: e.de as u64,
+        }
+    }
+}
+
+/// Signed area of a loop's p-curves in parameter space (`None` when a coedge has none).
+fn loop_signed_area(l: &Loop) -> Option<f64> {
+    let mut pts = Vec::new();
+    for c in &l.coedges {
+        let pc = c.pcurve.as_ref()?;
+        let mut s = pc.sample(32);
+        if !c.forward {
+            s.reverse();
+        }
+        pts.extend(s);
+    }
+    let n = pts.len();
+    if n < 3 {
+        return None;
+    }
+    let mut a = 0.0;
+    for i in 0..n {
+        let (p, q) = (pts[i], pts[(i + 1) % n]);
+        a += p.x * q.y - q.x * p.y;
+    }
+    Some(0.5 * a)
+}
+
+fn coedge(pcurve: Option<CurveSegment>, curve: Option<CurveSegment>, de: usize) -> Coedge {
+    Coedge {
+        edge: None,
+        forward: true,
+        pcurve,
+        curve,
+        source: de as u64,
+    }
+}
