@@ -1071,7 +1071,8 @@ impl Surface {
     /// Closed-form parameters of the nearest point of an analytic surface
     /// (as [`analytic_params`](Self::analytic_params), with `u = 0` on the axis).
     pub fn invert_analytic(&self, q: &Vec3) -> Option<(f64, f64)> {
-        self.analytic_params(q).map(|(u, v)| (if u.is_nan() { 0.0 } else { u }, v))
+        self.analytic_params(q)
+            .map(|(u, v)| (if u.is_nan() { 0.0 } else { u }, v))
     }
 }
 
