@@ -1087,14 +1087,76 @@ pub struct Projection {
     pub distance: f64,
 }
 
-/// Projects `q` onto `s` within the parameter box `bx` (grid seed of
-/// `grid × grid` samples and Newton, see [`project_surface`]); `_tol` is
-/// accepted for compatibility (Newton runs to convergence).
-pub fn project(s: &Surface, q: &Vec3, bx: ((f64, f64), (f64, f64)), grid: usize, _tol: f64) -> Projection {
-    let p = project_surface(s, q, bx, grid);
-    Projection {
-        uv: (p.u, p.v),
-        point: p.point,
-        distance: p.distance,
+/// Projects `q` onto `s` within the parameter box `bx` (`((u0,u1),(v0,v1))`):
+/// closed form for analytic surfaces, else a `grid × grid` search followed by
+/// clamped Gauss–Newton iterations from the best samples. `tol` is the
+/// parameter step (relative to the box) at which iterations stop. More robust
+/// near degenerate pole rows than [`project_surface`] (used by the IGES tests).
+pub fn project(s: &Surface, q: &Vec3, bx: ((f64, f64), (f64, f64)), grid: usize, tol: f64) -> Projection {
+    let ((u0, u1), (v0, v1)) = bx;
+    let finish = |u: f64, v: f64| {
+        let p = s.eval(u, v);
+        Projection {
+            uv: (u, v),
+            point: p,
+            distance: (p - q).norm(),
+        }
+    };
+    if let Some((u, v)) = s.invert_analytic(q) {
+        return finish(u, v);
     }
+    let g = match s {
+        Surface::BSpline(b) => grid.max(3 * b.n_u.max(b.n_v)).min(240),
+        _ => grid,
+    }
+    .max(2);
+    let (per_u, per_v) = s.periods();
+    let mut best = (f64::INFINITY, u0, v0);
+    for i in 0..=g {
+        let u = u0 + (u1 - u0) * i as f64 / g as f64;
+        for j in 0..=g {
+            let v = v0 + (v1 - v0) * j as f64 / g as f64;
+            let d = (s.eval(u, v) - q).norm_squared();
+            if d < best.0 {
+                best = (d, u, v);
+            }
+        }
+    }
+    let (mut u, mut v) = (best.1, best.2);
+    let su_span = (u1 - u0).abs().max(1e-300);
+    let sv_span = (v1 - v0).abs().max(1e-300);
+    for _ in 0..100 {
+        let d = s.eval_derivs(u, v);
+        let r = d.p - q;
+        let a11 = d.su.dot(&d.su);
+        let a12 = d.su.dot(&d.sv);
+        let a22 = d.sv.dot(&d.sv);
+        let b1 = -r.dot(&d.su);
+        let b2 = -r.dot(&d.sv);
+        let det = a11 * a22 - a12 * a12;
+        let (du, dv) = if det.abs() > 1e-300 {
+            ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det)
+        } else if a11 > 0.0 {
+            (b1 / a11, 0.0)
+        } else if a22 > 0.0 {
+            (0.0, b2 / a22)
+        } else {
+            break;
+        };
+        // limit the step to a tenth of the box
+        let scale = (du.abs() / (0.1 * su_span)).max(dv.abs() / (0.1 * sv_span)).max(1.0);
+        let wrap = |x: f64, a: f64, b: f64, per: Option<f64>| match per {
+            Some(p) if (b - a - p).abs() <= 1e-9 * p.max(1.0) => a + (x - a).rem_euclid(p),
+            _ => x.clamp(a.min(b), a.max(b)),
+        };
+        let nu = wrap(u + du / scale, u0, u1, per_u);
+        let nv = wrap(v + dv / scale, v0, v1, per_v);
+        let moved = ((du / scale) / su_span).abs().max(((dv / scale) / sv_span).abs());
+        u = nu;
+        v = nv;
+        if moved < tol {
+            break;
+        }
+    }
+    finish(u, v)
 }
