@@ -93,50 +93,79 @@ fn reduce<const N: usize>(
     (m, r)
 }
 
+/// Cholesky factor `L` (`m = L Lᵀ`) of a small symmetric positive-definite
+/// matrix, on the stack; reused for several right-hand sides.
+#[derive(Debug, Clone, Copy)]
+pub struct Chol<const N: usize> {
+    l: [[f64; N]; N],
+}
+
+impl<const N: usize> Chol<N> {
+    /// Factors `m`; `None` unless every pivot `d_j` satisfies
+    /// `d_j > 1e-14·scale` and `d_j ≥ margin·floor[j]` (the hybrid law's
+    /// "safely positive definite" test uses `floor` = the metric diagonal).
+    #[inline]
+    pub fn new(m: &SMatrix<f64, N, N>, floor: Option<(&SMatrix<f64, N, N>, f64)>) -> Option<Self> {
+        let mut l = [[0.0f64; N]; N];
+        let scale = (0..N).fold(0.0f64, |a, i| a.max(m[(i, i)].abs()));
+        if !(scale > 0.0 && scale.is_finite()) {
+            return None;
+        }
+        for j in 0..N {
+            let mut d = m[(j, j)];
+            for k in 0..j {
+                d -= l[j][k] * l[j][k];
+            }
+            if !(d > 1e-14 * scale) {
+                return None;
+            }
+            if let Some((g, margin)) = floor {
+                if !(d >= margin * g[(j, j)]) {
+                    return None;
+                }
+            }
+            let d = d.sqrt();
+            l[j][j] = d;
+            for i in j + 1..N {
+                let mut s = m[(i, j)];
+                for k in 0..j {
+                    s -= l[i][k] * l[j][k];
+                }
+                l[i][j] = s / d;
+            }
+        }
+        Some(Self { l })
+    }
+
+    /// Solves `L Lᵀ x = r`; `None` if the result is not finite.
+    #[inline]
+    pub fn solve(&self, r: &SVector<f64, N>) -> Option<SVector<f64, N>> {
+        let l = &self.l;
+        let mut y = [0.0f64; N];
+        for i in 0..N {
+            let mut s = r[i];
+            for k in 0..i {
+                s -= l[i][k] * y[k];
+            }
+            y[i] = s / l[i][i];
+        }
+        let mut x = SVector::<f64, N>::zeros();
+        for i in (0..N).rev() {
+            let mut s = y[i];
+            for k in i + 1..N {
+                s -= l[k][i] * x[k];
+            }
+            x[i] = s / l[i][i];
+        }
+        x.iter().all(|v| v.is_finite()).then_some(x)
+    }
+}
+
 /// Solves `m x = r` for a symmetric positive-definite `m` (Cholesky, in
 /// place on the stack); `None` when `m` is not (numerically) positive definite.
 #[inline]
 pub fn solve_spd<const N: usize>(m: &SMatrix<f64, N, N>, r: &SVector<f64, N>) -> Option<SVector<f64, N>> {
-    let mut l = [[0.0f64; N]; N];
-    let scale = (0..N).fold(0.0f64, |a, i| a.max(m[(i, i)].abs()));
-    if !(scale > 0.0 && scale.is_finite()) {
-        return None;
-    }
-    for j in 0..N {
-        let mut d = m[(j, j)];
-        for k in 0..j {
-            d -= l[j][k] * l[j][k];
-        }
-        if !(d > 1e-14 * scale) {
-            return None;
-        }
-        let d = d.sqrt();
-        l[j][j] = d;
-        for i in j + 1..N {
-            let mut s = m[(i, j)];
-            for k in 0..j {
-                s -= l[i][k] * l[j][k];
-            }
-            l[i][j] = s / d;
-        }
-    }
-    let mut y = [0.0f64; N];
-    for i in 0..N {
-        let mut s = r[i];
-        for k in 0..i {
-            s -= l[i][k] * y[k];
-        }
-        y[i] = s / l[i][i];
-    }
-    let mut x = SVector::<f64, N>::zeros();
-    for i in (0..N).rev() {
-        let mut s = y[i];
-        for k in i + 1..N {
-            s -= l[k][i] * x[k];
-        }
-        x[i] = s / l[i][i];
-    }
-    x.iter().all(|v| v.is_finite()).then_some(x)
+    Chol::new(m, None)?.solve(r)
 }
 
 /// Solves a general `m x = r` (Gaussian elimination with partial pivoting on
@@ -186,11 +215,14 @@ pub fn solve_general<const N: usize>(m: &SMatrix<f64, N, N>, r: &SVector<f64, N>
     x.iter().all(|v| v.is_finite()).then_some(x)
 }
 
-/// True when `hess − margin·metric` is positive definite on the free components.
+/// True when the reduced Hessian is "safely positive definite": its Cholesky
+/// pivots `d_j` (squared diagonal of `L`) are at least `margin` times the
+/// metric's diagonal `I_jj`, i.e. `M` dominates a fraction of the first
+/// fundamental form along each parameter.
 #[inline]
 pub fn safely_pd<const N: usize>(loc: &Local<N>, active: &[bool; N], margin: f64) -> bool {
-    let (m, r) = reduce(&(loc.hess - loc.metric * margin), &SVector::zeros(), active);
-    solve_spd(&m, &r).is_some()
+    let (m, _) = reduce(&loc.hess, &SVector::zeros(), active);
+    Chol::new(&m, Some((&reduce(&loc.metric, &SVector::zeros(), active).0, margin))).is_some()
 }
 
 /// The globally convergent field (eq. 1, optionally `I⁻¹`-preconditioned as in
@@ -258,11 +290,14 @@ pub fn field<const N: usize>(
             }
         }
         ControlLaw::Hybrid => {
-            if safely_pd(loc, &active, cfg.pd_margin) {
-                let (m, rr) = reduce(&loc.hess, &r, &active);
-                if let Some(v) = solve_spd(&m, &rr) {
-                    return (v, active, true);
-                }
+            let (m, rr) = reduce(&loc.hess, &r, &active);
+            if let Some(v) = Chol::new(
+                &m,
+                Some((&reduce(&loc.metric, &SVector::zeros(), &active).0, cfg.pd_margin)),
+            )
+            .and_then(|c| c.solve(&rr))
+            {
+                return (v, active, true);
             }
             (gc_field(cfg, loc, &active, true), active, false)
         }
@@ -293,13 +328,13 @@ pub fn feed_forward_rate<const N: usize>(
             solve_general(&m, &r).unwrap_or_else(enhanced)
         }
         ControlLaw::Hybrid => {
-            if safely_pd(loc, &active, cfg.pd_margin) {
-                let (m, r) = reduce(&loc.hess, &(-loc.b), &active);
-                if let Some(v) = solve_spd(&m, &r) {
-                    return v;
-                }
-            }
-            enhanced()
+            let (m, r) = reduce(&loc.hess, &(-loc.b), &active);
+            Chol::new(
+                &m,
+                Some((&reduce(&loc.metric, &SVector::zeros(), &active).0, cfg.pd_margin)),
+            )
+            .and_then(|c| c.solve(&r))
+            .unwrap_or_else(enhanced)
         }
         ControlLaw::Enhanced => enhanced(),
         _ => SVector::zeros(),
@@ -452,23 +487,32 @@ pub struct LoopOut<const N: usize, S> {
     pub converged: bool,
     /// Plain Newton left the parameter box (failure).
     pub left_domain: bool,
+    /// The feed-forward rate when it could be computed from the accepted
+    /// Newton step's factorisation (else `None`: use [`feed_forward_rate`]).
+    pub feed_forward: Option<SVector<f64, N>>,
 }
 
 /// Full Newton step on the free components, when the law allows accepting one
 /// (hybrid where safely positive definite; feedback-linearised and Newton laws
-/// where non-singular).
+/// where non-singular), with the Cholesky factor when one was made.
 #[inline]
-pub fn newton_step<const N: usize>(cfg: &TrackerConfig, loc: &Local<N>, active: &[bool; N]) -> Option<SVector<f64, N>> {
+pub fn newton_step<const N: usize>(
+    cfg: &TrackerConfig,
+    loc: &Local<N>,
+    active: &[bool; N],
+) -> Option<(SVector<f64, N>, Option<Chol<N>>)> {
     let (m, r) = reduce(&loc.hess, &(-loc.g), active);
     match cfg.law {
         ControlLaw::Hybrid => {
-            if safely_pd(loc, active, cfg.pd_margin) {
-                solve_spd(&m, &r)
-            } else {
-                None
-            }
+            let c = Chol::new(
+                &m,
+                Some((&reduce(&loc.metric, &SVector::zeros(), active).0, cfg.pd_margin)),
+            )?;
+            Some((c.solve(&r)?, Some(c)))
         }
-        ControlLaw::FeedbackLinearized | ControlLaw::NewtonSaturated | ControlLaw::Newton => solve_general(&m, &r),
+        ControlLaw::FeedbackLinearized | ControlLaw::NewtonSaturated | ControlLaw::Newton => {
+            Some((solve_general(&m, &r)?, None))
+        }
         _ => None,
     }
 }
@@ -508,6 +552,7 @@ where
     let mut active = active_set(&x, &loc.g, lo, hi);
     let mut converged = false;
     let mut left_domain = false;
+    let mut feed_forward = None;
     loop {
         if normalized_error(&loc, &active, DIST_FLOOR) <= cfg.tol {
             converged = true;
@@ -516,7 +561,7 @@ where
         if iters >= cfg.max_iters {
             break;
         }
-        if let Some(d) = newton_step(cfg, &loc, &active) {
+        if let Some((d, chol)) = newton_step(cfg, &loc, &active) {
             let xn = x + d;
             if inside_box(&xn, lo, hi) && step_length(&loc, &d) <= cfg.step_tol {
                 iters += 1;
@@ -525,6 +570,10 @@ where
                 loc = local(&state);
                 active = active_set(&x, &loc.g, lo, hi);
                 converged = true;
+                // the hybrid feed-forward −M⁻¹b reuses this factor (M moved by O(step))
+                if cfg.feed_forward && !active.iter().any(|&a| a) {
+                    feed_forward = chol.and_then(|c| c.solve(&(-loc.b)));
+                }
                 break;
             }
         }
@@ -589,5 +638,6 @@ where
         evaluations: evals,
         converged: converged && !left_domain,
         left_domain,
+        feed_forward,
     }
 }

@@ -157,7 +157,9 @@ impl PointCurveTracker {
             &local,
             &|c: &CurvePoint, d: &Vector1<f64>| curve_taylor(c, d[0]),
         );
-        self.x_dot_ff = feed_forward_rate(&cfg, &out.loc, &out.x, &lo, &hi)[0];
+        self.x_dot_ff = out
+            .feed_forward
+            .unwrap_or_else(|| feed_forward_rate(&cfg, &out.loc, &out.x, &lo, &hi))[0];
         self.x = out.x[0];
         self.has_history = true;
         let c = world(&out.state, body);
@@ -259,7 +261,9 @@ impl CurvePairTracker {
             &local,
             &|st: &(CurvePoint, CurvePoint), d: &Vector2<f64>| (curve_taylor(&st.0, d[0]), curve_taylor(&st.1, d[1])),
         );
-        self.x_dot_ff = feed_forward_rate(&cfg, &out.loc, &out.x, &lo, &hi);
+        self.x_dot_ff = out
+            .feed_forward
+            .unwrap_or_else(|| feed_forward_rate(&cfg, &out.loc, &out.x, &lo, &hi));
         self.x = out.x;
         self.has_history = true;
         let (pa, pb) = (out.state.0.p, out.state.1.p);

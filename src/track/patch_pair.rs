@@ -191,7 +191,9 @@ impl PatchPairTracker {
             },
         );
         let x = out.x;
-        self.x_dot_ff = feed_forward_rate(&cfg, &out.loc, &x, &lo, &hi);
+        self.x_dot_ff = out
+            .feed_forward
+            .unwrap_or_else(|| feed_forward_rate(&cfg, &out.loc, &x, &lo, &hi));
         self.x = x;
         self.has_history = true;
         let (pa, pb) = (out.state.a.p, out.state.b.p);

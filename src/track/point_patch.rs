@@ -182,7 +182,9 @@ impl PointPatchTracker {
             &taylor,
         );
         let (x, sp, loc) = (out.x, out.state, out.loc);
-        self.x_dot_ff = feed_forward_rate(&cfg, &loc, &x, &lo, &hi);
+        self.x_dot_ff = out
+            .feed_forward
+            .unwrap_or_else(|| feed_forward_rate(&cfg, &loc, &x, &lo, &hi));
         self.x = x;
         self.has_history = true;
         let n = sp.su.cross(&sp.sv);
