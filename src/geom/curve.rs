@@ -3,7 +3,7 @@
 //! the point and first two derivatives.
 
 use super::basis::{bernstein_ders, ders_basis, find_span, MAX_ORDER};
-use super::surface::{bezier_knots, check_knots, check_points};
+use super::surface::{bezier_knots, check_knots, check_points, single_bezier_span};
 use super::{GeomError, Hpoint, Vec3};
 
 /// Point and derivatives of a curve at `t`.
@@ -91,6 +91,16 @@ impl NurbsCurve {
         self.eval_derivs(t).p
     }
 
+    /// Like [`eval_derivs`](Self::eval_derivs) but refuses a NaN parameter
+    /// ([`GeomError::Parameter`]) instead of returning NaN.
+    #[inline]
+    pub fn try_eval_derivs(&self, t: f64) -> Result<CurvePoint, GeomError> {
+        if t.is_nan() {
+            return Err(GeomError::Parameter);
+        }
+        Ok(self.eval_derivs(t))
+    }
+
     /// Point, first and second derivative; `t` is clamped to the domain.
     #[inline]
     pub fn eval_derivs(&self, t: f64) -> CurvePoint {
@@ -100,7 +110,7 @@ impl NurbsCurve {
         let n = self.cw.len();
         let mut nb = [[0.0; MAX_ORDER]; 3];
         let span;
-        if n == p + 1 {
+        if single_bezier_span(&self.knots, n, p) {
             span = p;
             bernstein_ders(p, (t - t0) / (t1 - t0), &mut nb);
             let it = 1.0 / (t1 - t0);

@@ -36,4 +36,11 @@ pub enum GeomError {
     /// An evaluation parameter is NaN or infinite.
     #[error("non-finite parameter")]
     Parameter,
+    /// A primitive (arc, cylinder, …) was asked for with an invalid size,
+    /// range or axis; the message says which.
+    #[error("invalid primitive: {0}")]
+    Primitive(&'static str),
+    /// A knot was to be inserted outside the domain or beyond multiplicity `degree`.
+    #[error("cannot insert knot {0}: outside the domain or already of full multiplicity")]
+    KnotInsertion(f64),
 }

@@ -12,14 +12,20 @@
 pub mod basis;
 pub mod curve;
 pub mod error;
+pub mod fixtures;
 pub mod frame;
+pub mod knots;
+pub mod primitives;
 pub mod surface;
 pub mod truck_conv;
 
 pub use basis::{find_span, MAX_DEGREE};
 pub use curve::{CurvePoint, NurbsCurve};
 pub use error::GeomError;
+pub use fixtures::table1_patch;
 pub use frame::{Pose, Twist};
+pub use knots::{BezierCurveSpan, BezierPatch};
+pub use primitives::{ArcMap, Axes, MappedCurve, MappedSurface, ParamMap};
 pub use surface::{NurbsSurface, SurfacePoint};
 
 /// 3-vector of `f64` (positions, directions, derivatives), millimetres.

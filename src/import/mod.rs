@@ -4,8 +4,10 @@
 //! extension): `ISO-10303-21;` is STEP, an 80-column record with `S` in column
 //! 73 is IGES.
 
+pub mod eval;
 pub mod model;
 pub mod report;
+pub mod step;
 
 pub use model::Model;
 pub use report::InspectReport;
@@ -27,6 +29,9 @@ pub enum ImportError {
     /// Neither STEP nor IGES.
     #[error("{0}: not a STEP (ISO-10303-21) or IGES file")]
     UnknownFormat(String),
+    /// The STEP reader rejected the file.
+    #[error(transparent)]
+    Step(#[from] step::StepError),
 }
 
 /// Formats the importers recognise.
@@ -74,6 +79,7 @@ pub fn import_file(path: impl AsRef<Path>) -> Result<Model, ImportError> {
 pub fn import_bytes(bytes: &[u8], file_name: &str) -> Result<Model, ImportError> {
     match sniff(bytes) {
         None => Err(ImportError::UnknownFormat(file_name.to_string())),
+        Some(FileFormat::Step) => Ok(step::read_step(bytes, file_name)?),
         Some(_) => Err(ImportError::UnknownFormat(file_name.to_string())),
     }
 }

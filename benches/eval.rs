@@ -1,0 +1,172 @@
+//! Evaluation cost: point + 5 partial derivatives (`eval_derivs`) against
+//! truck-geometry 0.5's `subs + uder + vder + uuder + uvder + vvder` on the
+//! same surfaces, in the same run (issue 2, item 7; targets ≤ 45 ns bicubic,
+//! ≤ 70 ns degree 4).
+//!
+//! Run: `cargo bench --bench eval -- --warm-up-time 1 --measurement-time 3`.
+//! After criterion's groups, a plain median-of-batches timing prints the
+//! truck/extrack ratio per surface.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use extrack::geom::{table1_patch, NurbsSurface};
+use std::hint::black_box;
+use std::time::Instant;
+use truck_geometry::prelude as tg;
+use truck_geometry::prelude::ParametricSurface;
+
+/// Bicubic, non-rational, 8×8 poles, 5 spans per direction (uniform interior knots).
+fn bicubic() -> NurbsSurface {
+    let k = vec![0.0, 0.0, 0.0, 0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.0, 1.0, 1.0];
+    let n = 8;
+    let pts: Vec<[f64; 3]> = (0..n * n)
+        .map(|i| {
+            let (a, b) = ((i / n) as f64, (i % n) as f64);
+            [a, b, (0.7 * a).sin() * (0.5 * b).cos()]
+        })
+        .collect();
+    NurbsSurface::try_new(3, 3, k.clone(), k, n, n, &pts, None).expect("valid bicubic")
+}
+
+/// Degree-4 rational Bézier: the Table I poles with weights in [0.6, 1.4].
+fn rational4() -> NurbsSurface {
+    let t = table1_patch();
+    let cw = t
+        .cw
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let w = 1.0 + 0.4 * ((k as f64) * 1.7).sin();
+            [c[0] * w, c[1] * w, c[2] * w, w]
+        })
+        .collect();
+    NurbsSurface::bezier(4, 4, cw).expect("valid rational patch")
+}
+
+/// Degree-4 rational, 3×3 spans (the rational patch after inserting 1/3, 2/3).
+fn rational4_multi() -> NurbsSurface {
+    let s = rational4();
+    let s = s.insert_knot_u(1.0 / 3.0).and_then(|s| s.insert_knot_u(2.0 / 3.0));
+    let s = s.and_then(|s| s.insert_knot_v(0.4)).and_then(|s| s.insert_knot_v(0.75));
+    s.expect("valid insertions")
+}
+
+/// Parameters the benchmarks cycle through (avoid a constant input).
+fn params() -> Vec<(f64, f64)> {
+    (0..64).map(|i| ((i as f64 * 0.618_034) % 1.0, (i as f64 * 0.381_966 + 0.1) % 1.0)).collect()
+}
+
+fn truck_all6<S: ParametricSurface<Point = tg::Point3, Vector = tg::Vector3>>(s: &S, u: f64, v: f64) -> f64 {
+    let p = s.subs(u, v);
+    let a = s.uder(u, v);
+    let b = s.vder(u, v);
+    let c = s.uuder(u, v);
+    let d = s.uvder(u, v);
+    let e = s.vvder(u, v);
+    p.x + a.y + b.z + c.x + d.y + e.z
+}
+
+fn truck_poly(s: &NurbsSurface) -> tg::BSplineSurface<tg::Point3> {
+    let rows = (0..s.n_u)
+        .map(|i| {
+            (0..s.n_v)
+                .map(|j| {
+                    let p = s.pole(i, j);
+                    tg::Point3::new(p.x, p.y, p.z)
+                })
+                .collect()
+        })
+        .collect();
+    tg::BSplineSurface::new((tg::KnotVec::from(s.knots_u.clone()), tg::KnotVec::from(s.knots_v.clone())), rows)
+}
+
+enum Truck {
+    Poly(tg::BSplineSurface<tg::Point3>),
+    Rat(tg::NurbsSurface<tg::Vector4>),
+}
+
+impl Truck {
+    fn of(s: &NurbsSurface) -> Self {
+        if s.rational {
+            Truck::Rat(s.to_truck())
+        } else {
+            Truck::Poly(truck_poly(s))
+        }
+    }
+    fn all6(&self, u: f64, v: f64) -> f64 {
+        match self {
+            Truck::Poly(s) => truck_all6(s, u, v),
+            Truck::Rat(s) => truck_all6(s, u, v),
+        }
+    }
+}
+
+fn cases() -> Vec<(&'static str, NurbsSurface)> {
+    vec![
+        ("bicubic_5x5_spans", bicubic()),
+        ("table1_deg4_bezier", table1_patch()),
+        ("deg4_rational_bezier", rational4()),
+        ("deg4_rational_3x3_spans", rational4_multi()),
+    ]
+}
+
+fn bench_eval(c: &mut Criterion) {
+    let ps = params();
+    let mut g = c.benchmark_group("eval_point_and_5_derivatives");
+    for (name, s) in cases() {
+        let mut k = 0usize;
+        g.bench_function(BenchmarkId::new("extrack", name), |b| {
+            b.iter(|| {
+                k = (k + 1) & 63;
+                let (u, v) = ps[k];
+                black_box(s.eval_derivs(black_box(u), black_box(v)))
+            })
+        });
+        let t = Truck::of(&s);
+        let mut k = 0usize;
+        g.bench_function(BenchmarkId::new("truck", name), |b| {
+            b.iter(|| {
+                k = (k + 1) & 63;
+                let (u, v) = ps[k];
+                black_box(t.all6(black_box(u), black_box(v)))
+            })
+        });
+    }
+    g.finish();
+    ratio_table(&ps);
+}
+
+/// Median over 15 batches of the time per call, in ns.
+fn median_ns(mut f: impl FnMut(usize) -> f64, per_batch: usize) -> f64 {
+    let mut acc = 0.0;
+    let mut times: Vec<f64> = (0..15)
+        .map(|_| {
+            let t0 = Instant::now();
+            for i in 0..per_batch {
+                acc += f(i & 63);
+            }
+            t0.elapsed().as_nanos() as f64 / per_batch as f64
+        })
+        .collect();
+    black_box(acc);
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+fn ratio_table(ps: &[(f64, f64)]) {
+    println!("\n{:<26} {:>12} {:>12} {:>8}", "surface", "extrack ns", "truck ns", "ratio");
+    for (name, s) in cases() {
+        let t = Truck::of(&s);
+        let ours = median_ns(
+            |k| {
+                let e = s.eval_derivs(black_box(ps[k].0), black_box(ps[k].1));
+                e.p.x + e.su.y + e.sv.z + e.suu.x + e.suv.y + e.svv.z
+            },
+            200_000,
+        );
+        let theirs = median_ns(|k| t.all6(black_box(ps[k].0), black_box(ps[k].1)), 20_000);
+        println!("{name:<26} {ours:>12.1} {theirs:>12.1} {:>7.1}x", theirs / ours);
+    }
+}
+
+criterion_group!(benches, bench_eval);
+criterion_main!(benches);

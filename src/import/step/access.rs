@@ -1,0 +1,206 @@
+//! Typed access to instance parameters with errors that name the line, the
+//! instance and the parameter.
+
+use super::arena::{Exchange, Param, Record};
+use super::error::{At, StepError};
+
+/// Arguments of one record of one instance, with typed getters.
+#[derive(Clone, Copy)]
+pub struct Args<'e, 'a> {
+    /// The file.
+    pub ex: &'e Exchange<'a>,
+    /// Instance index.
+    pub idx: usize,
+    /// Entity (record) name.
+    pub entity: &'a [u8],
+    /// The parameters.
+    pub args: &'e [Param],
+}
+
+/// Position of instance `idx`.
+pub fn at_of(ex: &Exchange<'_>, idx: usize) -> At {
+    match ex.instances.get(idx) {
+        Some(i) => At {
+            line: ex.line_of(i.offset),
+            id: Some(i.id),
+        },
+        None => At { line: 0, id: None },
+    }
+}
+
+impl<'e, 'a> Args<'e, 'a> {
+    /// The record's arguments.
+    pub fn new(ex: &'e Exchange<'a>, idx: usize, rec: &Record) -> Self {
+        Self {
+            ex,
+            idx,
+            entity: ex.name(rec),
+            args: ex.args(rec),
+        }
+    }
+    /// Position.
+    pub fn at(&self) -> At {
+        at_of(self.ex, self.idx)
+    }
+    /// A parameter error.
+    pub fn err(&self, msg: impl Into<String>) -> StepError {
+        StepError::Param {
+            at: self.at(),
+            entity: String::from_utf8_lossy(self.entity).into_owned(),
+            msg: msg.into(),
+        }
+    }
+    /// A geometry error.
+    pub fn geom_err(&self, msg: impl Into<String>) -> StepError {
+        StepError::Geometry {
+            at: self.at(),
+            entity: String::from_utf8_lossy(self.entity).into_owned(),
+            msg: msg.into(),
+        }
+    }
+    /// A count error.
+    pub fn count_err(&self, what: &'static str, count: i64) -> StepError {
+        StepError::Count {
+            at: self.at(),
+            entity: String::from_utf8_lossy(self.entity).into_owned(),
+            what,
+            count,
+        }
+    }
+    /// Requires at least `n` parameters.
+    pub fn need(&self, n: usize) -> Result<(), StepError> {
+        if self.args.len() < n {
+            Err(self.err(format!("expected {n} parameters, found {}", self.args.len())))
+        } else {
+            Ok(())
+        }
+    }
+    /// Parameter `k` (error when missing).
+    pub fn get(&self, k: usize) -> Result<Param, StepError> {
+        self.args
+            .get(k)
+            .copied()
+            .ok_or_else(|| self.err(format!("parameter {} missing (found {})", k + 1, self.args.len())))
+    }
+    fn wrong(&self, k: usize, expected: &str, p: &Param) -> StepError {
+        self.err(format!("parameter {}: expected {expected}, found {}", k + 1, p.kind()))
+    }
+    /// Unwraps typed parameters `NAME(x)`.
+    fn untyped(&self, mut p: Param) -> Param {
+        for _ in 0..8 {
+            match p {
+                Param::Typed { value, .. } => p = self.ex.params.get(value as usize).copied().unwrap_or(Param::Null),
+                _ => break,
+            }
+        }
+        p
+    }
+    /// A real (integers and typed measures accepted).
+    pub fn real(&self, k: usize) -> Result<f64, StepError> {
+        let p = self.get(k)?;
+        real_of(self.untyped(p)).ok_or_else(|| self.wrong(k, "a real", &p))
+    }
+    /// An integer.
+    pub fn int(&self, k: usize) -> Result<i64, StepError> {
+        let p = self.get(k)?;
+        match self.untyped(p) {
+            Param::Int(i) => Ok(i),
+            Param::Real(r) if r.fract() == 0.0 && r.abs() < 1e15 => Ok(r as i64),
+            _ => Err(self.wrong(k, "an integer", &p)),
+        }
+    }
+    /// A reference: the instance index of the target.
+    pub fn reference(&self, k: usize) -> Result<usize, StepError> {
+        let p = self.get(k)?;
+        match p {
+            Param::Ref(id) => self.ex.index.get(id).ok_or_else(|| StepError::Dangling {
+                at: self.at(),
+                target: id,
+            }),
+            _ => Err(self.wrong(k, "a reference", &p)),
+        }
+    }
+    /// An optional reference (`$` → None).
+    pub fn opt_reference(&self, k: usize) -> Result<Option<usize>, StepError> {
+        match self.args.get(k) {
+            None | Some(Param::Null) | Some(Param::Derived) => Ok(None),
+            Some(_) => self.reference(k).map(Some),
+        }
+    }
+    /// A list.
+    pub fn list(&self, k: usize) -> Result<&'e [Param], StepError> {
+        let p = self.get(k)?;
+        self.ex.list(&p).ok_or_else(|| self.wrong(k, "a list", &p))
+    }
+    /// A list of references (instance indices).
+    pub fn refs(&self, k: usize) -> Result<Vec<usize>, StepError> {
+        let l = self.list(k)?;
+        l.iter()
+            .map(|p| match *p {
+                Param::Ref(id) => self.ex.index.get(id).ok_or_else(|| StepError::Dangling {
+                    at: self.at(),
+                    target: id,
+                }),
+                _ => Err(self.wrong(k, "a list of references", p)),
+            })
+            .collect()
+    }
+    /// A list of reals.
+    pub fn reals(&self, k: usize) -> Result<Vec<f64>, StepError> {
+        let l = self.list(k)?;
+        l.iter()
+            .map(|p| real_of(self.untyped(*p)).ok_or_else(|| self.wrong(k, "a list of reals", p)))
+            .collect()
+    }
+    /// A list of integers.
+    pub fn ints(&self, k: usize) -> Result<Vec<i64>, StepError> {
+        let l = self.list(k)?;
+        l.iter()
+            .map(|p| match self.untyped(*p) {
+                Param::Int(i) => Ok(i),
+                _ => Err(self.wrong(k, "a list of integers", p)),
+            })
+            .collect()
+    }
+    /// An enumeration name (`.T.` → `T`).
+    pub fn enumeration(&self, k: usize) -> Result<&'a [u8], StepError> {
+        let p = self.get(k)?;
+        match p {
+            Param::Enum(s) => Ok(s.of(self.ex.src)),
+            _ => Err(self.wrong(k, "an enumeration", &p)),
+        }
+    }
+    /// A BOOLEAN / LOGICAL (`.T.` true; `.F.` false; `.U.` → `default`).
+    pub fn boolean(&self, k: usize, default: bool) -> Result<bool, StepError> {
+        match self.enumeration(k)? {
+            b"T" | b"TRUE" => Ok(true),
+            b"F" | b"FALSE" => Ok(false),
+            b"U" | b"UNKNOWN" => Ok(default),
+            other => Err(self.err(format!(
+                "parameter {}: expected .T. or .F., found .{}.",
+                k + 1,
+                String::from_utf8_lossy(other)
+            ))),
+        }
+    }
+    /// A string (decoded); `$` gives an empty string.
+    pub fn string(&self, k: usize) -> Result<String, StepError> {
+        let p = self.get(k)?;
+        match p {
+            Param::Str(s) => {
+                super::strings::decode(s.of(self.ex.src)).map_err(|msg| StepError::Encoding { at: self.at(), msg })
+            }
+            Param::Null | Param::Derived => Ok(String::new()),
+            _ => Err(self.wrong(k, "a string", &p)),
+        }
+    }
+}
+
+/// A real from a plain parameter.
+pub fn real_of(p: Param) -> Option<f64> {
+    match p {
+        Param::Real(r) => Some(r),
+        Param::Int(i) => Some(i as f64),
+        _ => None,
+    }
+}

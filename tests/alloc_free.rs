@@ -1,0 +1,91 @@
+//! The evaluators never allocate: a counting global allocator wraps the
+//! system one, and evaluation of surfaces and curves of every supported degree
+//! (rational and polynomial, Bézier and multi-span) must leave the count at 0.
+
+use extrack::geom::{table1_patch, NurbsCurve, NurbsSurface, MAX_DEGREE};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+
+struct Counting;
+
+thread_local! {
+    static COUNT: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards every call to the system allocator unchanged; the counter is
+// a thread-local `Cell` (const-initialised, so touching it never allocates).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        COUNT.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        COUNT.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = COUNT.with(|c| c.get());
+    f();
+    COUNT.with(|c| c.get()) - before
+}
+
+fn knots(p: usize, interior: &[f64]) -> Vec<f64> {
+    let mut k = vec![0.0; p + 1];
+    k.extend_from_slice(interior);
+    k.extend(std::iter::repeat_n(1.0, p + 1));
+    k
+}
+
+#[test]
+fn evaluation_never_allocates() {
+    let mut surfaces = vec![table1_patch()];
+    let mut curves = Vec::new();
+    for p in 1..=MAX_DEGREE {
+        for interior in [&[][..], &[0.3, 0.3, 0.7][..]] {
+            let k = knots(p, interior);
+            let n = k.len() - p - 1;
+            let pts: Vec<[f64; 3]> = (0..n * n).map(|i| [i as f64, (i % n) as f64, (i as f64).sin()]).collect();
+            let w: Vec<f64> = (0..n * n).map(|i| 1.0 + 0.1 * (i % 3) as f64).collect();
+            for weights in [None, Some(&w[..])] {
+                surfaces.push(NurbsSurface::try_new(p, p, k.clone(), k.clone(), n, n, &pts, weights).unwrap());
+                curves.push(NurbsCurve::try_new(p, k.clone(), &pts[..n], weights.map(|w| &w[..n])).unwrap());
+            }
+        }
+    }
+    let n = allocations_during(|| {
+        let mut acc = 0.0;
+        for s in &surfaces {
+            for i in 0..=8 {
+                for j in 0..=8 {
+                    let (u, v) = (i as f64 / 8.0, j as f64 / 8.0 - 0.1);
+                    let e = s.eval_derivs(black_box(u), black_box(v));
+                    acc += e.p.x + e.su.y + e.svv.z;
+                    acc += s.eval_d1(u, v).sv.x + s.eval(u, v).z;
+                    acc += s.try_eval_derivs(u, v).map_or(0.0, |e| e.suv.x);
+                }
+            }
+        }
+        for c in &curves {
+            for i in 0..=16 {
+                let e = c.eval_derivs(black_box(i as f64 / 15.0));
+                acc += e.p.x + e.d1.y + e.d2.z + c.eval(0.5).x;
+            }
+        }
+        black_box(acc);
+    });
+    assert_eq!(n, 0, "evaluation allocated {n} times");
+    // the counter works: building a surface allocates
+    assert!(allocations_during(|| drop(black_box(table1_patch()))) > 0);
+}
