@@ -30,15 +30,14 @@ fn bicubic() -> NurbsSurface {
 /// Degree-4 rational Bézier: the Table I poles with weights in [0.6, 1.4].
 fn rational4() -> NurbsSurface {
     let t = table1_patch();
-    let cw = t
-        .cw
-        .iter()
-        .enumerate()
-        .map(|(k, c)| {
-            let w = 1.0 + 0.4 * ((k as f64) * 1.7).sin();
-            [c[0] * w, c[1] * w, c[2] * w, w]
-        })
-        .collect();
+    let cw =
+        t.cw.iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let w = 1.0 + 0.4 * ((k as f64) * 1.7).sin();
+                [c[0] * w, c[1] * w, c[2] * w, w]
+            })
+            .collect();
     NurbsSurface::bezier(4, 4, cw).expect("valid rational patch")
 }
 
@@ -52,7 +51,9 @@ fn rational4_multi() -> NurbsSurface {
 
 /// Parameters the benchmarks cycle through (avoid a constant input).
 fn params() -> Vec<(f64, f64)> {
-    (0..64).map(|i| ((i as f64 * 0.618_034) % 1.0, (i as f64 * 0.381_966 + 0.1) % 1.0)).collect()
+    (0..64)
+        .map(|i| ((i as f64 * 0.618_034) % 1.0, (i as f64 * 0.381_966 + 0.1) % 1.0))
+        .collect()
 }
 
 fn truck_all6<S: ParametricSurface<Point = tg::Point3, Vector = tg::Vector3>>(s: &S, u: f64, v: f64) -> f64 {
@@ -76,7 +77,13 @@ fn truck_poly(s: &NurbsSurface) -> tg::BSplineSurface<tg::Point3> {
                 .collect()
         })
         .collect();
-    tg::BSplineSurface::new((tg::KnotVec::from(s.knots_u.clone()), tg::KnotVec::from(s.knots_v.clone())), rows)
+    tg::BSplineSurface::new(
+        (
+            tg::KnotVec::from(s.knots_u.clone()),
+            tg::KnotVec::from(s.knots_v.clone()),
+        ),
+        rows,
+    )
 }
 
 enum Truck {
@@ -153,7 +160,10 @@ fn median_ns(mut f: impl FnMut(usize) -> f64, per_batch: usize) -> f64 {
 }
 
 fn ratio_table(ps: &[(f64, f64)]) {
-    println!("\n{:<26} {:>12} {:>12} {:>8}", "surface", "extrack ns", "truck ns", "ratio");
+    println!(
+        "\n{:<26} {:>12} {:>12} {:>8}",
+        "surface", "extrack ns", "truck ns", "ratio"
+    );
     for (name, s) in cases() {
         let t = Truck::of(&s);
         let ours = median_ns(

@@ -56,7 +56,9 @@ fn evaluation_never_allocates() {
         for interior in [&[][..], &[0.3, 0.3, 0.7][..]] {
             let k = knots(p, interior);
             let n = k.len() - p - 1;
-            let pts: Vec<[f64; 3]> = (0..n * n).map(|i| [i as f64, (i % n) as f64, (i as f64).sin()]).collect();
+            let pts: Vec<[f64; 3]> = (0..n * n)
+                .map(|i| [i as f64, (i % n) as f64, (i as f64).sin()])
+                .collect();
             let w: Vec<f64> = (0..n * n).map(|i| 1.0 + 0.1 * (i % 3) as f64).collect();
             for weights in [None, Some(&w[..])] {
                 surfaces.push(NurbsSurface::try_new(p, p, k.clone(), k.clone(), n, n, &pts, weights).unwrap());

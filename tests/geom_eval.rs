@@ -129,7 +129,12 @@ fn scales(s: &NurbsSurface, u: f64, v: f64) -> Scales {
 
 fn assert_close(a: Vec3, b: Vec3, scale: f64, tol: f64, what: &str) -> Result<(), TestCaseError> {
     let err = (a - b).norm();
-    prop_assert!(err <= tol * scale.max(b.norm()), "{what}: {:?} vs {:?}, |Δ| = {err:e}, scale {scale:e}", a.as_slice(), b.as_slice());
+    prop_assert!(
+        err <= tol * scale.max(b.norm()),
+        "{what}: {:?} vs {:?}, |Δ| = {err:e}, scale {scale:e}",
+        a.as_slice(),
+        b.as_slice()
+    );
     Ok(())
 }
 
@@ -468,7 +473,10 @@ fn principal_curvatures_of_sphere_and_torus() {
         // umbilic: compare K and H (the principal values themselves lose half
         // the digits through the square root of H² − K ≈ 0)
         let (k, h) = gauss_mean(&ms.surface.eval_derivs(s, t));
-        assert!((k - 1.0 / 9.0).abs() < 1e-13 && (h.abs() - 1.0 / 3.0).abs() < 1e-13, "K={k} H={h}");
+        assert!(
+            (k - 1.0 / 9.0).abs() < 1e-13 && (h.abs() - 1.0 / 3.0).abs() < 1e-13,
+            "K={k} H={h}"
+        );
     }
     let (big, small) = (5.0, 2.0);
     let ms = primitives::torus(&a, big, small, (0.0, 6.0), (-3.0, 3.0)).unwrap();
@@ -480,7 +488,10 @@ fn principal_curvatures_of_sphere_and_torus() {
         let mut want = [1.0 / small, (v.cos() / (big + small * v.cos())).abs()];
         got.sort_by(f64::total_cmp);
         want.sort_by(f64::total_cmp);
-        assert!((got[0] - want[0]).abs() < 1e-12 && (got[1] - want[1]).abs() < 1e-12, "{got:?} vs {want:?}");
+        assert!(
+            (got[0] - want[0]).abs() < 1e-12 && (got[1] - want[1]).abs() < 1e-12,
+            "{got:?} vs {want:?}"
+        );
     }
 }
 
@@ -516,11 +527,20 @@ fn truck_0_5_second_derivative_discrepancy_is_one_over_degree_minus_one() {
                 got[k] / ours[k]
             };
             let (ru, rv) = (ratio(tuu, e.suu), ratio(tvv, e.svv));
-            assert!((ru - 1.0 / (pu - 1) as f64).abs() < 1e-9, "degree {pu}: uuder ratio {ru}");
-            assert!((rv - 1.0 / (pv - 1) as f64).abs() < 1e-9, "degree {pv}: vvder ratio {rv}");
+            assert!(
+                (ru - 1.0 / (pu - 1) as f64).abs() < 1e-9,
+                "degree {pu}: uuder ratio {ru}"
+            );
+            assert!(
+                (rv - 1.0 / (pv - 1) as f64).abs() < 1e-9,
+                "degree {pv}: vvder ratio {rv}"
+            );
             assert!((tuu - e.suu / (pu - 1) as f64).norm() < 1e-9 * e.suu.norm().max(1.0));
             assert!((tvv - e.svv / (pv - 1) as f64).norm() < 1e-9 * e.svv.norm().max(1.0));
-            assert!((tuv - e.suv).norm() < 1e-9 * e.suv.norm().max(1.0), "uvder is correct in truck 0.5");
+            assert!(
+                (tuv - e.suv).norm() < 1e-9 * e.suv.norm().max(1.0),
+                "uvder is correct in truck 0.5"
+            );
         }
     }
 }
@@ -541,34 +561,73 @@ fn bad_inputs_are_errors_not_panics() {
     assert!(ok.is_ok());
     let mut w = [1.0; 9];
     w[4] = 0.0;
-    assert_eq!(NurbsSurface::try_new(2, 2, k.clone(), k.clone(), 3, 3, &pts, Some(&w)), Err(GeomError::Weight(0.0)));
+    assert_eq!(
+        NurbsSurface::try_new(2, 2, k.clone(), k.clone(), 3, 3, &pts, Some(&w)),
+        Err(GeomError::Weight(0.0))
+    );
     w[4] = -1.0;
-    assert_eq!(NurbsSurface::try_new(2, 2, k.clone(), k.clone(), 3, 3, &pts, Some(&w)), Err(GeomError::Weight(-1.0)));
+    assert_eq!(
+        NurbsSurface::try_new(2, 2, k.clone(), k.clone(), 3, 3, &pts, Some(&w)),
+        Err(GeomError::Weight(-1.0))
+    );
     w[4] = f64::NAN;
-    assert!(matches!(NurbsSurface::try_new(2, 2, k.clone(), k.clone(), 3, 3, &pts, Some(&w)), Err(GeomError::NonFinite(_))));
+    assert!(matches!(
+        NurbsSurface::try_new(2, 2, k.clone(), k.clone(), 3, 3, &pts, Some(&w)),
+        Err(GeomError::NonFinite(_))
+    ));
     let mut bad_pts = pts;
     bad_pts[2][1] = f64::INFINITY;
-    assert!(matches!(NurbsSurface::try_new(2, 2, k.clone(), k.clone(), 3, 3, &bad_pts, None), Err(GeomError::NonFinite(_))));
+    assert!(matches!(
+        NurbsSurface::try_new(2, 2, k.clone(), k.clone(), 3, 3, &bad_pts, None),
+        Err(GeomError::NonFinite(_))
+    ));
     let nan_k = vec![0.0, 0.0, 0.0, f64::NAN, 1.0, 1.0];
-    assert!(matches!(NurbsSurface::try_new(2, 2, nan_k, k.clone(), 3, 3, &pts, None), Err(GeomError::NonFinite(_))));
+    assert!(matches!(
+        NurbsSurface::try_new(2, 2, nan_k, k.clone(), 3, 3, &pts, None),
+        Err(GeomError::NonFinite(_))
+    ));
     let dec_k = vec![0.0, 0.0, 0.0, 1.0, 0.5, 1.0];
-    assert_eq!(NurbsSurface::try_new(2, 2, dec_k, k.clone(), 3, 3, &pts, None), Err(GeomError::KnotOrder));
+    assert_eq!(
+        NurbsSurface::try_new(2, 2, dec_k, k.clone(), 3, 3, &pts, None),
+        Err(GeomError::KnotOrder)
+    );
     let flat_k = vec![1.0; 6];
-    assert_eq!(NurbsSurface::try_new(2, 2, flat_k, k.clone(), 3, 3, &pts, None), Err(GeomError::KnotOrder));
+    assert_eq!(
+        NurbsSurface::try_new(2, 2, flat_k, k.clone(), 3, 3, &pts, None),
+        Err(GeomError::KnotOrder)
+    );
     assert!(matches!(
         NurbsSurface::try_new(2, 2, vec![0.0, 1.0], k.clone(), 3, 3, &pts, None),
         Err(GeomError::KnotCount { .. })
     ));
-    assert!(matches!(NurbsSurface::try_new(2, 2, k.clone(), k.clone(), 3, 3, &pts[..8], None), Err(GeomError::PointCount { .. })));
-    assert_eq!(NurbsSurface::try_new(0, 2, vec![0.0, 1.0, 2.0], k.clone(), 3, 3, &pts, None), Err(GeomError::Degree(0)));
+    assert!(matches!(
+        NurbsSurface::try_new(2, 2, k.clone(), k.clone(), 3, 3, &pts[..8], None),
+        Err(GeomError::PointCount { .. })
+    ));
+    assert_eq!(
+        NurbsSurface::try_new(0, 2, vec![0.0, 1.0, 2.0], k.clone(), 3, 3, &pts, None),
+        Err(GeomError::Degree(0))
+    );
     let big = extrack::geom::MAX_DEGREE + 1;
     let kb: Vec<f64> = (0..2 * big + 2).map(|i| if i <= big { 0.0 } else { 1.0 }).collect();
     let pb = vec![[0.0; 3]; (big + 1) * 3];
-    assert_eq!(NurbsSurface::try_new(big, 2, kb.clone(), k.clone(), big + 1, 3, &pb, None), Err(GeomError::Degree(big)));
+    assert_eq!(
+        NurbsSurface::try_new(big, 2, kb.clone(), k.clone(), big + 1, 3, &pb, None),
+        Err(GeomError::Degree(big))
+    );
     // curves
-    assert_eq!(NurbsCurve::try_new(2, k.clone(), &pts[..3], Some(&[1.0, 0.0, 1.0])), Err(GeomError::Weight(0.0)));
-    assert_eq!(NurbsCurve::try_new(0, vec![0.0, 1.0, 2.0], &pts[..2], None), Err(GeomError::Degree(0)));
-    assert_eq!(NurbsCurve::try_new(big, kb, &pb[..big + 1], None), Err(GeomError::Degree(big)));
+    assert_eq!(
+        NurbsCurve::try_new(2, k.clone(), &pts[..3], Some(&[1.0, 0.0, 1.0])),
+        Err(GeomError::Weight(0.0))
+    );
+    assert_eq!(
+        NurbsCurve::try_new(0, vec![0.0, 1.0, 2.0], &pts[..2], None),
+        Err(GeomError::Degree(0))
+    );
+    assert_eq!(
+        NurbsCurve::try_new(big, kb, &pb[..big + 1], None),
+        Err(GeomError::Degree(big))
+    );
     assert!(NurbsCurve::try_new(2, vec![0.0, 0.0, 0.0, 2.0, 1.0, 1.0], &pts[..3], None).is_err());
     assert!(NurbsCurve::bezier(vec![[0.0, 0.0, 0.0, 1.0]]).is_err());
     // NaN parameters: an error from the checked evaluators, no panic from the fast ones

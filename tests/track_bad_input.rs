@@ -8,8 +8,17 @@ use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
 
 fn plane() -> NurbsSurface {
     let k = vec![0., 0., 1., 1.];
-    NurbsSurface::try_new(1, 1, k.clone(), k, 2, 2, &[[0., 0., 0.], [0., 1., 0.], [1., 0., 0.], [1., 1., 0.]], None)
-        .unwrap()
+    NurbsSurface::try_new(
+        1,
+        1,
+        k.clone(),
+        k,
+        2,
+        2,
+        &[[0., 0., 0.], [0., 1., 0.], [1., 0., 0.], [1., 1., 0.]],
+        None,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -20,7 +29,10 @@ fn non_finite_queries_poses_and_steps_are_errors() {
     let nan = PointState::at(Vec3::new(f64::NAN, 0.0, 1.0));
     assert!(matches!(t.update(&p, &nan, &body, 1e-3), Err(TrackError::NonFinite(_))));
     let ok = PointState::at(Vec3::new(0.3, 0.3, 1.0));
-    assert!(matches!(t.update(&p, &ok, &body, f64::INFINITY), Err(TrackError::NonFinite(_))));
+    assert!(matches!(
+        t.update(&p, &ok, &body, f64::INFINITY),
+        Err(TrackError::NonFinite(_))
+    ));
     let mut bad = BodyState::default();
     bad.pose.iso.translation.vector.x = f64::NAN;
     assert!(t.update(&p, &ok, &bad, 1e-3).is_err());
@@ -38,12 +50,27 @@ fn non_finite_queries_poses_and_steps_are_errors() {
 #[test]
 fn bad_configurations_are_rejected() {
     for cfg in [
-        TrackerConfig { gain_k: 0.0, ..TrackerConfig::default() },
-        TrackerConfig { h: f64::NAN, ..TrackerConfig::default() },
-        TrackerConfig { max_iters: 0, ..TrackerConfig::default() },
-        TrackerConfig { tol: -1.0, ..TrackerConfig::default() },
+        TrackerConfig {
+            gain_k: 0.0,
+            ..TrackerConfig::default()
+        },
+        TrackerConfig {
+            h: f64::NAN,
+            ..TrackerConfig::default()
+        },
+        TrackerConfig {
+            max_iters: 0,
+            ..TrackerConfig::default()
+        },
+        TrackerConfig {
+            tol: -1.0,
+            ..TrackerConfig::default()
+        },
     ] {
-        assert!(matches!(PointPatchTracker::new(cfg, [0.5, 0.5]), Err(TrackError::Config(_))));
+        assert!(matches!(
+            PointPatchTracker::new(cfg, [0.5, 0.5]),
+            Err(TrackError::Config(_))
+        ));
     }
     assert!(PointPatchTracker::new(TrackerConfig::default(), [f64::NAN, 0.5]).is_err());
 }
@@ -54,14 +81,39 @@ fn singular_m_falls_back_without_nan() {
     let s = std::f64::consts::FRAC_1_SQRT_2;
     let k = vec![0., 0., 0., 1., 1., 1.];
     let kv = vec![0., 0., 1., 1.];
-    let pts = [[1., 0., 0.], [1., 0., 1.], [1., 1., 0.], [1., 1., 1.], [0., 1., 0.], [0., 1., 1.]];
+    let pts = [
+        [1., 0., 0.],
+        [1., 0., 1.],
+        [1., 1., 0.],
+        [1., 1., 1.],
+        [0., 1., 0.],
+        [0., 1., 1.],
+    ];
     let w = [1.0, 1.0, s, s, 1.0, 1.0];
     let cyl = NurbsSurface::try_new(2, 1, k, kv, 3, 2, &pts, Some(&w)).unwrap();
-    for law in [ControlLaw::FeedbackLinearized, ControlLaw::Hybrid, ControlLaw::Newton, ControlLaw::GloballyConvergent] {
-        let cfg = TrackerConfig { law, ..TrackerConfig::default() };
+    for law in [
+        ControlLaw::FeedbackLinearized,
+        ControlLaw::Hybrid,
+        ControlLaw::Newton,
+        ControlLaw::GloballyConvergent,
+    ] {
+        let cfg = TrackerConfig {
+            law,
+            ..TrackerConfig::default()
+        };
         let mut t = PointPatchTracker::new(cfg, [0.5, 0.5]).unwrap();
-        let r = t.update(&cyl, &PointState::at(Vec3::new(0.0, 0.0, 0.5)), &BodyState::default(), 0.0).unwrap();
-        assert!(r.distance.is_finite() && (r.distance - 1.0).abs() < 1e-9, "{law:?}: {r:?}");
+        let r = t
+            .update(
+                &cyl,
+                &PointState::at(Vec3::new(0.0, 0.0, 0.5)),
+                &BodyState::default(),
+                0.0,
+            )
+            .unwrap();
+        assert!(
+            r.distance.is_finite() && (r.distance - 1.0).abs() < 1e-9,
+            "{law:?}: {r:?}"
+        );
         assert!(r.point.iter().chain(r.normal.iter()).all(|c| c.is_finite()));
     }
 }

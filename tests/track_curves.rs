@@ -66,7 +66,11 @@ fn two_arcs_in_relative_motion_match_brute_force() {
             let p2 = b.pose.transform_point(&c2.eval(s));
             best = best.min(closest_on_curve(&c1, &p2, 64).2);
         }
-        assert!(w.distance <= best + 1e-9 && w.distance > best - 1e-6, "tick {k}: {} vs {best}", w.distance);
+        assert!(
+            w.distance <= best + 1e-9 && w.distance > best - 1e-6,
+            "tick {k}: {} vs {best}",
+            w.distance
+        );
         if k % 500 == 0 {
             assert!(w.converged);
         }

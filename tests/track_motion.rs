@@ -5,7 +5,9 @@ mod common;
 
 use extrack::geom::{NurbsSurface, Pose, Twist, Vec3};
 use extrack::track::brute::closest_on_patch;
-use extrack::track::{BodyState, ControlLaw, Integrator, PatchPairTracker, PointPatchTracker, PointState, TrackerConfig};
+use extrack::track::{
+    BodyState, ControlLaw, Integrator, PatchPairTracker, PointPatchTracker, PointState, TrackerConfig,
+};
 
 /// Brute-force minimum distance between two posed patches: dense sampling of
 /// both, then a saturated Newton polish of the best pair.
@@ -59,7 +61,11 @@ fn ellipsoid_states(t: f64) -> (BodyState, BodyState) {
     let phi_dot = 0.5 * 0.8 * (0.8 * t).cos();
     let rad = 7.0;
     let c = Vec3::new(rad * phi.cos(), rad * phi.sin(), 0.5 * (0.5 * t).sin());
-    let c_dot = Vec3::new(-rad * phi.sin() * phi_dot, rad * phi.cos() * phi_dot, 0.25 * (0.5 * t).cos());
+    let c_dot = Vec3::new(
+        -rad * phi.sin() * phi_dot,
+        rad * phi.cos() * phi_dot,
+        0.25 * (0.5 * t).cos(),
+    );
     let spin = 0.6;
     // rotation: about z by phi composed with about x by 0.2 sin(spin t)
     let q = nalgebra::UnitQuaternion::from_axis_angle(&Vec3::z_axis(), phi)
@@ -76,7 +82,10 @@ fn ellipsoid_states(t: f64) -> (BodyState, BodyState) {
 
 #[test]
 fn ellipsoids_projection_errors_decay_at_the_designed_rate() {
-    let (ea, eb) = (common::ellipsoid(3.0, 2.0, 1.5, -1.0), common::ellipsoid(2.0, 1.0, 1.0, 1.0));
+    let (ea, eb) = (
+        common::ellipsoid(3.0, 2.0, 1.5, -1.0),
+        common::ellipsoid(2.0, 1.0, 1.0, 1.0),
+    );
     let (a, b) = ellipsoid_states(0.0);
     let (a, b) = (BodyState::at(a.pose), BodyState::at(b.pose));
     // feedback-linearised, explicit Euler, hK = 0.3, one iteration per tick
@@ -122,7 +131,10 @@ fn ellipsoids_projection_errors_decay_at_the_designed_rate() {
 
 #[test]
 fn ellipsoids_in_rigid_motion_are_tracked_to_brute_force() {
-    let (ea, eb) = (common::ellipsoid(3.0, 2.0, 1.5, -1.0), common::ellipsoid(2.0, 1.0, 1.0, 1.0));
+    let (ea, eb) = (
+        common::ellipsoid(3.0, 2.0, 1.5, -1.0),
+        common::ellipsoid(2.0, 1.0, 1.0, 1.0),
+    );
     let cfg = TrackerConfig {
         tol: 1e-10,
         ..TrackerConfig::default()

@@ -105,7 +105,9 @@ fn newton_has_a_fragmented_basin_and_the_hybrid_is_global() {
         let newton = basin_fraction(ControlLaw::Newton, &q, &b.point);
         let newton_sat = basin_fraction(ControlLaw::NewtonSaturated, &q, &b.point);
         let hybrid = basin_fraction(ControlLaw::Hybrid, &q, &b.point);
-        println!("q={q:?}: converged fraction Newton {newton:.3}, Newton+saturation {newton_sat:.3}, hybrid {hybrid:.3}");
+        println!(
+            "q={q:?}: converged fraction Newton {newton:.3}, Newton+saturation {newton_sat:.3}, hybrid {hybrid:.3}"
+        );
         assert!(newton < 1.0, "plain Newton should fail from some initial points");
         assert!(newton_sat >= newton);
         assert_eq!(hybrid, 1.0);
@@ -123,7 +125,11 @@ fn boundary_answer_is_reached_through_a_saturated_mode() {
     let mut t = PointPatchTracker::new(cfg, [0.9, 0.9]).unwrap();
     let w = t.solve(&patch, &q, &Vec3::zeros(), 0.0).unwrap();
     assert!(w.converged);
-    assert!(matches!(w.mode, Mode::U0 | Mode::U1 | Mode::V0 | Mode::V1), "{:?}", w.mode);
+    assert!(
+        matches!(w.mode, Mode::U0 | Mode::U1 | Mode::V0 | Mode::V1),
+        "{:?}",
+        w.mode
+    );
 }
 
 #[test]
@@ -153,7 +159,11 @@ fn gain_window_rk2_at_1ms() {
     };
     let inside = run(0.8 * kmax);
     let beyond = run(1.15 * kmax);
-    println!("RK2 h=1ms: K={} error {inside:e}; K={} error {beyond:e}", 0.8 * kmax, 1.15 * kmax);
+    println!(
+        "RK2 h=1ms: K={} error {inside:e}; K={} error {beyond:e}",
+        0.8 * kmax,
+        1.15 * kmax
+    );
     assert!(inside < 1e-9);
     assert!(beyond > 1e-3, "beyond the window the tracker must not settle");
 }

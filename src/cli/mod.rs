@@ -3,6 +3,7 @@
 use clap::Subcommand;
 
 pub mod dump;
+pub mod import;
 pub mod inspect;
 
 /// All subcommands.
@@ -12,6 +13,8 @@ pub enum Command {
     Inspect(inspect::InspectArgs),
     /// Print a scene file (.exs) as deterministic text: sections, metadata, bodies, pieces, edges, vertices, BVH.
     Dump(dump::DumpArgs),
+    /// Import a STEP/IGES file, prepare it into convex nice pieces and write a scene (.exs).
+    Import(import::ImportArgs),
 }
 
 /// Runs one subcommand; errors become one line on stderr and exit code 1.
@@ -19,5 +22,6 @@ pub fn run(cmd: Command) -> Result<(), String> {
     match cmd {
         Command::Inspect(a) => inspect::run(a),
         Command::Dump(a) => dump::run(a),
+        Command::Import(a) => import::run(a),
     }
 }

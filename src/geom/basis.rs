@@ -298,7 +298,11 @@ pub fn bernstein_d2<const O: usize>(p: usize, t: f64, scale: f64) -> [[f64; O]; 
         let c2 = pf * (pf - 1.0) * scale * scale;
         let (mut a, mut b) = (0.0, 0.0); // B_{r−2,p−2}, B_{r−1,p−2}
         for r in 0..=p {
-            let x = if r + 2 <= p { BINOM[p - 2][r] * tp[r] * sp[p - 2 - r] } else { 0.0 };
+            let x = if r + 2 <= p {
+                BINOM[p - 2][r] * tp[r] * sp[p - 2 - r]
+            } else {
+                0.0
+            };
             d2[r] = c2 * (a - 2.0 * b + x);
             a = b;
             b = x;
@@ -349,7 +353,12 @@ mod tests {
             for k in 0..3 {
                 for r in 0..=p {
                     let tol = 1e-12 * (1.0 + want[k][r].abs());
-                    assert!((got[k][r] - want[k][r]).abs() < tol, "O={O} p={p} k={k} r={r}: {} vs {}", got[k][r], want[k][r]);
+                    assert!(
+                        (got[k][r] - want[k][r]).abs() < tol,
+                        "O={O} p={p} k={k} r={r}: {} vs {}",
+                        got[k][r],
+                        want[k][r]
+                    );
                 }
             }
             if knots[..=p].iter().all(|&x| x == a) && n == p + 1 {
@@ -358,7 +367,10 @@ mod tests {
                 for k in 0..3 {
                     for r in 0..=p {
                         let w = want[k][r];
-                        assert!((bz[k][r] - w).abs() < 1e-11 * (1.0 + w.abs()), "bernstein O={O} p={p} k={k} r={r}");
+                        assert!(
+                            (bz[k][r] - w).abs() < 1e-11 * (1.0 + w.abs()),
+                            "bernstein O={O} p={p} k={k} r={r}"
+                        );
                     }
                 }
             }

@@ -72,7 +72,8 @@ mod tests {
     /// compares degrees, pole order and coordinates with [`table1_patch`].
     #[test]
     fn table1_matches_the_step_fixture() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/generated/table1_patch.step");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/generated/table1_patch.step");
         let Ok(text) = std::fs::read_to_string(&path) else {
             println!("skipping: {} not found", path.display());
             return;
@@ -81,11 +82,18 @@ mod tests {
             .lines()
             .filter_map(|l| {
                 let (id, rest) = l.split_once(" = CARTESIAN_POINT('',(")?;
-                let nums: Vec<f64> = rest.split(')').next()?.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+                let nums: Vec<f64> = rest
+                    .split(')')
+                    .next()?
+                    .split(',')
+                    .filter_map(|x| x.trim().parse().ok())
+                    .collect();
                 (nums.len() == 3).then(|| (id.trim(), [nums[0], nums[1], nums[2]]))
             })
             .collect();
-        let start = text.find("B_SPLINE_SURFACE_WITH_KNOTS('',4,4,(").expect("degree-4 surface in the fixture");
+        let start = text
+            .find("B_SPLINE_SURFACE_WITH_KNOTS('',4,4,(")
+            .expect("degree-4 surface in the fixture");
         let body = &text[start..];
         let list = &body[..body.find(")),").expect("end of pole list")];
         let ids: Vec<&str> = list
@@ -98,7 +106,10 @@ mod tests {
             let p = points[id];
             assert_eq!(s.pole(k / 5, k % 5), Vec3::new(p[0], p[1], p[2]), "pole {k} ({id})");
         }
-        assert!(body.contains("(5,5),(5,5),(0.,1.),(0.,1.)"), "knots [0 x5, 1 x5] in both directions");
+        assert!(
+            body.contains("(5,5),(5,5),(0.,1.),(0.,1.)"),
+            "knots [0 x5, 1 x5] in both directions"
+        );
         // the oracle README's centre value
         let c = s.eval(0.5, 0.5);
         assert!((c - Vec3::new(5.25, 5.25, 5.516)).norm() < 1e-3);

@@ -189,8 +189,9 @@ impl NurbsSurface {
 
     /// Applies a 1-D refinement to every v-row.
     fn map_v(&self, f: impl Fn(&[f64], &[Hpoint]) -> (Vec<f64>, Vec<Hpoint>)) -> NurbsSurface {
-        let rows: Vec<(Vec<f64>, Vec<Hpoint>)> =
-            (0..self.n_u).map(|i| f(&self.knots_v, &self.cw[i * self.n_v..(i + 1) * self.n_v])).collect();
+        let rows: Vec<(Vec<f64>, Vec<Hpoint>)> = (0..self.n_u)
+            .map(|i| f(&self.knots_v, &self.cw[i * self.n_v..(i + 1) * self.n_v]))
+            .collect();
         let knots_v = rows[0].0.clone();
         let n_v = rows[0].1.len();
         let cw = rows.into_iter().flat_map(|(_, r)| r).collect();
@@ -294,7 +295,15 @@ mod tests {
         let c = NurbsCurve::try_new(
             3,
             vec![0.0, 0.0, 0.0, 0.0, 0.3, 0.3, 0.8, 1.0, 1.0, 1.0, 1.0],
-            &[[0.0, 0.0, 0.0], [1.0, 2.0, 0.0], [2.0, -1.0, 1.0], [3.0, 0.5, 2.0], [4.0, 1.0, 0.0], [5.0, 0.0, 1.0], [6.0, 2.0, 2.0]],
+            &[
+                [0.0, 0.0, 0.0],
+                [1.0, 2.0, 0.0],
+                [2.0, -1.0, 1.0],
+                [3.0, 0.5, 2.0],
+                [4.0, 1.0, 0.0],
+                [5.0, 0.0, 1.0],
+                [6.0, 2.0, 2.0],
+            ],
             Some(&[1.0, 0.5, 2.0, 1.0, 0.7, 1.2, 1.0]),
         )
         .unwrap();
@@ -326,7 +335,14 @@ mod tests {
         let c = NurbsCurve::try_new(
             2,
             vec![0.0, 0.0, 0.0, 0.25, 0.5, 0.5, 1.0, 1.0, 1.0],
-            &[[0.0, 0.0, 0.0], [1.0, 2.0, 0.0], [2.0, -1.0, 1.0], [3.0, 0.5, 2.0], [4.0, 1.0, 0.0], [5.0, 0.0, 1.0]],
+            &[
+                [0.0, 0.0, 0.0],
+                [1.0, 2.0, 0.0],
+                [2.0, -1.0, 1.0],
+                [3.0, 0.5, 2.0],
+                [4.0, 1.0, 0.0],
+                [5.0, 0.0, 1.0],
+            ],
             Some(&[1.0, 0.5, 2.0, 1.0, 0.7, 1.2]),
         )
         .unwrap();

@@ -118,7 +118,11 @@ impl ArcMap {
     /// at span boundaries), clamped to the arc.
     fn span_of(&self, x: f64) -> (usize, f64) {
         let k = ((x - self.start) / self.span_angle).floor();
-        let k = if k.is_nan() { 0 } else { (k.max(0.0) as usize).min(self.n_spans - 1) };
+        let k = if k.is_nan() {
+            0
+        } else {
+            (k.max(0.0) as usize).min(self.n_spans - 1)
+        };
         (k, self.boundary(k))
     }
 
@@ -331,7 +335,15 @@ pub fn plane_patch(axes: &Axes, u: (f64, f64), v: (f64, f64)) -> Result<MappedSu
         }
     }
     Ok(MappedSurface {
-        surface: NurbsSurface::try_from_homogeneous(1, 1, vec![u.0, u.0, u.1, u.1], vec![v.0, v.0, v.1, v.1], 2, 2, cw)?,
+        surface: NurbsSurface::try_from_homogeneous(
+            1,
+            1,
+            vec![u.0, u.0, u.1, u.1],
+            vec![v.0, v.0, v.1, v.1],
+            2,
+            2,
+            cw,
+        )?,
         u_map: ParamMap::Identity,
         v_map: ParamMap::Identity,
     })
@@ -365,10 +377,19 @@ fn revolve_in_axes(
 
 /// Unit-circle arc profile `(cos t, sin t)` on `t`, scaled by `r` and shifted
 /// by `(rho0, 0)`: poles `(rho0 + r aⱼ, r bⱼ, wⱼ)`.
-fn arc_profile(rho0: f64, r: f64, t: (f64, f64), what: &'static str) -> Result<(Vec<(f64, f64, f64)>, Vec<f64>, ArcMap), GeomError> {
+fn arc_profile(
+    rho0: f64,
+    r: f64,
+    t: (f64, f64),
+    what: &'static str,
+) -> Result<(Vec<(f64, f64, f64)>, Vec<f64>, ArcMap), GeomError> {
     let m = arc_map(t, what)?;
     let (ab, w, knots) = m.unit_poles();
-    let prof = ab.iter().zip(&w).map(|(c, &wj)| (rho0 + r * c[0], r * c[1], wj)).collect();
+    let prof = ab
+        .iter()
+        .zip(&w)
+        .map(|(c, &wj)| (rho0 + r * c[0], r * c[1], wj))
+        .collect();
     Ok((prof, knots, m))
 }
 
@@ -384,7 +405,13 @@ pub fn cylinder(axes: &Axes, radius: f64, u: (f64, f64), v: (f64, f64)) -> Resul
 
 /// Cone `o + (r + v sin a)(cos u·x + sin u·y) + v cos a·z` on `u × v`
 /// (`|a| < π/2`; the radius may reach zero at the apex).
-pub fn cone(axes: &Axes, radius: f64, semi_angle: f64, u: (f64, f64), v: (f64, f64)) -> Result<MappedSurface, GeomError> {
+pub fn cone(
+    axes: &Axes,
+    radius: f64,
+    semi_angle: f64,
+    u: (f64, f64),
+    v: (f64, f64),
+) -> Result<MappedSurface, GeomError> {
     axes.check()?;
     if !(radius.is_finite() && semi_angle.is_finite()) {
         return Err(GeomError::NonFinite("cone"));
@@ -426,7 +453,12 @@ pub fn torus(axes: &Axes, major: f64, minor: f64, u: (f64, f64), v: (f64, f64)) 
 /// Surface of revolution: `profile(v)` rotated by angle `u ∈ [u0, u1]`
 /// right-handedly about the axis through `axis_origin` along `axis_dir`
 /// (`u = 0` is the profile itself). The v parameter is the profile's.
-pub fn revolve(profile: &NurbsCurve, axis_origin: Vec3, axis_dir: Vec3, u: (f64, f64)) -> Result<MappedSurface, GeomError> {
+pub fn revolve(
+    profile: &NurbsCurve,
+    axis_origin: Vec3,
+    axis_dir: Vec3,
+    u: (f64, f64),
+) -> Result<MappedSurface, GeomError> {
     if !axis_origin.iter().chain(axis_dir.iter()).all(|c| c.is_finite()) {
         return Err(GeomError::NonFinite("revolution axis"));
     }
@@ -450,7 +482,15 @@ pub fn revolve(profile: &NurbsCurve, axis_origin: Vec3, axis_dir: Vec3, u: (f64,
         }
     }
     Ok(MappedSurface {
-        surface: NurbsSurface::try_from_homogeneous(2, profile.degree, knots_u, profile.knots.clone(), ab.len(), nv, cw)?,
+        surface: NurbsSurface::try_from_homogeneous(
+            2,
+            profile.degree,
+            knots_u,
+            profile.knots.clone(),
+            ab.len(),
+            nv,
+            cw,
+        )?,
         u_map: ParamMap::Arc(um),
         v_map: ParamMap::Identity,
     })
@@ -494,9 +534,17 @@ mod tests {
     #[test]
     fn arc_points_lie_on_circle_and_map_round_trips() {
         let c = Vec3::new(1.0, 2.0, 3.0);
-        for &(t0, t1) in &[(0.0, 0.3), (-1.0, 2.0), (0.0, 2.0 * PI), (0.5, 0.5 + FRAC_PI_2), (0.0, 5.0 * PI)] {
+        for &(t0, t1) in &[
+            (0.0, 0.3),
+            (-1.0, 2.0),
+            (0.0, 2.0 * PI),
+            (0.5, 0.5 + FRAC_PI_2),
+            (0.0, 5.0 * PI),
+        ] {
             let arc = circle_arc(c, Vec3::x(), Vec3::y(), 2.5, (t0, t1)).unwrap();
-            let ParamMap::Arc(m) = arc.map else { panic!("arc map expected") };
+            let ParamMap::Arc(m) = arc.map else {
+                panic!("arc map expected")
+            };
             assert!(m.span_angle <= FRAC_PI_2 * (1.0 + 1e-12));
             assert_eq!(arc.curve.domain(), (t0, m.end()));
             assert!((m.end() - t1).abs() < 1e-12);
@@ -530,7 +578,10 @@ mod tests {
             let h = 1e-5;
             let fd1 = (m.param_to_angle(s + h) - m.param_to_angle(s - h)) / (2.0 * h);
             let fd2 = (m.param_to_angle_derivs(s + h)[1] - m.param_to_angle_derivs(s - h)[1]) / (2.0 * h);
-            assert!((d1 - fd1).abs() < 1e-8 && (d2 - fd2).abs() < 1e-7, "s={s}: {d1} {fd1} {d2} {fd2}");
+            assert!(
+                (d1 - fd1).abs() < 1e-8 && (d2 - fd2).abs() < 1e-7,
+                "s={s}: {d1} {fd1} {d2} {fd2}"
+            );
         }
     }
 
@@ -563,8 +614,18 @@ mod tests {
         let a = tilted();
         let dir = |u: f64| a.x * u.cos() + a.y * u.sin();
         let (u, v) = ((0.3, 5.9), (-1.0, 2.0));
-        check_surface(&plane_patch(&a, u, v).unwrap(), |u, v| a.origin + a.x * u + a.y * v, u, v);
-        check_surface(&cylinder(&a, 2.0, u, v).unwrap(), |u, v| a.origin + dir(u) * 2.0 + a.z * v, u, v);
+        check_surface(
+            &plane_patch(&a, u, v).unwrap(),
+            |u, v| a.origin + a.x * u + a.y * v,
+            u,
+            v,
+        );
+        check_surface(
+            &cylinder(&a, 2.0, u, v).unwrap(),
+            |u, v| a.origin + dir(u) * 2.0 + a.z * v,
+            u,
+            v,
+        );
         let sa: f64 = 0.4;
         check_surface(
             &cone(&a, 1.5, sa, u, v).unwrap(),

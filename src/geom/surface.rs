@@ -188,7 +188,8 @@ impl NurbsSurface {
     /// (one span whose inner knots are clamped, so the basis is Bernstein's).
     #[inline]
     pub fn is_bezier(&self) -> bool {
-        single_bezier_span(&self.knots_u, self.n_u, self.degree_u) && single_bezier_span(&self.knots_v, self.n_v, self.degree_v)
+        single_bezier_span(&self.knots_u, self.n_u, self.degree_u)
+            && single_bezier_span(&self.knots_v, self.n_v, self.degree_v)
     }
 
     /// Like [`eval_derivs`](Self::eval_derivs) but refuses NaN parameters
@@ -325,7 +326,11 @@ impl NurbsSurface {
     /// `OV` fixed at compile time (or `MAX_ORDER` = use the runtime degrees),
     /// `R` = rational, `F` = fused multiply-add.
     #[inline(always)]
-    fn eval_fixed<const OU: usize, const OV: usize, const R: bool, const F: bool>(&self, u: f64, v: f64) -> SurfacePoint {
+    fn eval_fixed<const OU: usize, const OV: usize, const R: bool, const F: bool>(
+        &self,
+        u: f64,
+        v: f64,
+    ) -> SurfacePoint {
         let pu = if OU < MAX_ORDER { OU - 1 } else { self.degree_u };
         let pv = if OV < MAX_ORDER { OV - 1 } else { self.degree_v };
         let (iu0, [nu0, nu1, nu2]) = Self::dir_basis::<OU>(&self.knots_u, self.n_u, pu, u);
@@ -569,7 +574,11 @@ mod simd {
                 t1 = _mm256_fmadd_pd(_mm256_set1_pd(nv[1][j]), cv, t1);
                 t2 = _mm256_fmadd_pd(_mm256_set1_pd(nv[2][j]), cv, t2);
             }
-            let (a0, a1, a2) = (_mm256_set1_pd(nu[0][i]), _mm256_set1_pd(nu[1][i]), _mm256_set1_pd(nu[2][i]));
+            let (a0, a1, a2) = (
+                _mm256_set1_pd(nu[0][i]),
+                _mm256_set1_pd(nu[1][i]),
+                _mm256_set1_pd(nu[2][i]),
+            );
             acc[0] = _mm256_fmadd_pd(a0, t0, acc[0]);
             acc[1] = _mm256_fmadd_pd(a1, t0, acc[1]);
             acc[2] = _mm256_fmadd_pd(a0, t1, acc[2]);
@@ -577,7 +586,14 @@ mod simd {
             acc[4] = _mm256_fmadd_pd(a1, t1, acc[4]);
             acc[5] = _mm256_fmadd_pd(a0, t2, acc[5]);
         }
-        [lanes(acc[0]), lanes(acc[1]), lanes(acc[2]), lanes(acc[3]), lanes(acc[4]), lanes(acc[5])]
+        [
+            lanes(acc[0]),
+            lanes(acc[1]),
+            lanes(acc[2]),
+            lanes(acc[3]),
+            lanes(acc[4]),
+            lanes(acc[5]),
+        ]
     }
 }
 
@@ -618,18 +634,39 @@ mod tests {
                 for (multi, rational) in [(false, false), (true, false), (false, true), (true, true)] {
                     let (ku, kv) = (knots(pu, multi), knots(pv, multi));
                     let (nu, nv) = (ku.len() - pu - 1, kv.len() - pv - 1);
-                    let pts: Vec<[f64; 3]> =
-                        (0..nu * nv).map(|k| [k as f64, (k * k % 7) as f64, ((k as f64) * 0.9).sin()]).collect();
+                    let pts: Vec<[f64; 3]> = (0..nu * nv)
+                        .map(|k| [k as f64, (k * k % 7) as f64, ((k as f64) * 0.9).sin()])
+                        .collect();
                     let w: Vec<f64> = (0..nu * nv).map(|k| 0.5 + 0.25 * (k % 5) as f64).collect();
                     let s = NurbsSurface::try_new(pu, pv, ku, kv, nu, nv, &pts, rational.then_some(&w[..])).unwrap();
-                    for (u, v) in [(0.0, 0.0), (0.3, 0.71), (0.55, 0.3), (1.0, 0.2), (0.99, 1.0), (-1.0, 2.0)] {
+                    for (u, v) in [
+                        (0.0, 0.0),
+                        (0.3, 0.71),
+                        (0.55, 0.3),
+                        (1.0, 0.2),
+                        (0.99, 1.0),
+                        (-1.0, 2.0),
+                    ] {
                         let a = s.eval_derivs(u, v);
                         let c = s.eval_derivs_portable(u, v);
-                        assert!((a.suu - c.suu).norm() <= 1e-10 * (1.0 + c.suu.norm()) && (a.p - c.p).norm() <= 1e-12 * (1.0 + c.p.norm()));
+                        assert!(
+                            (a.suu - c.suu).norm() <= 1e-10 * (1.0 + c.suu.norm())
+                                && (a.p - c.p).norm() <= 1e-12 * (1.0 + c.p.norm())
+                        );
                         let mut b = SurfacePoint::default();
                         s.eval_into(u, v, 2, &mut b);
-                        for (x, y) in [(a.p, b.p), (a.su, b.su), (a.sv, b.sv), (a.suu, b.suu), (a.suv, b.suv), (a.svv, b.svv)] {
-                            assert!((x - y).norm() <= 1e-10 * (1.0 + y.norm()), "({pu},{pv}) multi={multi} rational={rational} at ({u},{v}): {x:?} vs {y:?}");
+                        for (x, y) in [
+                            (a.p, b.p),
+                            (a.su, b.su),
+                            (a.sv, b.sv),
+                            (a.suu, b.suu),
+                            (a.suv, b.suv),
+                            (a.svv, b.svv),
+                        ] {
+                            assert!(
+                                (x - y).norm() <= 1e-10 * (1.0 + y.norm()),
+                                "({pu},{pv}) multi={multi} rational={rational} at ({u},{v}): {x:?} vs {y:?}"
+                            );
                         }
                     }
                 }

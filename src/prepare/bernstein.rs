@@ -104,8 +104,16 @@ impl Poly {
             let mut e = Self::zero(n, r.q);
             for i in 0..=n {
                 for j in 0..=r.q {
-                    let a = if i > 0 { r.at(i - 1, j) * i as f64 / n as f64 } else { 0.0 };
-                    let b = if i < n { r.at(i, j) * (1.0 - i as f64 / n as f64) } else { 0.0 };
+                    let a = if i > 0 {
+                        r.at(i - 1, j) * i as f64 / n as f64
+                    } else {
+                        0.0
+                    };
+                    let b = if i < n {
+                        r.at(i, j) * (1.0 - i as f64 / n as f64)
+                    } else {
+                        0.0
+                    };
                     e.c[i * (r.q + 1) + j] = a + b;
                 }
             }
@@ -128,7 +136,9 @@ impl Poly {
     }
     /// Smallest and largest coefficient (bounds of the polynomial on the square).
     pub fn bounds(&self) -> (f64, f64) {
-        self.c.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)))
+        self.c.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        })
     }
     /// Largest |coefficient|.
     pub fn max_abs(&self) -> f64 {

@@ -49,7 +49,9 @@ fn rec(items: &mut [(u32, Aabb)], nodes: &mut Vec<BvhNode>) -> u32 {
     items.sort_by(|a, b| {
         let ca = a.1.min[axis] + a.1.max[axis];
         let cb = b.1.min[axis] + b.1.max[axis];
-        ca.partial_cmp(&cb).unwrap_or(std::cmp::Ordering::Equal).then(a.0.cmp(&b.0))
+        ca.partial_cmp(&cb)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.0.cmp(&b.0))
     });
     let mid = items.len() / 2;
     let (l, r) = items.split_at_mut(mid);
@@ -68,7 +70,13 @@ mod tests {
         let mut items: Vec<(u32, Aabb)> = (0..23)
             .map(|i| {
                 let x = (i * 7 % 23) as f64;
-                (i, Aabb { min: [x, 0.0, 0.0], max: [x + 1.0, 1.0, 1.0] })
+                (
+                    i,
+                    Aabb {
+                        min: [x, 0.0, 0.0],
+                        max: [x + 1.0, 1.0, 1.0],
+                    },
+                )
             })
             .collect();
         let mut nodes = Vec::new();

@@ -123,7 +123,9 @@ pub fn centred(cw: &[Hpoint]) -> Vec<Hpoint> {
         return Vec::new();
     };
     let c = [f[0] / f[3], f[1] / f[3], f[2] / f[3]];
-    cw.iter().map(|h| [h[0] - h[3] * c[0], h[1] - h[3] * c[1], h[2] - h[3] * c[2], h[3]]).collect()
+    cw.iter()
+        .map(|h| [h[0] - h[3] * c[0], h[1] - h[3] * c[1], h[2] - h[3] * c[2], h[3]])
+        .collect()
 }
 
 /// The second-fundamental-form numerators `(L̃, M̃, Ñ, K̃)` and the tolerance

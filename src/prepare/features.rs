@@ -65,7 +65,10 @@ fn find_piece(scene: &SceneData, ctx: &FaceCtx, u: f64, v: f64, not: Option<usiz
         .copied()
         .filter(|&i| Some(i) != not)
         .map(|i| {
-            let d = shifts.iter().map(|s| rect_dist(&scene.pieces[i].domain, u + s, v)).fold(f64::INFINITY, f64::min);
+            let d = shifts
+                .iter()
+                .map(|s| rect_dist(&scene.pieces[i].domain, u + s, v))
+                .fold(f64::INFINITY, f64::min);
             (i, d)
         })
         .min_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal))
@@ -84,8 +87,15 @@ fn local(ctx: &FaceCtx, nrect: &[f64; 4], u: f64, v: f64) -> [f64; 2] {
 }
 
 fn nearest_side(st: [f64; 2]) -> Boundary {
-    let c = [(st[0].abs(), Boundary::U0), ((1.0 - st[0]).abs(), Boundary::U1), (st[1].abs(), Boundary::V0), ((1.0 - st[1]).abs(), Boundary::V1)];
-    c.iter().min_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal)).map_or(Boundary::U0, |x| x.1)
+    let c = [
+        (st[0].abs(), Boundary::U0),
+        ((1.0 - st[0]).abs(), Boundary::U1),
+        (st[1].abs(), Boundary::V0),
+        ((1.0 - st[1]).abs(), Boundary::V1),
+    ];
+    c.iter()
+        .min_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal))
+        .map_or(Boundary::U0, |x| x.1)
 }
 
 fn polyline_nurbs(pts: &[Vec3]) -> Option<NurbsCurve> {
@@ -115,7 +125,9 @@ pub(crate) fn build(
     // faces of the body with their pieces
     let mut faces: BTreeMap<usize, FaceCtx> = BTreeMap::new();
     for (k, info) in infos.iter().enumerate() {
-        let Some(face) = model.faces.get(info.face) else { continue };
+        let Some(face) = model.faces.get(info.face) else {
+            continue;
+        };
         faces
             .entry(info.face)
             .or_insert_with(|| FaceCtx {
@@ -136,8 +148,14 @@ pub(crate) fn build(
                 let ov_v = ra[2].max(rb[2]) < ra[3].min(rb[3]) - eps;
                 let ov_u = ra[0].max(rb[0]) < ra[1].min(rb[1]) - eps;
                 let mut link = |ba: Boundary, bb: Boundary| {
-                    scene.pieces[a].adjacency.push(Adjacency { boundary: ba, feature: FeatureRef::Piece(b as u32) });
-                    scene.pieces[b].adjacency.push(Adjacency { boundary: bb, feature: FeatureRef::Piece(a as u32) });
+                    scene.pieces[a].adjacency.push(Adjacency {
+                        boundary: ba,
+                        feature: FeatureRef::Piece(b as u32),
+                    });
+                    scene.pieces[b].adjacency.push(Adjacency {
+                        boundary: bb,
+                        feature: FeatureRef::Piece(a as u32),
+                    });
                 };
                 if ov_v && (ra[1] - rb[0]).abs() <= eps {
                     link(Boundary::U1, Boundary::U0);
@@ -167,11 +185,17 @@ pub(crate) fn build(
         let adj: Vec<usize> = edge.faces.iter().copied().filter(|f| faces.contains_key(f)).collect();
         let Some(&fa) = adj.first() else { continue };
         let (t0, t1) = (edge.t0.min(edge.t1), edge.t0.max(edge.t1));
-        let curve = if t1 > t0 { curve_nurbs(&edge.curve, (t0, t1)).ok().map(|c| c.0) } else { None };
+        let curve = if t1 > t0 {
+            curve_nurbs(&edge.curve, (t0, t1)).ok().map(|c| c.0)
+        } else {
+            None
+        };
         let curve = match curve {
             Some(c) => c,
             None => {
-                let pts: Vec<Vec3> = (0..=16).map(|k| edge.curve.eval(t0 + (t1 - t0) * k as f64 / 16.0)).collect();
+                let pts: Vec<Vec3> = (0..=16)
+                    .map(|k| edge.curve.eval(t0 + (t1 - t0) * k as f64 / 16.0))
+                    .collect();
                 if !(t1 > t0) || pts.iter().any(|p| !p.iter().all(|x| x.is_finite())) {
                     continue;
                 }
@@ -189,7 +213,11 @@ pub(crate) fn build(
         let (k0, k1) = curve.domain();
         let e_index = idx(scene.edges.len())?;
         let fb = adj.get(1).copied();
-        let kind = if fb.is_some() || body.kind == BodyKind::Solid { EdgeKind::Crease } else { EdgeKind::Boundary };
+        let kind = if fb.is_some() || body.kind == BodyKind::Solid {
+            EdgeKind::Crease
+        } else {
+            EdgeKind::Boundary
+        };
         let fb_face = fb.or(if kind == EdgeKind::Crease { Some(fa) } else { None });
         let mut samples = Vec::with_capacity(n_samples);
         let mut uvs: Vec<[(f64, f64); 2]> = Vec::with_capacity(n_samples);
@@ -235,8 +263,15 @@ pub(crate) fn build(
             let start = local(ctx, &nrect, uvs[0][k].0, uvs[0][k].1);
             let end = local(ctx, &nrect, uvs[n_samples - 1][k].0, uvs[n_samples - 1][k].1);
             let boundary = nearest_side(local(ctx, &nrect, u, v));
-            sides[k] = EdgeSide { piece: pi as u32, boundary, map: ParamMap::Linear { start, end } };
-            scene.pieces[pi].adjacency.push(Adjacency { boundary, feature: FeatureRef::Edge(e_index) });
+            sides[k] = EdgeSide {
+                piece: pi as u32,
+                boundary,
+                map: ParamMap::Linear { start, end },
+            };
+            scene.pieces[pi].adjacency.push(Adjacency {
+                boundary,
+                feature: FeatureRef::Edge(e_index),
+            });
         }
         if sides[0].piece == NONE || (kind == EdgeKind::Crease && sides[1].piece == NONE) {
             continue;

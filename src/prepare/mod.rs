@@ -137,7 +137,10 @@ pub fn prepare(model: &Model, opts: &PrepareOptions) -> Result<SceneData, Prepar
 /// [`prepare`], also returning statistics.
 pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(SceneData, PrepareStats), PrepareError> {
     if !(opts.max_cone_angle > 0.0 && opts.max_cone_angle < std::f64::consts::FRAC_PI_2) {
-        return Err(PrepareError::Option(format!("max_cone_angle {} not in (0, π/2)", opts.max_cone_angle)));
+        return Err(PrepareError::Option(format!(
+            "max_cone_angle {} not in (0, π/2)",
+            opts.max_cone_angle
+        )));
     }
     let mut stats = PrepareStats::default();
     let mut scene = SceneData::default();
@@ -187,8 +190,9 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
         let vertex_first = scene.vertices.len();
         features::build(model, body, body_idx, piece_first, &infos, opts, &mut scene, &mut stats)?;
         let bvh_first = scene.bvh_nodes.len();
-        let mut items: Vec<(u32, Aabb)> =
-            (piece_first..scene.pieces.len()).map(|i| (i as u32, scene.pieces[i].bbox)).collect();
+        let mut items: Vec<(u32, Aabb)> = (piece_first..scene.pieces.len())
+            .map(|i| (i as u32, scene.pieces[i].bbox))
+            .collect();
         let mut local = Vec::new();
         let root = bvh::build(&mut items, &mut local);
         for mut n in local {
@@ -198,7 +202,10 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
             }
             scene.bvh_nodes.push(n);
         }
-        let bbox = scene.pieces[piece_first..].iter().skip(1).fold(scene.pieces[piece_first].bbox, |a, p| bvh::union(&a, &p.bbox));
+        let bbox = scene.pieces[piece_first..]
+            .iter()
+            .skip(1)
+            .fold(scene.pieces[piece_first].bbox, |a, p| bvh::union(&a, &p.bbox));
         let span = |first: usize, end: usize| -> Result<Span, PrepareError> {
             Ok(Span {
                 first: u32::try_from(first).map_err(|_| PrepareError::TooLarge)?,
@@ -248,10 +255,13 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
         },
     ];
     if let Some(t) = model.tolerance.filter(|t| t.is_finite()) {
-        tol.insert(0, Tolerance {
-            name: "linear_mm".into(),
-            value: t,
-        });
+        tol.insert(
+            0,
+            Tolerance {
+                name: "linear_mm".into(),
+                value: t,
+            },
+        );
     }
     scene.meta.tolerances = tol;
     Ok((scene, stats))
@@ -274,9 +284,21 @@ fn face_pieces(
         let (p, q) = (bp.patch.degree_u, bp.patch.degree_v);
         for cp in convexity::classify(p, q, &bp.patch.cw, sigma, &opts.convexity) {
             let mut nice = Vec::new();
-            split::make_nice(p, q, cp.cw, cp.rect, cp.class, sigma, opts.max_cone_angle, opts.max_split_depth, &mut nice);
+            split::make_nice(
+                p,
+                q,
+                cp.cw,
+                cp.rect,
+                cp.class,
+                sigma,
+                opts.max_cone_angle,
+                opts.max_split_depth,
+                &mut nice,
+            );
             for np in nice {
-                if np.class == crate::scene::data::ConvexityClass::Mixed && cp.class == crate::scene::data::ConvexityClass::Convex {
+                if np.class == crate::scene::data::ConvexityClass::Mixed
+                    && cp.class == crate::scene::data::ConvexityClass::Convex
+                {
                     stats.warnings.push(format!(
                         "prepare: face #{}: a convex patch could not be made nice within {} halvings; stored as mixed",
                         face.source, opts.max_split_depth
@@ -289,7 +311,12 @@ fn face_pieces(
                     np.rect[3],
                 ];
                 let (du, dv) = (bp.u.1 - bp.u.0, bp.v.1 - bp.v.0);
-                let nrect = [bp.u.0 + r[0] * du, bp.u.0 + r[1] * du, bp.v.0 + r[2] * dv, bp.v.0 + r[3] * dv];
+                let nrect = [
+                    bp.u.0 + r[0] * du,
+                    bp.u.0 + r[1] * du,
+                    bp.v.0 + r[2] * dv,
+                    bp.v.0 + r[3] * dv,
+                ];
                 let (fu0, fv0) = fnurbs.to_face(nrect[0], nrect[2]);
                 let (fu1, fv1) = fnurbs.to_face(nrect[1], nrect[3]);
                 let domain = [fu0, fu1, fv0, fv1];

@@ -70,9 +70,9 @@ impl FaceNurbs {
 /// Exact NURBS of a 3-D curve on `[t0, t1]` (line, circle, B-spline).
 pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), String> {
     match c {
-        Curve::Line { origin, dir } => {
-            primitives::line_segment(*origin, *dir, t).map(|m| (m.curve, m.map)).map_err(|e| e.to_string())
-        }
+        Curve::Line { origin, dir } => primitives::line_segment(*origin, *dir, t)
+            .map(|m| (m.curve, m.map))
+            .map_err(|e| e.to_string()),
         Curve::Circle { frame, radius } => primitives::circle_arc(frame.origin, frame.x, frame.y, *radius, t)
             .map(|m| (m.curve, m.map))
             .map_err(|e| e.to_string()),
@@ -103,13 +103,19 @@ pub fn face_range(model: &Model, face: &Face) -> ((f64, f64), (f64, f64)) {
         match (nat, period) {
             // a periodic direction keeps the unwrapped loop range (at most one period)
             (_, Some(p)) => {
-                if hi - lo >= p * (1.0 - 1e-9) {
+                if hi - lo >= p * 0.95 {
                     (lo, lo + p)
                 } else {
                     (lo, hi)
                 }
             }
-            (Some((a, b)), None) => (lo.max(a), hi.min(b)),
+            // snap to a natural bound the sampled loop nearly reaches
+            (Some((a, b)), None) => {
+                let snap = 0.02 * (b - a);
+                let lo = if lo - a < snap { a } else { lo.max(a) };
+                let hi = if b - hi < snap { b } else { hi.min(b) };
+                (lo, hi)
+            }
             (None, None) => (lo, hi),
         }
     };
@@ -203,7 +209,12 @@ pub fn surface_nurbs(s: &Surface, face: u64, range: ((f64, f64), (f64, f64))) ->
                 };
                 let have = k.iter().filter(|&&x| x == t).count();
                 for _ in have..p {
-                    m.surface = if in_u { m.surface.insert_knot_u(t) } else { m.surface.insert_knot_v(t) }.map_err(g)?;
+                    m.surface = if in_u {
+                        m.surface.insert_knot_u(t)
+                    } else {
+                        m.surface.insert_knot_v(t)
+                    }
+                    .map_err(g)?;
                 }
                 Ok(())
             };
@@ -241,7 +252,13 @@ fn restrict(s: &crate::geom::NurbsSurface, u: (f64, f64), v: (f64, f64)) -> crat
     let (iv0, iv1) = sel(&s.knots_v, v.0, v.1);
     let n_u = (iu1 + 1).saturating_sub(iu0);
     let n_v = (iv1 + 1).saturating_sub(iv0);
-    if iu1 < iu0 || iv1 < iv0 || n_u < s.degree_u + 1 || n_v < s.degree_v + 1 || iu1 + s.degree_u + 1 >= s.knots_u.len() || iv1 + s.degree_v + 1 >= s.knots_v.len() {
+    if iu1 < iu0
+        || iv1 < iv0
+        || n_u < s.degree_u + 1
+        || n_v < s.degree_v + 1
+        || iu1 + s.degree_u + 1 >= s.knots_u.len()
+        || iv1 + s.degree_v + 1 >= s.knots_v.len()
+    {
         return s.clone();
     }
     let mut cw = Vec::with_capacity(n_u * n_v);
@@ -329,7 +346,10 @@ mod tests {
             },
             ((0.0, 4.0), (-1.0, 2.0)),
         );
-        check(&Surface::Sphere { frame: f, radius: 3.0 }, ((0.0, TAU), (-FRAC_PI_2, FRAC_PI_2)));
+        check(
+            &Surface::Sphere { frame: f, radius: 3.0 },
+            ((0.0, TAU), (-FRAC_PI_2, FRAC_PI_2)),
+        );
         check(
             &Surface::Torus {
                 frame: f,

@@ -33,19 +33,26 @@ pub fn normal_coefficients(p: usize, q: usize, cw: &[Hpoint]) -> Vec<Vec3> {
     let t2 = cross(&a, &a_t);
     let t3 = cross(&a_s, &a);
     let n: [Poly; 3] = std::array::from_fn(|k| {
-        w.mul(&t1[k]).add_scaled(&ws.mul(&t2[k]), -1.0).add_scaled(&wt.mul(&t3[k]), -1.0)
+        w.mul(&t1[k])
+            .add_scaled(&ws.mul(&t2[k]), -1.0)
+            .add_scaled(&wt.mul(&t3[k]), -1.0)
     });
-    (0..n[0].c.len()).map(|i| Vec3::new(n[0].c[i], n[1].c[i], n[2].c[i])).collect()
+    (0..n[0].c.len())
+        .map(|i| Vec3::new(n[0].c[i], n[1].c[i], n[2].c[i]))
+        .collect()
 }
 
 /// Smallest-ish cone holding the given directions (zero vectors ignored):
 /// axis = normalised sum of the unit directions, half-angle = largest angle
 /// to it (`π` when the directions cancel or there are none).
 pub fn cone_of(dirs: &[Vec3]) -> NormalCone {
-    let units: Vec<Vec3> = dirs.iter().filter_map(|d| {
-        let l = d.norm();
-        (l > 0.0 && l.is_finite()).then(|| d / l)
-    }).collect();
+    let units: Vec<Vec3> = dirs
+        .iter()
+        .filter_map(|d| {
+            let l = d.norm();
+            (l > 0.0 && l.is_finite()).then(|| d / l)
+        })
+        .collect();
     let sum: Vec3 = units.iter().sum();
     let l = sum.norm();
     if units.is_empty() || !(l > 1e-12 * units.len() as f64) {
@@ -55,7 +62,10 @@ pub fn cone_of(dirs: &[Vec3]) -> NormalCone {
         };
     }
     let axis = sum / l;
-    let half = units.iter().map(|u| u.dot(&axis).clamp(-1.0, 1.0).acos()).fold(0.0, f64::max);
+    let half = units
+        .iter()
+        .map(|u| u.dot(&axis).clamp(-1.0, 1.0).acos())
+        .fold(0.0, f64::max);
     NormalCone {
         axis: [axis.x, axis.y, axis.z],
         half_angle: half.min(PI),
@@ -122,7 +132,11 @@ pub fn make_nice(
                 }
                 let a = cw[i * (q + 1) + j];
                 let b = cw[i2 * (q + 1) + j2];
-                let d = Vec3::new(a[0] / a[3] - b[0] / b[3], a[1] / a[3] - b[1] / b[3], a[2] / a[3] - b[2] / b[3]);
+                let d = Vec3::new(
+                    a[0] / a[3] - b[0] / b[3],
+                    a[1] / a[3] - b[1] / b[3],
+                    a[2] / a[3] - b[2] / b[3],
+                );
                 m = m.max(d.norm() * if along_u { p as f64 } else { q as f64 });
             }
         }
@@ -152,7 +166,17 @@ mod tests {
         for b in m.surface.bezier_patches() {
             let pt = &b.patch;
             let mut out = Vec::new();
-            make_nice(pt.degree_u, pt.degree_v, pt.cw.clone(), [0.0, 1.0, 0.0, 1.0], ConvexityClass::Convex, 1.0, 1.2, 12, &mut out);
+            make_nice(
+                pt.degree_u,
+                pt.degree_v,
+                pt.cw.clone(),
+                [0.0, 1.0, 0.0, 1.0],
+                ConvexityClass::Convex,
+                1.0,
+                1.2,
+                12,
+                &mut out,
+            );
             for n in &out {
                 assert_eq!(n.class, ConvexityClass::Convex);
                 assert!(n.cone.half_angle < 1.2);

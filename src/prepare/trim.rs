@@ -58,8 +58,14 @@ fn seg_hits(a: (f64, f64), b: (f64, f64), r: [f64; 4]) -> bool {
 
 /// Classifies the piece with face-parameter `domain` `[u0,u1,v0,v1]` and NURBS
 /// rectangle `nrect` `[s0,s1,t0,t1]`. `outer_first`: loop 0 is the outer loop.
-pub fn trim_piece(trim: &FaceTrim, outer_first: bool, fnurbs: &FaceNurbs, domain: [f64; 4], nrect: [f64; 4]) -> TrimStatus {
-    if trim.loops.is_empty() {
+pub fn trim_piece(
+    trim: &FaceTrim,
+    outer_first: bool,
+    fnurbs: &FaceNurbs,
+    domain: [f64; 4],
+    nrect: [f64; 4],
+) -> TrimStatus {
+    if trim.loops.is_empty() || on_range_boundary(trim, fnurbs) {
         return TrimStatus::Inside;
     }
     let eu = 1e-6 * (domain[1] - domain[0]);
@@ -98,9 +104,36 @@ pub fn trim_piece(trim: &FaceTrim, outer_first: bool, fnurbs: &FaceNurbs, domain
                 }
             }
         }
-        return if inside >= 13 { TrimStatus::Inside } else { TrimStatus::Outside };
+        return if inside >= 13 {
+            TrimStatus::Inside
+        } else {
+            TrimStatus::Outside
+        };
     }
     let ((ru0, ru1), (rv0, rv1)) = fnurbs.range;
+    // every loop that can wind around a point of the piece (bbox overlap), not only the crossing ones
+    let mut hit_loops = hit_loops;
+    for (li, l) in trim.loops.iter().enumerate() {
+        if hit_loops.iter().any(|h| h.0 == li) {
+            continue;
+        }
+        let lo = l
+            .iter()
+            .fold((f64::INFINITY, f64::INFINITY), |a, p| (a.0.min(p.0), a.1.min(p.1)));
+        let hi = l.iter().fold((f64::NEG_INFINITY, f64::NEG_INFINITY), |a, p| {
+            (a.0.max(p.0), a.1.max(p.1))
+        });
+        'found: for du in shifts(trim.periods.0) {
+            for dv in shifts(trim.periods.1) {
+                if lo.0 + du <= domain[1] && hi.0 + du >= domain[0] && lo.1 + dv <= domain[3] && hi.1 + dv >= domain[2]
+                {
+                    hit_loops.push((li, du, dv));
+                    break 'found;
+                }
+            }
+        }
+    }
+    hit_loops.sort_by_key(|h| h.0);
     let mut loops = Vec::new();
     for (li, du, dv) in hit_loops {
         let mut pts: Vec<[f64; 2]> = Vec::with_capacity(trim.loops[li].len() + 1);
@@ -133,4 +166,19 @@ pub fn trim_piece(trim: &FaceTrim, outer_first: bool, fnurbs: &FaceNurbs, domain
     } else {
         TrimStatus::Partial(loops)
     }
+}
+
+/// True when every loop point lies on the border of the face's NURBS range
+/// (a face bounded by its natural parameter rectangle, seams included).
+fn on_range_boundary(trim: &FaceTrim, fnurbs: &FaceNurbs) -> bool {
+    let ((u0, u1), (v0, v1)) = fnurbs.range;
+    let (eu, ev) = (1e-6 * (u1 - u0), 1e-6 * (v1 - v0));
+    let near = |x: f64, a: f64, b: f64, e: f64, per: Option<f64>| {
+        let m = |y: f64| (y - a).abs() <= e || (y - b).abs() <= e;
+        m(x) || per.is_some_and(|p| m(x + p) || m(x - p))
+    };
+    trim.loops.iter().all(|l| {
+        l.iter()
+            .all(|&(u, v)| near(u, u0, u1, eu, trim.periods.0) || near(v, v0, v1, ev, trim.periods.1))
+    })
 }

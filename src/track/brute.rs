@@ -45,8 +45,12 @@ pub fn closest_on_patch(patch: &NurbsSurface, q: &Vec3, n: usize, seeds: usize) 
     };
     let mut results: Vec<(f64, [f64; 2], Vec3)> = Vec::new();
     for &(_, u, v) in samples.iter().take(seeds.max(1)) {
-        let Ok(mut t) = PointPatchTracker::new(cfg, [u, v]) else { continue };
-        let Ok(w) = t.solve(patch, q, &Vec3::zeros(), 0.0) else { continue };
+        let Ok(mut t) = PointPatchTracker::new(cfg, [u, v]) else {
+            continue;
+        };
+        let Ok(w) = t.solve(patch, q, &Vec3::zeros(), 0.0) else {
+            continue;
+        };
         results.push((w.distance, w.uv, w.point));
     }
     // a globally convergent polish from the best sample too (robust on boundaries)
@@ -103,7 +107,11 @@ pub fn closest_on_curve(curve: &NurbsCurve, q: &Vec3, n: usize) -> (f64, Vec3, f
             let dr = c.p - q;
             let g = dr.dot(&c.d1);
             let h = c.d1.dot(&c.d1) + dr.dot(&c.d2);
-            let step = if h > 0.0 { -g / h } else { -g / c.d1.dot(&c.d1).max(1e-300) * 0.1 };
+            let step = if h > 0.0 {
+                -g / h
+            } else {
+                -g / c.d1.dot(&c.d1).max(1e-300) * 0.1
+            };
             let tn = (t + step).clamp(t0, t1);
             if (tn - t).abs() < 1e-16 * (1.0 + t.abs()) {
                 t = tn;

@@ -5,12 +5,12 @@
 //! - [`gains`]: discrete stability window and the motion lower bound (PG-GUAS Theorem 1);
 //! - [`motion`]: poses, twists and relative velocities.
 
+pub mod brute;
 pub mod config;
 pub mod core;
 pub mod curves;
 pub mod gains;
 pub mod motion;
-pub mod brute;
 pub mod patch_pair;
 pub mod point_patch;
 

@@ -49,7 +49,10 @@ pub struct PointState {
 impl PointState {
     /// A point at rest.
     pub fn at(q: Vec3) -> Self {
-        Self { q, q_dot: Vec3::zeros() }
+        Self {
+            q,
+            q_dot: Vec3::zeros(),
+        }
     }
     /// Validates finiteness.
     pub fn validate(&self) -> Result<(), TrackError> {

@@ -205,7 +205,10 @@ impl PointPatchTracker {
             converged: out.converged,
             left_domain: out.left_domain,
         };
-        if !(out.point.iter().all(|c| c.is_finite()) && out.distance.is_finite() && out.normal.iter().all(|c| c.is_finite())) {
+        if !(out.point.iter().all(|c| c.is_finite())
+            && out.distance.is_finite()
+            && out.normal.iter().all(|c| c.is_finite()))
+        {
             return Err(TrackError::Degenerate);
         }
         Ok(out)
