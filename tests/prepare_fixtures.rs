@@ -208,7 +208,7 @@ fn generated_step_fixtures_prepare() {
                 }
             }
         }
-        report.push(format!("{stem}: {} pieces, {exact} untrimmed faces (worst rel {worst_exact:.1e}), {loose} trimmed (worst {worst_loose:.1e})", scene.pieces.len()));
+        report.push(format!("{stem}: {} pieces, {exact} untrimmed faces (worst rel {worst_exact:.1e}), {loose} trimmed or B-spline (worst {worst_loose:.1e})", scene.pieces.len()));
     }
     println!("{}", report.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
