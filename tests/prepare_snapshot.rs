@@ -13,7 +13,14 @@ fn tiled_convex_scene_dump() {
     let bytes = scene.write();
     let buf = AlignedBytes::from_slice(&bytes);
     let view = SceneView::from_bytes(buf.as_bytes()).expect("valid scene");
-    assert_eq!(view.to_data().write(), bytes, "write → read → write must be byte-identical");
-    assert!(scene.pieces.iter().all(|p| p.class != extrack::scene::ConvexityClass::Convex || p.cone.half_angle < 1.5));
+    assert_eq!(
+        view.to_data().write(),
+        bytes,
+        "write → read → write must be byte-identical"
+    );
+    assert!(scene
+        .pieces
+        .iter()
+        .all(|p| p.class != extrack::scene::ConvexityClass::Convex || p.cone.half_angle < 1.5));
     insta::assert_snapshot!("tiled_convex_dump", dump(&view));
 }

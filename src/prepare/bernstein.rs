@@ -167,8 +167,9 @@ pub fn split_u(p: usize, q: usize, cw: &[Hpoint], a: f64) -> (Vec<Hpoint>, Vec<H
             left[r * (q + 1) + j] = col[0];
             right[(p - r) * (q + 1) + j] = col[p - r];
             for i in 0..p - r {
-                for k in 0..4 {
-                    col[i][k] = (1.0 - a) * col[i][k] + a * col[i + 1][k];
+                let next = col[i + 1];
+                for (c, n) in col[i].iter_mut().zip(next) {
+                    *c = (1.0 - a) * *c + a * n;
                 }
             }
         }

@@ -22,6 +22,9 @@ use crate::scene::data::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Incident edges, pieces and adjacent normals of a vertex.
+type Incidence = (Vec<u32>, BTreeSet<u32>, Vec<Vec3>);
+
 struct FaceCtx<'a> {
     face: &'a Face,
     fnurbs: Option<FaceNurbs>,
@@ -178,7 +181,7 @@ pub(crate) fn build(
         }
     }
     let mut vmap: BTreeMap<usize, u32> = BTreeMap::new();
-    let mut vinc: BTreeMap<usize, (Vec<u32>, BTreeSet<u32>, Vec<Vec3>)> = BTreeMap::new();
+    let mut vinc: BTreeMap<usize, Incidence> = BTreeMap::new();
     let n_samples = opts.edge_samples.max(2);
     for ei in edge_ids {
         let Some(edge) = model.edges.get(ei) else { continue };

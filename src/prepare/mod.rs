@@ -8,6 +8,9 @@
 //! classification ([`trim`]). Then per body the feature graph ([`features`])
 //! and the BVH ([`bvh`]).
 
+// `!(x > 0.0)` style tests are deliberate: they also reject NaN.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 pub mod bernstein;
 pub mod bvh;
 pub mod convexity;
@@ -24,6 +27,9 @@ use crate::scene::Span;
 use convexity::ConvexityOptions;
 use thiserror::Error;
 
+/// Progress callback: `(stage, done, total)`.
+pub type ProgressFn<'a> = &'a dyn Fn(&str, usize, usize);
+
 /// Options of [`prepare`].
 pub struct PrepareOptions<'a> {
     /// Classification tolerances and subdivision depth.
@@ -35,7 +41,7 @@ pub struct PrepareOptions<'a> {
     /// Voronoi samples per edge (≥ 2).
     pub edge_samples: usize,
     /// Called with `(stage, done, total)`.
-    pub progress: Option<&'a dyn Fn(&str, usize, usize)>,
+    pub progress: Option<ProgressFn<'a>>,
 }
 
 impl Default for PrepareOptions<'_> {

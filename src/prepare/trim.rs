@@ -112,7 +112,6 @@ pub fn trim_piece(
     }
     let ((ru0, ru1), (rv0, rv1)) = fnurbs.range;
     // every loop that can wind around a point of the piece (bbox overlap), not only the crossing ones
-    let mut hit_loops = hit_loops;
     for (li, l) in trim.loops.iter().enumerate() {
         if hit_loops.iter().any(|h| h.0 == li) {
             continue;
