@@ -66,9 +66,11 @@ pub fn cone_of(dirs: &[Vec3]) -> NormalCone {
         .iter()
         .map(|u| u.dot(&axis).clamp(-1.0, 1.0).acos())
         .fold(0.0, f64::max);
+    // a cone wider than a hemisphere is not convex: positive combinations of
+    // its directions may leave it, so only the whole sphere is safe then
     NormalCone {
         axis: [axis.x, axis.y, axis.z],
-        half_angle: half.min(PI),
+        half_angle: if half < std::f64::consts::FRAC_PI_2 { half } else { PI },
     }
 }
 
