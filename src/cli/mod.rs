@@ -3,6 +3,7 @@
 use clap::Subcommand;
 
 pub mod dump;
+pub mod export;
 pub mod import;
 pub mod inspect;
 
@@ -15,6 +16,8 @@ pub enum Command {
     Dump(dump::DumpArgs),
     /// Import a STEP/IGES file, prepare it into convex nice pieces and write a scene (.exs).
     Import(import::ImportArgs),
+    /// Write a tessellation of a scene's pieces coloured by convexity class (OBJ + MTL).
+    Export(export::ExportArgs),
 }
 
 /// Runs one subcommand; errors become one line on stderr and exit code 1.
@@ -23,5 +26,6 @@ pub fn run(cmd: Command) -> Result<(), String> {
         Command::Inspect(a) => inspect::run(a),
         Command::Dump(a) => dump::run(a),
         Command::Import(a) => import::run(a),
+        Command::Export(a) => export::run(a),
     }
 }
