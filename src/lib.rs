@@ -16,5 +16,6 @@
 
 pub mod geom;
 pub mod import;
+pub mod prepare;
 pub mod scene;
 pub mod track;

@@ -4,6 +4,8 @@ use clap::Subcommand;
 
 pub mod demo;
 pub mod dump;
+pub mod export;
+pub mod import;
 pub mod inspect;
 
 /// All subcommands.
@@ -15,6 +17,10 @@ pub enum Command {
     Inspect(inspect::InspectArgs),
     /// Print a scene file (.exs) as deterministic text: sections, metadata, bodies, pieces, edges, vertices, BVH.
     Dump(dump::DumpArgs),
+    /// Import a STEP/IGES file, prepare it into convex nice pieces and write a scene (.exs).
+    Import(import::ImportArgs),
+    /// Write a tessellation of a scene's pieces coloured by convexity class (OBJ + MTL).
+    Export(export::ExportArgs),
 }
 
 /// Runs one subcommand; errors become one line on stderr and exit code 1.
@@ -23,5 +29,7 @@ pub fn run(cmd: Command) -> Result<(), String> {
         Command::Demo(a) => demo::run(a),
         Command::Inspect(a) => inspect::run(a),
         Command::Dump(a) => dump::run(a),
+        Command::Import(a) => import::run(a),
+        Command::Export(a) => export::run(a),
     }
 }

@@ -1,0 +1,116 @@
+//! `extrack export SCENE.exs --format obj -o FILE.obj`: a tessellation of the
+//! scene's pieces coloured by convexity class (Wavefront OBJ with a `.mtl`
+//! next to it), in world coordinates (body placements applied). Triangles of
+//! trimmed pieces whose centre lies outside the piece's trim loops are left out.
+
+use clap::{Args, ValueEnum};
+use extrack::geom::NurbsSurface;
+use extrack::scene::{ConvexityClass, SceneFile, TrimCurve};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Output format.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ExportFormat {
+    /// Wavefront OBJ + MTL.
+    Obj,
+}
+
+/// Arguments of `extrack export`.
+#[derive(Args)]
+pub struct ExportArgs {
+    /// A scene file (.exs).
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "obj")]
+    pub format: ExportFormat,
+    /// Output file (the .mtl is written next to it).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Grid resolution per piece and direction.
+    #[arg(long, default_value_t = 12)]
+    pub grid: usize,
+}
+
+fn colour(c: ConvexityClass) -> [f64; 3] {
+    match c {
+        ConvexityClass::Planar => [0.7, 0.7, 0.7],
+        ConvexityClass::Convex => [0.2, 0.5, 0.9],
+        ConvexityClass::Concave => [0.9, 0.4, 0.2],
+        ConvexityClass::Saddle => [0.3, 0.8, 0.3],
+        ConvexityClass::Mixed => [0.9, 0.2, 0.8],
+    }
+}
+
+fn inside(loops: &[extrack::scene::TrimLoop], s: f64, t: f64) -> bool {
+    let mut inside = false;
+    for l in loops {
+        for c in &l.curves {
+            let pts: Vec<[f64; 2]> = match c {
+                TrimCurve::Polyline(v) => v.clone(),
+                TrimCurve::Bezier(v) => v.iter().map(|h| [h[0] / h[2], h[1] / h[2]]).collect(),
+            };
+            for w in pts.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                if (a[1] > t) != (b[1] > t) && s < a[0] + (t - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
+                    inside = !inside;
+                }
+            }
+        }
+    }
+    inside
+}
+
+/// Runs `export`.
+pub fn run(args: ExportArgs) -> Result<(), String> {
+    let scene = SceneFile::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let data = scene.view().to_data();
+    let n = args.grid.clamp(1, 256);
+    let mtl_path = args.output.with_extension("mtl");
+    let mtl_name = mtl_path
+        .file_name()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let mut mtl = String::new();
+    for c in ConvexityClass::ALL {
+        let [r, g, b] = colour(c);
+        let _ = writeln!(mtl, "newmtl {}\nKd {r} {g} {b}\n", c.name());
+    }
+    let mut obj = format!("# extrack export of {}\nmtllib {mtl_name}\n", data.meta.source_name);
+    let mut base = 1usize;
+    for (k, p) in data.pieces.iter().enumerate() {
+        let Ok(s) = NurbsSurface::bezier(p.degree_u as usize, p.degree_v as usize, p.poles.clone()) else {
+            continue;
+        };
+        let pl = data
+            .bodies
+            .get(p.body as usize)
+            .map_or(extrack::scene::IDENTITY_PLACEMENT, |b| b.placement);
+        let _ = writeln!(obj, "o piece_{k}\nusemtl {}", p.class.name());
+        for i in 0..=n {
+            for j in 0..=n {
+                let q = s.eval(i as f64 / n as f64, j as f64 / n as f64);
+                let w: [f64; 3] = std::array::from_fn(|r| {
+                    pl[4 * r] * q.x + pl[4 * r + 1] * q.y + pl[4 * r + 2] * q.z + pl[4 * r + 3]
+                });
+                let _ = writeln!(obj, "v {} {} {}", w[0], w[1], w[2]);
+            }
+        }
+        for i in 0..n {
+            for j in 0..n {
+                if p.trimmed && !inside(&p.trim_loops, (i as f64 + 0.5) / n as f64, (j as f64 + 0.5) / n as f64) {
+                    continue;
+                }
+                let a = base + i * (n + 1) + j;
+                let (b, c, d) = (a + n + 1, a + n + 2, a + 1);
+                let (b, d) = if p.reversed { (d, b) } else { (b, d) };
+                let _ = writeln!(obj, "f {a} {b} {c}\nf {a} {c} {d}");
+            }
+        }
+        base += (n + 1) * (n + 1);
+    }
+    std::fs::write(&args.output, obj).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    std::fs::write(&mtl_path, mtl).map_err(|e| format!("{}: {e}", mtl_path.display()))?;
+    println!("wrote {} and {}", args.output.display(), mtl_path.display());
+    Ok(())
+}

@@ -1,0 +1,289 @@
+//! Convexity classification of rational Bézier patches w.r.t. the outward
+//! normal, decided from Bernstein coefficients.
+//!
+//! With the homogeneous patch `P = (w·x, w·y, w·z, w)` (degree `(p, q)`), the
+//! 4×4 determinants
+//!
+//! ```text
+//! L̃ = det[P_ss, P_s, P_t, P],  M̃ = det[P_st, P_s, P_t, P],  Ñ = det[P_tt, P_s, P_t, P]
+//! ```
+//!
+//! equal `w⁴·|f_s × f_t|` times the second fundamental form coefficients
+//! `L, M, N` w.r.t. the unit normal `(f_s × f_t)/|f_s × f_t|` (subtract
+//! multiples of the last column to see it). They are polynomials, computed
+//! exactly (up to floating-point rounding) in Bernstein form by products;
+//! `K̃ = L̃Ñ − M̃²` has the sign of the Gaussian curvature. With `σ = ±1` the
+//! orientation of the outward normal, a patch is
+//!
+//! - **planar** when every coefficient of `L̃, M̃, Ñ` is below the tolerance;
+//! - **convex** when `K̃ ≥ 0`, `σL̃ ≤ 0`, `σÑ ≤ 0` (second fundamental form
+//!   negative semidefinite w.r.t. the outward normal) on all coefficients;
+//! - **concave** when `K̃ ≥ 0`, `σL̃ ≥ 0`, `σÑ ≥ 0`;
+//! - **saddle** when `K̃ ≤ 0` on all coefficients (and not `K̃ ≡ 0`);
+//! - otherwise undecided: the patch is halved (alternating directions) and
+//!   the halves classified, down to [`ConvexityOptions::max_depth`] levels
+//!   (minimum piece size `2^(−max_depth/2)` of a Bézier span per direction),
+//!   below which it is **mixed**.
+//!
+//! "≤ 0" means "≤ tol", with `tol = rel_tol × (Hadamard bound of the
+//! determinant)` — the patch is translated to its first pole first, so the
+//! bound is independent of the position; `K̃` uses the square of that bound.
+//! This absorbs the rounding of the coefficient arithmetic (a few ulps of the
+//! bound); curvature below it counts as zero.
+
+use super::bernstein::{coordinate_polys, split_u, split_v, Poly};
+use crate::geom::Hpoint;
+use crate::scene::data::ConvexityClass;
+
+/// Tuning of the classification.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ConvexityOptions {
+    /// Relative tolerance of the sign tests.
+    pub rel_tol: f64,
+    /// Maximum number of halvings of one Bézier span.
+    pub max_depth: u32,
+}
+
+impl Default for ConvexityOptions {
+    fn default() -> Self {
+        Self {
+            rel_tol: 1e-10,
+            max_depth: 8,
+        }
+    }
+}
+
+/// A classified sub-patch of a Bézier span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassifiedPatch {
+    /// `[s0, s1, t0, t1]` inside the span's `[0,1]²`.
+    pub rect: [f64; 4],
+    /// Homogeneous poles of the sub-patch on its own `[0,1]²`.
+    pub cw: Vec<Hpoint>,
+    /// Class.
+    pub class: ConvexityClass,
+}
+
+type Vec4P = [Poly; 4];
+
+fn det4(a: &Vec4P, b: &Vec4P, c: &Vec4P, d: &Vec4P) -> Poly {
+    // Laplace expansion over the permutations of the rows
+    let mut acc: Option<Poly> = None;
+    let perms = permutations4();
+    for (perm, sign) in perms {
+        let t = a[perm[0]].mul(&b[perm[1]]).mul(&c[perm[2]]).mul(&d[perm[3]]);
+        acc = Some(match acc {
+            None => {
+                let mut t = t;
+                t.c.iter_mut().for_each(|x| *x *= sign);
+                t
+            }
+            Some(s) => s.add_scaled(&t, sign),
+        });
+    }
+    acc.unwrap_or_else(|| Poly::zero(0, 0))
+}
+
+fn permutations4() -> Vec<([usize; 4], f64)> {
+    let mut out = Vec::with_capacity(24);
+    for a in 0..4 {
+        for b in 0..4 {
+            for c in 0..4 {
+                for d in 0..4 {
+                    let p = [a, b, c, d];
+                    if a == b || a == c || a == d || b == c || b == d || c == d {
+                        continue;
+                    }
+                    let mut inv = 0;
+                    for i in 0..4 {
+                        for j in i + 1..4 {
+                            if p[i] > p[j] {
+                                inv += 1;
+                            }
+                        }
+                    }
+                    out.push((p, if inv % 2 == 0 { 1.0 } else { -1.0 }));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn max_norm(v: &Vec4P) -> f64 {
+    let n = v[0].c.len();
+    (0..n)
+        .map(|k| (0..4).map(|i| v[i].c.get(k).map_or(0.0, |x| x * x)).sum::<f64>().sqrt())
+        .fold(0.0, f64::max)
+}
+
+/// Homogeneous poles translated so the first pole is at the origin.
+pub fn centred(cw: &[Hpoint]) -> Vec<Hpoint> {
+    let Some(f) = cw.first() else {
+        return Vec::new();
+    };
+    let c = [f[0] / f[3], f[1] / f[3], f[2] / f[3]];
+    cw.iter()
+        .map(|h| [h[0] - h[3] * c[0], h[1] - h[3] * c[1], h[2] - h[3] * c[2], h[3]])
+        .collect()
+}
+
+/// The second-fundamental-form numerators `(L̃, M̃, Ñ, K̃)` and the tolerance
+/// bound of `L̃, M̃, Ñ`.
+pub fn form_numerators(p: usize, q: usize, cw: &[Hpoint]) -> (Poly, Poly, Poly, Poly, f64) {
+    let cw = centred(cw);
+    let pp = coordinate_polys(p, q, &cw);
+    let ps: Vec4P = std::array::from_fn(|k| pp[k].ds());
+    let pt: Vec4P = std::array::from_fn(|k| pp[k].dt());
+    let pss: Vec4P = std::array::from_fn(|k| ps[k].ds());
+    let pst: Vec4P = std::array::from_fn(|k| ps[k].dt());
+    let ptt: Vec4P = std::array::from_fn(|k| pt[k].dt());
+    let l = det4(&pss, &ps, &pt, &pp);
+    let m = det4(&pst, &ps, &pt, &pp);
+    let n = det4(&ptt, &ps, &pt, &pp);
+    let k = l.mul(&n).add_scaled(&m.mul(&m), -1.0);
+    let second = max_norm(&pss).max(max_norm(&pst)).max(max_norm(&ptt));
+    let bound = second * max_norm(&ps) * max_norm(&pt) * max_norm(&pp);
+    (l, m, n, k, bound)
+}
+
+/// Class of one patch, `None` when the coefficient bounds do not decide it.
+/// `sigma` = +1 when the outward normal is `f_s × f_t`, −1 when reversed.
+pub fn classify_once(p: usize, q: usize, cw: &[Hpoint], sigma: f64, opts: &ConvexityOptions) -> Option<ConvexityClass> {
+    let (l, m, n, k, bound) = form_numerators(p, q, cw);
+    let tol = opts.rel_tol * bound;
+    let tol_k = opts.rel_tol * bound * bound;
+    if l.max_abs() <= tol && m.max_abs() <= tol && n.max_abs() <= tol {
+        return Some(ConvexityClass::Planar);
+    }
+    let (llo, lhi) = l.bounds();
+    let (nlo, nhi) = n.bounds();
+    let (klo, khi) = k.bounds();
+    let (sl_lo, sl_hi) = if sigma > 0.0 { (llo, lhi) } else { (-lhi, -llo) };
+    let (sn_lo, sn_hi) = if sigma > 0.0 { (nlo, nhi) } else { (-nhi, -nlo) };
+    if klo >= -tol_k {
+        if sl_hi <= tol && sn_hi <= tol {
+            return Some(ConvexityClass::Convex);
+        }
+        if sl_lo >= -tol && sn_lo >= -tol {
+            return Some(ConvexityClass::Concave);
+        }
+    }
+    if khi <= tol_k && klo < -tol_k {
+        return Some(ConvexityClass::Saddle);
+    }
+    None
+}
+
+/// Classifies a Bézier patch, subdividing undecided parts.
+pub fn classify(p: usize, q: usize, cw: &[Hpoint], sigma: f64, opts: &ConvexityOptions) -> Vec<ClassifiedPatch> {
+    let mut out = Vec::new();
+    rec(p, q, cw.to_vec(), [0.0, 1.0, 0.0, 1.0], 0, sigma, opts, &mut out);
+    merge_siblings(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn rec(
+    p: usize,
+    q: usize,
+    cw: Vec<Hpoint>,
+    rect: [f64; 4],
+    depth: u32,
+    sigma: f64,
+    opts: &ConvexityOptions,
+    out: &mut Vec<ClassifiedPatch>,
+) {
+    if let Some(class) = classify_once(p, q, &cw, sigma, opts) {
+        out.push(ClassifiedPatch { rect, cw, class });
+        return;
+    }
+    if depth >= opts.max_depth {
+        out.push(ClassifiedPatch {
+            rect,
+            cw,
+            class: ConvexityClass::Mixed,
+        });
+        return;
+    }
+    let [s0, s1, t0, t1] = rect;
+    if depth % 2 == 0 {
+        let (a, b) = split_u(p, q, &cw, 0.5);
+        let sm = 0.5 * (s0 + s1);
+        rec(p, q, a, [s0, sm, t0, t1], depth + 1, sigma, opts, out);
+        rec(p, q, b, [sm, s1, t0, t1], depth + 1, sigma, opts, out);
+    } else {
+        let (a, b) = split_v(p, q, &cw, 0.5);
+        let tm = 0.5 * (t0 + t1);
+        rec(p, q, a, [s0, s1, t0, tm], depth + 1, sigma, opts, out);
+        rec(p, q, b, [s0, s1, tm, t1], depth + 1, sigma, opts, out);
+    }
+}
+
+/// Keeps the subdivision as is (merging would need re-deciding the union);
+/// only sorts the patches by rectangle for a deterministic order.
+fn merge_siblings(mut v: Vec<ClassifiedPatch>) -> Vec<ClassifiedPatch> {
+    v.sort_by(|a, b| a.rect.partial_cmp(&b.rect).unwrap_or(std::cmp::Ordering::Equal));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::primitives::{self, Axes};
+    use crate::geom::Vec3;
+
+    fn patches(m: &crate::geom::MappedSurface) -> Vec<crate::geom::BezierPatch> {
+        m.surface.bezier_patches()
+    }
+
+    #[test]
+    fn sphere_is_convex_outside_concave_inside() {
+        let ax = Axes::world();
+        let m = primitives::sphere(&ax, 2.0, (0.0, 6.0), (-1.2, 1.3)).unwrap();
+        let o = ConvexityOptions::default();
+        for b in patches(&m) {
+            let p = &b.patch;
+            for c in classify(p.degree_u, p.degree_v, &p.cw, 1.0, &o) {
+                assert_eq!(c.class, ConvexityClass::Convex);
+            }
+            for c in classify(p.degree_u, p.degree_v, &p.cw, -1.0, &o) {
+                assert_eq!(c.class, ConvexityClass::Concave);
+            }
+        }
+    }
+
+    #[test]
+    fn plane_cylinder_torus() {
+        let ax = Axes {
+            origin: Vec3::new(100.0, -50.0, 20.0),
+            ..Axes::world()
+        };
+        let o = ConvexityOptions::default();
+        let pl = primitives::plane_patch(&ax, (0.0, 3.0), (1.0, 2.0)).unwrap();
+        for b in patches(&pl) {
+            let c = classify(1, 1, &b.patch.cw, 1.0, &o);
+            assert!(c.iter().all(|c| c.class == ConvexityClass::Planar));
+        }
+        let cy = primitives::cylinder(&ax, 3.0, (0.0, 6.2), (0.0, 5.0)).unwrap();
+        for b in patches(&cy) {
+            let p = &b.patch;
+            let c = classify(p.degree_u, p.degree_v, &p.cw, 1.0, &o);
+            assert!(c.iter().all(|c| c.class == ConvexityClass::Convex), "{c:?}");
+        }
+        // torus: outer half convex, inner half saddle
+        let to = primitives::torus(&ax, 5.0, 1.0, (0.0, 1.0), (-1.0, 1.0)).unwrap();
+        for b in patches(&to) {
+            let p = &b.patch;
+            for c in classify(p.degree_u, p.degree_v, &p.cw, 1.0, &o) {
+                assert_eq!(c.class, ConvexityClass::Convex);
+            }
+        }
+        let to = primitives::torus(&ax, 5.0, 1.0, (0.0, 1.0), (2.0, 4.0)).unwrap();
+        for b in patches(&to) {
+            let p = &b.patch;
+            for c in classify(p.degree_u, p.degree_v, &p.cw, 1.0, &o) {
+                assert_eq!(c.class, ConvexityClass::Saddle);
+            }
+        }
+    }
+}

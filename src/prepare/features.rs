@@ -1,0 +1,332 @@
+//! The feature graph of one body: piece adjacency across the seams inside a
+//! face (pieces sharing a rectangle side), B-rep edges as crease / boundary
+//! edge features with exact NURBS curves and Voronoi samples (point, unit
+//! tangent, the outward normals of both adjacent faces), and vertices with
+//! their incident edges and pieces and the cone of the adjacent normals.
+//!
+//! An edge sample's face parameters come from projecting the edge point onto
+//! each adjacent face's surface (closed form for analytic surfaces, Newton
+//! otherwise); the piece on each side is the one whose face-parameter
+//! rectangle holds the projection of the edge's middle sample, and the
+//! side's linear parameter map joins the projections of the edge's ends in
+//! that piece's `[0,1]²`.
+
+use super::nurbs::{curve_nurbs, face_nurbs, outward_normal, FaceNurbs};
+use super::split::cone_of;
+use super::{PieceInfo, PrepareError, PrepareOptions, PrepareStats};
+use crate::geom::{NurbsCurve, Vec3};
+use crate::import::eval::project_surface;
+use crate::import::model::{Body as ModelBody, BodyKind, Face, Model};
+use crate::scene::data::{
+    Adjacency, Boundary, Edge, EdgeKind, EdgeSample, EdgeSide, FeatureRef, ParamMap, SceneData, Vertex, NONE,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Incident edges, pieces and adjacent normals of a vertex.
+type Incidence = (Vec<u32>, BTreeSet<u32>, Vec<Vec3>);
+
+struct FaceCtx<'a> {
+    face: &'a Face,
+    fnurbs: Option<FaceNurbs>,
+    pieces: Vec<usize>,
+}
+
+fn to_range(face: &Face, fnurbs: &Option<FaceNurbs>, p: &Vec3) -> (f64, f64) {
+    let range = fnurbs.as_ref().map_or(((0.0, 1.0), (0.0, 1.0)), |f| f.range);
+    let (mut u, mut v) = match face.surface.analytic_params(p) {
+        Some(uv) => uv,
+        None => {
+            let r = project_surface(&face.surface, p, range, 12);
+            (r.u, r.v)
+        }
+    };
+    let (pu, pv) = face.surface.periods();
+    if u.is_nan() {
+        u = 0.5 * (range.0 .0 + range.0 .1);
+    }
+    if let Some(per) = pu {
+        u -= ((u - range.0 .0 + 1e-9) / per).floor() * per;
+    }
+    if let Some(per) = pv {
+        v -= ((v - range.1 .0 + 1e-9) / per).floor() * per;
+    }
+    (u, v)
+}
+
+fn rect_dist(d: &[f64; 4], u: f64, v: f64) -> f64 {
+    let du = (d[0] - u).max(u - d[1]).max(0.0) / (d[1] - d[0]).max(1e-300);
+    let dv = (d[2] - v).max(v - d[3]).max(0.0) / (d[3] - d[2]).max(1e-300);
+    du + dv
+}
+
+/// Best piece (absolute index) of the face for face parameters `(u, v)`, skipping `not`.
+fn find_piece(scene: &SceneData, ctx: &FaceCtx, u: f64, v: f64, not: Option<usize>) -> Option<usize> {
+    let (pu, _) = ctx.face.surface.periods();
+    let shifts: Vec<f64> = pu.map_or(vec![0.0], |p| vec![-p, 0.0, p]);
+    ctx.pieces
+        .iter()
+        .copied()
+        .filter(|&i| Some(i) != not)
+        .map(|i| {
+            let d = shifts
+                .iter()
+                .map(|s| rect_dist(&scene.pieces[i].domain, u + s, v))
+                .fold(f64::INFINITY, f64::min);
+            (i, d)
+        })
+        .min_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal))
+        .map(|x| x.0)
+}
+
+fn local(ctx: &FaceCtx, nrect: &[f64; 4], u: f64, v: f64) -> [f64; 2] {
+    let Some(f) = &ctx.fnurbs else {
+        return [0.0, 0.0];
+    };
+    let ((a, b), (c, d)) = f.range;
+    let (s, t) = f.to_nurbs(u.clamp(a, b), v.clamp(c, d));
+    let x = (s - nrect[0]) / (nrect[1] - nrect[0]);
+    let y = (t - nrect[2]) / (nrect[3] - nrect[2]);
+    [if x.is_finite() { x } else { 0.0 }, if y.is_finite() { y } else { 0.0 }]
+}
+
+fn nearest_side(st: [f64; 2]) -> Boundary {
+    let c = [
+        (st[0].abs(), Boundary::U0),
+        ((1.0 - st[0]).abs(), Boundary::U1),
+        (st[1].abs(), Boundary::V0),
+        ((1.0 - st[1]).abs(), Boundary::V1),
+    ];
+    c.iter()
+        .min_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal))
+        .map_or(Boundary::U0, |x| x.1)
+}
+
+fn polyline_nurbs(pts: &[Vec3]) -> Option<NurbsCurve> {
+    let n = pts.len();
+    let mut knots = vec![0.0, 0.0];
+    for k in 1..n - 1 {
+        knots.push(k as f64);
+    }
+    knots.extend([(n - 1) as f64; 2]);
+    NurbsCurve::try_from_homogeneous(1, knots, pts.iter().map(|p| [p.x, p.y, p.z, 1.0]).collect()).ok()
+}
+
+/// Builds edges, vertices and adjacency of one body (pieces
+/// `piece_first..`, `infos[i]` for piece `piece_first + i`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn build(
+    model: &Model,
+    body: &ModelBody,
+    body_idx: u32,
+    piece_first: usize,
+    infos: &[PieceInfo],
+    opts: &PrepareOptions,
+    scene: &mut SceneData,
+    stats: &mut PrepareStats,
+) -> Result<(), PrepareError> {
+    let idx = |i: usize| u32::try_from(i).map_err(|_| PrepareError::TooLarge);
+    // faces of the body with their pieces
+    let mut faces: BTreeMap<usize, FaceCtx> = BTreeMap::new();
+    for (k, info) in infos.iter().enumerate() {
+        let Some(face) = model.faces.get(info.face) else {
+            continue;
+        };
+        faces
+            .entry(info.face)
+            .or_insert_with(|| FaceCtx {
+                face,
+                fnurbs: face_nurbs(model, face).ok(),
+                pieces: Vec::new(),
+            })
+            .pieces
+            .push(piece_first + k);
+    }
+    // seams: neighbouring pieces of one face
+    for ctx in faces.values() {
+        for (a_pos, &a) in ctx.pieces.iter().enumerate() {
+            for &b in &ctx.pieces[a_pos + 1..] {
+                let ra = infos[a - piece_first].nrect;
+                let rb = infos[b - piece_first].nrect;
+                let eps = 1e-12 * (1.0 + ra.iter().chain(&rb).fold(0.0f64, |m, x| m.max(x.abs())));
+                let ov_v = ra[2].max(rb[2]) < ra[3].min(rb[3]) - eps;
+                let ov_u = ra[0].max(rb[0]) < ra[1].min(rb[1]) - eps;
+                let mut link = |ba: Boundary, bb: Boundary| {
+                    scene.pieces[a].adjacency.push(Adjacency {
+                        boundary: ba,
+                        feature: FeatureRef::Piece(b as u32),
+                    });
+                    scene.pieces[b].adjacency.push(Adjacency {
+                        boundary: bb,
+                        feature: FeatureRef::Piece(a as u32),
+                    });
+                };
+                if ov_v && (ra[1] - rb[0]).abs() <= eps {
+                    link(Boundary::U1, Boundary::U0);
+                } else if ov_v && (rb[1] - ra[0]).abs() <= eps {
+                    link(Boundary::U0, Boundary::U1);
+                } else if ov_u && (ra[3] - rb[2]).abs() <= eps {
+                    link(Boundary::V1, Boundary::V0);
+                } else if ov_u && (rb[3] - ra[2]).abs() <= eps {
+                    link(Boundary::V0, Boundary::V1);
+                }
+            }
+        }
+    }
+    // B-rep edges of the body
+    let mut edge_ids: BTreeSet<usize> = BTreeSet::new();
+    for fi in faces.keys() {
+        let f = &model.faces[*fi];
+        for lp in f.outer.iter().chain(&f.inner) {
+            edge_ids.extend(lp.coedges.iter().filter_map(|c| c.edge));
+        }
+    }
+    let mut vmap: BTreeMap<usize, u32> = BTreeMap::new();
+    let mut vinc: BTreeMap<usize, Incidence> = BTreeMap::new();
+    let n_samples = opts.edge_samples.max(2);
+    for ei in edge_ids {
+        let Some(edge) = model.edges.get(ei) else { continue };
+        let adj: Vec<usize> = edge.faces.iter().copied().filter(|f| faces.contains_key(f)).collect();
+        let Some(&fa) = adj.first() else { continue };
+        let (t0, t1) = (edge.t0.min(edge.t1), edge.t0.max(edge.t1));
+        let curve = if t1 > t0 {
+            curve_nurbs(&edge.curve, (t0, t1)).ok().map(|c| c.0)
+        } else {
+            None
+        };
+        let curve = match curve {
+            Some(c) => c,
+            None => {
+                let pts: Vec<Vec3> = (0..=16)
+                    .map(|k| edge.curve.eval(t0 + (t1 - t0) * k as f64 / 16.0))
+                    .collect();
+                if !(t1 > t0) || pts.iter().any(|p| !p.iter().all(|x| x.is_finite())) {
+                    continue;
+                }
+                stats.warnings.push(format!(
+                    "prepare: edge #{}: {} curve stored as a 17-point polyline",
+                    edge.source,
+                    edge.curve.type_name()
+                ));
+                match polyline_nurbs(&pts) {
+                    Some(c) => c,
+                    None => continue,
+                }
+            }
+        };
+        let (k0, k1) = curve.domain();
+        let e_index = idx(scene.edges.len())?;
+        let fb = adj.get(1).copied();
+        let kind = if fb.is_some() || body.kind == BodyKind::Solid {
+            EdgeKind::Crease
+        } else {
+            EdgeKind::Boundary
+        };
+        let fb_face = fb.or(if kind == EdgeKind::Crease { Some(fa) } else { None });
+        let mut samples = Vec::with_capacity(n_samples);
+        let mut uvs: Vec<[(f64, f64); 2]> = Vec::with_capacity(n_samples);
+        for k in 0..n_samples {
+            let t = k as f64 / (n_samples - 1) as f64;
+            let c = curve.eval_derivs(k0 + t * (k1 - k0));
+            let tangent = c.d1.try_normalize(0.0).unwrap_or_else(Vec3::zeros);
+            let ca = &faces[&fa];
+            let uva = to_range(ca.face, &ca.fnurbs, &c.p);
+            let na = outward_normal(ca.face, uva.0, uva.1);
+            let (uvb, nb) = match fb_face {
+                Some(f) => {
+                    let cb = &faces[&f];
+                    let uv = to_range(cb.face, &cb.fnurbs, &c.p);
+                    (uv, outward_normal(cb.face, uv.0, uv.1))
+                }
+                None => ((0.0, 0.0), Vec3::zeros()),
+            };
+            uvs.push([uva, uvb]);
+            samples.push(EdgeSample {
+                t,
+                point: [c.p.x, c.p.y, c.p.z],
+                tangent: [tangent.x, tangent.y, tangent.z],
+                normal_a: [na.x, na.y, na.z],
+                normal_b: [nb.x, nb.y, nb.z],
+            });
+        }
+        let mid = n_samples / 2;
+        let mut sides = [EdgeSide::NONE; 2];
+        let mut piece_a = None;
+        for (k, f) in [Some(fa), fb_face].into_iter().enumerate() {
+            let Some(f) = f else { continue };
+            let ctx = &faces[&f];
+            let (u, v) = uvs[mid][k];
+            let not = if Some(f) == Some(fa) && k == 1 { piece_a } else { None };
+            let Some(pi) = find_piece(scene, ctx, u, v, not).or_else(|| find_piece(scene, ctx, u, v, None)) else {
+                continue;
+            };
+            if k == 0 {
+                piece_a = Some(pi);
+            }
+            let nrect = infos[pi - piece_first].nrect;
+            let start = local(ctx, &nrect, uvs[0][k].0, uvs[0][k].1);
+            let end = local(ctx, &nrect, uvs[n_samples - 1][k].0, uvs[n_samples - 1][k].1);
+            let boundary = nearest_side(local(ctx, &nrect, u, v));
+            sides[k] = EdgeSide {
+                piece: pi as u32,
+                boundary,
+                map: ParamMap::Linear { start, end },
+            };
+            scene.pieces[pi].adjacency.push(Adjacency {
+                boundary,
+                feature: FeatureRef::Edge(e_index),
+            });
+        }
+        if sides[0].piece == NONE || (kind == EdgeKind::Crease && sides[1].piece == NONE) {
+            continue;
+        }
+        let mut vs = [NONE; 2];
+        for (k, vtx) in [edge.start, edge.end].into_iter().enumerate() {
+            let Some(vi) = vtx else { continue };
+            let Some(mv) = model.vertices.get(vi) else { continue };
+            let next = idx(scene.vertices.len() + vmap.len())?;
+            let id = *vmap.entry(vi).or_insert(next);
+            vs[k] = id;
+            let _ = mv;
+            let inc = vinc.entry(vi).or_default();
+            inc.0.push(e_index);
+            for s in &sides {
+                if s.piece != NONE {
+                    inc.1.insert(s.piece);
+                }
+            }
+            let smp = if k == 0 { samples[0] } else { samples[n_samples - 1] };
+            inc.2.push(Vec3::from(smp.normal_a));
+            inc.2.push(Vec3::from(smp.normal_b));
+        }
+        // the NURBS runs from t0 to t1 (increasing); vertices follow edge.start/end
+        if edge.t0 > edge.t1 {
+            vs.swap(0, 1);
+        }
+        scene.edges.push(Edge {
+            kind,
+            source_id: edge.source,
+            body: body_idx,
+            vertices: vs,
+            curve_degree: curve.degree as u32,
+            knots: curve.knots.clone(),
+            poles: curve.cw.clone(),
+            sides,
+            samples,
+        });
+    }
+    let mut ordered: Vec<(u32, usize)> = vmap.iter().map(|(&m, &s)| (s, m)).collect();
+    ordered.sort();
+    for (_, vi) in ordered {
+        let mv = &model.vertices[vi];
+        let (edges, pieces, normals) = vinc.remove(&vi).unwrap_or_default();
+        scene.vertices.push(Vertex {
+            body: body_idx,
+            source_id: mv.source,
+            point: [mv.point.x, mv.point.y, mv.point.z],
+            cone: cone_of(&normals),
+            edges,
+            pieces: pieces.into_iter().collect(),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,413 @@
+//! Exact NURBS conversion of the Model's surfaces over a face's parameter
+//! range, keeping the map between the face (Open CASCADE) parameters and the
+//! NURBS parameters (angular directions are rational quadratic arcs whose
+//! parameter is not the angle, see [`crate::geom::primitives`]).
+
+use crate::geom::primitives::{self, Axes, MappedSurface, ParamMap};
+use crate::geom::{NurbsCurve, Vec3};
+use crate::import::eval::FaceTrim;
+use crate::import::model::{Curve, Face, Frame, Model, Surface};
+use thiserror::Error;
+
+/// Why a surface or curve has no exact NURBS form here.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum NurbsError {
+    /// The surface kind (or this offset of it) is not representable.
+    #[error("face #{face}: {what} has no exact NURBS conversion")]
+    Unsupported {
+        /// Source id of the face.
+        face: u64,
+        /// What was met.
+        what: String,
+    },
+    /// The primitive construction failed (degenerate radius, empty range, …).
+    #[error("face #{face}: {source}")]
+    Geom {
+        /// Source id of the face.
+        face: u64,
+        /// The geometry error.
+        source: crate::geom::GeomError,
+    },
+    /// The face's parameter range is empty or unbounded.
+    #[error("face #{face}: parameter range {range:?} is empty or unbounded")]
+    Range {
+        /// Source id of the face.
+        face: u64,
+        /// `((u0,u1),(v0,v1))`.
+        range: ((f64, f64), (f64, f64)),
+    },
+}
+
+fn axes(f: &Frame) -> Axes {
+    Axes {
+        origin: f.origin,
+        x: f.x,
+        y: f.y,
+        z: f.z,
+    }
+}
+
+/// A face's surface as one NURBS surface over the face's parameter range.
+#[derive(Debug, Clone)]
+pub struct FaceNurbs {
+    /// The NURBS with its parameter maps (face parameter → NURBS parameter).
+    pub mapped: MappedSurface,
+    /// Face parameter range covered, `((u0,u1),(v0,v1))`.
+    pub range: ((f64, f64), (f64, f64)),
+}
+
+impl FaceNurbs {
+    /// NURBS parameters of face parameters `(u, v)`.
+    pub fn to_nurbs(&self, u: f64, v: f64) -> (f64, f64) {
+        self.mapped.to_param(u, v)
+    }
+    /// Face parameters of NURBS parameters `(s, t)`.
+    pub fn to_face(&self, s: f64, t: f64) -> (f64, f64) {
+        self.mapped.to_analytic(s, t)
+    }
+}
+
+/// Exact NURBS of a 3-D curve on `[t0, t1]` (line, circle, B-spline).
+pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), String> {
+    match c {
+        Curve::Line { origin, dir } => primitives::line_segment(*origin, *dir, t)
+            .map(|m| (m.curve, m.map))
+            .map_err(|e| e.to_string()),
+        Curve::Circle { frame, radius } => primitives::circle_arc(frame.origin, frame.x, frame.y, *radius, t)
+            .map(|m| (m.curve, m.map))
+            .map_err(|e| e.to_string()),
+        Curve::BSpline(b) => Ok((b.clone(), ParamMap::Identity)),
+        other => Err(format!("{} curve", other.type_name())),
+    }
+}
+
+/// The parameter range of a face: the box of its trim loops (sampled and
+/// projected by [`FaceTrim`]) intersected with the surface's natural box, or
+/// the natural box when the face has no loops.
+pub fn face_range(model: &Model, face: &Face) -> ((f64, f64), (f64, f64)) {
+    let trim = FaceTrim::new(model, face);
+    let (nu, nv) = face.surface.natural_bounds();
+    let mut lo = (f64::INFINITY, f64::INFINITY);
+    let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for l in &trim.loops {
+        for &(u, v) in l {
+            lo = (lo.0.min(u), lo.1.min(v));
+            hi = (hi.0.max(u), hi.1.max(v));
+        }
+    }
+    let (pu, pv) = face.surface.periods();
+    let pick = |nat: Option<(f64, f64)>, period: Option<f64>, lo: f64, hi: f64| -> (f64, f64) {
+        if !(lo.is_finite() && hi.is_finite() && hi > lo) {
+            return nat.unwrap_or((f64::NAN, f64::NAN));
+        }
+        match (nat, period) {
+            // a periodic direction keeps the unwrapped loop range (at most one period)
+            (_, Some(p)) => {
+                if hi - lo >= p * 0.95 {
+                    (lo, lo + p)
+                } else {
+                    (lo, hi)
+                }
+            }
+            // snap to a natural bound the sampled loop nearly reaches
+            (Some((a, b)), None) => {
+                let snap = 0.02 * (b - a);
+                let lo = if lo - a < snap { a } else { lo.max(a) };
+                let hi = if b - hi < snap { b } else { hi.min(b) };
+                (lo, hi)
+            }
+            (None, None) => (lo, hi),
+        }
+    };
+    (pick(nu, pu, lo.0, hi.0), pick(nv, pv, lo.1, hi.1))
+}
+
+/// Exact NURBS of `face`'s surface over `range` (face parameters).
+pub fn surface_nurbs(s: &Surface, face: u64, range: ((f64, f64), (f64, f64))) -> Result<MappedSurface, NurbsError> {
+    let (u, v) = range;
+    if !(u.0.is_finite() && u.1.is_finite() && v.0.is_finite() && v.1.is_finite() && u.1 > u.0 && v.1 > v.0) {
+        return Err(NurbsError::Range { face, range });
+    }
+    let g = |e| NurbsError::Geom { face, source: e };
+    match s {
+        Surface::Plane { frame } => primitives::plane_patch(&axes(frame), u, v).map_err(g),
+        Surface::Cylinder { frame, radius } => primitives::cylinder(&axes(frame), *radius, u, v).map_err(g),
+        Surface::Cone {
+            frame,
+            radius,
+            semi_angle,
+        } => primitives::cone(&axes(frame), *radius, *semi_angle, u, v).map_err(g),
+        Surface::Sphere { frame, radius } => primitives::sphere(&axes(frame), *radius, u, v).map_err(g),
+        Surface::Torus { frame, major, minor } => primitives::torus(&axes(frame), *major, *minor, u, v).map_err(g),
+        Surface::Revolution {
+            profile,
+            axis_origin,
+            axis_dir,
+        } => {
+            let (c, map) = curve_nurbs(profile, v).map_err(|what| NurbsError::Unsupported {
+                face,
+                what: format!("revolution of a {what}"),
+            })?;
+            let mut m = primitives::revolve(&c, *axis_origin, *axis_dir, u).map_err(g)?;
+            m.v_map = map;
+            Ok(m)
+        }
+        Surface::Extrusion { profile, direction } => {
+            let (c, map) = curve_nurbs(profile, u).map_err(|what| NurbsError::Unsupported {
+                face,
+                what: format!("extrusion of a {what}"),
+            })?;
+            let mut m = primitives::extrude(&c, *direction, v).map_err(g)?;
+            m.u_map = map;
+            Ok(m)
+        }
+        Surface::Offset { basis, distance } => {
+            let d = *distance;
+            let shifted = match basis.as_ref() {
+                Surface::Plane { frame } => Surface::Plane {
+                    frame: Frame {
+                        origin: frame.origin + frame.z * d,
+                        ..*frame
+                    },
+                },
+                // f_u × f_v points away from the axis / centre for these three
+                Surface::Cylinder { frame, radius } => Surface::Cylinder {
+                    frame: *frame,
+                    radius: radius + d,
+                },
+                Surface::Sphere { frame, radius } => Surface::Sphere {
+                    frame: *frame,
+                    radius: radius + d,
+                },
+                Surface::Torus { frame, major, minor } => Surface::Torus {
+                    frame: *frame,
+                    major: *major,
+                    minor: minor + d,
+                },
+                other => {
+                    return Err(NurbsError::Unsupported {
+                        face,
+                        what: format!("offset of a {}", other.type_name()),
+                    })
+                }
+            };
+            surface_nurbs(&shifted, face, range)
+        }
+        Surface::BSpline(b) => {
+            let ((bu0, bu1), (bv0, bv1)) = b.domain();
+            let mut m = MappedSurface {
+                surface: b.clone(),
+                u_map: ParamMap::Identity,
+                v_map: ParamMap::Identity,
+            };
+            // restrict to the face range by knot insertion where it cuts the domain
+            let cut = |m: &mut MappedSurface, t: f64, in_u: bool| -> Result<(), NurbsError> {
+                let (p, k) = if in_u {
+                    (m.surface.degree_u, &m.surface.knots_u)
+                } else {
+                    (m.surface.degree_v, &m.surface.knots_v)
+                };
+                let have = k.iter().filter(|&&x| x == t).count();
+                for _ in have..p {
+                    m.surface = if in_u {
+                        m.surface.insert_knot_u(t)
+                    } else {
+                        m.surface.insert_knot_v(t)
+                    }
+                    .map_err(g)?;
+                }
+                Ok(())
+            };
+            let (u0, u1) = (u.0.max(bu0), u.1.min(bu1));
+            let (v0, v1) = (v.0.max(bv0), v.1.min(bv1));
+            if !(u1 > u0 && v1 > v0) {
+                return Err(NurbsError::Range { face, range });
+            }
+            for (t, in_u) in [(u0, true), (u1, true), (v0, false), (v1, false)] {
+                let (a, b) = if in_u { (bu0, bu1) } else { (bv0, bv1) };
+                if t > a && t < b {
+                    cut(&mut m, t, in_u)?;
+                }
+            }
+            m.surface = restrict(&m.surface, (u0, u1), (v0, v1));
+            Ok(m)
+        }
+        Surface::Trimmed { basis, u: tu, v: tv } => {
+            let r = ((u.0.max(tu.0), u.1.min(tu.1)), (v.0.max(tv.0), v.1.min(tv.1)));
+            surface_nurbs(basis, face, r)
+        }
+    }
+}
+
+/// Keeps the spans of `s` inside `u × v` (both must be knots of full multiplicity
+/// `degree` or domain ends).
+fn restrict(s: &crate::geom::NurbsSurface, u: (f64, f64), v: (f64, f64)) -> crate::geom::NurbsSurface {
+    // poles i..=j with knots[i+1..=i+p] = a and knots[j+1..=j+p] = b
+    let sel = |knots: &[f64], a: f64, b: f64| -> (usize, usize) {
+        let m = knots.iter().position(|&k| k == a).unwrap_or(0);
+        let r = knots.iter().position(|&k| k == b).unwrap_or(knots.len() - 1);
+        (m.saturating_sub(1), r.saturating_sub(1))
+    };
+    let (iu0, iu1) = sel(&s.knots_u, u.0, u.1);
+    let (iv0, iv1) = sel(&s.knots_v, v.0, v.1);
+    let n_u = (iu1 + 1).saturating_sub(iu0);
+    let n_v = (iv1 + 1).saturating_sub(iv0);
+    if iu1 < iu0
+        || iv1 < iv0
+        || n_u < s.degree_u + 1
+        || n_v < s.degree_v + 1
+        || iu1 + s.degree_u + 1 >= s.knots_u.len()
+        || iv1 + s.degree_v + 1 >= s.knots_v.len()
+    {
+        return s.clone();
+    }
+    let mut cw = Vec::with_capacity(n_u * n_v);
+    for i in iu0..=iu1 {
+        cw.extend_from_slice(&s.cw[i * s.n_v + iv0..=i * s.n_v + iv1]);
+    }
+    let mut ku: Vec<f64> = s.knots_u[iu0..=iu1 + s.degree_u + 1].to_vec();
+    let mut kv: Vec<f64> = s.knots_v[iv0..=iv1 + s.degree_v + 1].to_vec();
+    ku[0] = ku[1];
+    let lu = ku.len();
+    ku[lu - 1] = ku[lu - 2];
+    kv[0] = kv[1];
+    let lv = kv.len();
+    kv[lv - 1] = kv[lv - 2];
+    crate::geom::NurbsSurface {
+        knots_u: ku,
+        knots_v: kv,
+        n_u,
+        n_v,
+        cw,
+        ..s.clone()
+    }
+}
+
+/// Exact NURBS of one face over its parameter range.
+pub fn face_nurbs(model: &Model, face: &Face) -> Result<FaceNurbs, NurbsError> {
+    let range = face_range(model, face);
+    let mapped = surface_nurbs(&face.surface, face.source, range)?;
+    Ok(FaceNurbs { mapped, range })
+}
+
+/// Unit outward normal of `face` at face parameters `(u, v)` (zero where degenerate).
+pub fn outward_normal(face: &Face, u: f64, v: f64) -> Vec3 {
+    let d = face.surface.eval_derivs(u, v);
+    let n = d.su.cross(&d.sv);
+    let l = n.norm();
+    if !(l > 0.0) {
+        return Vec3::zeros();
+    }
+    let n = n / l;
+    if face.same_sense {
+        n
+    } else {
+        -n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Vec3;
+    use std::f64::consts::{FRAC_PI_2, PI, TAU};
+
+    fn frame() -> Frame {
+        Frame::from_axis_ref(Vec3::new(1.0, -2.0, 0.5), Vec3::new(0.3, 0.2, 1.0), Some(Vec3::x())).unwrap()
+    }
+
+    fn check(s: &Surface, range: ((f64, f64), (f64, f64))) {
+        let m = surface_nurbs(s, 1, range).unwrap();
+        let ((u0, u1), (v0, v1)) = range;
+        for i in 0..=7 {
+            for j in 0..=7 {
+                let u = u0 + (u1 - u0) * i as f64 / 7.0;
+                let v = v0 + (v1 - v0) * j as f64 / 7.0;
+                let (a, b) = m.to_param(u, v);
+                let p = m.surface.eval(a, b);
+                let q = s.eval(u, v);
+                let scale = 1.0 + q.norm();
+                assert!((p - q).norm() <= 1e-9 * scale, "{s:?} at ({u},{v}): {p:?} vs {q:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn analytic_surfaces_match_eval() {
+        let f = frame();
+        check(&Surface::Plane { frame: f }, ((-1.0, 2.0), (0.5, 3.0)));
+        check(&Surface::Cylinder { frame: f, radius: 2.5 }, ((0.3, 5.0), (-1.0, 4.0)));
+        check(&Surface::Cylinder { frame: f, radius: 2.5 }, ((0.0, TAU), (0.0, 1.0)));
+        check(
+            &Surface::Cone {
+                frame: f,
+                radius: 2.0,
+                semi_angle: 0.4,
+            },
+            ((0.0, 4.0), (-1.0, 2.0)),
+        );
+        check(
+            &Surface::Sphere { frame: f, radius: 3.0 },
+            ((0.0, TAU), (-FRAC_PI_2, FRAC_PI_2)),
+        );
+        check(
+            &Surface::Torus {
+                frame: f,
+                major: 5.0,
+                minor: 1.5,
+            },
+            ((0.5, TAU), (-PI, PI)),
+        );
+        check(
+            &Surface::Offset {
+                basis: Box::new(Surface::Sphere { frame: f, radius: 3.0 }),
+                distance: 0.5,
+            },
+            ((0.0, 3.0), (-1.0, 1.0)),
+        );
+        let prof = Curve::Circle {
+            frame: Frame::from_axis_ref(Vec3::new(4.0, 0.0, 0.0), Vec3::y(), Some(Vec3::x())).unwrap(),
+            radius: 1.0,
+        };
+        check(
+            &Surface::Revolution {
+                profile: Box::new(prof.clone()),
+                axis_origin: Vec3::zeros(),
+                axis_dir: Vec3::z(),
+            },
+            ((0.0, 4.0), (0.5, 5.0)),
+        );
+        check(
+            &Surface::Extrusion {
+                profile: Box::new(prof),
+                direction: Vec3::new(0.0, 0.0, 1.0),
+            },
+            ((0.2, 3.0), (-1.0, 2.0)),
+        );
+    }
+
+    #[test]
+    fn bspline_restricted() {
+        let p = crate::geom::table1_patch();
+        let s = Surface::BSpline(p.clone());
+        let ((a, b), (c, d)) = p.domain();
+        let r = ((a + 0.3 * (b - a), a + 0.8 * (b - a)), (c + 0.1 * (d - c), d));
+        check(&s, r);
+        let m = surface_nurbs(&s, 1, r).unwrap();
+        assert_eq!(m.surface.domain(), r);
+    }
+
+    #[test]
+    fn unsupported_offset_names_face() {
+        let s = Surface::Offset {
+            basis: Box::new(Surface::Cone {
+                frame: frame(),
+                radius: 1.0,
+                semi_angle: 0.3,
+            }),
+            distance: 1.0,
+        };
+        let e = surface_nurbs(&s, 42, ((0.0, 1.0), (0.0, 1.0))).unwrap_err();
+        assert!(e.to_string().contains("#42"), "{e}");
+    }
+}
