@@ -7,44 +7,13 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use extrack::geom::fixtures::{ellipsoid, table1_patch};
-use extrack::geom::{Pose, Twist, Vec3};
+use extrack::track::scenarios::{ellipsoid_states, helix};
 use extrack::track::{BodyState, PatchPairTracker, PointPatchTracker, PointState, TrackerConfig};
 use std::time::Instant;
 use truck_geometry::prelude::{Point3, SearchNearestParameter, D2};
 
 const H: f64 = 1e-3;
 const PATH: usize = 4000;
-
-fn helix(t: f64) -> PointState {
-    let w = std::f64::consts::PI;
-    PointState {
-        q: Vec3::new(5.0 + 2.0 * (w * t).cos(), 5.0 + 2.0 * (w * t).sin(), 9.0 + 0.5 * t),
-        q_dot: Vec3::new(-2.0 * w * (w * t).sin(), 2.0 * w * (w * t).cos(), 0.5),
-    }
-}
-
-fn ellipsoid_states(t: f64) -> (BodyState, BodyState) {
-    let a = BodyState {
-        pose: Pose::from_translation_axis_angle(Vec3::zeros(), Vec3::new(0.0, 0.0, 0.4 * (0.3 * t).sin())),
-        twist: Twist {
-            omega: Vec3::new(0.0, 0.0, 0.12 * (0.3 * t).cos()),
-            v: Vec3::zeros(),
-        },
-    };
-    let phi = 0.5 * (0.8 * t).sin();
-    let phi_dot = 0.4 * (0.8 * t).cos();
-    let c = Vec3::new(7.0 * phi.cos(), 7.0 * phi.sin(), 0.5 * (0.5 * t).sin());
-    let c_dot = Vec3::new(
-        -7.0 * phi.sin() * phi_dot,
-        7.0 * phi.cos() * phi_dot,
-        0.25 * (0.5 * t).cos(),
-    );
-    let b = BodyState {
-        pose: Pose::from_translation_axis_angle(c, Vec3::new(0.0, 0.0, phi)),
-        twist: Twist::about_point(Vec3::new(0.0, 0.0, phi_dot), c, c_dot),
-    };
-    (a, b)
-}
 
 fn bench(c: &mut Criterion) {
     let patch = table1_patch();

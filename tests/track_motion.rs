@@ -5,9 +5,7 @@ mod common;
 
 use extrack::geom::{NurbsSurface, Pose, Twist, Vec3};
 use extrack::track::brute::closest_on_patch;
-use extrack::track::{
-    BodyState, ControlLaw, Integrator, PatchPairTracker, PointPatchTracker, PointState, TrackerConfig,
-};
+use extrack::track::{BodyState, ControlLaw, Integrator, PatchPairTracker, PointPatchTracker, TrackerConfig};
 
 /// Brute-force minimum distance between two posed patches: dense sampling of
 /// both, then a saturated Newton polish of the best pair.
@@ -160,14 +158,7 @@ fn ellipsoids_in_rigid_motion_are_tracked_to_brute_force() {
     assert!(max_err < 1e-8);
 }
 
-/// Helix above the Table I patch, sampled at 1 kHz.
-fn helix(t: f64) -> PointState {
-    let w = 2.0 * std::f64::consts::PI * 0.5;
-    PointState {
-        q: Vec3::new(5.0 + 2.0 * (w * t).cos(), 5.0 + 2.0 * (w * t).sin(), 9.0 + 0.5 * t),
-        q_dot: Vec3::new(-2.0 * w * (w * t).sin(), 2.0 * w * (w * t).cos(), 0.5),
-    }
-}
+use extrack::track::scenarios::helix;
 
 /// Worst witness error over 1000 ticks; the tracker uses the default
 /// tolerances (a Newton step shorter than `step_tol` = 1e-5 mm is accepted

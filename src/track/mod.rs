@@ -13,6 +13,7 @@ pub mod gains;
 pub mod motion;
 pub mod patch_pair;
 pub mod point_patch;
+pub mod scenarios;
 
 pub use config::{ControlLaw, Integrator, Mode, TrackError, TrackerConfig};
 pub use curves::{CurvePairTracker, CurvePairWitness, CurveWitness, PointCurveTracker};
