@@ -19,6 +19,6 @@ pub fn run(args: DumpArgs) -> Result<(), String> {
         SceneError::Io { .. } => e.to_string(),
         _ => format!("{}: {e}", args.file.display()),
     })?;
-    print!("{}", dump(&scene.view()));
+    super::write_stdout(&dump(&scene.view()))?;
     Ok(())
 }

@@ -19,9 +19,9 @@ pub fn run(args: InspectArgs) -> Result<(), String> {
     let model = import_file(&args.file).map_err(|e| e.to_string())?;
     let report = InspectReport::of(&model);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        super::write_stdout(&(serde_json::to_string_pretty(&report).map_err(|e| e.to_string())? + "\n"))?;
     } else {
-        print!("{}", report.to_text());
+        super::write_stdout(&report.to_text())?;
     }
     Ok(())
 }

@@ -23,6 +23,18 @@ pub enum Command {
     Export(export::ExportArgs),
 }
 
+/// Writes `text` to stdout; a closed pipe (`extrack dump F | head`) ends the
+/// output quietly instead of panicking like `print!` would.
+pub fn write_stdout(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("cannot write to stdout: {e}")),
+    }
+}
+
 /// Runs one subcommand; errors become one line on stderr and exit code 1.
 pub fn run(cmd: Command) -> Result<(), String> {
     match cmd {
