@@ -57,8 +57,11 @@ impl Pose {
     }
     /// True when every component is finite.
     pub fn is_finite(&self) -> bool {
-        self.iso.translation.vector.iter().all(|x| x.is_finite())
-            && self.iso.rotation.coords.iter().all(|x| x.is_finite())
+        let t = &self.iso.translation.vector;
+        let q = &self.iso.rotation.coords;
+        // a sum of finite values is finite; any NaN or infinity poisons it
+        // (overflow of ~1e308 inputs is rejected too, which is intended)
+        (t.x + t.y + t.z + q.x + q.y + q.z + q.w).is_finite()
     }
 }
 
@@ -92,6 +95,7 @@ impl Twist {
     }
     /// True when every component is finite.
     pub fn is_finite(&self) -> bool {
-        self.omega.iter().chain(self.v.iter()).all(|x| x.is_finite())
+        let (w, v) = (&self.omega, &self.v);
+        (w.x + w.y + w.z + v.x + v.y + v.z).is_finite()
     }
 }

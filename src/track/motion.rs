@@ -56,7 +56,9 @@ impl PointState {
     }
     /// Validates finiteness.
     pub fn validate(&self) -> Result<(), TrackError> {
-        if !self.q.iter().chain(self.q_dot.iter()).all(|x| x.is_finite()) {
+        let (q, v) = (&self.q, &self.q_dot);
+        // finite iff every component is (a NaN or infinity poisons the sum)
+        if !(q.x + q.y + q.z + v.x + v.y + v.z).is_finite() {
             return Err(TrackError::NonFinite("query point"));
         }
         Ok(())

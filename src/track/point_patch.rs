@@ -13,7 +13,7 @@
 //! Newton step is shorter than `step_tol` (then the answer is the second-order
 //! Taylor expansion at that step, so a converged tick costs one evaluation).
 
-use super::config::{Mode, TrackError, TrackerConfig};
+use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
 use super::core::{clamp_box, feed_forward_rate, track_loop, Local};
 use super::motion::{BodyState, PointState};
 use crate::geom::{NurbsSurface, SurfacePoint, Vec3};
@@ -172,6 +172,11 @@ impl PointPatchTracker {
         if cfg.feed_forward && self.has_history {
             x = clamp_box(&(x + self.x_dot_ff * dt), &lo, &hi);
         }
+        if cfg.law == ControlLaw::Hybrid && cfg.feed_forward && self.has_history {
+            if let Some(w) = self.coherent_tick(patch, q, q_dot, x, &lo, &hi) {
+                return Ok(w);
+            }
+        }
         let out = track_loop(
             &cfg,
             x,
@@ -214,5 +219,83 @@ impl PointPatchTracker {
             return Err(TrackError::Degenerate);
         }
         Ok(out)
+    }
+
+    /// The coherent hybrid tick in scalar 2×2 arithmetic (the common case of
+    /// a servo loop): one evaluation at the predicted witness, the
+    /// safely-positive-definite test and the Newton step from one Cholesky
+    /// factor, acceptance when the step is shorter than `step_tol`, the
+    /// answer by second-order Taylor expansion and the next feed-forward from
+    /// the same factor. Returns `None` (nothing changed) whenever any
+    /// condition fails; the general loop then handles the tick. Same results
+    /// as [`track_loop`] on this path.
+    #[inline]
+    fn coherent_tick(
+        &mut self,
+        patch: &NurbsSurface,
+        q: &Vec3,
+        q_dot: &Vec3,
+        x: Vector2<f64>,
+        lo: &Vector2<f64>,
+        hi: &Vector2<f64>,
+    ) -> Option<PatchWitness> {
+        let cfg = &self.cfg;
+        if !(x[0] > lo[0] && x[0] < hi[0] && x[1] > lo[1] && x[1] < hi[1]) {
+            return None;
+        }
+        let sp = patch.eval_derivs(x[0], x[1]);
+        let dr = sp.p - q;
+        let (e, f, g) = (sp.su.dot(&sp.su), sp.su.dot(&sp.sv), sp.sv.dot(&sp.sv));
+        let (h11, h12, h22) = (e + dr.dot(&sp.suu), f + dr.dot(&sp.suv), g + dr.dot(&sp.svv));
+        // Cholesky with the hybrid law's floor (pivots ≥ margin × metric diagonal)
+        let scale = h11.abs().max(h22.abs());
+        if !(h11 > 1e-14 * scale && h11 >= cfg.pd_margin * e) {
+            return None;
+        }
+        let l11 = h11.sqrt();
+        let l21 = h12 / l11;
+        let d22 = h22 - l21 * l21;
+        if !(d22 > 1e-14 * scale && d22 >= cfg.pd_margin * g) {
+            return None;
+        }
+        let l22 = d22.sqrt();
+        let solve = |r0: f64, r1: f64| {
+            let y0 = r0 / l11;
+            let y1 = (r1 - l21 * y0) / l22;
+            let x1 = y1 / l22;
+            Vector2::new((y0 - l21 * x1) / l11, x1)
+        };
+        let d = solve(-dr.dot(&sp.su), -dr.dot(&sp.sv));
+        let len2 = e * d[0] * d[0] + 2.0 * f * d[0] * d[1] + g * d[1] * d[1];
+        let xn = x + d;
+        if !(len2 <= cfg.step_tol * cfg.step_tol
+            && xn[0] >= lo[0]
+            && xn[0] <= hi[0]
+            && xn[1] >= lo[1]
+            && xn[1] <= hi[1])
+        {
+            return None;
+        }
+        let st = taylor(&sp, &d);
+        let ff = solve(q_dot.dot(&st.su), q_dot.dot(&st.sv));
+        let n = st.su.cross(&st.sv);
+        let nn = n.norm();
+        let dist = (st.p - q).norm();
+        if !(nn > 1e-300 && nn.is_finite() && dist.is_finite() && ff.iter().all(|v| v.is_finite())) {
+            return None;
+        }
+        self.x = xn;
+        self.x_dot_ff = ff;
+        Some(PatchWitness {
+            uv: [xn[0], xn[1]],
+            point: st.p,
+            normal: n / nn,
+            distance: dist,
+            mode: Mode::Interior,
+            iterations: 1,
+            evaluations: 1,
+            converged: true,
+            left_domain: false,
+        })
     }
 }
