@@ -153,11 +153,16 @@ impl PointPatchTracker {
         if !(dt.is_finite() && dt >= 0.0) {
             return Err(TrackError::NonFinite("dt"));
         }
-        let (q, q_dot) = point.in_body(body);
+        // one rotation matrix serves the four frame changes of the tick
+        let r = body.pose.iso.rotation.to_rotation_matrix();
+        let t = body.pose.iso.translation.vector;
+        let rel = point.q_dot - body.twist.velocity_at(&point.q);
+        let q = r.inverse_transform_vector(&(point.q - t));
+        let q_dot = r.inverse_transform_vector(&rel);
         let w = self.solve(patch, &q, &q_dot, dt)?;
         Ok(PatchWitness {
-            point: body.pose.transform_point(&w.point),
-            normal: body.pose.transform_vector(&w.normal),
+            point: r * w.point + t,
+            normal: r * w.normal,
             ..w
         })
     }
