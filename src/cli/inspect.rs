@@ -1,21 +1,43 @@
-//! `extrack inspect FILE [--json]`: summary of a STEP or IGES file.
+//! `extrack inspect FILE [--json]`: summary of a STEP or IGES file, or of a
+//! prepared scene (`.exs`, recognised by its magic bytes).
 
 use clap::Args;
 use extrack::import::{import_file, InspectReport};
+use extrack::scene::records::MAGIC;
+use extrack::scene::summary::SceneSummary;
+use extrack::scene::SceneFile;
 use std::path::PathBuf;
 
 /// Arguments of `extrack inspect`.
 #[derive(Args)]
 pub struct InspectArgs {
-    /// A STEP (.step/.stp) or IGES (.igs/.iges) file.
+    /// A STEP (.step/.stp) or IGES (.igs/.iges) file, or a scene (.exs).
     pub file: PathBuf,
-    /// Print the stable JSON report (schema in formats/iges.md and formats/step.md).
+    /// Print the stable JSON report (schema in formats/iges.md, formats/step.md; scenes: formats/scene.md).
     #[arg(long)]
     pub json: bool,
 }
 
+fn is_scene(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head == MAGIC)
+}
+
 /// Runs `inspect`.
 pub fn run(args: InspectArgs) -> Result<(), String> {
+    if is_scene(&args.file) {
+        let scene = SceneFile::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
+        let summary = SceneSummary::of(&scene.view());
+        let text = if args.json {
+            serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())? + "\n"
+        } else {
+            summary.to_text()
+        };
+        return super::write_stdout(&text);
+    }
     let model = import_file(&args.file).map_err(|e| e.to_string())?;
     let report = InspectReport::of(&model);
     if args.json {

@@ -24,6 +24,7 @@ pub mod data;
 mod dump;
 mod error;
 pub mod records;
+pub mod summary;
 mod view;
 mod writer;
 
