@@ -11,8 +11,8 @@
 //! parameters comes from both twists: `∂f/∂t = v_A + ω_A × f`,
 //! `∂f_u/∂t = ω_A × f_u`, and likewise for `h` with body B (PG-2002).
 
-use super::config::{Mode, TrackError, TrackerConfig};
-use super::core::{clamp_box, feed_forward_rate, track_loop, Local};
+use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
+use super::core::{clamp_box, feed_forward_rate, track_loop, Chol, Local};
 use super::motion::BodyState;
 use super::point_patch::{mode_of, taylor};
 use crate::geom::{NurbsSurface, SurfacePoint, Vec3};
@@ -174,6 +174,11 @@ impl PatchPairTracker {
         let mut x = clamp_box(&self.x, &lo, &hi);
         if cfg.feed_forward && self.has_history {
             x = clamp_box(&(x + self.x_dot_ff * dt), &lo, &hi);
+            if cfg.law == ControlLaw::Hybrid {
+                if let Some(w) = self.coherent_tick(patch_a, body_a, patch_b, body_b, x, &lo, &hi) {
+                    return Ok(w);
+                }
+            }
         }
         let out = track_loop(
             &cfg,
@@ -229,5 +234,66 @@ impl PatchPairTracker {
             return Err(TrackError::Degenerate);
         }
         Ok(res)
+    }
+
+    /// The coherent hybrid tick (the servo-loop case): one evaluation of each
+    /// patch at the predicted witnesses, one Cholesky factor of the Hessian
+    /// (the hybrid safely-positive-definite test) serving the Newton step and
+    /// the next feed-forward, acceptance when the step is shorter than
+    /// `step_tol`, the answer by second-order Taylor expansion. `None` (nothing
+    /// changed) whenever a condition fails; the general loop then runs.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn coherent_tick(
+        &mut self,
+        patch_a: &NurbsSurface,
+        body_a: &BodyState,
+        patch_b: &NurbsSurface,
+        body_b: &BodyState,
+        x: Vector4<f64>,
+        lo: &Vector4<f64>,
+        hi: &Vector4<f64>,
+    ) -> Option<PairWitness> {
+        if !(0..4).all(|i| x[i] > lo[i] && x[i] < hi[i]) {
+            return None;
+        }
+        let st = PairState {
+            a: to_world(&patch_a.eval_derivs(x[0], x[1]), body_a),
+            b: to_world(&patch_b.eval_derivs(x[2], x[3]), body_b),
+        };
+        let loc = pair_local(&st, body_a, body_b);
+        let chol = Chol::new(&loc.hess, Some((&loc.metric, self.cfg.pd_margin)))?;
+        let d = chol.solve(&(-loc.g))?;
+        let len2 = (d.transpose() * loc.metric * d)[(0, 0)];
+        let xn = x + d;
+        if !(len2 <= self.cfg.step_tol * self.cfg.step_tol && (0..4).all(|i| xn[i] >= lo[i] && xn[i] <= hi[i])) {
+            return None;
+        }
+        let st = PairState {
+            a: taylor(&st.a, &Vector2::new(d[0], d[1])),
+            b: taylor(&st.b, &Vector2::new(d[2], d[3])),
+        };
+        let ff = chol.solve(&(-pair_local(&st, body_a, body_b).b))?;
+        let (pa, pb) = (st.a.p, st.b.p);
+        let dv = pb - pa;
+        let dist = dv.norm();
+        if !(dist > 1e-12 && dist.is_finite()) {
+            return None;
+        }
+        self.x = xn;
+        self.x_dot_ff = ff;
+        Some(PairWitness {
+            uv: [xn[0], xn[1]],
+            rs: [xn[2], xn[3]],
+            point_a: pa,
+            point_b: pb,
+            normal: dv / dist,
+            distance: dist,
+            mode_a: Mode::Interior,
+            mode_b: Mode::Interior,
+            iterations: 1,
+            evaluations: 1,
+            converged: true,
+        })
     }
 }
