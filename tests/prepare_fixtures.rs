@@ -8,7 +8,7 @@
 
 use extrack::geom::Vec3;
 use extrack::prepare::{piece_normal, piece_surface, prepare, PrepareOptions};
-use extrack::scene::data::{ConvexityClass, Piece, SceneData, TrimCurve};
+use extrack::scene::data::{ConvexityClass, Piece, SceneData};
 use extrack::scene::SceneView;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -34,25 +34,6 @@ fn fixtures() -> Option<std::path::PathBuf> {
     }
 }
 
-fn inside_loops(p: &Piece, s: f64, t: f64) -> bool {
-    let mut inside = false;
-    for l in &p.trim_loops {
-        for c in &l.curves {
-            let pts: Vec<[f64; 2]> = match c {
-                TrimCurve::Polyline(v) => v.clone(),
-                TrimCurve::Bezier(v) => v.iter().map(|h| [h[0] / h[2], h[1] / h[2]]).collect(),
-            };
-            for w in pts.windows(2) {
-                let (a, b) = (w[0], w[1]);
-                if (a[1] > t) != (b[1] > t) && s < a[0] + (t - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
-                    inside = !inside;
-                }
-            }
-        }
-    }
-    inside
-}
-
 /// Area of a piece: Gauss–Legendre 8×8 on a 4×4 split of `[0,1]²` (exact to
 /// rounding for the rational degrees met here); trimmed pieces by a 96×96
 /// midpoint rule with an even–odd inside test.
@@ -65,7 +46,7 @@ fn piece_area(p: &Piece) -> f64 {
         for i in 0..n {
             for j in 0..n {
                 let (u, v) = ((i as f64 + 0.5) * h, (j as f64 + 0.5) * h);
-                if inside_loops(p, u, v) {
+                if p.trim_contains(u, v) {
                     a += s.eval_derivs(u, v).normal_raw().norm() * h * h;
                 }
             }

@@ -5,7 +5,7 @@
 
 use clap::{Args, ValueEnum};
 use extrack::geom::NurbsSurface;
-use extrack::scene::{ConvexityClass, SceneFile, TrimCurve};
+use extrack::scene::{ConvexityClass, SceneFile};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -40,25 +40,6 @@ fn colour(c: ConvexityClass) -> [f64; 3] {
         ConvexityClass::Saddle => [0.3, 0.8, 0.3],
         ConvexityClass::Mixed => [0.9, 0.2, 0.8],
     }
-}
-
-fn inside(loops: &[extrack::scene::TrimLoop], s: f64, t: f64) -> bool {
-    let mut inside = false;
-    for l in loops {
-        for c in &l.curves {
-            let pts: Vec<[f64; 2]> = match c {
-                TrimCurve::Polyline(v) => v.clone(),
-                TrimCurve::Bezier(v) => v.iter().map(|h| [h[0] / h[2], h[1] / h[2]]).collect(),
-            };
-            for w in pts.windows(2) {
-                let (a, b) = (w[0], w[1]);
-                if (a[1] > t) != (b[1] > t) && s < a[0] + (t - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
-                    inside = !inside;
-                }
-            }
-        }
-    }
-    inside
 }
 
 /// Runs `export`.
@@ -98,7 +79,7 @@ pub fn run(args: ExportArgs) -> Result<(), String> {
         }
         for i in 0..n {
             for j in 0..n {
-                if p.trimmed && !inside(&p.trim_loops, (i as f64 + 0.5) / n as f64, (j as f64 + 0.5) / n as f64) {
+                if p.trimmed && !p.trim_contains((i as f64 + 0.5) / n as f64, (j as f64 + 0.5) / n as f64) {
                     continue;
                 }
                 let a = base + i * (n + 1) + j;

@@ -243,6 +243,35 @@ pub struct Piece {
     pub adjacency: Vec<Adjacency>,
 }
 
+impl Piece {
+    /// Even-odd test of the piece parameters `(s, t)` against the piece's trim
+    /// loops (polylines as given; Bézier trim curves by their control
+    /// polygons). A piece without trim loops is not "inside" by this test —
+    /// callers treat an untrimmed piece as entirely kept.
+    pub fn trim_contains(&self, s: f64, t: f64) -> bool {
+        let mut inside = false;
+        let mut edge = |a: [f64; 2], b: [f64; 2]| {
+            if (a[1] > t) != (b[1] > t) && s < a[0] + (t - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
+                inside = !inside;
+            }
+        };
+        for l in &self.trim_loops {
+            for c in &l.curves {
+                match c {
+                    TrimCurve::Polyline(v) => v.windows(2).for_each(|w| edge(w[0], w[1])),
+                    TrimCurve::Bezier(v) => v.windows(2).for_each(|w| {
+                        edge(
+                            [w[0][0] / w[0][2], w[0][1] / w[0][2]],
+                            [w[1][0] / w[1][2], w[1][1] / w[1][2]],
+                        )
+                    }),
+                }
+            }
+        }
+        inside
+    }
+}
+
 /// A closed trim loop.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrimLoop {
