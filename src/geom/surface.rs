@@ -33,7 +33,14 @@ impl SurfacePoint {
 /// A tensor-product NURBS surface. Control points are stored homogeneous
 /// (`[w·x, w·y, w·z, w]`), row-major with the u index outer:
 /// `cw[i * n_v + j]` is pole `(i, j)`.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// The constructors also build [`SpanTable`] `table`, the per-span Bézier
+/// form the fast evaluator reads. The other fields stay public for reading;
+/// a surface assembled or edited field by field (struct update syntax,
+/// assignment) no longer matches its table and is evaluated by the general
+/// path, with the same results but slower, until [`with_table`](Self::with_table)
+/// rebuilds it. Editing poles or knots in place requires that call.
+#[derive(Debug, PartialEq)]
 pub struct NurbsSurface {
     /// Degree in u.
     pub degree_u: usize,
@@ -51,6 +58,167 @@ pub struct NurbsSurface {
     pub cw: Vec<Hpoint>,
     /// False when every weight is 1 (the polynomial fast path is taken).
     pub rational: bool,
+    /// Evaluation data derived from the fields above (see the type's docs).
+    pub table: SpanTable,
+}
+
+impl Clone for NurbsSurface {
+    /// Clones the fields; the table is carried over and bound to the clone's
+    /// own arrays when it matched the original.
+    fn clone(&self) -> Self {
+        let mut s = Self {
+            degree_u: self.degree_u,
+            degree_v: self.degree_v,
+            knots_u: self.knots_u.clone(),
+            knots_v: self.knots_v.clone(),
+            n_u: self.n_u,
+            n_v: self.n_v,
+            cw: self.cw.clone(),
+            rational: self.rational,
+            table: SpanTable::default(),
+        };
+        if self.table.matches(self) {
+            s.table = self.table.clone();
+            s.table.key = s.key();
+        }
+        s
+    }
+}
+
+/// Breakpoints of one direction: the distinct knots of the domain and the
+/// reciprocal width of each span.
+#[derive(Debug, Clone, Default)]
+struct Breaks {
+    brk: Vec<f64>,
+    inv: Vec<f64>,
+}
+
+impl Breaks {
+    fn of(knots: &[f64], n: usize, p: usize) -> Self {
+        let mut brk: Vec<f64> = knots[p..=n].to_vec();
+        brk.dedup();
+        let inv = brk.windows(2).map(|w| 1.0 / (w[1] - w[0])).collect();
+        Self { brk, inv }
+    }
+
+    /// Span `k` holding `t` (clamped to the domain; the last span is closed on
+    /// the right), the local Bézier parameter in it and the span's
+    /// reciprocal width. A NaN parameter gives span 0 and a NaN local
+    /// parameter.
+    #[inline(always)]
+    fn locate(&self, t: f64) -> (usize, f64, f64) {
+        let b = &self.brk[..];
+        let last = b.len() - 1;
+        let t = t.clamp(b[0], b[last]);
+        let inner = &b[1..last];
+        let k = if inner.len() <= 32 {
+            // branch-free count of the inner breakpoints ≤ t
+            inner.iter().map(|&x| usize::from(x <= t)).sum()
+        } else {
+            inner.partition_point(|&x| x <= t)
+        };
+        let inv = self.inv[k];
+        (k, (t - b[k]) * inv, inv)
+    }
+}
+
+/// Largest table, in homogeneous poles (2 MiB); larger multi-span surfaces
+/// are evaluated by the general B-spline path.
+const MAX_TABLE_POLES: usize = 1 << 16;
+
+/// Per-span Bézier form of a [`NurbsSurface`] (derived data, built by the
+/// constructors): for each direction the breakpoints and reciprocal span
+/// widths, and for a multi-span surface the Bézier poles of every span pair
+/// (obtained by knot insertion, so the geometry is the same to rounding),
+/// `(p_u+1)(p_v+1)` homogeneous poles per pair, pairs u-major. A single
+/// Bézier span reads the surface's own poles. Evaluation on the table needs
+/// no knot-span search beyond a count of breakpoints and no division: the
+/// basis is Bernstein's, scaled by the span's reciprocal width.
+///
+/// Built for the degree pairs with specialised evaluators and up to
+/// `2^16` table poles; otherwise empty (the general path is used). Two
+/// tables compare equal always (they are derived from the compared fields).
+#[derive(Clone, Default)]
+pub struct SpanTable {
+    /// Identity of the data the table was built from (see `NurbsSurface::key`).
+    key: [usize; 6],
+    u: Breaks,
+    v: Breaks,
+    blocks: Vec<Hpoint>,
+    built: bool,
+}
+
+impl PartialEq for SpanTable {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for SpanTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SpanTable")
+            .field("built", &self.built)
+            .field("spans", &(self.u.inv.len(), self.v.inv.len()))
+            .field("blocks", &self.blocks.len())
+            .finish()
+    }
+}
+
+impl SpanTable {
+    fn build(s: &NurbsSurface) -> Self {
+        if !has_fixed_kernel(s.degree_u, s.degree_v, s.rational) {
+            return Self::default();
+        }
+        let u = Breaks::of(&s.knots_u, s.n_u, s.degree_u);
+        let v = Breaks::of(&s.knots_v, s.n_v, s.degree_v);
+        let (su, sv) = (u.inv.len(), v.inv.len());
+        let per = (s.degree_u + 1) * (s.degree_v + 1);
+        let blocks = if s.is_bezier() {
+            Vec::new()
+        } else {
+            if su * sv * per > MAX_TABLE_POLES {
+                return Self::default();
+            }
+            let patches = s.bezier_patches();
+            if patches.len() != su * sv || patches.iter().any(|b| b.patch.cw.len() != per) {
+                return Self::default();
+            }
+            patches.iter().flat_map(|b| b.patch.cw.iter().copied()).collect()
+        };
+        if !(u.inv.iter().chain(&v.inv).all(|x| x.is_finite() && *x > 0.0) && blocks.iter().flatten().all(|x| x.is_finite()))
+        {
+            return Self::default();
+        }
+        Self {
+            key: s.key(),
+            u,
+            v,
+            blocks,
+            built: true,
+        }
+    }
+
+    /// True when this table was built from `s`'s current arrays.
+    #[inline(always)]
+    fn matches(&self, s: &NurbsSurface) -> bool {
+        self.built && self.key == s.key()
+    }
+
+    /// True when the table holds data (the fast evaluator is used while it
+    /// matches its surface).
+    pub fn is_built(&self) -> bool {
+        self.built
+    }
+}
+
+/// The degree pairs `eval_derivs` has specialised evaluators for.
+fn has_fixed_kernel(pu: usize, pv: usize, rational: bool) -> bool {
+    match (pu, pv) {
+        (1, 1) | (2, 2) | (3, 3) | (4, 4) | (5, 5) => true,
+        (2, 1) | (1, 2) => rational,
+        (3, 1) | (1, 3) | (3, 2) | (2, 3) => !rational,
+        _ => false,
+    }
 }
 
 pub(crate) fn check_knots(knots: &[f64], n: usize, p: usize) -> Result<(), GeomError> {
@@ -161,7 +329,30 @@ impl NurbsSurface {
             n_v,
             cw,
             rational,
-        })
+            table: SpanTable::default(),
+        }
+        .with_table())
+    }
+
+    /// The surface with its [`SpanTable`] rebuilt from the current fields
+    /// (needed after editing fields directly; the constructors call it).
+    pub fn with_table(mut self) -> Self {
+        self.table = SpanTable::default();
+        self.table = SpanTable::build(&self);
+        self
+    }
+
+    /// Identity of the arrays and sizes the table depends on.
+    #[inline(always)]
+    fn key(&self) -> [usize; 6] {
+        [
+            self.cw.as_ptr() as usize,
+            self.knots_u.as_ptr() as usize,
+            self.knots_v.as_ptr() as usize,
+            self.n_u,
+            self.n_v,
+            self.degree_u | self.degree_v << 8 | usize::from(self.rational) << 16,
+        ]
     }
 
     /// A (rational) Bézier patch of the given degrees on `[0,1]²`.
@@ -264,46 +455,58 @@ impl NurbsSurface {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     #[inline(never)]
-    fn eval_fixed_avx2_fma<const OU: usize, const OV: usize, const R: bool>(&self, u: f64, v: f64) -> SurfacePoint {
-        self.eval_fixed::<OU, OV, R, true>(u, v)
+    fn eval_fixed_avx2_fma<const OU: usize, const OV: usize, const R: bool>(
+        &self,
+        u: f64,
+        v: f64,
+        tab: bool,
+    ) -> SurfacePoint {
+        self.eval_fixed::<OU, OV, R, true>(u, v, tab)
     }
 
     /// `eval_fixed` for the AVX2 + FMA (`F`) or the portable path.
     #[inline(always)]
-    fn fixed<const OU: usize, const OV: usize, const R: bool, const F: bool>(&self, u: f64, v: f64) -> SurfacePoint {
+    fn fixed<const OU: usize, const OV: usize, const R: bool, const F: bool>(
+        &self,
+        u: f64,
+        v: f64,
+        tab: bool,
+    ) -> SurfacePoint {
         #[cfg(target_arch = "x86_64")]
         if F {
             // SAFETY: `F` is only true inside `eval_derivs_avx2_fma` (entered
             // after checking the CPU for AVX2 and FMA) or when the crate is
             // compiled with both features enabled.
-            return unsafe { self.eval_fixed_avx2_fma::<OU, OV, R>(u, v) };
+            return unsafe { self.eval_fixed_avx2_fma::<OU, OV, R>(u, v, tab) };
         }
-        self.eval_fixed::<OU, OV, R, false>(u, v)
+        self.eval_fixed::<OU, OV, R, false>(u, v, tab)
     }
 
-    /// Degree/rationality dispatch; `F` = the AVX2 + FMA path.
+    /// Degree/rationality dispatch; `F` = the AVX2 + FMA path. The span
+    /// table is used when it matches the surface.
     #[inline(always)]
     fn dispatch<const F: bool>(&self, u: f64, v: f64) -> SurfacePoint {
+        let t = self.table.matches(self);
         match (self.degree_u, self.degree_v, self.rational) {
-            (1, 1, false) => self.fixed::<2, 2, false, F>(u, v),
-            (2, 2, false) => self.fixed::<3, 3, false, F>(u, v),
-            (3, 3, false) => self.fixed::<4, 4, false, F>(u, v),
-            (4, 4, false) => self.fixed::<5, 5, false, F>(u, v),
-            (5, 5, false) => self.fixed::<6, 6, false, F>(u, v),
-            (1, 1, true) => self.fixed::<2, 2, true, F>(u, v),
-            (2, 2, true) => self.fixed::<3, 3, true, F>(u, v),
-            (3, 3, true) => self.fixed::<4, 4, true, F>(u, v),
-            (4, 4, true) => self.fixed::<5, 5, true, F>(u, v),
-            (5, 5, true) => self.fixed::<6, 6, true, F>(u, v),
+            (1, 1, false) => self.fixed::<2, 2, false, F>(u, v, t),
+            (2, 2, false) => self.fixed::<3, 3, false, F>(u, v, t),
+            (3, 3, false) => self.fixed::<4, 4, false, F>(u, v, t),
+            (4, 4, false) => self.fixed::<5, 5, false, F>(u, v, t),
+            (5, 5, false) => self.fixed::<6, 6, false, F>(u, v, t),
+            (1, 1, true) => self.fixed::<2, 2, true, F>(u, v, t),
+            (2, 2, true) => self.fixed::<3, 3, true, F>(u, v, t),
+            (3, 3, true) => self.fixed::<4, 4, true, F>(u, v, t),
+            (4, 4, true) => self.fixed::<5, 5, true, F>(u, v, t),
+            (5, 5, true) => self.fixed::<6, 6, true, F>(u, v, t),
             // analytic surfaces as NURBS: arcs × lines (cylinder, cone), arcs × arcs
-            (2, 1, true) => self.fixed::<3, 2, true, F>(u, v),
-            (1, 2, true) => self.fixed::<2, 3, true, F>(u, v),
-            (3, 1, false) => self.fixed::<4, 2, false, F>(u, v),
-            (1, 3, false) => self.fixed::<2, 4, false, F>(u, v),
-            (3, 2, false) => self.fixed::<4, 3, false, F>(u, v),
-            (2, 3, false) => self.fixed::<3, 4, false, F>(u, v),
-            (_, _, false) => self.fixed::<MAX_ORDER, MAX_ORDER, false, F>(u, v),
-            (_, _, true) => self.fixed::<MAX_ORDER, MAX_ORDER, true, F>(u, v),
+            (2, 1, true) => self.fixed::<3, 2, true, F>(u, v, t),
+            (1, 2, true) => self.fixed::<2, 3, true, F>(u, v, t),
+            (3, 1, false) => self.fixed::<4, 2, false, F>(u, v, t),
+            (1, 3, false) => self.fixed::<2, 4, false, F>(u, v, t),
+            (3, 2, false) => self.fixed::<4, 3, false, F>(u, v, t),
+            (2, 3, false) => self.fixed::<3, 4, false, F>(u, v, t),
+            (_, _, false) => self.fixed::<MAX_ORDER, MAX_ORDER, false, F>(u, v, false),
+            (_, _, true) => self.fixed::<MAX_ORDER, MAX_ORDER, true, F>(u, v, false),
         }
     }
 
@@ -325,32 +528,45 @@ impl NurbsSurface {
 
     /// The evaluator behind [`eval_derivs`](Self::eval_derivs): orders `OU`,
     /// `OV` fixed at compile time (or `MAX_ORDER` = use the runtime degrees),
-    /// `R` = rational, `F` = fused multiply-add.
+    /// `R` = rational, `F` = fused multiply-add, `tab` = read the span table
+    /// (Bernstein basis on the span's Bézier poles) instead of computing the
+    /// B-spline basis from the knots.
     #[inline(always)]
     fn eval_fixed<const OU: usize, const OV: usize, const R: bool, const F: bool>(
         &self,
         u: f64,
         v: f64,
+        tab: bool,
     ) -> SurfacePoint {
         let pu = if OU < MAX_ORDER { OU - 1 } else { self.degree_u };
         let pv = if OV < MAX_ORDER { OV - 1 } else { self.degree_v };
-        let (iu0, [nu0, nu1, nu2]) = Self::dir_basis::<OU>(&self.knots_u, self.n_u, pu, u);
-        let (iv0, [nv0, nv1, nv2]) = Self::dir_basis::<OV>(&self.knots_v, self.n_v, pv, v);
-        let nu = [nu0, nu1, nu2];
-        let nv = [nv0, nv1, nv2];
-        let acc = if F {
+        let (poles, n_v, iu0, iv0, nu, nv) = if tab && OU < MAX_ORDER && OV < MAX_ORDER {
+            let t = &self.table;
+            let (ku, su, scu) = t.u.locate(u);
+            let (kv, sv, scv) = t.v.locate(v);
+            let nu = bernstein_d2::<OU>(pu, su, scu);
+            let nv = bernstein_d2::<OV>(pv, sv, scv);
+            if t.blocks.is_empty() {
+                (&self.cw[..], self.n_v, 0, 0, nu, nv)
+            } else {
+                let b = (ku * t.v.inv.len() + kv) * (OU * OV);
+                (&t.blocks[b..b + OU * OV], OV, 0, 0, nu, nv)
+            }
+        } else {
+            let (iu0, nu) = Self::dir_basis::<OU>(&self.knots_u, self.n_u, pu, u);
+            let (iv0, nv) = Self::dir_basis::<OV>(&self.knots_v, self.n_v, pv, v);
+            (&self.cw[..], self.n_v, iu0, iv0, nu, nv)
+        };
+        if F {
             #[cfg(target_arch = "x86_64")]
             {
                 // SAFETY: `F` is only true on the AVX2 + FMA path: inside
                 // `eval_fixed_avx2_fma`, reached after checking the CPU (or
                 // when the crate is compiled with both features).
-                unsafe { simd::contract::<OU, OV>(&self.cw, self.n_v, iu0, iv0, pu, pv, &nu, &nv) }
+                return unsafe { simd::eval_block::<OU, OV, R>(poles, n_v, iu0, iv0, pu, pv, &nu, &nv) };
             }
-            #[cfg(not(target_arch = "x86_64"))]
-            contract_scalar::<OU, OV, R>(&self.cw, self.n_v, iu0, iv0, pu, pv, &nu, &nv)
-        } else {
-            contract_scalar::<OU, OV, R>(&self.cw, self.n_v, iu0, iv0, pu, pv, &nu, &nv)
-        };
+        }
+        let acc = contract_scalar::<OU, OV, R>(poles, n_v, iu0, iv0, pu, pv, &nu, &nv);
         const C: usize = 4;
         let v3 = |h: &[f64; C]| Vec3::new(h[0], h[1], h[2]);
         if !R {
@@ -528,33 +744,22 @@ fn contract_scalar<const OU: usize, const OV: usize, const R: bool>(
 }
 
 /// The same contraction with one 4-wide fused multiply-add per pole update
-/// (a homogeneous pole is exactly one `__m256d`).
+/// (a homogeneous pole is exactly one `__m256d`), and the rational quotient
+/// rule on whole vectors.
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::{Hpoint, MAX_ORDER};
+    use super::{Hpoint, SurfacePoint, Vec3, MAX_ORDER};
     use std::arch::x86_64::{
-        __m256d, _mm256_castpd256_pd128, _mm256_extractf128_pd, _mm256_fmadd_pd, _mm256_set1_pd, _mm256_set_pd,
-        _mm256_setzero_pd, _mm_cvtsd_f64, _mm_unpackhi_pd,
+        _mm256_div_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute4x64_pd,
+        _mm256_set1_pd, _mm256_setzero_pd, _mm256_storeu_pd,
     };
 
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    fn lanes(x: __m256d) -> [f64; 4] {
-        let lo = _mm256_castpd256_pd128(x);
-        let hi = _mm256_extractf128_pd::<1>(x);
-        [
-            _mm_cvtsd_f64(lo),
-            _mm_cvtsd_f64(_mm_unpackhi_pd(lo, lo)),
-            _mm_cvtsd_f64(hi),
-            _mm_cvtsd_f64(_mm_unpackhi_pd(hi, hi)),
-        ]
-    }
-
-    /// See `contract_scalar`; all four lanes are always computed.
+    /// See `contract_scalar` and `NurbsSurface::eval_fixed`; all four lanes
+    /// are always computed.
     #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    pub(super) fn contract<const OU: usize, const OV: usize>(
+    pub(super) fn eval_block<const OU: usize, const OV: usize, const R: bool>(
         cw: &[Hpoint],
         n_v: usize,
         iu0: usize,
@@ -563,9 +768,8 @@ mod simd {
         pv: usize,
         nu: &[[f64; OU]; 3],
         nv: &[[f64; OV]; 3],
-    ) -> [[f64; 4]; 6] {
-        // compile-time trip counts when the orders are exact (this function is
-        // not inlined, so the caller's constants would not reach it)
+    ) -> SurfacePoint {
+        // compile-time trip counts when the orders are exact
         let pu = if OU < MAX_ORDER { OU - 1 } else { pu };
         let pv = if OV < MAX_ORDER { OV - 1 } else { pv };
         let z = _mm256_setzero_pd();
@@ -575,7 +779,8 @@ mod simd {
             let row = &cw[base..base + pv + 1];
             let (mut t0, mut t1, mut t2) = (z, z, z);
             for (j, c) in row.iter().enumerate() {
-                let cv = _mm256_set_pd(c[3], c[2], c[1], c[0]);
+                // SAFETY: `c` is a `[f64; 4]`, four readable f64 (unaligned load).
+                let cv = unsafe { _mm256_loadu_pd(c.as_ptr()) };
                 t0 = _mm256_fmadd_pd(_mm256_set1_pd(nv[0][j]), cv, t0);
                 t1 = _mm256_fmadd_pd(_mm256_set1_pd(nv[1][j]), cv, t1);
                 t2 = _mm256_fmadd_pd(_mm256_set1_pd(nv[2][j]), cv, t2);
@@ -592,14 +797,38 @@ mod simd {
             acc[4] = _mm256_fmadd_pd(a1, t1, acc[4]);
             acc[5] = _mm256_fmadd_pd(a0, t2, acc[5]);
         }
-        [
-            lanes(acc[0]),
-            lanes(acc[1]),
-            lanes(acc[2]),
-            lanes(acc[3]),
-            lanes(acc[4]),
-            lanes(acc[5]),
-        ]
+        if R {
+            // f = A/W and its derivatives, the weight lane broadcast
+            let w = |x| _mm256_permute4x64_pd::<0xFF>(x);
+            let iw = _mm256_div_pd(_mm256_set1_pd(1.0), w(acc[0]));
+            let (wu, wv, wuu, wuv, wvv) = (w(acc[1]), w(acc[2]), w(acc[3]), w(acc[4]), w(acc[5]));
+            let p = _mm256_mul_pd(acc[0], iw);
+            let su = _mm256_mul_pd(_mm256_fnmadd_pd(p, wu, acc[1]), iw);
+            let sv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wv, acc[2]), iw);
+            let two = _mm256_set1_pd(2.0);
+            let suu = _mm256_fnmadd_pd(su, _mm256_mul_pd(two, wu), acc[3]);
+            let suu = _mm256_mul_pd(_mm256_fnmadd_pd(p, wuu, suu), iw);
+            let suv = _mm256_fnmadd_pd(sv, wu, _mm256_fnmadd_pd(su, wv, acc[4]));
+            let suv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wuv, suv), iw);
+            let svv = _mm256_fnmadd_pd(sv, _mm256_mul_pd(two, wv), acc[5]);
+            let svv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wvv, svv), iw);
+            acc = [p, su, sv, suu, suv, svv];
+        }
+        // overlapping stores: each writes its three coordinates and a lane
+        // the next one overwrites
+        let mut b = [0.0f64; 19];
+        for (k, a) in acc.iter().enumerate() {
+            // SAFETY: `3k + 4 ≤ 19` for k ≤ 5: four writable f64 inside `b`.
+            unsafe { _mm256_storeu_pd(b.as_mut_ptr().add(3 * k), *a) };
+        }
+        SurfacePoint {
+            p: Vec3::new(b[0], b[1], b[2]),
+            su: Vec3::new(b[3], b[4], b[5]),
+            sv: Vec3::new(b[6], b[7], b[8]),
+            suu: Vec3::new(b[9], b[10], b[11]),
+            suv: Vec3::new(b[12], b[13], b[14]),
+            svv: Vec3::new(b[15], b[16], b[17]),
+        }
     }
 }
 
@@ -633,6 +862,12 @@ mod tests {
                 k.extend([0.3, 0.3, 0.55]);
             }
             k.extend(std::iter::repeat(1.0).take(p + 1));
+            if multi && p % 2 == 1 {
+                // unclamped ends (the domain is [k_p, k_n])
+                for (i, x) in k.iter_mut().enumerate().take(p) {
+                    *x -= 0.1 * (p - i) as f64;
+                }
+            }
             k
         };
         for pu in 1..=7 {
@@ -645,6 +880,15 @@ mod tests {
                         .collect();
                     let w: Vec<f64> = (0..nu * nv).map(|k| 0.5 + 0.25 * (k % 5) as f64).collect();
                     let s = NurbsSurface::try_new(pu, pv, ku, kv, nu, nv, &pts, rational.then_some(&w[..])).unwrap();
+                    assert_eq!(s.table.is_built(), pu.max(pv) <= 5 && has_fixed_kernel(pu, pv, rational));
+                    // the same surface without its table (general B-spline path)
+                    let general = NurbsSurface {
+                        cw: s.cw.clone(),
+                        ..s.clone()
+                    };
+                    assert!(!general.table.matches(&general) && s.table.matches(&s) == s.table.is_built());
+                    let copy = s.clone();
+                    assert!(copy.table.matches(&copy) == s.table.is_built());
                     for (u, v) in [
                         (0.0, 0.0),
                         (0.3, 0.71),
@@ -653,26 +897,28 @@ mod tests {
                         (0.99, 1.0),
                         (-1.0, 2.0),
                     ] {
-                        let a = s.eval_derivs(u, v);
-                        let c = s.eval_derivs_portable(u, v);
-                        assert!(
-                            (a.suu - c.suu).norm() <= 1e-10 * (1.0 + c.suu.norm())
-                                && (a.p - c.p).norm() <= 1e-12 * (1.0 + c.p.norm())
-                        );
                         let mut b = SurfacePoint::default();
                         s.eval_into(u, v, 2, &mut b);
-                        for (x, y) in [
-                            (a.p, b.p),
-                            (a.su, b.su),
-                            (a.sv, b.sv),
-                            (a.suu, b.suu),
-                            (a.suv, b.suv),
-                            (a.svv, b.svv),
+                        // AVX2/FMA and portable paths, with and without the table
+                        for a in [
+                            s.eval_derivs(u, v),
+                            s.eval_derivs_portable(u, v),
+                            general.eval_derivs(u, v),
+                            general.eval_derivs_portable(u, v),
                         ] {
-                            assert!(
-                                (x - y).norm() <= 1e-10 * (1.0 + y.norm()),
-                                "({pu},{pv}) multi={multi} rational={rational} at ({u},{v}): {x:?} vs {y:?}"
-                            );
+                            for (x, y) in [
+                                (a.p, b.p),
+                                (a.su, b.su),
+                                (a.sv, b.sv),
+                                (a.suu, b.suu),
+                                (a.suv, b.suv),
+                                (a.svv, b.svv),
+                            ] {
+                                assert!(
+                                    (x - y).norm() <= 1e-10 * (1.0 + y.norm()),
+                                    "({pu},{pv}) multi={multi} rational={rational} at ({u},{v}): {x:?} vs {y:?}"
+                                );
+                            }
                         }
                     }
                 }
