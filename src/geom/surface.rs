@@ -540,23 +540,33 @@ impl NurbsSurface {
     ) -> SurfacePoint {
         let pu = if OU < MAX_ORDER { OU - 1 } else { self.degree_u };
         let pv = if OV < MAX_ORDER { OV - 1 } else { self.degree_v };
-        let (poles, n_v, iu0, iv0, nu, nv) = if tab && OU < MAX_ORDER && OV < MAX_ORDER {
+        if tab && OU < MAX_ORDER && OV < MAX_ORDER {
             let t = &self.table;
             let (ku, su, scu) = t.u.locate(u);
             let (kv, sv, scv) = t.v.locate(v);
             let nu = bernstein_d2::<OU>(pu, su, scu);
             let nv = bernstein_d2::<OV>(pv, sv, scv);
-            if t.blocks.is_empty() {
-                (&self.cw[..], self.n_v, 0, 0, nu, nv)
+            // the span's poles, contiguous with row stride OV (a single span
+            // has n_v = OV)
+            let blk = if t.blocks.is_empty() {
+                &self.cw[..OU * OV]
             } else {
                 let b = (ku * t.v.inv.len() + kv) * (OU * OV);
-                (&t.blocks[b..b + OU * OV], OV, 0, 0, nu, nv)
+                &t.blocks[b..b + OU * OV]
+            };
+            if F {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // SAFETY: as below.
+                    return unsafe { simd::eval_block::<OU, OV, R>(blk, OV, 0, 0, pu, pv, &nu, &nv) };
+                }
             }
-        } else {
-            let (iu0, nu) = Self::dir_basis::<OU>(&self.knots_u, self.n_u, pu, u);
-            let (iv0, nv) = Self::dir_basis::<OV>(&self.knots_v, self.n_v, pv, v);
-            (&self.cw[..], self.n_v, iu0, iv0, nu, nv)
-        };
+            let acc = contract_scalar::<OU, OV, R>(blk, OV, 0, 0, pu, pv, &nu, &nv);
+            return Self::quotient::<R>(&acc);
+        }
+        let (iu0, nu) = Self::dir_basis::<OU>(&self.knots_u, self.n_u, pu, u);
+        let (iv0, nv) = Self::dir_basis::<OV>(&self.knots_v, self.n_v, pv, v);
+        let (poles, n_v) = (&self.cw[..], self.n_v);
         if F {
             #[cfg(target_arch = "x86_64")]
             {
@@ -567,6 +577,13 @@ impl NurbsSurface {
             }
         }
         let acc = contract_scalar::<OU, OV, R>(poles, n_v, iu0, iv0, pu, pv, &nu, &nv);
+        Self::quotient::<R>(&acc)
+    }
+
+    /// The surface point and derivatives from the homogeneous contraction
+    /// `[A, A_u, A_v, A_uu, A_uv, A_vv]` (quotient rule when rational).
+    #[inline(always)]
+    fn quotient<const R: bool>(acc: &[[f64; 4]; 6]) -> SurfacePoint {
         const C: usize = 4;
         let v3 = |h: &[f64; C]| Vec3::new(h[0], h[1], h[2]);
         if !R {
