@@ -5,8 +5,10 @@
 use super::basis::{bernstein_d2, bernstein_ders, ders_basis, find_span, span_basis_d2, MAX_DEGREE, MAX_ORDER};
 use super::{GeomError, Hpoint, Vec3};
 
-/// Point and partial derivatives of a surface at `(u, v)`.
+/// Point and partial derivatives of a surface at `(u, v)` (`repr(C)`: 18
+/// contiguous `f64`, which the vector evaluator writes directly).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
 pub struct SurfacePoint {
     /// f(u,v)
     pub p: Vec3,
@@ -21,6 +23,9 @@ pub struct SurfacePoint {
     /// ∂²f/∂v²
     pub svv: Vec3,
 }
+
+// the layout `simd::eval_block` relies on
+const _: () = assert!(std::mem::size_of::<Vec3>() == 24 && std::mem::size_of::<SurfacePoint>() == 144);
 
 impl SurfacePoint {
     /// Un-normalised normal `f_u × f_v`.
@@ -87,18 +92,49 @@ impl Clone for NurbsSurface {
 
 /// Breakpoints of one direction: the distinct knots of the domain and the
 /// reciprocal width of each span.
+///
+/// Up to five spans (the common case) also live in fixed arrays: the inner
+/// breakpoints padded with `+∞` (`pad`), the span starts `lo` and widths
+/// `iv`, so the span is a count of four comparisons that indexes them
+/// without bounds checks.
 #[derive(Debug, Clone, Default)]
 struct Breaks {
     brk: Vec<f64>,
     inv: Vec<f64>,
+    few: bool,
+    t0: f64,
+    t1: f64,
+    pad: [f64; 4],
+    lo: [f64; 5],
+    iv: [f64; 5],
 }
 
 impl Breaks {
     fn of(knots: &[f64], n: usize, p: usize) -> Self {
         let mut brk: Vec<f64> = knots[p..=n].to_vec();
         brk.dedup();
-        let inv = brk.windows(2).map(|w| 1.0 / (w[1] - w[0])).collect();
-        Self { brk, inv }
+        let inv: Vec<f64> = brk.windows(2).map(|w| 1.0 / (w[1] - w[0])).collect();
+        let mut pad = [f64::INFINITY; 4];
+        let mut lo = [0.0; 5];
+        let mut iv = [0.0; 5];
+        let few = inv.len() <= 5;
+        if few {
+            for (k, &x) in brk[1..brk.len() - 1].iter().enumerate() {
+                pad[k] = x;
+            }
+            lo[..inv.len()].copy_from_slice(&brk[..inv.len()]);
+            iv[..inv.len()].copy_from_slice(&inv);
+        }
+        Self {
+            t0: brk[0],
+            t1: brk[brk.len() - 1],
+            brk,
+            inv,
+            few,
+            pad,
+            lo,
+            iv,
+        }
     }
 
     /// Span `k` holding `t` (clamped to the domain; the last span is closed on
@@ -107,6 +143,20 @@ impl Breaks {
     /// parameter.
     #[inline(always)]
     fn locate(&self, t: f64) -> (usize, f64, f64) {
+        if self.few {
+            // clamp without `f64::clamp`'s bound check; NaN stays NaN
+            let t = if t < self.t0 {
+                self.t0
+            } else if t > self.t1 {
+                self.t1
+            } else {
+                t
+            };
+            let c = &self.pad;
+            let k = usize::from(c[0] <= t) + usize::from(c[1] <= t) + usize::from(c[2] <= t) + usize::from(c[3] <= t);
+            let inv = self.iv[k];
+            return (k, (t - self.lo[k]) * inv, inv);
+        }
         let b = &self.brk[..];
         let last = b.len() - 1;
         let t = t.clamp(b[0], b[last]);
@@ -146,6 +196,64 @@ pub struct SpanTable {
     v: Breaks,
     blocks: Vec<Hpoint>,
     built: bool,
+    /// The specialised evaluator for this surface's degrees and rationality,
+    /// chosen at build time (AVX2 + FMA when the CPU has both).
+    kernel: Option<Kernel>,
+}
+
+/// A specialised evaluator reading the span table.
+type Kernel = unsafe fn(&NurbsSurface, f64, f64) -> SurfacePoint;
+
+/// The table evaluator for orders `OU`, `OV` (portable instruction set).
+fn table_kernel<const OU: usize, const OV: usize, const R: bool>(s: &NurbsSurface, u: f64, v: f64) -> SurfacePoint {
+    s.eval_fixed::<OU, OV, R, false>(u, v, true)
+}
+
+/// The table evaluator compiled with AVX2 + FMA.
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn table_kernel_avx2_fma<const OU: usize, const OV: usize, const R: bool>(
+    s: &NurbsSurface,
+    u: f64,
+    v: f64,
+) -> SurfacePoint {
+    s.eval_fixed::<OU, OV, R, true>(u, v, true)
+}
+
+/// Picks the table evaluator for a degree pair (`None` when there is no
+/// specialisation), with AVX2 + FMA when the running CPU has both.
+fn pick_kernel(pu: usize, pv: usize, rational: bool) -> Option<Kernel> {
+    macro_rules! pick {
+        ($k:ident) => {
+            match (pu, pv, rational) {
+                (1, 1, false) => Some($k::<2, 2, false> as Kernel),
+                (2, 2, false) => Some($k::<3, 3, false> as Kernel),
+                (3, 3, false) => Some($k::<4, 4, false> as Kernel),
+                (4, 4, false) => Some($k::<5, 5, false> as Kernel),
+                (5, 5, false) => Some($k::<6, 6, false> as Kernel),
+                (1, 1, true) => Some($k::<2, 2, true> as Kernel),
+                (2, 2, true) => Some($k::<3, 3, true> as Kernel),
+                (3, 3, true) => Some($k::<4, 4, true> as Kernel),
+                (4, 4, true) => Some($k::<5, 5, true> as Kernel),
+                (5, 5, true) => Some($k::<6, 6, true> as Kernel),
+                (2, 1, true) => Some($k::<3, 2, true> as Kernel),
+                (1, 2, true) => Some($k::<2, 3, true> as Kernel),
+                (3, 1, false) => Some($k::<4, 2, false> as Kernel),
+                (1, 3, false) => Some($k::<2, 4, false> as Kernel),
+                (3, 2, false) => Some($k::<4, 3, false> as Kernel),
+                (2, 3, false) => Some($k::<3, 4, false> as Kernel),
+                _ => None,
+            }
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        return pick!(table_kernel_avx2_fma);
+    }
+    pick!(table_kernel)
 }
 
 impl PartialEq for SpanTable {
@@ -166,9 +274,9 @@ impl std::fmt::Debug for SpanTable {
 
 impl SpanTable {
     fn build(s: &NurbsSurface) -> Self {
-        if !has_fixed_kernel(s.degree_u, s.degree_v, s.rational) {
+        let Some(kernel) = pick_kernel(s.degree_u, s.degree_v, s.rational) else {
             return Self::default();
-        }
+        };
         let u = Breaks::of(&s.knots_u, s.n_u, s.degree_u);
         let v = Breaks::of(&s.knots_v, s.n_v, s.degree_v);
         let (su, sv) = (u.inv.len(), v.inv.len());
@@ -195,13 +303,17 @@ impl SpanTable {
             v,
             blocks,
             built: true,
+            kernel: Some(kernel),
         }
     }
 
     /// True when this table was built from `s`'s current arrays.
     #[inline(always)]
     fn matches(&self, s: &NurbsSurface) -> bool {
-        self.built && self.key == s.key()
+        // branch-free word comparison (an array `==` calls memcmp)
+        let (a, b) = (&self.key, s.key());
+        let diff = (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]) | (a[4] ^ b[4]) | (a[5] ^ b[5]);
+        self.built & (diff == 0)
     }
 
     /// True when the table holds data (the fast evaluator is used while it
@@ -211,15 +323,6 @@ impl SpanTable {
     }
 }
 
-/// The degree pairs `eval_derivs` has specialised evaluators for.
-fn has_fixed_kernel(pu: usize, pv: usize, rational: bool) -> bool {
-    match (pu, pv) {
-        (1, 1) | (2, 2) | (3, 3) | (4, 4) | (5, 5) => true,
-        (2, 1) | (1, 2) => rational,
-        (3, 1) | (1, 3) | (3, 2) | (2, 3) => !rational,
-        _ => false,
-    }
-}
 
 pub(crate) fn check_knots(knots: &[f64], n: usize, p: usize) -> Result<(), GeomError> {
     if p == 0 || p > MAX_DEGREE {
@@ -422,6 +525,18 @@ impl NurbsSurface {
     /// [`eval_derivs_portable`](Self::eval_derivs_portable) by rounding only.
     #[inline]
     pub fn eval_derivs(&self, u: f64, v: f64) -> SurfacePoint {
+        if let (Some(k), true) = (self.table.kernel, self.table.matches(self)) {
+            // SAFETY: the table holds an AVX2 + FMA kernel only when the CPU
+            // was checked for both when it was built (and a table is only
+            // ever used on the machine that built it: it is not serialised).
+            return unsafe { k(self, u, v) };
+        }
+        self.eval_derivs_general(u, v)
+    }
+
+    /// `eval_derivs` without a matching span table.
+    #[inline(never)]
+    fn eval_derivs_general(&self, u: f64, v: f64) -> SurfacePoint {
         #[cfg(target_arch = "x86_64")]
         {
             if cfg!(all(target_feature = "avx2", target_feature = "fma")) {
@@ -765,11 +880,13 @@ fn contract_scalar<const OU: usize, const OV: usize, const R: bool>(
 /// rule on whole vectors.
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::{Hpoint, SurfacePoint, Vec3, MAX_ORDER};
+    use super::{Hpoint, SurfacePoint, MAX_ORDER};
     use std::arch::x86_64::{
-        _mm256_div_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute4x64_pd,
-        _mm256_set1_pd, _mm256_setzero_pd, _mm256_storeu_pd,
+        _mm256_castpd256_pd128, _mm256_div_pd, _mm256_extractf128_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd,
+        _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute4x64_pd, _mm256_set1_pd, _mm256_setzero_pd, _mm256_storeu_pd,
+        _mm_store_sd, _mm_storeu_pd,
     };
+    use std::mem::MaybeUninit;
 
     /// See `contract_scalar` and `NurbsSurface::eval_fixed`; all four lanes
     /// are always computed.
@@ -831,20 +948,22 @@ mod simd {
             let svv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wvv, svv), iw);
             acc = [p, su, sv, suu, suv, svv];
         }
-        // overlapping stores: each writes its three coordinates and a lane
-        // the next one overwrites
-        let mut b = [0.0f64; 19];
-        for (k, a) in acc.iter().enumerate() {
-            // SAFETY: `3k + 4 ≤ 19` for k ≤ 5: four writable f64 inside `b`.
-            unsafe { _mm256_storeu_pd(b.as_mut_ptr().add(3 * k), *a) };
-        }
-        SurfacePoint {
-            p: Vec3::new(b[0], b[1], b[2]),
-            su: Vec3::new(b[3], b[4], b[5]),
-            sv: Vec3::new(b[6], b[7], b[8]),
-            suu: Vec3::new(b[9], b[10], b[11]),
-            suv: Vec3::new(b[12], b[13], b[14]),
-            svv: Vec3::new(b[15], b[16], b[17]),
+        // overlapping stores straight into the result: each writes its three
+        // coordinates and one lane the next store overwrites; the last one
+        // writes exactly three
+        let mut out = MaybeUninit::<SurfacePoint>::uninit();
+        let o = out.as_mut_ptr().cast::<f64>();
+        // SAFETY: `SurfacePoint` is `repr(C)` with six `Vec3` fields, 144
+        // bytes in all (asserted at compile time next to its definition): 18
+        // contiguous f64 at `o`. The stores cover o[0..16], o[15..17] and
+        // o[17], all 18 values, inside the object; then it is initialised.
+        unsafe {
+            for (k, a) in acc[..5].iter().enumerate() {
+                _mm256_storeu_pd(o.add(3 * k), *a);
+            }
+            _mm_storeu_pd(o.add(15), _mm256_castpd256_pd128(acc[5]));
+            _mm_store_sd(o.add(17), _mm256_extractf128_pd::<1>(acc[5]));
+            out.assume_init()
         }
     }
 }
@@ -897,7 +1016,7 @@ mod tests {
                         .collect();
                     let w: Vec<f64> = (0..nu * nv).map(|k| 0.5 + 0.25 * (k % 5) as f64).collect();
                     let s = NurbsSurface::try_new(pu, pv, ku, kv, nu, nv, &pts, rational.then_some(&w[..])).unwrap();
-                    assert_eq!(s.table.is_built(), pu.max(pv) <= 5 && has_fixed_kernel(pu, pv, rational));
+                    assert_eq!(s.table.is_built(), pick_kernel(pu, pv, rational).is_some());
                     // the same surface without its table (general B-spline path)
                     let general = NurbsSurface {
                         cw: s.cw.clone(),
