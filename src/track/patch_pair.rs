@@ -69,6 +69,7 @@ impl Frame {
     }
 }
 
+#[inline]
 fn to_world(sp: &SurfacePoint, f: &Frame) -> SurfacePoint {
     let r = &f.r;
     SurfacePoint {
@@ -98,6 +99,7 @@ fn pair_b(f: &SurfacePoint, h: &SurfacePoint, a: &BodyState, b: &BodyState) -> V
 }
 
 /// Local data of the patch–patch problem (world coordinates).
+#[inline]
 fn pair_local(st: &PairState, a: &BodyState, b: &BodyState) -> Local<4> {
     let (f, h) = (&st.a, &st.b);
     let dr = f.p - h.p;
