@@ -25,8 +25,15 @@ fn main() {
         .collect();
     let e = ellipsoid(3.0, 2.0, 1.5, -1.0);
     let ((u0, u1), (v0, v1)) = e.domain();
-    let pe: Vec<(f64, f64)> = ps.iter().map(|&(u, v)| (u0 + u * (u1 - u0), v0 + v * (v1 - v0))).collect();
-    let cases = [("bicubic", bicubic(), &ps), ("table1", table1_patch(), &ps), ("ellipsoid", e, &pe)];
+    let pe: Vec<(f64, f64)> = ps
+        .iter()
+        .map(|&(u, v)| (u0 + u * (u1 - u0), v0 + v * (v1 - v0)))
+        .collect();
+    let cases = [
+        ("bicubic", bicubic(), &ps),
+        ("table1", table1_patch(), &ps),
+        ("ellipsoid", e, &pe),
+    ];
     let only = std::env::args().nth(2);
     for (name, s, ps) in cases.iter() {
         if only.as_deref().is_some_and(|o| o != *name) {

@@ -63,7 +63,10 @@ fn main() -> Result<(), TrackError> {
             times.push(t0.elapsed().as_nanos() as f64 / 1000.0);
         }
     }
-    println!("sum of distances {acc}, evaluations per tick {}", evals as f64 / n as f64);
+    println!(
+        "sum of distances {acc}, evaluations per tick {}",
+        evals as f64 / n as f64
+    );
     report(times);
     Ok(())
 }

@@ -293,7 +293,8 @@ impl SpanTable {
             }
             patches.iter().flat_map(|b| b.patch.cw.iter().copied()).collect()
         };
-        if !(u.inv.iter().chain(&v.inv).all(|x| x.is_finite() && *x > 0.0) && blocks.iter().flatten().all(|x| x.is_finite()))
+        if !(u.inv.iter().chain(&v.inv).all(|x| x.is_finite() && *x > 0.0)
+            && blocks.iter().flatten().all(|x| x.is_finite()))
         {
             return Self::default();
         }
@@ -322,7 +323,6 @@ impl SpanTable {
         self.built
     }
 }
-
 
 pub(crate) fn check_knots(knots: &[f64], n: usize, p: usize) -> Result<(), GeomError> {
     if p == 0 || p > MAX_DEGREE {

@@ -300,7 +300,10 @@ impl PatchPairTracker {
         }
         // second-order Taylor expansion of the points and first derivatives
         let step = |sp: &SurfacePoint, du: f64, dv: f64| SurfacePoint {
-            p: sp.p + sp.su * du + sp.sv * dv + (sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv)) * 0.5,
+            p: sp.p
+                + sp.su * du
+                + sp.sv * dv
+                + (sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv)) * 0.5,
             su: sp.su + sp.suu * du + sp.suv * dv,
             sv: sp.sv + sp.suv * du + sp.svv * dv,
             ..*sp

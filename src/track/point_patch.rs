@@ -280,7 +280,8 @@ impl PointPatchTracker {
         }
         // second-order Taylor expansion of f, f_u, f_v by the step
         let (du, dv) = (d[0], d[1]);
-        let p = sp.p + sp.su * du + sp.sv * dv + (sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv)) * 0.5;
+        let p =
+            sp.p + sp.su * du + sp.sv * dv + (sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv)) * 0.5;
         let su = sp.su + sp.suu * du + sp.suv * dv;
         let sv = sp.sv + sp.suv * du + sp.svv * dv;
         let ff = solve(q_dot.dot(&su), q_dot.dot(&sv));
