@@ -519,10 +519,14 @@ impl NurbsSurface {
     /// or the pairs of the analytic primitives) run code specialised at
     /// compile time (fully unrolled basis and contraction), others a generic
     /// loop; rational and polynomial surfaces have separate paths; one basis
-    /// evaluation per direction serves all six outputs. On x86-64 CPUs with
-    /// AVX2 and FMA (detected once at run time) the same code is compiled for
-    /// those features, with fused multiply-adds: results then differ from
-    /// [`eval_derivs_portable`](Self::eval_derivs_portable) by rounding only.
+    /// evaluation per direction serves all six outputs. The specialised
+    /// degrees read the [`SpanTable`] (Bernstein basis on the span's Bézier
+    /// poles, no division) through the evaluator picked when the table was
+    /// built; a surface that no longer matches its table takes the B-spline
+    /// path. On x86-64 CPUs with AVX2 and FMA (detected at run time) the same
+    /// code is compiled for those features, with fused multiply-adds: results
+    /// then differ from [`eval_derivs_portable`](Self::eval_derivs_portable)
+    /// by rounding only.
     #[inline]
     pub fn eval_derivs(&self, u: f64, v: f64) -> SurfacePoint {
         if let (Some(k), true) = (self.table.kernel, self.table.matches(self)) {
