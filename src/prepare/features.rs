@@ -11,7 +11,7 @@
 //! side's linear parameter map joins the projections of the edge's ends in
 //! that piece's `[0,1]²`.
 
-use super::nurbs::{curve_nurbs, face_nurbs, outward_normal, FaceNurbs};
+use super::nurbs::{curve_nurbs, outward_normal, FaceNurbs};
 use super::split::cone_of;
 use super::{PieceInfo, PrepareError, PrepareOptions, PrepareStats};
 use crate::geom::{NurbsCurve, Vec3};
@@ -20,7 +20,7 @@ use crate::import::model::{Body as ModelBody, BodyKind, Face, Model};
 use crate::scene::data::{
     Adjacency, Boundary, Edge, EdgeKind, EdgeSample, EdgeSide, FeatureRef, ParamMap, SceneData, Vertex, NONE,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Incident edges, pieces and adjacent normals of a vertex.
 type Incidence = (Vec<u32>, BTreeSet<u32>, Vec<Vec3>);
@@ -120,6 +120,7 @@ pub(crate) fn build(
     body_idx: u32,
     piece_first: usize,
     infos: &[PieceInfo],
+    face_nurbs: &HashMap<usize, FaceNurbs>,
     opts: &PrepareOptions,
     scene: &mut SceneData,
     stats: &mut PrepareStats,
@@ -135,7 +136,7 @@ pub(crate) fn build(
             .entry(info.face)
             .or_insert_with(|| FaceCtx {
                 face,
-                fnurbs: face_nurbs(model, face).ok(),
+                fnurbs: face_nurbs.get(&info.face).cloned(),
                 pieces: Vec::new(),
             })
             .pieces
