@@ -309,7 +309,13 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
     let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty());
     let sigma = if face.same_sense { 1.0 } else { -1.0 };
     let out = &mut stats.pieces;
+    let ((ru0, ru1), (rv0, rv1)) = fnurbs.mapped.surface.domain();
     for bp in fnurbs.mapped.surface.bezier_patches() {
+        // a face range ending a rounding error away from a knot leaves a
+        // sliver span (width ~1e-14): it has no area and no usable normal
+        if !(bp.u.1 - bp.u.0 > 1e-9 * (ru1 - ru0) && bp.v.1 - bp.v.0 > 1e-9 * (rv1 - rv0)) {
+            continue;
+        }
         let (p, q) = (bp.patch.degree_u, bp.patch.degree_v);
         // the span's normal numerator, restricted to each classified part
         let span_normal = split::normal_polys(p, q, &bp.patch.cw);
