@@ -179,55 +179,71 @@ pub fn form_numerators(p: usize, q: usize, cw: &[Hpoint]) -> (Poly, Poly, Poly, 
     (l, m, n, k, bound)
 }
 
-/// The form numerators of a patch with their absolute tolerances.
+/// The Hadamard-type bound of `L̃, M̃, Ñ` of a patch (see
+/// [`form_numerators`]), from its poles alone (no products).
+fn hadamard_bound(p: usize, q: usize, cw: &[Hpoint]) -> f64 {
+    let cw = centred(cw);
+    let pp = coordinate_polys(p, q, &cw);
+    let ps: Vec4P = std::array::from_fn(|k| pp[k].ds());
+    let pt: Vec4P = std::array::from_fn(|k| pp[k].dt());
+    let pss: Vec4P = std::array::from_fn(|k| ps[k].ds());
+    let pst: Vec4P = std::array::from_fn(|k| ps[k].dt());
+    let ptt: Vec4P = std::array::from_fn(|k| pt[k].dt());
+    let second = max_norm(&pss).max(max_norm(&pst)).max(max_norm(&ptt));
+    second * max_norm(&ps) * max_norm(&pt) * max_norm(&pp)
+}
+
+/// The form numerators of a patch, as restrictions of its Bézier span's.
+///
+/// On a sub-rectangle with sides `a, b` of the span the numerators of the
+/// sub-patch (in its own parameters) are `a³b·L̃, a²b²·M̃, ab³·Ñ, a⁴b⁴·K̃`
+/// of the restricted span ones. The sign tests of a sub-patch therefore use
+/// the restricted polynomials with its own tolerances divided by those
+/// factors: the same decisions as recomputing the numerators from the
+/// sub-patch's poles, without the products.
 struct Forms {
     l: Poly,
     m: Poly,
     n: Poly,
     k: Poly,
-    tol: f64,
-    tol_k: f64,
 }
 
 impl Forms {
-    fn of(p: usize, q: usize, cw: &[Hpoint], opts: &ConvexityOptions) -> Self {
-        let (l, m, n, k, bound) = form_numerators(p, q, cw);
-        Self {
-            l,
-            m,
-            n,
-            k,
-            tol: opts.rel_tol * bound,
-            tol_k: opts.rel_tol * bound * bound,
-        }
+    fn of(p: usize, q: usize, cw: &[Hpoint]) -> Self {
+        let (l, m, n, k, _) = form_numerators(p, q, cw);
+        Self { l, m, n, k }
     }
 
     /// The forms of the `[0,a]` and `[a,1]` halves in s (`in_t`: in t).
-    ///
-    /// On a sub-rectangle with sides `a, b` the numerators of the sub-patch
-    /// are `a³b·L̃, a²b²·M̃, ab³·Ñ, a⁴b⁴·K̃` of the restricted parent ones, so
-    /// the signs (all the classes depend on) are those of the restricted
-    /// polynomials, and the parent's tolerances keep their meaning.
     fn split(&self, a: f64, in_t: bool) -> (Self, Self) {
         let sp = |x: &Poly| if in_t { x.split_t(a) } else { x.split_s(a) };
         let (l0, l1) = sp(&self.l);
         let (m0, m1) = sp(&self.m);
         let (n0, n1) = sp(&self.n);
         let (k0, k1) = sp(&self.k);
-        let mk = |l, m, n, k| Self {
-            l,
-            m,
-            n,
-            k,
-            tol: self.tol,
-            tol_k: self.tol_k,
-        };
-        (mk(l0, m0, n0, k0), mk(l1, m1, n1, k1))
+        (
+            Self {
+                l: l0,
+                m: m0,
+                n: n0,
+                k: k0,
+            },
+            Self {
+                l: l1,
+                m: m1,
+                n: n1,
+                k: k1,
+            },
+        )
     }
 
-    fn decide(&self, sigma: f64) -> Option<ConvexityClass> {
-        let (tol, tol_k) = (self.tol, self.tol_k);
-        if self.l.max_abs() <= tol && self.m.max_abs() <= tol && self.n.max_abs() <= tol {
+    /// The class from the coefficient signs; `bound` is the sub-patch's own
+    /// [`hadamard_bound`], `(a, b)` its sides in the span.
+    fn decide(&self, sigma: f64, rel_tol: f64, bound: f64, a: f64, b: f64) -> Option<ConvexityClass> {
+        let tol = rel_tol * bound;
+        let (tol_l, tol_m, tol_n) = (tol / (a * a * a * b), tol / (a * a * b * b), tol / (a * b * b * b));
+        let tol_k = rel_tol * bound * bound / (a * a * a * a * b * b * b * b);
+        if self.l.max_abs() <= tol_l && self.m.max_abs() <= tol_m && self.n.max_abs() <= tol_n {
             return Some(ConvexityClass::Planar);
         }
         let (llo, lhi) = self.l.bounds();
@@ -236,10 +252,10 @@ impl Forms {
         let (sl_lo, sl_hi) = if sigma > 0.0 { (llo, lhi) } else { (-lhi, -llo) };
         let (sn_lo, sn_hi) = if sigma > 0.0 { (nlo, nhi) } else { (-nhi, -nlo) };
         if klo >= -tol_k {
-            if sl_hi <= tol && sn_hi <= tol {
+            if sl_hi <= tol_l && sn_hi <= tol_n {
                 return Some(ConvexityClass::Convex);
             }
-            if sl_lo >= -tol && sn_lo >= -tol {
+            if sl_lo >= -tol_l && sn_lo >= -tol_n {
                 return Some(ConvexityClass::Concave);
             }
         }
@@ -253,17 +269,17 @@ impl Forms {
 /// Class of one patch, `None` when the coefficient bounds do not decide it.
 /// `sigma` = +1 when the outward normal is `f_s × f_t`, −1 when reversed.
 pub fn classify_once(p: usize, q: usize, cw: &[Hpoint], sigma: f64, opts: &ConvexityOptions) -> Option<ConvexityClass> {
-    Forms::of(p, q, cw, opts).decide(sigma)
+    Forms::of(p, q, cw).decide(sigma, opts.rel_tol, hadamard_bound(p, q, cw), 1.0, 1.0)
 }
 
 /// Classifies a Bézier patch, subdividing undecided parts.
 ///
 /// The form numerators are computed once for the patch; halves get theirs
-/// by de Casteljau subdivision of the numerators (see `Forms::split`),
-/// with the patch's tolerances.
+/// by de Casteljau subdivision of the numerators, tested against their own
+/// tolerances (see `Forms`).
 pub fn classify(p: usize, q: usize, cw: &[Hpoint], sigma: f64, opts: &ConvexityOptions) -> Vec<ClassifiedPatch> {
     let mut out = Vec::new();
-    let forms = Forms::of(p, q, cw, opts);
+    let forms = Forms::of(p, q, cw);
     rec(p, q, cw.to_vec(), forms, [0.0, 1.0, 0.0, 1.0], 0, sigma, opts, &mut out);
     merge_siblings(out)
 }
@@ -280,7 +296,9 @@ fn rec(
     opts: &ConvexityOptions,
     out: &mut Vec<ClassifiedPatch>,
 ) {
-    if let Some(class) = forms.decide(sigma) {
+    let bound = hadamard_bound(p, q, &cw);
+    let (a, b) = (rect[1] - rect[0], rect[3] - rect[2]);
+    if let Some(class) = forms.decide(sigma, opts.rel_tol, bound, a, b) {
         out.push(ClassifiedPatch { rect, cw, class });
         return;
     }
