@@ -23,7 +23,10 @@ fn corpus_table(dir: &Path) {
     println!("| file | faces | pieces | prepare s | source bytes | scene bytes | scene/source |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
     for path in names {
-        let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         let Ok(model) = extrack::import::import_file(&path) else {
             println!("| {name} | import failed | | | | | |");
             continue;
@@ -70,7 +73,10 @@ fn bench(c: &mut Criterion) {
     ];
     for file in files {
         let path = root.join(file);
-        let name = path.file_stem().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let name = path
+            .file_stem()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         let Ok(model) = extrack::import::import_file(&path) else {
             println!("{name}: import failed, skipped");
             continue;

@@ -10,7 +10,9 @@ use serde_json::Value;
 use std::path::Path;
 
 fn fixture(name: &str) -> Option<std::path::PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/generated").join(name);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/fixtures/generated")
+        .join(name);
     if p.is_file() {
         Some(p)
     } else {
@@ -95,7 +97,10 @@ fn check_document(text: &str) -> (usize, Vec<(String, usize)>) {
         }
         let mat = &doc["materials"][prim["material"].as_u64().unwrap() as usize];
         assert_eq!(mat["name"], mesh["name"]);
-        assert_eq!(mat["pbrMetallicRoughness"]["baseColorFactor"].as_array().unwrap().len(), 4);
+        assert_eq!(
+            mat["pbrMetallicRoughness"]["baseColorFactor"].as_array().unwrap().len(),
+            4
+        );
         per_mesh.push((mesh["name"].as_str().unwrap().to_string(), n_idx / 3));
     }
     assert_eq!(doc["scenes"][0]["nodes"].as_array().unwrap().len(), per_mesh.len());
@@ -126,7 +131,9 @@ fn gltf_of_prepared_fixtures_is_well_formed() {
 
 #[test]
 fn cli_writes_gltf() {
-    let Some(path) = fixture("rounded_box.step") else { return };
+    let Some(path) = fixture("rounded_box.step") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let exs = dir.path().join("box.exs");
     let out = dir.path().join("box.gltf");
@@ -137,7 +144,16 @@ fn cli_writes_gltf() {
         .unwrap();
     assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
     let st = std::process::Command::new(bin)
-        .args(["export", exs.to_str().unwrap(), "--format", "gltf", "-o", out.to_str().unwrap(), "--grid", "4"])
+        .args([
+            "export",
+            exs.to_str().unwrap(),
+            "--format",
+            "gltf",
+            "-o",
+            out.to_str().unwrap(),
+            "--grid",
+            "4",
+        ])
         .output()
         .unwrap();
     assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));

@@ -73,7 +73,14 @@ fn minors(x: &Vec4P, y: &Vec4P) -> [Poly; 6] {
 }
 
 /// Row pairs of [`minors`] and the complementary pair's index.
-const PAIRS: [((usize, usize), usize); 6] = [((0, 1), 5), ((0, 2), 4), ((0, 3), 3), ((1, 2), 2), ((1, 3), 1), ((2, 3), 0)];
+const PAIRS: [((usize, usize), usize); 6] = [
+    ((0, 1), 5),
+    ((0, 2), 4),
+    ((0, 3), 3),
+    ((1, 2), 2),
+    ((1, 3), 1),
+    ((2, 3), 0),
+];
 
 /// `det[a, b, c, d]` (columns) by Laplace expansion along the first two
 /// columns, with the minors of `(c, d)` given (shared by the three forms).

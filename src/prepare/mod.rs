@@ -209,7 +209,17 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
         let piece_count = scene.pieces.len() - piece_first;
         let edge_first = scene.edges.len();
         let vertex_first = scene.vertices.len();
-        features::build(model, body, body_idx, piece_first, &infos, &face_nurbs, opts, &mut scene, &mut stats)?;
+        features::build(
+            model,
+            body,
+            body_idx,
+            piece_first,
+            &infos,
+            &face_nurbs,
+            opts,
+            &mut scene,
+            &mut stats,
+        )?;
         let bvh_first = scene.bvh_nodes.len();
         let mut items: Vec<(u32, Aabb)> = (piece_first..scene.pieces.len())
             .map(|i| (i as u32, scene.pieces[i].bbox))

@@ -43,8 +43,9 @@ fn tessellate_piece(piece: &Piece, placement: &[f64; 12], n: usize, mesh: &mut C
     for i in 0..=n {
         for j in 0..=n {
             let q = s.eval(i as f64 / n as f64, j as f64 / n as f64);
-            let w: [f32; 3] =
-                std::array::from_fn(|r| (pl[4 * r] * q.x + pl[4 * r + 1] * q.y + pl[4 * r + 2] * q.z + pl[4 * r + 3]) as f32);
+            let w: [f32; 3] = std::array::from_fn(|r| {
+                (pl[4 * r] * q.x + pl[4 * r + 1] * q.y + pl[4 * r + 2] * q.z + pl[4 * r + 3]) as f32
+            });
             mesh.positions.push(w);
         }
     }
@@ -70,7 +71,10 @@ pub fn tessellate(scene: &SceneData, n: usize) -> Vec<(ConvexityClass, ClassMesh
     let mut out: Vec<(ConvexityClass, ClassMesh)> =
         ConvexityClass::ALL.iter().map(|&c| (c, ClassMesh::default())).collect();
     for p in &scene.pieces {
-        let pl = scene.bodies.get(p.body as usize).map_or(IDENTITY_PLACEMENT, |b| b.placement);
+        let pl = scene
+            .bodies
+            .get(p.body as usize)
+            .map_or(IDENTITY_PLACEMENT, |b| b.placement);
         if let Some((_, mesh)) = out.iter_mut().find(|(c, _)| *c == p.class) {
             tessellate_piece(p, &pl, n, mesh);
         }
