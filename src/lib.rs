@@ -15,6 +15,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod geom;
+pub mod export;
 pub mod import;
 pub mod prepare;
 pub mod scene;
