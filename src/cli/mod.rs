@@ -2,6 +2,7 @@
 
 use clap::Subcommand;
 
+pub mod convert;
 pub mod demo;
 pub mod dump;
 pub mod export;
@@ -19,8 +20,10 @@ pub enum Command {
     Dump(dump::DumpArgs),
     /// Import a STEP/IGES file, prepare it into convex nice pieces and write a scene (.exs).
     Import(import::ImportArgs),
-    /// Write a tessellation of a scene's pieces coloured by convexity class (OBJ + MTL).
+    /// Write a scene's pieces: a tessellation coloured by convexity class (OBJ + MTL), or STEP / IGES faces.
     Export(export::ExportArgs),
+    /// Convert a STEP/IGES file to STEP or IGES (format from the output extension), keeping exact geometry.
+    Convert(convert::ConvertArgs),
 }
 
 /// Writes `text` to stdout; a closed pipe (`extrack dump F | head`) ends the
@@ -43,5 +46,6 @@ pub fn run(cmd: Command) -> Result<(), String> {
         Command::Dump(a) => dump::run(a),
         Command::Import(a) => import::run(a),
         Command::Export(a) => export::run(a),
+        Command::Convert(a) => convert::run(a),
     }
 }

@@ -32,9 +32,14 @@ pub struct Relaxations {
     /// equals `o' + s·d'` on `[s0, s1]` when both segments have the same end
     /// points (STEP lines have unit speed, IGES lines run on `[0, 1]`).
     pub line_parameterisation: bool,
-    /// P-curve segments compare by their curve only, not by their range (STEP
-    /// p-curves run on their edge's range; IGES p-curves have their own).
+    /// P-curve segments compare by their curve only, not by their range and
+    /// sense flag (STEP p-curves run on their edge's range with the coedge's
+    /// sense; IGES p-curves have their own range, and the IGES reader sets the
+    /// flag from the curve's direction relative to the edge).
     pub pcurve_ranges: bool,
+    /// Ranges of circles and ellipses compare modulo 2π (IGES 100 arcs start
+    /// at an angle in (−π, π]).
+    pub angle_ranges: bool,
     /// Body names are not compared (IGES carries no product names; the IGES
     /// reader names bodies by directory entry).
     pub names: bool,
@@ -394,7 +399,7 @@ impl<'a> Cmp<'a> {
 
     /// A used curve range; `pcurve` applies the p-curve relaxation.
     fn segment(&mut self, path: &str, x: &CurveSegment, y: &CurveSegment, pcurve: bool) {
-        if x.forward != y.forward {
+        if x.forward != y.forward && !(pcurve && self.o.relax.pcurve_ranges) {
             self.diff(path, format!("direction forward={} vs {}", x.forward, y.forward));
         }
         if self.o.relax.line_parameterisation {
@@ -405,6 +410,13 @@ impl<'a> Cmp<'a> {
             }
         }
         self.curve(path, &x.curve, &y.curve);
+        let periodic = matches!(x.curve, Curve::Circle { .. } | Curve::Ellipse { .. });
+        if self.o.relax.angle_ranges && periodic && !(pcurve && self.o.relax.pcurve_ranges) {
+            let k = ((y.t0 - x.t0) / std::f64::consts::TAU).round() * std::f64::consts::TAU;
+            self.real(path, "t0 (mod 2π)", x.t0 + k, y.t0);
+            self.real(path, "t1 (mod 2π)", x.t1 + k, y.t1);
+            return;
+        }
         if !(pcurve && self.o.relax.pcurve_ranges) {
             self.real(path, "t0", x.t0, y.t0);
             self.real(path, "t1", x.t1, y.t1);
@@ -632,7 +644,19 @@ pub fn compare_models(a: &Model, b: &Model, opts: &CompareOptions) -> Comparison
     if !c.o.relax.free_coedges_as_edges && c.out.differences.is_empty() {
         let (ea, eb) = (reached(&c.edge_map), reached(&c.edge_rev));
         let (va, vb) = (reached(&c.vert_map), reached(&c.vert_rev));
-        if ea != a.edges.len() || eb != b.edges.len() || va != a.vertices.len() || vb != b.vertices.len() {
+        // vertices no edge uses (STEP VERTEX_LOOP apexes) have no place in the topology compared
+        let on_edges = |m: &Model| {
+            let mut used = vec![false; m.vertices.len()];
+            for e in &m.edges {
+                for v in [e.start, e.end].into_iter().flatten() {
+                    if let Some(u) = used.get_mut(v) {
+                        *u = true;
+                    }
+                }
+            }
+            used.iter().filter(|u| **u).count()
+        };
+        if ea != a.edges.len() || eb != b.edges.len() || va != on_edges(a) || vb != on_edges(b) {
             let what = format!(
                 "edges/vertices reached: a {ea}/{} of {}/{}, b {eb}/{} of {}/{}",
                 va,

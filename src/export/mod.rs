@@ -11,7 +11,7 @@
 
 pub mod compare;
 pub mod iges;
-// pub mod scene;
+pub mod scene;
 pub mod step;
 
 use crate::geom::{Pose, Vec3};
@@ -78,6 +78,29 @@ pub fn write_model(model: &Model, format: Format) -> Result<Written, ExportError
         Format::Step => step::write_step(model, &step::StepOptions::default()),
         Format::Iges => iges::write_iges(model, &iges::IgesOptions::default()),
     }
+}
+
+/// Writes a prepared scene (every piece a face, see [`scene`]); returns the
+/// bytes and the warnings of the conversion and the writer.
+pub fn write_scene(
+    data: &crate::scene::SceneData,
+    format: Format,
+    by_class: bool,
+) -> Result<(Vec<u8>, Vec<String>), ExportError> {
+    let mut warnings = Vec::new();
+    let model = scene::scene_to_model(data, &scene::SceneExportOptions { by_class }, &mut warnings);
+    let w = match format {
+        Format::Step => step::write_step(&model, &step::StepOptions::default())?,
+        Format::Iges => iges::write_iges(
+            &model,
+            &iges::IgesOptions {
+                faces_mode: true,
+                ..Default::default()
+            },
+        )?,
+    };
+    warnings.extend(w.warnings);
+    Ok((w.bytes, warnings))
 }
 
 /// Iterates `step` from `start` until a value repeats and returns the

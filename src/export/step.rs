@@ -473,6 +473,17 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
         warnings: Vec::new(),
         ctx2: 0,
     };
+    let loose = model
+        .vertices
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !model.edges.iter().any(|e| e.start == Some(*k) || e.end == Some(*k)))
+        .count();
+    if loose > 0 {
+        w.warnings.push(format!(
+            "{loose} vertices not used by any edge (e.g. VERTEX_LOOP apexes; the Model does not keep their face) are not written"
+        ));
+    }
     // contexts and units
     let app = w.add("APPLICATION_CONTEXT('automotive design')".into());
     w.add(format!(
