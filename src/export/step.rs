@@ -156,6 +156,7 @@ struct W<'m> {
     ents: Vec<String>,
     warnings: Vec<String>,
     ctx2: usize,
+    scaled_lines: usize,
 }
 
 /// Face uses of one edge (in traversal order): face index, p-curve, coedge direction.
@@ -263,18 +264,10 @@ impl<'m> W<'m> {
                 let u = stable_unit(*dir);
                 let unit_speed = (dir.norm() - 1.0).abs() <= 1e-15;
                 if !unit_speed {
-                    if let Some((t0, t1)) = range {
-                        let a = origin + dir * t0;
-                        let bb = origin + dir * t1;
-                        if let Ok(n) = NurbsCurve::try_new(1, vec![t0, t0, t1, t1], &[a.into(), bb.into()], None) {
-                            return self.bspline_curve(&n, dim2);
-                        }
-                    }
-                    self.warnings.push(format!(
-                        "{what}: line with direction length {} written with a unit direction (parameter scaled)",
-                        dir.norm()
-                    ));
+                    // STEP lines have unit speed: same point set, parameter scaled by |d|
+                    self.scaled_lines += 1;
                 }
+                let _ = range;
                 let o = self.pt(origin, dim2);
                 let d = self.dir(&u, dim2);
                 let v = self.add(format!("VECTOR('',#{d},1.)"));
@@ -472,6 +465,7 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
         ents: Vec::new(),
         warnings: Vec::new(),
         ctx2: 0,
+        scaled_lines: 0,
     };
     let loose = model
         .vertices
@@ -869,6 +863,12 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
         let _ = writeln!(out, "#{}={e};", k + 1);
     }
     out.push_str("ENDSEC;\nEND-ISO-10303-21;\n");
+    if w.scaled_lines > 0 {
+        w.warnings.push(format!(
+            "{} lines with a non-unit direction (IGES 110 lines run on [0, 1]) written as unit-speed LINEs: same points, parameter scaled by the direction's length",
+            w.scaled_lines
+        ));
+    }
     let _ = w.model;
     Ok(Written {
         bytes: out.into_bytes(),
