@@ -40,7 +40,10 @@ fn files() -> Vec<PathBuf> {
             }
         }
     } else {
-        println!("SKIP: {} not found; only the project's fixtures are round-tripped", shared.display());
+        println!(
+            "SKIP: {} not found; only the project's fixtures are round-tripped",
+            shared.display()
+        );
     }
     v.retain(|p| Format::from_path(p).is_some());
     v.sort_by_key(|p| label(p));
@@ -54,7 +57,12 @@ fn label(p: &Path) -> String {
         .map(|d| d.to_string_lossy().to_string())
         .unwrap_or_default();
     let dir = if dir == "fixtures" { "project".to_string() } else { dir };
-    format!("{dir}/{}", p.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default())
+    format!(
+        "{dir}/{}",
+        p.file_name()
+            .map(|f| f.to_string_lossy().to_string())
+            .unwrap_or_default()
+    )
 }
 
 fn read(p: &Path) -> Model {
@@ -71,7 +79,10 @@ fn through(m: &Model, f: Format, name: &str) -> (Vec<u8>, Vec<String>, Model) {
 
 fn summary(c: &Comparison) -> String {
     if c.is_equal() {
-        format!("equal ({} faces, {} edges, {} vertices)", c.matched.0, c.matched.1, c.matched.2)
+        format!(
+            "equal ({} faces, {} edges, {} vertices)",
+            c.matched.0, c.matched.1, c.matched.2
+        )
     } else {
         let kinds: Vec<String> = c.kinds().into_iter().map(|(k, n)| format!("{n}× {k}")).collect();
         format!("{} differences: {}", c.differences.len(), kinds.join("; "))
@@ -121,7 +132,13 @@ fn round_trips() {
         let mut row = BTreeMap::new();
         row.insert(
             "model",
-            format!("{} bodies, {} faces, {} edges, {} vertices", m.bodies.len(), m.faces.len(), m.edges.len(), m.vertices.len()),
+            format!(
+                "{} bodies, {} faces, {} edges, {} vertices",
+                m.bodies.len(),
+                m.faces.len(),
+                m.edges.len(),
+                m.vertices.len()
+            ),
         );
         match Format::from_path(&p) {
             Some(Format::Step) => {
@@ -129,13 +146,22 @@ fn round_trips() {
                 let (s2, _, _) = through(&m2, Format::Step, &name);
                 let c = compare_models(&m, &m2, &strict());
                 let identical = s1 == s2;
-                row.insert("step→step", format!("{}; {} warnings; second export byte-identical: {identical}", summary(&c), warn.len()));
+                row.insert(
+                    "step→step",
+                    format!(
+                        "{}; {} warnings; second export byte-identical: {identical}",
+                        summary(&c),
+                        warn.len()
+                    ),
+                );
                 let excused = NOT_BYTE_IDENTICAL.iter().any(|(f, _)| *f == name);
                 if !c.is_equal() {
                     failures.push(format!("{key} step→step:\n{}", c.report(10)));
                 }
                 if identical == excused {
-                    failures.push(format!("{key}: byte-identical = {identical}, listed as exception = {excused}"));
+                    failures.push(format!(
+                        "{key}: byte-identical = {identical}, listed as exception = {excused}"
+                    ));
                 }
                 let (_, warn, m3) = through(&m, Format::Iges, &name);
                 let c = compare_models(&m, &m3, &cross());

@@ -22,8 +22,12 @@ pub struct ConvertArgs {
 
 /// Runs `convert`.
 pub fn run(args: ConvertArgs) -> Result<(), String> {
-    let format = Format::from_path(&args.output)
-        .ok_or_else(|| format!("{}: output extension must be .step, .stp, .igs or .iges", args.output.display()))?;
+    let format = Format::from_path(&args.output).ok_or_else(|| {
+        format!(
+            "{}: output extension must be .step, .stp, .igs or .iges",
+            args.output.display()
+        )
+    })?;
     let model = extrack::import::import_file(&args.input).map_err(|e| format!("{}: {e}", args.input.display()))?;
     let written = match format {
         Format::Step => step::write_step(&model, &step::StepOptions::default()),

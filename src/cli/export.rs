@@ -52,7 +52,12 @@ fn run_exact(args: &ExportArgs, format: extrack::export::Format) -> Result<(), S
     for w in &warnings {
         eprintln!("warning: {w}");
     }
-    println!("wrote {} ({} pieces, {} warnings)", args.output.display(), data.pieces.len(), warnings.len());
+    println!(
+        "wrote {} ({} pieces, {} warnings)",
+        args.output.display(),
+        data.pieces.len(),
+        warnings.len()
+    );
     Ok(())
 }
 

@@ -149,7 +149,9 @@ fn pair(map: &mut [Option<usize>], rev: &mut [Option<usize>], i: usize, j: usize
             Ok(true)
         }
         (Some(x), Some(y)) if x == j && y == i => Ok(false),
-        (x, y) => Err(format!("a {i} ↔ b {j}, but a {i} already ↔ b {x:?} and b {j} ↔ a {y:?}")),
+        (x, y) => Err(format!(
+            "a {i} ↔ b {j}, but a {i} already ↔ b {x:?} and b {j} ↔ a {y:?}"
+        )),
     }
 }
 
@@ -183,7 +185,10 @@ impl<'a> Cmp<'a> {
         } else {
             self.diff(
                 path,
-                format!("{name} [{}, {}, {}] vs [{}, {}, {}] (Δ {d:e})", x.x, x.y, x.z, y.x, y.y, y.z),
+                format!(
+                    "{name} [{}, {}, {}] vs [{}, {}, {}] (Δ {d:e})",
+                    x.x, x.y, x.z, y.x, y.y, y.z
+                ),
             );
         }
     }
@@ -713,7 +718,9 @@ mod tests {
             });
         }
         m.faces.push(Face {
-            surface: Surface::Plane { frame: Frame::default() },
+            surface: Surface::Plane {
+                frame: Frame::default(),
+            },
             same_sense: true,
             outer: Some(Loop { coedges, source: 0 }),
             inner: vec![],

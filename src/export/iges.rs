@@ -206,14 +206,13 @@ fn pmap_of(s: &Surface) -> Map2 {
 }
 
 fn map_nurbs2(c: &NurbsCurve, m: &Map2) -> NurbsCurve {
-    let cw = c
-        .cw
-        .iter()
-        .map(|h| {
-            let p = m.point(&Vec3::new(h[0] / h[3], h[1] / h[3], 0.0));
-            [p.x * h[3], p.y * h[3], 0.0, h[3]]
-        })
-        .collect();
+    let cw =
+        c.cw.iter()
+            .map(|h| {
+                let p = m.point(&Vec3::new(h[0] / h[3], h[1] / h[3], 0.0));
+                [p.x * h[3], p.y * h[3], 0.0, h[3]]
+            })
+            .collect();
     NurbsCurve {
         degree: c.degree,
         knots: c.knots.clone(),
@@ -293,7 +292,15 @@ impl W {
             let _ = write!(s, "{},{},{},", real(q[0]), real(q[1]), real(q[2]));
         }
         let nn = planar_normal.unwrap_or_else(Vec3::zeros);
-        let _ = write!(s, "{},{},{},{},{};", real(t0), real(t1), real(nn.x), real(nn.y), real(nn.z));
+        let _ = write!(
+            s,
+            "{},{},{},{},{};",
+            real(t0),
+            real(t1),
+            real(nn.x),
+            real(nn.y),
+            real(nn.z)
+        );
         self.add(126, 0, s)
     }
 
@@ -335,17 +342,15 @@ impl W {
                 let (t0, t1) = (s.t0, s.t1);
                 let full = (t1 - t0 - std::f64::consts::TAU).abs() <= 1e-12;
                 let (c0, s0) = (t0.cos() * radius, t0.sin() * radius);
-                let (c1, s1) = if full { (c0, s0) } else { (t1.cos() * radius, t1.sin() * radius) };
+                let (c1, s1) = if full {
+                    (c0, s0)
+                } else {
+                    (t1.cos() * radius, t1.sin() * radius)
+                };
                 let de = self.add(
                     100,
                     0,
-                    format!(
-                        "100,0.,0.,0.,{},{},{},{};",
-                        real(c0),
-                        real(s0),
-                        real(c1),
-                        real(s1)
-                    ),
+                    format!("100,0.,0.,0.,{},{},{},{};", real(c0), real(s0), real(c1), real(s1)),
                 );
                 let t = self.transform(frame);
                 if let Some(e) = self.ent_mut(de) {
@@ -410,9 +415,8 @@ impl W {
                         };
                         let members: Vec<usize> = parts.iter().map(|m| self.curve(m, pspace)).collect();
                         if !s.forward {
-                            self.warnings.push(
-                                "reversed composite of mixed degree written forwards (direction lost)".into(),
-                            );
+                            self.warnings
+                                .push("reversed composite of mixed degree written forwards (direction lost)".into());
                         }
                         let mut t = format!("102,{}", members.len());
                         for m in members {
@@ -925,8 +929,9 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
     let mut conv: Vec<_> = w.conversions.iter().map(|(k, v)| (*k, *v)).collect();
     conv.sort();
     for (what, n) in conv {
-        w.warnings
-            .push(format!("{n} × {what} written as an exact rational B-spline (126); its parameterisation changes"));
+        w.warnings.push(format!(
+            "{n} × {what} written as an exact rational B-spline (126); its parameterisation changes"
+        ));
     }
     Ok(Written {
         bytes: assemble(model, opts, &w.ents, &mut w.warnings),
@@ -1088,10 +1093,17 @@ fn record(out: &mut String, data: &str, letter: char, seq: usize) {
 fn assemble(model: &Model, opts: &IgesOptions, ents: &[Ent], warnings: &mut Vec<String>) -> Vec<u8> {
     let mut out = String::new();
     let start = format!("extrack export of {}", model.file_name);
-    let start: String = start.chars().map(|c| if c.is_ascii() { c } else { '?' }).take(72).collect();
+    let start: String = start
+        .chars()
+        .map(|c| if c.is_ascii() { c } else { '?' })
+        .take(72)
+        .collect();
     record(&mut out, &start, 'S', 1);
     let file_name = opts.file_name.clone().unwrap_or_else(|| {
-        let stem = model.file_name.rsplit_once('.').map_or(model.file_name.as_str(), |(s, _)| s);
+        let stem = model
+            .file_name
+            .rsplit_once('.')
+            .map_or(model.file_name.as_str(), |(s, _)| s);
         format!("{stem}.igs")
     });
     let mut lossy = false;

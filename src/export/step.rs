@@ -183,7 +183,12 @@ impl<'m> W<'m> {
     }
 
     fn pt3(&mut self, p: &Vec3) -> usize {
-        self.add(format!("CARTESIAN_POINT('',({},{},{}))", real(p.x), real(p.y), real(p.z)))
+        self.add(format!(
+            "CARTESIAN_POINT('',({},{},{}))",
+            real(p.x),
+            real(p.y),
+            real(p.z)
+        ))
     }
 
     fn pt(&mut self, p: &Vec3, dim2: bool) -> usize {
@@ -206,8 +211,18 @@ impl<'m> W<'m> {
     fn axis3(&mut self, f: &Frame) -> usize {
         let f = stable_frame(f);
         let o = self.pt3(&f.origin);
-        let z = self.add(format!("DIRECTION('',({},{},{}))", real(f.z.x), real(f.z.y), real(f.z.z)));
-        let x = self.add(format!("DIRECTION('',({},{},{}))", real(f.x.x), real(f.x.y), real(f.x.z)));
+        let z = self.add(format!(
+            "DIRECTION('',({},{},{}))",
+            real(f.z.x),
+            real(f.z.y),
+            real(f.z.z)
+        ));
+        let x = self.add(format!(
+            "DIRECTION('',({},{},{}))",
+            real(f.x.x),
+            real(f.x.y),
+            real(f.x.z)
+        ));
         self.add(format!("AXIS2_PLACEMENT_3D('',#{o},#{z},#{x})"))
     }
 
@@ -229,14 +244,13 @@ impl<'m> W<'m> {
     }
 
     fn bspline_curve(&mut self, c: &NurbsCurve, dim2: bool) -> usize {
-        let pts: Vec<usize> = c
-            .cw
-            .iter()
-            .map(|h| {
-                let p = stable_pole(*h);
-                self.pt(&Vec3::new(p[0], p[1], p[2]), dim2)
-            })
-            .collect();
+        let pts: Vec<usize> =
+            c.cw.iter()
+                .map(|h| {
+                    let p = stable_pole(*h);
+                    self.pt(&Vec3::new(p[0], p[1], p[2]), dim2)
+                })
+                .collect();
         let (m, k) = compress_knots(&c.knots);
         let ml = list(&m, |x| x.to_string());
         let kl = list(&k, |x| real(*x));
@@ -365,7 +379,11 @@ impl<'m> W<'m> {
                 semi_angle,
             } => {
                 let a = self.axis3(frame);
-                self.add(format!("CONICAL_SURFACE('',#{a},{},{})", real(*radius), real(*semi_angle)))
+                self.add(format!(
+                    "CONICAL_SURFACE('',#{a},{},{})",
+                    real(*radius),
+                    real(*semi_angle)
+                ))
             }
             Surface::Sphere { frame, radius } => {
                 let a = self.axis3(frame);
@@ -751,8 +769,10 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
                         )
                     }
                     None => {
-                        w.warnings
-                            .push(format!("body {k} ({}): solid without shells written as an empty shell model", body.name));
+                        w.warnings.push(format!(
+                            "body {k} ({}): solid without shells written as an empty shell model",
+                            body.name
+                        ));
                         (
                             w.add(format!("SHELL_BASED_SURFACE_MODEL({name},())")),
                             "MANIFOLD_SURFACE_SHAPE_REPRESENTATION",
@@ -835,13 +855,19 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
         }
         let root_origin = w.axis3(&Frame::default());
         root_items.insert(0, root_origin);
-        w.set(root_rep, format!("SHAPE_REPRESENTATION('',{},#{ctx})", refs(&root_items)));
+        w.set(
+            root_rep,
+            format!("SHAPE_REPRESENTATION('',{},#{ctx})", refs(&root_items)),
+        );
         w.add(format!("SHAPE_DEFINITION_REPRESENTATION(#{root_pds},#{root_rep})"));
     }
 
     // the file
     let file_name = opts.file_name.clone().unwrap_or_else(|| {
-        let stem = model.file_name.rsplit_once('.').map_or(model.file_name.as_str(), |(s, _)| s);
+        let stem = model
+            .file_name
+            .rsplit_once('.')
+            .map_or(model.file_name.as_str(), |(s, _)| s);
         format!("{stem}.step")
     });
     let mut out = String::with_capacity(w.ents.iter().map(|e| e.len() + 12).sum::<usize>() + 512);
