@@ -7,7 +7,8 @@
 //! - STEP → Model → STEP → Model: strict (tolerance 1e-12, names compared),
 //!   and the second STEP byte-identical to the first.
 //! - IGES → Model → IGES → Model: strict except body names (the IGES reader
-//!   names bodies by directory entry).
+//!   names bodies by directory entry) and natural-boundary loops (a 510 face
+//!   needs a loop; untrimmed B-spline faces get their parameter rectangle).
 //! - IGES → Model → STEP → Model and STEP → Model → IGES → Model: the
 //!   documented cross-format relaxations (`Relaxations`), tolerance 1e-12.
 
@@ -101,6 +102,7 @@ fn iges_names() -> CompareOptions {
         tol: TOL,
         relax: Relaxations {
             names: true,
+            natural_boundaries: true,
             ..Default::default()
         },
     }
@@ -116,6 +118,7 @@ fn cross() -> CompareOptions {
             line_parameterisation: true,
             pcurve_ranges: true,
             angle_ranges: true,
+            natural_boundaries: true,
             names: true,
         },
     }

@@ -735,6 +735,97 @@ fn natural_rect(s: &Surface) -> Option<((f64, f64), (f64, f64))> {
     }
 }
 
+/// A copy of `model` where every B-spline face without an outer loop gets its
+/// natural boundary as four iso-parameter edges (exact: the boundary rows of
+/// poles of a clamped B-spline), since a 510 face without loops is not read by
+/// every system (Open CASCADE crashes on it). Returns the number of faces changed.
+fn with_natural_boundaries(model: &Model, warnings: &mut Vec<String>) -> Model {
+    use crate::import::model::{Coedge, Edge, Vertex};
+    let mut m = model.clone();
+    let mut changed = 0;
+    for f in 0..m.faces.len() {
+        if m.faces[f].outer.is_some() {
+            continue;
+        }
+        let Surface::BSpline(s) = &m.faces[f].surface else {
+            continue;
+        };
+        let clamped =
+            |k: &[f64], p: usize, n: usize| k[..=p].iter().all(|x| *x == k[0]) && k[n..].iter().all(|x| *x == k[n]);
+        if !(clamped(&s.knots_u, s.degree_u, s.n_u) && clamped(&s.knots_v, s.degree_v, s.n_v)) {
+            warnings.push(format!(
+                "face {f}: unclamped B-spline without trims written as a 510 without loops"
+            ));
+            continue;
+        }
+        let ((u0, u1), (v0, v1)) = s.domain();
+        let row = |j: usize| -> Vec<[f64; 4]> { (0..s.n_u).map(|i| s.cw[i * s.n_v + j]).collect() };
+        let col = |i: usize| -> Vec<[f64; 4]> { (0..s.n_v).map(|j| s.cw[i * s.n_v + j]).collect() };
+        let iso = |cw: Vec<[f64; 4]>, p: usize, k: &[f64]| NurbsCurve::try_from_homogeneous(p, k.to_vec(), cw).ok();
+        let curves = [
+            iso(row(0), s.degree_u, &s.knots_u),
+            iso(col(s.n_u - 1), s.degree_v, &s.knots_v),
+            iso(row(s.n_v - 1), s.degree_u, &s.knots_u),
+            iso(col(0), s.degree_v, &s.knots_v),
+        ];
+        let corner = |i: usize, j: usize| {
+            let c = s.cw[i * s.n_v + j];
+            Vec3::new(c[0] / c[3], c[1] / c[3], c[2] / c[3])
+        };
+        let pts = [
+            corner(0, 0),
+            corner(s.n_u - 1, 0),
+            corner(s.n_u - 1, s.n_v - 1),
+            corner(0, s.n_v - 1),
+        ];
+        let vbase = m.vertices.len();
+        for p in pts {
+            m.vertices.push(Vertex { point: p, source: 0 });
+        }
+        // (curve, start corner, end corner, coedge forward, p-curve origin, p-curve direction, range)
+        let spec = [
+            (0, 0, 1, true, Vec3::new(0.0, v0, 0.0), Vec3::x(), (u0, u1)),
+            (1, 1, 2, true, Vec3::new(u1, 0.0, 0.0), Vec3::y(), (v0, v1)),
+            (2, 3, 2, false, Vec3::new(0.0, v1, 0.0), Vec3::x(), (u0, u1)),
+            (3, 0, 3, false, Vec3::new(u0, 0.0, 0.0), Vec3::y(), (v0, v1)),
+        ];
+        let mut coedges = Vec::new();
+        for (ci, a, b, fwd, o, d, (t0, t1)) in spec {
+            let Some(c) = curves[ci].clone() else { continue };
+            let e = m.edges.len();
+            m.edges.push(Edge {
+                curve: Curve::BSpline(c),
+                t0,
+                t1,
+                start: Some(vbase + a),
+                end: Some(vbase + b),
+                faces: vec![f],
+                source: 0,
+            });
+            coedges.push(Coedge {
+                edge: Some(e),
+                forward: fwd,
+                pcurve: Some(CurveSegment {
+                    curve: Curve::Line { origin: o, dir: d },
+                    t0,
+                    t1,
+                    forward: fwd,
+                }),
+                curve: None,
+                source: 0,
+            });
+        }
+        m.faces[f].outer = Some(Loop { coedges, source: 0 });
+        changed += 1;
+    }
+    if changed > 0 {
+        warnings.push(format!(
+            "{changed} untrimmed B-spline faces written with their natural boundary as four iso-parameter edges (a 510 face needs a loop)"
+        ));
+    }
+    m
+}
+
 /// Writes `model` as an IGES 5.3 file.
 pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportError> {
     check_finite(model)?;
@@ -792,6 +883,8 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
             }
         }
     } else {
+        let augmented = with_natural_boundaries(model, &mut w.warnings);
+        let model = &augmented;
         // one vertex list and one edge list for the whole file
         let mut vert_order = Vec::new();
         let mut vert_idx: HashMap<usize, usize> = HashMap::new();
@@ -825,8 +918,13 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
             let _ = write!(vl, ",{},{},{}", real(p.x), real(p.y), real(p.z));
         }
         vl.push(';');
-        let vlist = w.add(502, 1, vl);
-        let elist = w.add(504, 1, String::new());
+        // no empty lists (Open CASCADE crashes on a 502 / 504 without entries)
+        let vlist = if vert_order.is_empty() { 0 } else { w.add(502, 1, vl) };
+        let elist = if edge_order.is_empty() {
+            0
+        } else {
+            w.add(504, 1, String::new())
+        };
         let mut el = format!("504,{}", edge_order.len());
         for &e in &edge_order {
             let ed = &model.edges[e];
@@ -972,7 +1070,8 @@ fn face_510(
     }
     if face.outer.is_none() {
         w.warnings.push(format!(
-            "face {f}: no outer loop (natural parameter rectangle); written as a 510 without an outer boundary"
+            "face {f}: {} without an outer loop written as a 510 without an outer boundary",
+            face.surface.type_name()
         ));
     }
     let mut t = format!("510,{sd},{},{}", loops.len(), i32::from(face.outer.is_some()));
