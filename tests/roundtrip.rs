@@ -174,6 +174,9 @@ fn round_trips() {
                 let (_, warn, m2) = through(&m, Format::Iges, &name);
                 let c = compare_models(&m, &m2, &iges_names());
                 row.insert("iges→iges", format!("{}; {} warnings", summary(&c), warn.len()));
+                if !c.is_equal() {
+                    failures.push(format!("{key} iges→iges:\n{}", c.report(10)));
+                }
                 let (_, warn, m3) = through(&m, Format::Step, &name);
                 let c = compare_models(&m, &m3, &cross());
                 row.insert("iges→step", format!("{}; {} warnings", summary(&c), warn.len()));
