@@ -14,6 +14,7 @@
 // `!(x > tol)` deliberately treats NaN as failing the test.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod export;
 pub mod geom;
 pub mod import;
 pub mod prepare;

@@ -1,3 +1,7 @@
+//! `extrack export SCENE.exs --format step|iges -o FILE`: the pieces as separate
+//! exact faces (`extrack::export::scene`; `--by-class` gives one body per
+//! convexity class).
+//!
 //! `extrack export SCENE.exs --format obj|gltf -o FILE`: a tessellation of the
 //! scene's pieces coloured by convexity class (Wavefront OBJ with a `.mtl`
 //! next to it, or one glTF 2.0 file with an embedded buffer, see
@@ -17,6 +21,10 @@ pub enum ExportFormat {
     Obj,
     /// glTF 2.0 (JSON with an embedded base64 buffer).
     Gltf,
+    /// STEP AP214: every piece a face (rational Bézier patch with its trims).
+    Step,
+    /// IGES 5.3: every piece a 144 trimmed surface.
+    Iges,
 }
 
 /// Arguments of `extrack export`.
@@ -30,15 +38,41 @@ pub struct ExportArgs {
     /// Output file (the .mtl is written next to it).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Grid resolution per piece and direction.
+    /// Grid resolution per piece and direction (obj).
     #[arg(long, default_value_t = 12)]
     pub grid: usize,
+    /// STEP / IGES: one body per convexity class.
+    #[arg(long)]
+    pub by_class: bool,
+}
+
+fn run_exact(args: &ExportArgs, format: extrack::export::Format) -> Result<(), String> {
+    let scene = SceneFile::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let data = scene.view().to_data();
+    let (bytes, warnings) = extrack::export::write_scene(&data, format, args.by_class)
+        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+    std::fs::write(&args.output, bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    println!(
+        "wrote {} ({} pieces, {} warnings)",
+        args.output.display(),
+        data.pieces.len(),
+        warnings.len()
+    );
+    Ok(())
 }
 
 use extrack::scene::gltf::class_colour as colour;
 
 /// Runs `export`.
 pub fn run(args: ExportArgs) -> Result<(), String> {
+    match args.format {
+        ExportFormat::Step => return run_exact(&args, extrack::export::Format::Step),
+        ExportFormat::Iges => return run_exact(&args, extrack::export::Format::Iges),
+        ExportFormat::Obj | ExportFormat::Gltf => {}
+    }
     let scene = SceneFile::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let data = scene.view().to_data();
     let n = args.grid.clamp(1, 256);

@@ -2,6 +2,7 @@
 
 use clap::Subcommand;
 
+pub mod convert;
 pub mod demo;
 pub mod dump;
 pub mod export;
@@ -21,12 +22,14 @@ pub enum Command {
     Dump(dump::DumpArgs),
     /// Import a STEP/IGES file, prepare it into convex nice pieces and write a scene (.exs).
     Import(import::ImportArgs),
-    /// Write a tessellation of a scene's pieces coloured by convexity class (OBJ + MTL).
+    /// Write a scene's pieces: a tessellation coloured by convexity class (OBJ + MTL), or STEP / IGES faces.
     Export(export::ExportArgs),
     /// Closest points, signed distances and normals of a scene's bodies for a list of points (cold starts, in parallel).
     Query(query::QueryArgs),
     /// Drive a point–body tracker along a path (t,x,y,z CSV): one trace row per update, timing summary, optional plot.
     Track(track::TrackArgs),
+    /// Convert a STEP/IGES file to STEP or IGES (format from the output extension), keeping exact geometry.
+    Convert(convert::ConvertArgs),
 }
 
 /// Writes `text` to stdout; a closed pipe (`extrack dump F | head`) ends the
@@ -51,5 +54,6 @@ pub fn run(cmd: Command) -> Result<(), String> {
         Command::Export(a) => export::run(a),
         Command::Query(a) => query::run(a),
         Command::Track(a) => track::run(a),
+        Command::Convert(a) => convert::run(a),
     }
 }
