@@ -186,3 +186,56 @@ fn scene_query_host_under_valgrind() {
     assert_eq!(out.status.code(), Some(99), "{stderr}");
     assert!(stderr.contains("definitely lost") && !stderr.contains("definitely lost: 0 bytes"), "{stderr}");
 }
+
+/// `pkg-config --cflags --libs extrack` from the rendered `tools/extrack.pc.in`
+/// builds a host against an installed prefix, dynamically and statically.
+#[test]
+fn pkg_config_file_links_a_host_shared_and_static() {
+    let Some(cc) = cc() else { return };
+    let pc_ok = Command::new("pkg-config").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    if !pc_ok {
+        println!("SKIP: pkg-config not installed; pkg-config test skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let scene = scene_file("ellipsoid.brep.igs", dir.path());
+    let model = root().join("fixtures/ellipsoid.brep.igs");
+    let template = std::fs::read_to_string(root().join("tools/extrack.pc.in")).unwrap();
+    for (kind, lib) in [("shared", "libextrack.so"), ("static", "libextrack.a")] {
+        // an install prefix holding only one kind of library, as tools/install-capi.sh lays it out
+        let prefix = dir.path().join(kind);
+        std::fs::create_dir_all(prefix.join("include")).unwrap();
+        std::fs::create_dir_all(prefix.join("lib/pkgconfig")).unwrap();
+        std::fs::copy(root().join("include/extrack.h"), prefix.join("include/extrack.h")).unwrap();
+        std::fs::copy(lib_dir().join(lib), prefix.join("lib").join(lib)).unwrap();
+        let pc = template
+            .replace("@PREFIX@", prefix.to_str().unwrap())
+            .replace("@VERSION@", env!("CARGO_PKG_VERSION"));
+        std::fs::write(prefix.join("lib/pkgconfig/extrack.pc"), pc).unwrap();
+        let mut pkg = Command::new("pkg-config");
+        pkg.env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig")).args(["--cflags", "--libs"]);
+        if kind == "static" {
+            pkg.arg("--static");
+        }
+        let (flags, _) = run(pkg.arg("extrack"));
+        let (version, _) = run(Command::new("pkg-config")
+            .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+            .args(["--modversion", "extrack"]));
+        assert_eq!(version.trim(), env!("CARGO_PKG_VERSION"));
+        let exe = dir.path().join(format!("scene_query_{kind}"));
+        let mut cmd = Command::new(&cc);
+        cmd.arg("-I")
+            .arg(root().join("tools/c-host"))
+            .arg(root().join("tools/c-host/scene_query.c"))
+            .arg("-o")
+            .arg(&exe)
+            .args(flags.split_whitespace());
+        if kind == "shared" {
+            cmd.arg(format!("-Wl,-rpath,{}", prefix.join("lib").display()));
+        }
+        run(&mut cmd);
+        let (out, _) = run(Command::new(&exe).arg(&scene).arg(&model));
+        assert_eq!(out.lines().last(), Some("done"), "{out}");
+        assert_eq!(value(&out, "file.bodies"), "1");
+    }
+}
