@@ -31,6 +31,17 @@
 
 
 /**
+ * Body selector of the queries: every body of the scene (the answer is the
+ * nearest body's; the point counts as inside when it is inside any solid).
+ */
+#define EXT_ALL_BODIES UINT32_MAX
+
+/**
+ * "No index": a `piece` of an `ext_closest_point` with no adjacent piece.
+ */
+#define EXT_NONE NONE
+
+/**
  * Major version of the library this header belongs to.
  */
 #define EXT_VERSION_MAJOR 0
@@ -126,6 +137,76 @@ typedef uint32_t ext_status;
 #endif // __cplusplus
 
 /**
+ * Kind of the feature the closest point lies on.
+ */
+enum ext_feature_kind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * The interior of a surface piece.
+   */
+  EXT_FEATURE_PIECE = 0,
+  /**
+   * An edge (crease, seam or open boundary).
+   */
+  EXT_FEATURE_EDGE = 1,
+  /**
+   * A vertex.
+   */
+  EXT_FEATURE_VERTEX = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum ext_feature_kind ext_feature_kind;
+#else
+typedef uint32_t ext_feature_kind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Controller mode of the active feature (PG-GUAS Fig. 4).
+ */
+enum ext_mode
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Witness inside the piece (or edge).
+   */
+  EXT_MODE_INTERIOR = 0,
+  /**
+   * Saturated on `u = 0` (`t = 0` on an edge).
+   */
+  EXT_MODE_U0 = 1,
+  /**
+   * Saturated on `u = 1`.
+   */
+  EXT_MODE_U1 = 2,
+  /**
+   * Saturated on `v = 0`.
+   */
+  EXT_MODE_V0 = 3,
+  /**
+   * Saturated on `v = 1`.
+   */
+  EXT_MODE_V1 = 4,
+  /**
+   * A corner (both parameters saturated).
+   */
+  EXT_MODE_CORNER = 5,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum ext_mode ext_mode;
+#else
+typedef uint32_t ext_mode;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * What a body is.
  */
 enum ext_body_kind
@@ -155,29 +236,22 @@ typedef uint32_t ext_body_kind;
 #endif // __cplusplus
 
 /**
+ * A haptic coupler (opaque). Belongs to one thread at a time (normally the
+ * servo thread). Free with `ext_coupler_free`.
+ */
+typedef struct ext_coupler ext_coupler;
+
+/**
+ * A point–body tracker (opaque). Belongs to one thread at a time. Free with
+ * `ext_point_tracker_free`.
+ */
+typedef struct ext_point_tracker ext_point_tracker;
+
+/**
  * A loaded scene (opaque). Immutable; may be used from any number of threads
  * at once. Free with `ext_scene_free`.
  */
 typedef struct ext_scene ext_scene;
-
-/**
- * Options of `ext_scene_import` (the offline stage); start from
- * `ext_prepare_options_default`.
- */
-typedef struct ext_prepare_options {
-  /**
-   * Largest normal-cone half-angle of a convex piece, radians, in (0, π/2).
-   */
-  double max_cone_angle;
-  /**
-   * Most halvings when splitting a convex patch into nice pieces (≤ 30).
-   */
-  uint32_t max_split_depth;
-  /**
-   * Voronoi samples per edge (2 ..= 1000).
-   */
-  uint32_t edge_samples;
-} ext_prepare_options;
 
 /**
  * A 3-vector (a point in mm, a velocity in mm/s, a force in N, …).
@@ -237,6 +311,220 @@ typedef struct ext_pose {
 } ext_pose;
 
 /**
+ * The answer of a point query (world coordinates, mm).
+ */
+typedef struct ext_closest_point {
+  /**
+   * Body index of the closest point.
+   */
+  uint32_t body;
+  /**
+   * 1 when the body is a solid and `signed_distance` carries a sign; 0
+   * for open shells and loose faces (then `signed_distance == distance`).
+   */
+  uint32_t has_sign;
+  /**
+   * Distance from the query to the closest boundary point (>= 0).
+   */
+  double distance;
+  /**
+   * Positive outside, negative inside a solid (penetration depth =
+   * `-signed_distance`).
+   */
+  double signed_distance;
+  /**
+   * Closest boundary point.
+   */
+  struct ext_vec3 point;
+  /**
+   * Outward unit normal at the closest point (at an edge or vertex: the
+   * direction from the closest point towards an outside query).
+   */
+  struct ext_vec3 normal;
+  /**
+   * Source face entity id (STEP `#N` / IGES DE) of the piece; 0 if none.
+   */
+  uint64_t face_id;
+  /**
+   * Absolute piece index, `EXT_NONE` when no piece is adjacent.
+   */
+  uint32_t piece;
+  /**
+   * Kind of the active feature.
+   */
+  ext_feature_kind feature_kind;
+  /**
+   * Absolute index of the active feature among the scene's pieces, edges
+   * or vertices (per `feature_kind`).
+   */
+  uint32_t feature_index;
+  /**
+   * Controller mode of the active feature.
+   */
+  ext_mode mode;
+  /**
+   * Witness parameters: piece `(u, v)` in `[0,1]²`, edge `(t, 0)`, vertex `(0, 0)`.
+   */
+  double params[2];
+  /**
+   * Controller iterations in this update.
+   */
+  uint32_t iterations;
+  /**
+   * Feature switches in this update.
+   */
+  uint32_t switches;
+  /**
+   * Far-phase cells solved in this update.
+   */
+  uint32_t cells_solved;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+} ext_closest_point;
+
+/**
+ * Settings of a tracker's low-level controller; start from
+ * `ext_tracker_config_default`. Validated when applied.
+ */
+typedef struct ext_tracker_config {
+  /**
+   * Control law, an `ext_control_law` value.
+   */
+  uint32_t law;
+  /**
+   * Integrator, an `ext_integrator` value.
+   */
+  uint32_t integrator;
+  /**
+   * Gain `K`, 1/s (> 0).
+   */
+  double gain_k;
+  /**
+   * Controller integration step `h`, s (> 0); `gain_k * h` sets the
+   * discrete stability (keep it below 2 for Euler and RK2).
+   */
+  double h;
+  /**
+   * Convergence: normalised projection error (sine of the angle between
+   * the offset and the normal) below which the witness is converged (> 0).
+   */
+  double tol;
+  /**
+   * Convergence: a Newton-like step shorter than this, mm, is accepted (> 0).
+   */
+  double step_tol;
+  /**
+   * Most controller iterations per update (>= 1).
+   */
+  uint32_t max_iters;
+  /**
+   * Non-zero: precondition the globally convergent law by the inverse
+   * first fundamental form.
+   */
+  uint32_t precondition;
+  /**
+   * Non-zero: feed the motion of the query forward.
+   */
+  uint32_t feed_forward;
+  /**
+   * Hybrid switch margin (>= 0).
+   */
+  double pd_margin;
+} ext_tracker_config;
+
+/**
+ * Settings of a haptic coupler; start from `ext_coupler_config_default`.
+ */
+typedef struct ext_coupler_config {
+  /**
+   * Spring stiffness, N/mm (finite, >= 0).
+   */
+  double stiffness;
+  /**
+   * Damping, N·s/mm (finite, >= 0).
+   */
+  double damping;
+  /**
+   * Largest force magnitude, N (> 0; `INFINITY` for no limit).
+   */
+  double max_force;
+  /**
+   * Settings of the underlying point–body tracker.
+   */
+  struct ext_tracker_config tracker;
+} ext_coupler_config;
+
+/**
+ * Velocity of a rigid body in world coordinates.
+ */
+typedef struct ext_twist {
+  /**
+   * Angular velocity, rad/s, world axes.
+   */
+  struct ext_vec3 angular;
+  /**
+   * Linear velocity of the body frame origin (the pose's `position`), mm/s.
+   */
+  struct ext_vec3 linear;
+} ext_twist;
+
+/**
+ * One servo tick's output (world coordinates).
+ */
+typedef struct ext_coupler_output {
+  /**
+   * Force to apply to the device, N: zero without contact; never pulls the
+   * device into the surface.
+   */
+  struct ext_vec3 force;
+  /**
+   * Proxy position: on the surface in contact, the device position otherwise.
+   */
+  struct ext_vec3 proxy;
+  /**
+   * Outward surface normal at the proxy (zero without contact).
+   */
+  struct ext_vec3 normal;
+  /**
+   * Penetration depth, mm (>= 0; 0 without contact).
+   */
+  double depth;
+  /**
+   * 1 in contact (device inside the body behind the proxy), 0 otherwise.
+   */
+  uint32_t contact;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+  /**
+   * The tracker's answer this tick (closest point of the body to the device).
+   */
+  struct ext_closest_point witness;
+} ext_coupler_output;
+
+/**
+ * Options of `ext_scene_import` (the offline stage); start from
+ * `ext_prepare_options_default`.
+ */
+typedef struct ext_prepare_options {
+  /**
+   * Largest normal-cone half-angle of a convex piece, radians, in (0, π/2).
+   */
+  double max_cone_angle;
+  /**
+   * Most halvings when splitting a convex patch into nice pieces (≤ 30).
+   */
+  uint32_t max_split_depth;
+  /**
+   * Voronoi samples per edge (2 ..= 1000).
+   */
+  uint32_t edge_samples;
+} ext_prepare_options;
+
+/**
  * An axis-aligned bounding box, mm.
  */
 typedef struct ext_aabb {
@@ -276,8 +564,8 @@ typedef struct ext_body_info {
   uint64_t source_id;
   /**
    * Placement of the body in the source file's assembly (body-local →
-   * world). Pass it as the body pose of a tracker to track the body where
-   * the file put it.
+   * scene). Trackers and queries compose the pose they are given with it:
+   * the identity pose (or NULL) tracks the body where the file put it.
    */
   struct ext_pose placement;
   /**
@@ -289,6 +577,161 @@ typedef struct ext_body_info {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The closest point of body `body` (or of the whole scene with
+ * `EXT_ALL_BODIES`) to `point`, from scratch (a global search, the same as a
+ * tracker's first update). `pose` is the body's (or with `EXT_ALL_BODIES` the
+ * whole scene's) pose relative to the scene placement; NULL = identity.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_NO_SUCH_BODY`, `EXT_INVALID_ARGUMENT`
+ * (non-finite point, non-unit quaternion), `EXT_TRACKING`.
+ *
+ * Ownership: all pointers are borrowed for the call; `out` is written only on
+ * success.
+ *
+ * Thread safety: a scene may be queried from any number of threads at once.
+ *
+ * # Safety
+ * `scene` must be a live scene handle; `pose` NULL or a readable `ext_pose`;
+ * `point` a readable `ext_vec3`; `out` a writable `ext_closest_point`.
+ */
+ext_status ext_scene_closest_point(const struct ext_scene *scene,
+                                   uint32_t body,
+                                   const struct ext_pose *pose,
+                                   const struct ext_vec3 *point,
+                                   struct ext_closest_point *out);
+
+/**
+ * Closest points of `count` independent query points (cold starts, computed
+ * in parallel on the library's thread pool), `out[i]` for `points[i]`. All or
+ * nothing: when any point fails (e.g. a non-finite one), the function returns
+ * that point's status, the message names its index, and `out` is not
+ * written. `count == 0` succeeds without reading `points` or writing `out`.
+ *
+ * Errors: as `ext_scene_closest_point`.
+ *
+ * Ownership: all pointers are borrowed for the call; the caller owns both
+ * arrays.
+ *
+ * Thread safety: a scene may be queried from any number of threads at once;
+ * the call blocks until all points are answered.
+ *
+ * # Safety
+ * `scene` must be a live scene handle; `pose` NULL or a readable `ext_pose`;
+ * `points` `count` readable `ext_vec3`s; `out` `count` writable
+ * `ext_closest_point`s (the two arrays must not overlap).
+ */
+ext_status ext_scene_closest_points(const struct ext_scene *scene,
+                                    uint32_t body,
+                                    const struct ext_pose *pose,
+                                    const struct ext_vec3 *points,
+                                    size_t count,
+                                    struct ext_closest_point *out);
+
+/**
+ * Writes the default coupler settings to `out` (stiffness 1 N/mm, damping
+ * 0.001 N·s/mm, no force limit, default tracker).
+ *
+ * Ownership: `out` belongs to the caller; written only on success.
+ *
+ * Thread safety: reentrant.
+ *
+ * # Safety
+ * `out` must point to a writable `ext_coupler_config`.
+ */
+ext_status ext_coupler_config_default(struct ext_coupler_config *out);
+
+/**
+ * Creates a haptic coupler over body `body` of `scene`. `config` may be NULL
+ * for the defaults.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_NO_SUCH_BODY`, `EXT_TRACKING` (no
+ * pieces), `EXT_INVALID_ARGUMENT` (configuration out of range).
+ *
+ * Ownership: the coupler keeps a reference to the scene's data (the scene
+ * handle may be freed first). The caller owns the new coupler and frees it
+ * with `ext_coupler_free`.
+ *
+ * Thread safety: the scene may be shared; the new coupler belongs to one
+ * thread at a time.
+ *
+ * # Safety
+ * `scene` must be a live scene handle; `config` NULL or a readable
+ * `ext_coupler_config`; `out` a writable `ext_coupler*`.
+ */
+ext_status ext_coupler_new(const struct ext_scene *scene,
+                           uint32_t body,
+                           const struct ext_coupler_config *config,
+                           struct ext_coupler **out);
+
+/**
+ * Sets the spring stiffness (N/mm) and damping (N·s/mm), both finite and
+ * >= 0, keeping the contact state.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_INVALID_ARGUMENT`, `EXT_PANIC` (poisoned).
+ *
+ * Thread safety: not concurrently with any other call on the same coupler.
+ *
+ * # Safety
+ * `coupler` must be a live coupler.
+ */
+ext_status ext_coupler_set_gains(struct ext_coupler *coupler, double stiffness, double damping);
+
+/**
+ * One servo tick: the force for the device at `device` (world, mm).
+ *
+ * Inputs: `device_velocity` (mm/s; NULL = estimated from the previous
+ * position); `pose` of the body relative to its scene placement (NULL =
+ * identity); `twist` of the body (NULL = at rest); `dt`, seconds since the
+ * previous tick (finite, > 0).
+ *
+ * Errors: `EXT_NULL_POINTER` (`coupler`, `device` or `out`),
+ * `EXT_INVALID_ARGUMENT` (non-finite numbers, non-unit quaternion, `dt <=
+ * 0`), `EXT_TRACKING`, `EXT_PANIC` (poisoned). On error nothing is written:
+ * a servo loop should command zero force for that tick.
+ *
+ * Ownership: every pointer is borrowed for the call; `out` is written only on
+ * success. No allocation once tracking is coherent.
+ *
+ * Thread safety: not concurrently with any other call on the same coupler;
+ * couplers and trackers of the same scene may run on other threads at once.
+ *
+ * # Safety
+ * `coupler` must be a live coupler; `device` a readable `ext_vec3`; the
+ * nullable pointers NULL or readable; `out` a writable `ext_coupler_output`.
+ */
+ext_status ext_coupler_tick(struct ext_coupler *coupler,
+                            const struct ext_vec3 *device,
+                            const struct ext_vec3 *device_velocity,
+                            const struct ext_pose *pose,
+                            const struct ext_twist *twist,
+                            double dt,
+                            struct ext_coupler_output *out);
+
+/**
+ * Forgets the contact state and the tracking history.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_PANIC` (poisoned).
+ *
+ * Thread safety: not concurrently with any other call on the same coupler.
+ *
+ * # Safety
+ * `coupler` must be a live coupler.
+ */
+ext_status ext_coupler_reset(struct ext_coupler *coupler);
+
+/**
+ * Frees a coupler (and its reference to the scene data). NULL is ignored.
+ *
+ * Ownership: takes ownership of `coupler`; the pointer must not be used again.
+ *
+ * Thread safety: not concurrently with any other call on the same coupler.
+ *
+ * # Safety
+ * `coupler` must be NULL or a live coupler from `ext_coupler_new`.
+ */
+void ext_coupler_free(struct ext_coupler *coupler);
 
 /**
  * Copies the message of the most recent failed `ext_` call **on the calling
@@ -507,6 +950,178 @@ ext_status ext_scene_body_name(const struct ext_scene *scene,
  * `out_body` a writable `uint32_t`.
  */
 ext_status ext_scene_find_body(const struct ext_scene *scene, const char *name, uint32_t *out_body);
+
+/**
+ * Writes the default tracker settings (hybrid law, Euler, `K = 1000/s`,
+ * `h = 1 ms`) to `out`.
+ *
+ * Ownership: `out` belongs to the caller; written only on success.
+ *
+ * Thread safety: reentrant.
+ *
+ * # Safety
+ * `out` must point to a writable `ext_tracker_config`.
+ */
+ext_status ext_tracker_config_default(struct ext_tracker_config *out);
+
+/**
+ * Creates a tracker of the closest point of body `body` of `scene` to a
+ * moving point. `config` may be NULL for the defaults. The first update
+ * (and the first after `ext_point_tracker_reset`) is a cold start (a global
+ * search); later updates track coherently and allocate nothing.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_NO_SUCH_BODY`, `EXT_TRACKING` (the body
+ * has no surface pieces), `EXT_INVALID_ARGUMENT` (bad configuration).
+ *
+ * Ownership: the tracker keeps a reference to the scene's data, so the scene
+ * handle may be freed before the tracker. The caller owns the new tracker and
+ * frees it with `ext_point_tracker_free`.
+ *
+ * Thread safety: the scene may be shared by threads creating trackers at
+ * once; the new tracker belongs to one thread at a time (it may be moved
+ * between threads, never used by two at once).
+ *
+ * # Safety
+ * `scene` must be a live scene handle; `config` NULL or a readable
+ * `ext_tracker_config`; `out` a writable `ext_point_tracker*`.
+ */
+ext_status ext_point_tracker_new(const struct ext_scene *scene,
+                                 uint32_t body,
+                                 const struct ext_tracker_config *config,
+                                 struct ext_point_tracker **out);
+
+/**
+ * Replaces the tracker's controller settings (validated; the tracking
+ * history is kept).
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_INVALID_ARGUMENT`, `EXT_PANIC` (poisoned).
+ *
+ * Ownership: `config` is borrowed for the call.
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be a live tracker; `config` a readable `ext_tracker_config`.
+ */
+ext_status ext_point_tracker_set_config(struct ext_point_tracker *tracker,
+                                        const struct ext_tracker_config *config);
+
+/**
+ * Writes the tracker's current controller settings to `out`.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_PANIC` (poisoned).
+ *
+ * Ownership: `out` belongs to the caller; written only on success.
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be a live tracker; `out` a writable `ext_tracker_config`.
+ */
+ext_status ext_point_tracker_config(struct ext_point_tracker *tracker,
+                                    struct ext_tracker_config *out);
+
+/**
+ * Sets the gain `K` (1/s) and the controller step `h` (s), keeping the other
+ * settings. Both must be finite and > 0.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_INVALID_ARGUMENT`, `EXT_PANIC` (poisoned).
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be a live tracker.
+ */
+ext_status ext_point_tracker_set_gains(struct ext_point_tracker *tracker, double gain_k, double h);
+
+/**
+ * Sets the control law (an `ext_control_law`) and the integrator (an
+ * `ext_integrator`), keeping the other settings.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_INVALID_ARGUMENT` (unknown value),
+ * `EXT_PANIC` (poisoned).
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be a live tracker.
+ */
+ext_status ext_point_tracker_set_integrator(struct ext_point_tracker *tracker,
+                                            uint32_t law,
+                                            uint32_t integrator);
+
+/**
+ * Sets the convergence tolerances (`tol`: normalised projection error;
+ * `step_tol`: step length, mm; both finite and > 0) and the most iterations
+ * per update (`max_iters >= 1`), keeping the other settings.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_INVALID_ARGUMENT`, `EXT_PANIC` (poisoned).
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be a live tracker.
+ */
+ext_status ext_point_tracker_set_tolerance(struct ext_point_tracker *tracker,
+                                           double tol,
+                                           double step_tol,
+                                           uint32_t max_iters);
+
+/**
+ * One tracking update: the closest point of the tracker's body to `point`.
+ *
+ * Inputs: `point` (world, mm); `point_velocity` (world, mm/s; NULL = at
+ * rest); `pose` of the body relative to its scene placement (NULL = the
+ * identity: the body where the file put it; build one from a 4×4 matrix
+ * with `ext_pose_from_matrix`); `twist` of the body (NULL = at rest); `dt`,
+ * the time since the previous update in s (finite, >= 0).
+ *
+ * Errors: `EXT_NULL_POINTER` (`tracker`, `point` or `out`),
+ * `EXT_INVALID_ARGUMENT` (non-finite numbers, non-unit quaternion, negative
+ * `dt`), `EXT_TRACKING`, `EXT_PANIC` (poisoned). On error the tracker keeps
+ * its previous state.
+ *
+ * Ownership: every pointer argument is borrowed for the call; `out` is
+ * written only on success. No allocation once tracking is coherent.
+ *
+ * Thread safety: not concurrently with any other call on the same tracker;
+ * trackers of the same scene may update on different threads at once.
+ *
+ * # Safety
+ * `tracker` must be a live tracker; `point` a readable `ext_vec3`; the
+ * nullable pointers NULL or readable; `out` a writable `ext_closest_point`.
+ */
+ext_status ext_point_tracker_update(struct ext_point_tracker *tracker,
+                                    const struct ext_vec3 *point,
+                                    const struct ext_vec3 *point_velocity,
+                                    const struct ext_pose *pose,
+                                    const struct ext_twist *twist,
+                                    double dt,
+                                    struct ext_closest_point *out);
+
+/**
+ * Forgets the tracking history: the next update is a cold start.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_PANIC` (poisoned).
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be a live tracker.
+ */
+ext_status ext_point_tracker_reset(struct ext_point_tracker *tracker);
+
+/**
+ * Frees a tracker (and its reference to the scene data). NULL is ignored.
+ *
+ * Ownership: takes ownership of `tracker`; the pointer must not be used again.
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be NULL or a live tracker from `ext_point_tracker_new`.
+ */
+void ext_point_tracker_free(struct ext_point_tracker *tracker);
 
 /**
  * Converts a 4×4 homogeneous rigid transform (body-local → world) into a pose.

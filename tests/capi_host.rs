@@ -239,3 +239,161 @@ fn pkg_config_file_links_a_host_shared_and_static() {
         assert_eq!(value(&out, "file.bodies"), "1");
     }
 }
+
+/// Parses `key=a,b,c` of a sample line.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
+        .unwrap_or_else(|| panic!("no {key}= in {line}"))
+}
+
+fn vec3(s: &str) -> extrack::geom::Vec3 {
+    let v: Vec<f64> = s.split(',').map(|x| x.parse().unwrap()).collect();
+    extrack::geom::Vec3::new(v[0], v[1], v[2])
+}
+
+/// The runtime geometry of a scene file, as the Rust API builds it.
+fn track_scene(path: &Path) -> extrack::track::TrackScene {
+    let bytes = extrack::scene::AlignedBytes::from_slice(&std::fs::read(path).unwrap());
+    let view = extrack::scene::SceneView::from_bytes(bytes.as_bytes()).unwrap();
+    extrack::track::TrackScene::new(&view).unwrap()
+}
+
+/// Checks every printed sample of a C host against a cold-start query of the
+/// Rust API at the same point: distance and signed distance to 1e-6 mm, the
+/// closest point on the same spot, the normal pointing outward.
+fn check_samples_against_rust(out: &str, ts: &extrack::track::TrackScene, body: u32) -> usize {
+    use extrack::track::{closest_point, Target};
+    let mut n = 0;
+    for line in out.lines().filter(|l| l.starts_with("sample ")) {
+        let q = vec3(field(line, "q"));
+        let d: f64 = field(line, "d").parse().unwrap();
+        let sd: f64 = field(line, "sd").parse().unwrap();
+        let p = vec3(field(line, "p"));
+        let normal = vec3(field(line, "n"));
+        let r = closest_point(
+            ts,
+            &Target::Body {
+                index: body,
+                pose: extrack::geom::Pose::identity(),
+            },
+            q,
+        )
+        .unwrap();
+        let tol = 1e-6 * (1.0 + r.distance);
+        assert!((d - r.distance).abs() <= tol, "{line}\nRust distance {}", r.distance);
+        assert!((sd - r.signed_distance.unwrap()).abs() <= tol, "{line}\nRust signed {:?}", r.signed_distance);
+        // the C answer is consistent in itself: |q - p| = d, normal unit and outward
+        assert!(((q - p).norm() - d).abs() <= 1e-9 * (1.0 + d), "{line}");
+        assert!((normal.norm() - 1.0).abs() < 1e-9, "{line}");
+        if d > 1e-6 {
+            let along = normal.dot(&(q - p)) / d;
+            let expect = sd.signum();
+            assert!((along - expect).abs() < 1e-6, "{line}: (q-p)·n/d = {along}, expected {expect}");
+        }
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn two_trackers_on_two_threads_agree_with_the_rust_api() {
+    let Some(cc) = cc() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let exe = compile(&cc, "threads", dir.path());
+    let scene = scene_file("rounded_box.brep.igs", dir.path());
+    let (out, _) = run(Command::new(&exe).arg(&scene));
+    let ts = track_scene(&scene);
+    let n = check_samples_against_rust(&out, &ts, 0);
+    assert_eq!(n, 2 * 80, "{out}");
+    // thread 1 goes through the solid: both signs occur
+    let signs: Vec<f64> = out
+        .lines()
+        .filter(|l| l.starts_with("sample thread=1 "))
+        .map(|l| field(l, "sd").parse().unwrap())
+        .collect();
+    assert!(signs.iter().any(|&s| s < 0.0) && signs.iter().any(|&s| s > 0.0), "{signs:?}");
+    for t in 0..2 {
+        let line = out.lines().find(|l| l.starts_with(&format!("thread={t} updates=2000"))).unwrap();
+        println!("{line}");
+    }
+}
+
+#[test]
+fn two_threads_host_under_valgrind() {
+    let Some(cc) = cc() else { return };
+    if !has_valgrind() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let exe = compile(&cc, "threads", dir.path());
+    let scene = scene_file("rounded_box.brep.igs", dir.path());
+    valgrind(&exe, &[&scene]);
+}
+
+/// The 1 kHz servo host: forces zero outside and pointing outward inside,
+/// the proxy on the surface, distances equal to the Rust API's; the scene
+/// loaded from an `.exs` and imported from the IGES file give the same ticks.
+#[test]
+fn servo_loop_host_forces_and_distances() {
+    use extrack::track::{closest_point, Target};
+    let Some(cc) = cc() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let exe = compile(&cc, "servo", dir.path());
+    let scene = scene_file("rounded_box.brep.igs", dir.path());
+    let (out, _) = run(Command::new(&exe).arg(&scene));
+    let ts = track_scene(&scene);
+    let target = Target::Body {
+        index: 0,
+        pose: extrack::geom::Pose::identity(),
+    };
+    let ticks: Vec<&str> = out.lines().filter(|l| l.starts_with("tick ")).collect();
+    assert_eq!(ticks.len(), 1000, "{out}");
+    let (mut inside, mut outside) = (0, 0);
+    for line in &ticks {
+        let device = vec3(field(line, "device"));
+        let force = vec3(field(line, "force"));
+        let proxy = vec3(field(line, "proxy"));
+        let contact = field(line, "contact") == "1";
+        let depth: f64 = field(line, "depth").parse().unwrap();
+        let d: f64 = field(line, "d").parse().unwrap();
+        let r = closest_point(&ts, &target, device).unwrap();
+        let sd = r.signed_distance.unwrap();
+        let tol = 1e-6 * (1.0 + r.distance);
+        assert!((d - r.distance).abs() <= tol, "{line}\nRust distance {}", r.distance);
+        if contact {
+            inside += 1;
+            assert!(sd < 0.0, "{line}: contact outside the body (Rust sd {sd})");
+            assert!(force.dot(&r.normal) > 0.0, "{line}: force not outward (normal {})", r.normal);
+            assert!((depth + sd).abs() <= tol, "{line}: depth vs Rust {sd}");
+            assert!((proxy - r.point).norm() <= 1e-6, "{line}: proxy vs Rust point {}", r.point);
+        } else {
+            outside += 1;
+            assert_eq!(force, extrack::geom::Vec3::zeros(), "{line}");
+            assert_eq!(proxy, device, "{line}");
+            assert!(sd >= -1e-9, "{line}: no contact but Rust sd {sd}");
+        }
+    }
+    assert!(inside > 100 && outside > 100, "inside {inside}, outside {outside}");
+    let stats = out.lines().find(|l| l.starts_with("stats ")).unwrap();
+    assert_eq!(field(stats, "entries"), "4", "{stats}");
+    println!("{stats}");
+    assert_eq!(out.lines().last(), Some("done"));
+
+    // importing the IGES file straight from C gives the same servo run
+    let (out2, _) = run(Command::new(&exe).arg(root().join("fixtures/rounded_box.brep.igs")));
+    let ticks2: Vec<&str> = out2.lines().filter(|l| l.starts_with("tick ")).collect();
+    assert_eq!(ticks, ticks2);
+}
+
+#[test]
+fn servo_loop_host_under_valgrind() {
+    let Some(cc) = cc() else { return };
+    if !has_valgrind() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let exe = compile(&cc, "servo", dir.path());
+    let scene = scene_file("rounded_box.brep.igs", dir.path());
+    valgrind(&exe, &[&scene]);
+}

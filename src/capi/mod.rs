@@ -17,7 +17,10 @@
 //!
 //! Only this module (and the scene view's memory map) contains `unsafe`.
 
+pub mod batch;
+pub mod coupler;
 pub mod error;
 pub mod scene;
+pub mod tracker;
 pub mod types;
 pub mod version;

@@ -13,6 +13,7 @@ use crate::import::ImportError;
 use crate::prepare::{PrepareError, PrepareOptions};
 use crate::scene::data::BodyKind;
 use crate::scene::{AlignedBytes, SceneError, SceneFile, SceneView};
+use crate::track::{BodyError, TrackError, TrackScene};
 use nalgebra::{Matrix3, UnitQuaternion};
 use std::ffi::{c_char, CStr};
 use std::path::PathBuf;
@@ -47,8 +48,8 @@ pub struct ext_body_info {
     /// Source entity id (STEP `#N`, IGES directory entry; 0 when synthesised).
     pub source_id: u64,
     /// Placement of the body in the source file's assembly (body-local →
-    /// world). Pass it as the body pose of a tracker to track the body where
-    /// the file put it.
+    /// scene). Trackers and queries compose the pose they are given with it:
+    /// the identity pose (or NULL) tracks the body where the file put it.
     pub placement: ext_pose,
     /// Bounding box of the body in body-local coordinates, mm.
     pub bbox: ext_aabb,
@@ -78,7 +79,10 @@ pub(crate) struct BodyEntry {
 /// The shared, immutable content of a scene handle.
 #[derive(Debug)]
 pub(crate) struct SceneInner {
+    /// Names and facts of the bodies.
     pub bodies: Vec<BodyEntry>,
+    /// Runtime geometry of every body.
+    pub track: TrackScene,
 }
 
 /// A loaded scene (opaque). Immutable; may be used from any number of threads
@@ -121,7 +125,8 @@ impl SceneInner {
                 }
             })
             .collect();
-        Ok(SceneInner { bodies })
+        let track = TrackScene::new(view).map_err(body_failure)?;
+        Ok(SceneInner { bodies, track })
     }
 
     /// The entry of body `body`, or `EXT_NO_SUCH_BODY`.
@@ -140,6 +145,21 @@ fn scene_failure(e: SceneError) -> Failure {
         SceneError::Io { .. } => Failure::new(ext_status::EXT_IO, e),
         e => Failure::new(ext_status::EXT_INVALID_SCENE, e),
     }
+}
+
+/// The status of a runtime error.
+pub(crate) fn body_status(e: &BodyError) -> ext_status {
+    match e {
+        BodyError::UnknownBody { .. } => ext_status::EXT_NO_SUCH_BODY,
+        BodyError::EmptyBody(_) | BodyError::Track(TrackError::Degenerate) => ext_status::EXT_TRACKING,
+        BodyError::BadGeometry { .. } | BodyError::Scene(_) => ext_status::EXT_INVALID_SCENE,
+        BodyError::Track(_) => ext_status::EXT_INVALID_ARGUMENT,
+    }
+}
+
+/// A runtime error as a failure.
+pub(crate) fn body_failure(e: BodyError) -> Failure {
+    Failure::new(body_status(&e), e)
 }
 
 fn import_failure(e: ImportError) -> Failure {

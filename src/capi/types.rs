@@ -93,6 +93,12 @@ impl From<[f64; 3]> for ext_vec3 {
 }
 
 impl ext_vec3 {
+    /// The vector as is, for inputs the Rust API validates itself (the
+    /// trackers reject non-finite points and poses with a clear error).
+    #[inline]
+    pub(crate) fn vec(&self) -> Vec3 {
+        Vec3::new(self.x, self.y, self.z)
+    }
     /// The vector, or `EXT_INVALID_ARGUMENT` naming `what` when a component is not finite.
     #[inline]
     pub(crate) fn checked(&self, what: &str) -> CResult<Vec3> {
@@ -122,23 +128,37 @@ impl ext_pose {
         },
     };
 
-    /// The Rust pose, checking finiteness and the unit norm (renormalised).
+    /// The Rust pose, checking finiteness and the unit norm (renormalised
+    /// unless already unit to rounding).
     #[inline]
     pub(crate) fn checked(&self, what: &str) -> CResult<Pose> {
-        let t = self.position.checked(what)?;
+        let pose = self.unit(what)?;
+        if !pose.is_finite() {
+            return Err(Failure::invalid(format_args!("`{what}` has a non-finite component")));
+        }
+        Ok(pose)
+    }
+
+    /// The Rust pose with its quaternion checked for unit norm and
+    /// renormalised (unless unit to rounding); the translation is not checked
+    /// (for the trackers, which validate the pose themselves).
+    #[inline]
+    pub(crate) fn unit(&self, what: &str) -> CResult<Pose> {
         let q = &self.orientation;
         let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
-        if !n2.is_finite() {
-            return Err(Failure::invalid(format_args!("`{what}` orientation is not finite")));
-        }
-        let n = n2.sqrt();
-        if !((n - 1.0).abs() <= QUAT_NORM_TOL) {
-            return Err(Failure::invalid(format_args!(
-                "`{what}` orientation is not a unit quaternion (norm {n})"
-            )));
-        }
-        let unit = UnitQuaternion::new_unchecked(Quaternion::new(q.w / n, q.x / n, q.y / n, q.z / n));
-        Ok(Pose::from_parts(t, unit))
+        // |n² − 1| ≤ 4 ε: unit to rounding (false for NaN), no renormalisation needed
+        let coords = if (n2 - 1.0).abs() <= 4.0 * f64::EPSILON {
+            Quaternion::new(q.w, q.x, q.y, q.z)
+        } else {
+            let n = n2.sqrt();
+            if !((n - 1.0).abs() <= QUAT_NORM_TOL) {
+                return Err(Failure::invalid(format_args!(
+                    "`{what}` orientation is not a unit quaternion (norm {n})"
+                )));
+            }
+            Quaternion::new(q.w / n, q.x / n, q.y / n, q.z / n)
+        };
+        Ok(Pose::from_parts(self.position.vec(), UnitQuaternion::new_unchecked(coords)))
     }
 }
 
@@ -157,22 +177,23 @@ impl From<&Pose> for ext_pose {
     }
 }
 
-/// The Rust body state from a checked pose and an optional twist (NULL: at rest).
+/// The Rust body state from a pose (NULL: identity) and an optional twist
+/// (NULL: at rest), for the trackers: the quaternion is checked and
+/// renormalised here, finiteness is checked by the tracker itself.
 #[inline]
-pub(crate) fn body_state(pose: &ext_pose, twist: Option<&ext_twist>, what: &str) -> CResult<BodyState> {
-    let pose = pose.checked(what)?;
+pub(crate) fn body_state(pose: Option<&ext_pose>, twist: Option<&ext_twist>) -> CResult<BodyState> {
+    let pose = match pose {
+        Some(p) => p.unit("pose")?,
+        None => Pose::identity(),
+    };
     let twist = match twist {
         None => Twist::zero(),
-        Some(t) => {
-            let omega = t.angular.checked("twist.angular")?;
-            let v = t.linear.checked("twist.linear")?;
-            Twist::about_point(omega, pose.iso.translation.vector, v)
-        }
+        Some(t) => Twist::about_point(t.angular.vec(), pose.iso.translation.vector, t.linear.vec()),
     };
     Ok(BodyState { pose, twist })
 }
 
-/// A checked time step: finite and > 0.
+/// A checked servo time step: finite and > 0.
 #[inline]
 pub(crate) fn checked_dt(dt: f64) -> CResult<f64> {
     if dt.is_finite() && dt > 0.0 {
@@ -384,10 +405,13 @@ mod tests {
             angular: ext_vec3 { x: 0.0, y: 0.0, z: 1.0 },
             linear: ext_vec3 { x: 0.0, y: 5.0, z: 0.0 },
         };
-        let s = body_state(&p, Some(&t), "pose").unwrap();
+        let s = body_state(Some(&p), Some(&t)).unwrap();
         // the frame origin moves with `linear`
         let v = s.twist.velocity_at(&Vec3::new(10.0, 0.0, 0.0));
         assert!((v - Vec3::new(0.0, 5.0, 0.0)).norm() < 1e-12);
+        let mut nan = t;
+        nan.angular.x = f64::NAN;
+        assert!(!body_state(Some(&p), Some(&nan)).unwrap().twist.is_finite());
         assert!(checked_dt(0.0).is_err() && checked_dt(f64::NAN).is_err() && checked_dt(1e-3).is_ok());
     }
 }
