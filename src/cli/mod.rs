@@ -7,6 +7,8 @@ pub mod dump;
 pub mod export;
 pub mod import;
 pub mod inspect;
+pub mod query;
+pub mod track;
 
 /// All subcommands.
 #[derive(Subcommand)]
@@ -21,6 +23,10 @@ pub enum Command {
     Import(import::ImportArgs),
     /// Write a tessellation of a scene's pieces coloured by convexity class (OBJ + MTL).
     Export(export::ExportArgs),
+    /// Closest points, signed distances and normals of a scene's bodies for a list of points (cold starts, in parallel).
+    Query(query::QueryArgs),
+    /// Drive a point–body tracker along a path (t,x,y,z CSV): one trace row per update, timing summary, optional plot.
+    Track(track::TrackArgs),
 }
 
 /// Writes `text` to stdout; a closed pipe (`extrack dump F | head`) ends the
@@ -43,5 +49,7 @@ pub fn run(cmd: Command) -> Result<(), String> {
         Command::Dump(a) => dump::run(a),
         Command::Import(a) => import::run(a),
         Command::Export(a) => export::run(a),
+        Command::Query(a) => query::run(a),
+        Command::Track(a) => track::run(a),
     }
 }

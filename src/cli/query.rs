@@ -1,0 +1,146 @@
+//! `extrack query SCENE --points PTS.json [--body N] [--json]`: cold-start
+//! closest-point queries for a list of points (in parallel).
+
+use clap::Args;
+use extrack::geom::{Pose, Vec3};
+use extrack::track::{closest_points, PointBodyResult, Target, TrackScene};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `extrack query`.
+#[derive(Args)]
+pub struct QueryArgs {
+    /// A scene (.exs) written by `extrack import`, or a STEP/IGES file (imported and prepared first).
+    pub scene: PathBuf,
+    /// Points as JSON: `{"points": [[x,y,z], …]}` or the oracle files' `{"points": [{"q": [x,y,z], …}]}`.
+    #[arg(long)]
+    pub points: PathBuf,
+    /// Query one body (index); default: every body at its placement (the nearest answers, inside any solid counts as inside).
+    #[arg(long)]
+    pub body: Option<u32>,
+    /// JSON output: `{"results": [{"q", "distance", "signed_distance", "point", "normal", "face", "feature"}, …]}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Loads a scene file, or imports and prepares a STEP/IGES file, into runtime geometry.
+pub fn load_scene(path: &Path) -> Result<TrackScene, String> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    if matches!(ext.as_str(), "step" | "stp" | "igs" | "iges") {
+        let model = extrack::import::import_file(path).map_err(|e| err(&e))?;
+        let data =
+            extrack::prepare::prepare(&model, &extrack::prepare::PrepareOptions::default()).map_err(|e| err(&e))?;
+        TrackScene::from_data(&data).map_err(|e| err(&e))
+    } else {
+        let file = extrack::scene::SceneFile::open(path).map_err(|e| err(&e))?;
+        TrackScene::new(&file.view()).map_err(|e| err(&e))
+    }
+}
+
+/// Parses the points file (both accepted layouts).
+pub fn parse_points(path: &Path) -> Result<Vec<Vec3>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    let list = v
+        .get("points")
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("{}: expected an object with a \"points\" array", path.display()))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let xyz = p.get("q").unwrap_or(p);
+            let a = xyz.as_array().filter(|a| a.len() == 3).ok_or_else(|| {
+                format!(
+                    "{}: point {i}: expected [x, y, z] or {{\"q\": [x, y, z]}}",
+                    path.display()
+                )
+            })?;
+            let c: Vec<f64> = a.iter().filter_map(Value::as_f64).collect();
+            if c.len() != 3 || !c.iter().all(|x| x.is_finite()) {
+                return Err(format!(
+                    "{}: point {i}: coordinates must be finite numbers",
+                    path.display()
+                ));
+            }
+            Ok(Vec3::new(c[0], c[1], c[2]))
+        })
+        .collect()
+}
+
+/// The feature of a result as JSON.
+pub fn feature_json(r: &PointBodyResult) -> Value {
+    let (kind, id) = match r.feature {
+        extrack::scene::data::FeatureRef::Piece(i) => ("piece", i),
+        extrack::scene::data::FeatureRef::Edge(i) => ("edge", i),
+        extrack::scene::data::FeatureRef::Vertex(i) => ("vertex", i),
+    };
+    json!({
+        "kind": kind,
+        "id": id,
+        "body": r.body,
+        "piece": (r.piece != extrack::scene::data::NONE).then_some(r.piece),
+        "params": r.params,
+    })
+}
+
+fn v3(v: &Vec3) -> [f64; 3] {
+    [v.x, v.y, v.z]
+}
+
+/// Runs `query`.
+pub fn run(args: QueryArgs) -> Result<(), String> {
+    let scene = load_scene(&args.scene)?;
+    let points = parse_points(&args.points)?;
+    let target = match args.body {
+        Some(index) => {
+            scene.body(index).map_err(|e| e.to_string())?;
+            Target::Body {
+                index,
+                pose: Pose::identity(),
+            }
+        }
+        None => Target::All { pose: Pose::identity() },
+    };
+    let results = closest_points(&scene, &target, &points);
+    let mut rows = Vec::with_capacity(results.len());
+    for (i, (q, r)) in points.iter().zip(results).enumerate() {
+        let r = r.map_err(|e| format!("point {i}: {e}"))?;
+        rows.push((q, r));
+    }
+    let text = if args.json {
+        let results: Vec<Value> = rows
+            .iter()
+            .map(|(q, r)| {
+                json!({
+                    "q": v3(q),
+                    "distance": r.distance,
+                    "signed_distance": r.signed_distance,
+                    "point": v3(&r.point),
+                    "normal": v3(&r.normal),
+                    "face": r.face,
+                    "feature": feature_json(r),
+                })
+            })
+            .collect();
+        let mut s = serde_json::to_string_pretty(&json!({ "results": results })).map_err(|e| e.to_string())?;
+        s.push('\n');
+        s
+    } else {
+        let mut s = String::new();
+        for (i, (q, r)) in rows.iter().enumerate() {
+            let sd = r.signed_distance.map_or("n/a".to_string(), |x| format!("{x:.9}"));
+            s += &format!(
+                "{i}: q ({:.6}, {:.6}, {:.6})  distance {:.9}  signed {sd}  point ({:.9}, {:.9}, {:.9})  normal ({:.6}, {:.6}, {:.6})  face #{}  {} params ({:.6}, {:.6})\n",
+                q.x, q.y, q.z, r.distance, r.point.x, r.point.y, r.point.z, r.normal.x, r.normal.y, r.normal.z,
+                r.face, r.feature.label(), r.params[0], r.params[1]
+            );
+        }
+        s
+    };
+    super::write_stdout(&text)
+}

@@ -1,0 +1,381 @@
+//! The far phase over one body (NJC-1999 §3.1, PG-2004 §II): a depth-first
+//! branch and bound over the body's BVH whose leaves are the cells of
+//! [`BodyGeom`] (sub-patches of pieces, spans of edges).
+//!
+//! Every node and cell keeps a *key* `lower bound + S` where `S` is the
+//! path length the query point has travelled in the body frame when the
+//! bound was computed; the bound is still valid at a later time with
+//! `S_now` as `key − S_now` (a point that moved by `δ` is at most `δ`
+//! closer to anything). A subtree whose decayed bound is not below the
+//! current best is skipped without a single box test, so a coherent
+//! update touches only the cells that could still beat the tracked
+//! feature. A cold query is the same search with every key at `−∞`.
+//!
+//! A visited cell is solved by the box-constrained controller of the
+//! tracking core restricted to the cell's rectangle (span for edges),
+//! warm-started from that cell's previous witness. The cell's minimum is
+//! then a lower bound for the cell (the solve finds the minimum of the
+//! cell: cells are small sub-patches, convex pieces are unimodal); a
+//! witness outside the piece's trims is not a candidate (the trimmed
+//! face's minimum is then on an edge, which has cells of its own).
+
+use super::body::{box_dist2, BodyGeom, CellTrim, Item, NodeKind, TrimPath};
+use super::config::{ControlLaw, Mode, TrackerConfig};
+use super::core::{clamp_box, track_loop, Local};
+use super::point_patch::{mode_of, point_patch_local, taylor};
+use crate::geom::{CurvePoint, Vec3};
+use nalgebra::{Matrix1, Vector1, Vector2};
+
+/// The best answer found so far (body-local).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Candidate {
+    /// Distance.
+    pub d: f64,
+    /// Witness point (body-local).
+    pub point: Vec3,
+    /// The piece or edge holding it.
+    pub item: Item,
+    /// Witness parameters (edges: `[t, 0]`).
+    pub x: [f64; 2],
+    /// Controller mode at the witness (w.r.t. the piece or edge, not the cell).
+    pub mode: Mode,
+}
+
+impl Candidate {
+    /// No answer yet.
+    pub const NONE: Candidate = Candidate {
+        d: f64::INFINITY,
+        point: Vec3::new(0.0, 0.0, 0.0),
+        item: Item::Piece(0),
+        x: [0.0; 2],
+        mode: Mode::Interior,
+    };
+}
+
+/// The far phase's memory for one (query, body) pair: keys of nodes and
+/// cells and each cell's last witness. Sized once; updates allocate nothing.
+#[derive(Debug, Clone)]
+pub struct FarState {
+    node_key: Vec<f64>,
+    cell_key: Vec<f64>,
+    cell_x: Vec<[f64; 2]>,
+    /// Path length travelled by the query in the body frame.
+    s: f64,
+    /// Cells solved in the last search.
+    pub solved: u32,
+    /// Controller iterations spent in the last search.
+    pub iterations: u32,
+}
+
+/// Settings of the cell solves: the hybrid law without motion feed-forward.
+pub fn cell_config(cfg: &TrackerConfig) -> TrackerConfig {
+    TrackerConfig {
+        law: ControlLaw::Hybrid,
+        feed_forward: false,
+        max_iters: cfg.max_iters.max(48),
+        ..*cfg
+    }
+}
+
+/// Local data of the point–curve problem (`ΔR = c(t) − Q`).
+#[inline]
+pub fn point_curve_local(c: &CurvePoint, q: &Vec3) -> Local<1> {
+    let dr = c.p - q;
+    let e = c.d1.dot(&c.d1);
+    Local {
+        g: Vector1::new(dr.dot(&c.d1)),
+        hess: Matrix1::new(e + dr.dot(&c.d2)),
+        metric: Matrix1::new(e),
+        b: Vector1::new(0.0),
+        dist: dr.norm(),
+    }
+}
+
+fn curve_taylor(c: &CurvePoint, d: &Vector1<f64>) -> CurvePoint {
+    let dt = d[0];
+    CurvePoint {
+        p: c.p + c.d1 * dt + c.d2 * (0.5 * dt * dt),
+        d1: c.d1 + c.d2 * dt,
+        d2: c.d2,
+    }
+}
+
+/// Closest point of piece `k` to `q` within the parameter box `rect`,
+/// started at `x0`: `(distance, point, params, mode w.r.t. the piece, iterations)`.
+pub fn solve_piece(
+    body: &BodyGeom,
+    cfg: &TrackerConfig,
+    k: u32,
+    rect: &[f64; 4],
+    x0: [f64; 2],
+    q: &Vec3,
+) -> (f64, Vec3, [f64; 2], Mode, u32) {
+    let surf = &body.pieces[k as usize].surface;
+    let lo = Vector2::new(rect[0], rect[2]);
+    let hi = Vector2::new(rect[1], rect[3]);
+    let zero = Vec3::zeros();
+    let out = track_loop(
+        cfg,
+        clamp_box(&Vector2::new(x0[0], x0[1]), &lo, &hi),
+        &lo,
+        &hi,
+        &mut |x: &Vector2<f64>| surf.eval_derivs(x[0], x[1]),
+        &|sp| point_patch_local(sp, q, &zero),
+        &taylor,
+    );
+    let x = out.x;
+    let p = out.state.p;
+    // the mode w.r.t. the whole piece: saturated only on the piece's sides
+    let on = |a: f64| a <= 0.0 || a >= 1.0;
+    let active = [out.active[0] && on(x[0]), out.active[1] && on(x[1])];
+    let mode = mode_of(&x, &active, &Vector2::zeros());
+    ((p - q).norm(), p, [x[0], x[1]], mode, out.iterations)
+}
+
+/// Closest point of edge `k` to `q` for `t` in `[t0, t1]`, started at `t_start`.
+pub fn solve_edge(
+    body: &BodyGeom,
+    cfg: &TrackerConfig,
+    k: u32,
+    t0: f64,
+    t1: f64,
+    t_start: f64,
+    q: &Vec3,
+) -> (f64, Vec3, f64, Mode, u32) {
+    let curve = &body.edges[k as usize].curve;
+    let (lo, hi) = (Vector1::new(t0), Vector1::new(t1));
+    let out = track_loop(
+        cfg,
+        clamp_box(&Vector1::new(t_start), &lo, &hi),
+        &lo,
+        &hi,
+        &mut |x: &Vector1<f64>| curve.eval_derivs(x[0]),
+        &|c| point_curve_local(c, q),
+        &curve_taylor,
+    );
+    let t = out.x[0];
+    let (a, b) = curve.domain();
+    let mode = if t <= a {
+        Mode::U0
+    } else if t >= b {
+        Mode::U1
+    } else {
+        Mode::Interior
+    };
+    ((out.state.p - q).norm(), out.state.p, t, mode, out.iterations)
+}
+
+/// Point and derivatives of trim curve `k` as a curve on its piece's
+/// surface, `c(s) = f(γ(s))`, and `γ(s)`.
+pub fn trim_point(body: &BodyGeom, k: u32, s: f64) -> (CurvePoint, [f64; 2]) {
+    let t = &body.trims[k as usize];
+    let (g, d1, d2) = match &t.path {
+        TrimPath::Segment(a, b) => (
+            [a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1])],
+            [b[0] - a[0], b[1] - a[1]],
+            [0.0, 0.0],
+        ),
+        TrimPath::Curve(c) => {
+            let cp = c.eval_derivs(s);
+            ([cp.p.x, cp.p.y], [cp.d1.x, cp.d1.y], [cp.d2.x, cp.d2.y])
+        }
+    };
+    let uv = [g[0].clamp(0.0, 1.0), g[1].clamp(0.0, 1.0)];
+    let sp = body.pieces[t.piece as usize].surface.eval_derivs(uv[0], uv[1]);
+    let (du, dv) = (d1[0], d1[1]);
+    let cp = CurvePoint {
+        p: sp.p,
+        d1: sp.su * du + sp.sv * dv,
+        d2: sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv) + sp.su * d2[0] + sp.sv * d2[1],
+    };
+    (cp, uv)
+}
+
+/// Domain of trim curve `k`.
+pub fn trim_domain(body: &BodyGeom, k: u32) -> (f64, f64) {
+    match &body.trims[k as usize].path {
+        TrimPath::Segment(..) => (0.0, 1.0),
+        TrimPath::Curve(c) => c.domain(),
+    }
+}
+
+/// Closest point of trim curve `k` (on the surface) to `q`, started at `s_start`.
+pub fn solve_trim(body: &BodyGeom, cfg: &TrackerConfig, k: u32, s_start: f64, q: &Vec3) -> (f64, Vec3, f64, Mode, u32) {
+    let (a, b) = trim_domain(body, k);
+    let (lo, hi) = (Vector1::new(a), Vector1::new(b));
+    let out = track_loop(
+        cfg,
+        clamp_box(&Vector1::new(s_start), &lo, &hi),
+        &lo,
+        &hi,
+        &mut |x: &Vector1<f64>| trim_point(body, k, x[0]).0,
+        &|c| point_curve_local(c, q),
+        &curve_taylor,
+    );
+    let s = out.x[0];
+    let mode = if s <= a {
+        Mode::U0
+    } else if s >= b {
+        Mode::U1
+    } else {
+        Mode::Interior
+    };
+    ((out.state.p - q).norm(), out.state.p, s, mode, out.iterations)
+}
+
+impl FarState {
+    /// Fresh state for `body` (every key at `−∞`: the first search is cold).
+    pub fn new(body: &BodyGeom) -> Self {
+        let cell_x = body
+            .cells
+            .iter()
+            .map(|c| [0.5 * (c.rect[0] + c.rect[1]), 0.5 * (c.rect[2] + c.rect[3])])
+            .collect();
+        Self {
+            node_key: vec![f64::NEG_INFINITY; body.nodes.len()],
+            cell_key: vec![f64::NEG_INFINITY; body.cells.len()],
+            cell_x,
+            s: 0.0,
+            solved: 0,
+            iterations: 0,
+        }
+    }
+
+    /// Forgets every bound (the next search is cold) and restarts the cells at their centres.
+    pub fn reset(&mut self, body: &BodyGeom) {
+        self.node_key.fill(f64::NEG_INFINITY);
+        self.cell_key.fill(f64::NEG_INFINITY);
+        for (x, c) in self.cell_x.iter_mut().zip(&body.cells) {
+            *x = [0.5 * (c.rect[0] + c.rect[1]), 0.5 * (c.rect[2] + c.rect[3])];
+        }
+        self.s = 0.0;
+    }
+
+    /// `(nodes, cells)` of the body this state was sized for.
+    pub fn sized_for(&self) -> (usize, usize) {
+        (self.node_key.len(), self.cell_key.len())
+    }
+
+    /// The query moved by `delta` (body frame) since the last search.
+    #[inline]
+    pub fn advance(&mut self, delta: f64) {
+        self.s += delta;
+    }
+
+    /// Branch and bound from the root: improves `best` to the global minimum
+    /// of the body (cells of `skip` are left out: the caller tracks that item
+    /// itself and put its answer in `best`).
+    pub fn search(&mut self, body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, skip: Option<Item>, best: &mut Candidate) {
+        self.solved = 0;
+        self.iterations = 0;
+        if body.nodes.is_empty() {
+            return;
+        }
+        let cfg = cell_config(cfg);
+        self.visit(body, &cfg, body.root, q, skip, best);
+    }
+
+    fn visit(
+        &mut self,
+        body: &BodyGeom,
+        cfg: &TrackerConfig,
+        n: u32,
+        q: &Vec3,
+        skip: Option<Item>,
+        best: &mut Candidate,
+    ) -> f64 {
+        let key = self.node_key[n as usize];
+        if key - self.s >= best.d {
+            return key;
+        }
+        let node = &body.nodes[n as usize];
+        let lb = box_dist2(&node.lo, &node.hi, q).sqrt();
+        if lb >= best.d {
+            let k = lb + self.s;
+            self.node_key[n as usize] = k;
+            return k;
+        }
+        let k = match node.kind {
+            NodeKind::Interior(l, r) => {
+                let (nl, nr) = (&body.nodes[l as usize], &body.nodes[r as usize]);
+                let (dl, dr) = (box_dist2(&nl.lo, &nl.hi, q), box_dist2(&nr.lo, &nr.hi, q));
+                let (a, b) = if dl <= dr { (l, r) } else { (r, l) };
+                let ka = self.visit(body, cfg, a, q, skip, best);
+                let kb = self.visit(body, cfg, b, q, skip, best);
+                ka.min(kb)
+            }
+            NodeKind::Leaf(f, e) => {
+                let mut k = f64::INFINITY;
+                for i in f..e {
+                    let item = body.leaf_items[i as usize];
+                    if Some(item) == skip {
+                        // tracked by the caller: its minimum is `best.d`
+                        k = k.min(best.d + self.s);
+                        continue;
+                    }
+                    let cells = match item {
+                        Item::Piece(p) => body.pieces[p as usize].cells.clone(),
+                        Item::Edge(x) => body.edges[x as usize].cells.clone(),
+                        Item::Trim(t) => {
+                            let c = body.trims[t as usize].cell;
+                            c..c + 1
+                        }
+                    };
+                    for c in cells {
+                        k = k.min(self.visit_cell(body, cfg, c, q, best));
+                    }
+                }
+                k
+            }
+        };
+        // never lower than the node's own box bound
+        let k = k.max(lb + self.s);
+        self.node_key[n as usize] = k;
+        k
+    }
+
+    fn visit_cell(&mut self, body: &BodyGeom, cfg: &TrackerConfig, c: u32, q: &Vec3, best: &mut Candidate) -> f64 {
+        let key = self.cell_key[c as usize];
+        if key - self.s >= best.d {
+            return key;
+        }
+        let cell = &body.cells[c as usize];
+        let lb = box_dist2(&cell.lo, &cell.hi, q).sqrt();
+        if lb >= best.d {
+            let k = lb + self.s;
+            self.cell_key[c as usize] = k;
+            return k;
+        }
+        self.solved += 1;
+        let x0 = self.cell_x[c as usize];
+        let (d, point, x, mode, iters, keep) = match cell.item {
+            Item::Piece(p) => {
+                let (d, point, x, mode, it) = solve_piece(body, cfg, p, &cell.rect, x0, q);
+                let keep = cell.trim == CellTrim::Inside || body.piece_keeps(p, x[0], x[1]);
+                (d, point, x, mode, it, keep)
+            }
+            Item::Edge(e) => {
+                let (d, point, t, mode, it) = solve_edge(body, cfg, e, cell.rect[0], cell.rect[1], x0[0], q);
+                (d, point, [t, 0.0], mode, it, true)
+            }
+            Item::Trim(t) => {
+                let (d, point, s, mode, it) = solve_trim(body, cfg, t, x0[0], q);
+                (d, point, [s, 0.0], mode, it, true)
+            }
+        };
+        self.iterations += iters;
+        self.cell_x[c as usize] = x;
+        if keep && d < best.d {
+            *best = Candidate {
+                d,
+                point,
+                item: cell.item,
+                x,
+                mode,
+            };
+        }
+        let k = d.max(lb) + self.s;
+        self.cell_key[c as usize] = k;
+        k
+    }
+}
