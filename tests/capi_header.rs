@@ -138,3 +138,36 @@ fn every_exported_function_is_declared_and_documented() {
         assert!(doc.contains("Thread safety"), "{n}: doc states no thread safety");
     }
 }
+
+/// The header compiles on its own as strict C99 and as C++11 (`extern "C"`),
+/// when a C / C++ compiler is installed.
+#[test]
+fn header_compiles_as_c99_and_cpp() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("use.c");
+    std::fs::write(
+        &src,
+        "#include \"extrack.h\"\nint main(void) { ext_vec3 v = {0, 0, 0}; (void)v; \
+         return ext_abi_version() == EXT_ABI_VERSION ? 0 : 1; }\n",
+    )
+    .unwrap();
+    let include = root().join("include");
+    for (compiler, std) in [("cc", "-std=c99"), ("c++", "-std=c++11")] {
+        let ok = Command::new(compiler).arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+        if !ok {
+            println!("SKIP: {compiler} not installed; header not compiled as {std}");
+            continue;
+        }
+        let mut cmd = Command::new(compiler);
+        if compiler == "c++" {
+            cmd.args(["-x", "c++"]);
+        }
+        let out = cmd
+            .args([std, "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only", "-I"])
+            .arg(&include)
+            .arg(&src)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{compiler} {std}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
