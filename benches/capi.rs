@@ -18,7 +18,9 @@ use extrack::capi::scene::{ext_scene, ext_scene_load_buffer};
 use extrack::capi::tracker::{ext_closest_point, ext_point_tracker, ext_point_tracker_new, ext_point_tracker_update};
 use extrack::capi::types::{ext_pose, ext_twist, ext_vec3};
 use extrack::geom::{Pose, Vec3};
-use extrack::track::{BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState, TrackScene, TrackerConfig};
+use extrack::track::{
+    BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState, TrackScene, TrackerConfig,
+};
 use std::time::Instant;
 
 const H: f64 = 1e-3;
@@ -76,7 +78,11 @@ fn orbit_path(lo: Vec3, hi: Vec3) -> Vec<PointState> {
         .map(|i| {
             let t = i as f64 * H;
             PointState {
-                q: c + Vec3::new(1.5 * e.x * (w * t).cos(), 1.5 * e.y * (w * t).sin(), 0.5 * e.z * (3.0 * w * t).sin()),
+                q: c + Vec3::new(
+                    1.5 * e.x * (w * t).cos(),
+                    1.5 * e.y * (w * t).sin(),
+                    0.5 * e.z * (3.0 * w * t).sin(),
+                ),
                 q_dot: Vec3::new(
                     -1.5 * e.x * w * (w * t).sin(),
                     1.5 * e.y * w * (w * t).cos(),
@@ -135,7 +141,10 @@ fn bench(c: &mut Criterion) {
         max_force: ccfg.max_force,
         tracker: extrack::capi::tracker::ext_tracker_config::from(&ccfg.tracker),
     };
-    assert_eq!(unsafe { ext_coupler_new(scene, 0, &c_cfg, &mut c_coupler) }, ext_status::EXT_OK);
+    assert_eq!(
+        unsafe { ext_coupler_new(scene, 0, &c_cfg, &mut c_coupler) },
+        ext_status::EXT_OK
+    );
     let mut out = std::mem::MaybeUninit::<ext_coupler_output>::uninit();
 
     let mut g = c.benchmark_group("coupler_tick");
@@ -194,7 +203,10 @@ fn bench(c: &mut Criterion) {
     const ROUNDS: usize = 101;
     let mut rc = HapticCoupler::new(&ts, 0, ccfg).unwrap();
     let mut cc: *mut ext_coupler = std::ptr::null_mut();
-    assert_eq!(unsafe { ext_coupler_new(scene, 0, &c_cfg, &mut cc) }, ext_status::EXT_OK);
+    assert_eq!(
+        unsafe { ext_coupler_new(scene, 0, &c_cfg, &mut cc) },
+        ext_status::EXT_OK
+    );
     let mut rt = PointBodyTracker::new(&ts, 0, TrackerConfig::default()).unwrap();
     let mut ct: *mut ext_point_tracker = std::ptr::null_mut();
     assert_eq!(

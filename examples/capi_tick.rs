@@ -38,7 +38,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let w = std::f64::consts::PI;
         PointState {
             q: Vec3::new(30.0 * (w * t).cos(), 22.5 * (w * t).sin(), 5.0 * (3.0 * w * t).sin()),
-            q_dot: Vec3::new(-30.0 * w * (w * t).sin(), 22.5 * w * (w * t).cos(), 15.0 * w * (3.0 * w * t).cos()),
+            q_dot: Vec3::new(
+                -30.0 * w * (w * t).sin(),
+                22.5 * w * (w * t).cos(),
+                15.0 * w * (3.0 * w * t).cos(),
+            ),
         }
     };
     let mut acc = 0.0;
@@ -53,7 +57,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let (q, v) = (ext_vec3::from(p.q), ext_vec3::from(p.q_dot));
             // SAFETY: live tracker, valid pointers.
             let st = unsafe {
-                update(t, &q, &v, std::ptr::null(), std::ptr::null(), if k == 0 { 0.0 } else { 1e-3 }, out.as_mut_ptr())
+                update(
+                    t,
+                    &q,
+                    &v,
+                    std::ptr::null(),
+                    std::ptr::null(),
+                    if k == 0 { 0.0 } else { 1e-3 },
+                    out.as_mut_ptr(),
+                )
             };
             if st != ext_status::EXT_OK {
                 return Err("update failed".into());
@@ -67,7 +79,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let still = BodyState::at(Pose::identity());
         let mut t = PointBodyTracker::new(&ts, 0, TrackerConfig::default())?;
         for k in 0..n {
-            acc += t.update(&ts, &path(k), &still, if k == 0 { 0.0 } else { 1e-3 })?.distance;
+            acc += t
+                .update(&ts, &path(k), &still, if k == 0 { 0.0 } else { 1e-3 })?
+                .distance;
         }
     }
     // SAFETY: live handle, freed once.

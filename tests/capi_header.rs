@@ -37,7 +37,10 @@ fn cbindgen() -> Option<PathBuf> {
         Command::new(c)
             .arg("--version")
             .output()
-            .map(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).trim() == format!("cbindgen {CBINDGEN_VERSION}"))
+            .map(|o| {
+                o.status.success()
+                    && String::from_utf8_lossy(&o.stdout).trim() == format!("cbindgen {CBINDGEN_VERSION}")
+            })
             .unwrap_or(false)
     })
 }
@@ -63,7 +66,11 @@ fn checked_in_header_is_not_stale() {
         .arg("src/capi/mod.rs")
         .output()
         .unwrap();
-    assert!(out.status.success(), "cbindgen failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "cbindgen failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let fresh = std::fs::read_to_string(&fresh).unwrap();
     let checked_in = header();
     if fresh != checked_in {
@@ -91,9 +98,18 @@ fn define(h: &str, name: &str) -> Option<String> {
 #[test]
 fn header_version_macros_equal_cargo_version() {
     let h = header();
-    assert_eq!(define(&h, "EXT_VERSION_MAJOR").as_deref(), Some(env!("CARGO_PKG_VERSION_MAJOR")));
-    assert_eq!(define(&h, "EXT_VERSION_MINOR").as_deref(), Some(env!("CARGO_PKG_VERSION_MINOR")));
-    assert_eq!(define(&h, "EXT_VERSION_PATCH").as_deref(), Some(env!("CARGO_PKG_VERSION_PATCH")));
+    assert_eq!(
+        define(&h, "EXT_VERSION_MAJOR").as_deref(),
+        Some(env!("CARGO_PKG_VERSION_MAJOR"))
+    );
+    assert_eq!(
+        define(&h, "EXT_VERSION_MINOR").as_deref(),
+        Some(env!("CARGO_PKG_VERSION_MINOR"))
+    );
+    assert_eq!(
+        define(&h, "EXT_VERSION_PATCH").as_deref(),
+        Some(env!("CARGO_PKG_VERSION_PATCH"))
+    );
     let abi: u32 = define(&h, "EXT_ABI_VERSION").unwrap().parse().unwrap();
     assert_eq!(abi, extrack::capi::version::ext_abi_version());
     // the library agrees at run time
@@ -153,7 +169,11 @@ fn header_compiles_as_c99_and_cpp() {
     .unwrap();
     let include = root().join("include");
     for (compiler, std) in [("cc", "-std=c99"), ("c++", "-std=c++11")] {
-        let ok = Command::new(compiler).arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+        let ok = Command::new(compiler)
+            .arg("--version")
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false);
         if !ok {
             println!("SKIP: {compiler} not installed; header not compiled as {std}");
             continue;
@@ -168,6 +188,10 @@ fn header_compiles_as_c99_and_cpp() {
             .arg(&src)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{compiler} {std}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{compiler} {std}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }

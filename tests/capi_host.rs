@@ -18,14 +18,22 @@ fn root() -> PathBuf {
 fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().to_path_buf();
-    let so = dir.join(format!("{}extrack{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_SUFFIX));
+    let so = dir.join(format!(
+        "{}extrack{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
     assert!(so.exists(), "{} not built (crate-type cdylib)", so.display());
     dir
 }
 
 fn cc() -> Option<String> {
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let ok = Command::new(&cc).arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    let ok = Command::new(&cc)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
     if ok {
         Some(cc)
     } else {
@@ -75,8 +83,14 @@ fn compile(cc: &str, name: &str, dir: &Path) -> PathBuf {
 
 fn run(cmd: &mut Command) -> (String, String) {
     let Output { status, stdout, stderr } = cmd.output().unwrap();
-    let (stdout, stderr) = (String::from_utf8_lossy(&stdout).into_owned(), String::from_utf8_lossy(&stderr).into_owned());
-    assert!(status.success(), "{cmd:?} failed ({status}):\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    );
+    assert!(
+        status.success(),
+        "{cmd:?} failed ({status}):\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
     (stdout, stderr)
 }
 
@@ -125,7 +139,14 @@ fn scene_query_host_lists_bodies_and_reports_errors() {
     let scene = scene_file("assembly.step", dir.path());
     let model = root().join("fixtures/assembly.step");
     let (out, _) = run(Command::new(&exe).arg(&scene).arg(&model));
-    assert!(out.contains(&format!("version={} header={} abi=1", env!("CARGO_PKG_VERSION"), env!("CARGO_PKG_VERSION"))), "{out}");
+    assert!(
+        out.contains(&format!(
+            "version={} header={} abi=1",
+            env!("CARGO_PKG_VERSION"),
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{out}"
+    );
 
     // the C view of the bodies equals the Rust view
     let bytes = extrack::scene::AlignedBytes::from_slice(&std::fs::read(&scene).unwrap());
@@ -143,7 +164,10 @@ fn scene_query_host_lists_bodies_and_reports_errors() {
             let got: Vec<f64> = bbox.split(',').map(|x| x.parse().unwrap()).collect();
             let want: Vec<f64> = b.bbox.min.iter().chain(b.bbox.max.iter()).copied().collect();
             for (g, w) in got.iter().zip(&want) {
-                assert!((g - w).abs() <= 1e-8 * (1.0 + w.abs()), "{label} body {i}: {got:?} vs {want:?}");
+                assert!(
+                    (g - w).abs() <= 1e-8 * (1.0 + w.abs()),
+                    "{label} body {i}: {got:?} vs {want:?}"
+                );
             }
         }
     }
@@ -156,11 +180,20 @@ fn scene_query_host_lists_bodies_and_reports_errors() {
         "EXT_NO_SUCH_BODY",
         "EXT_BUFFER_TOO_SMALL",
     ] {
-        assert!(out.contains(&format!("expected {status}: ")), "{status} not exercised:\n{out}");
+        assert!(
+            out.contains(&format!("expected {status}: ")),
+            "{status} not exercised:\n{out}"
+        );
     }
     // messages are the library's one-line reasons
-    assert!(out.contains("expected EXT_IO: cannot read /nonexistent/scene.exs"), "{out}");
-    assert!(out.contains("expected EXT_NULL_POINTER: argument `path` is NULL"), "{out}");
+    assert!(
+        out.contains("expected EXT_IO: cannot read /nonexistent/scene.exs"),
+        "{out}"
+    );
+    assert!(
+        out.contains("expected EXT_NULL_POINTER: argument `path` is NULL"),
+        "{out}"
+    );
     assert!(out.lines().last() == Some("done"), "{out}");
 }
 
@@ -177,14 +210,21 @@ fn scene_query_host_under_valgrind() {
     valgrind(&exe, &[&scene, &model]);
     // the check is not vacuous: a scene the host forgets to free is reported
     let out = Command::new("valgrind")
-        .args(["--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect"])
+        .args([
+            "--error-exitcode=99",
+            "--leak-check=full",
+            "--errors-for-leak-kinds=definite,indirect",
+        ])
         .arg(&exe)
         .args([scene.as_os_str(), model.as_os_str(), "--leak".as_ref()])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(99), "{stderr}");
-    assert!(stderr.contains("definitely lost") && !stderr.contains("definitely lost: 0 bytes"), "{stderr}");
+    assert!(
+        stderr.contains("definitely lost") && !stderr.contains("definitely lost: 0 bytes"),
+        "{stderr}"
+    );
 }
 
 /// `pkg-config --cflags --libs extrack` from the rendered `tools/extrack.pc.in`
@@ -192,7 +232,11 @@ fn scene_query_host_under_valgrind() {
 #[test]
 fn pkg_config_file_links_a_host_shared_and_static() {
     let Some(cc) = cc() else { return };
-    let pc_ok = Command::new("pkg-config").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    let pc_ok = Command::new("pkg-config")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
     if !pc_ok {
         println!("SKIP: pkg-config not installed; pkg-config test skipped");
         return;
@@ -213,7 +257,8 @@ fn pkg_config_file_links_a_host_shared_and_static() {
             .replace("@VERSION@", env!("CARGO_PKG_VERSION"));
         std::fs::write(prefix.join("lib/pkgconfig/extrack.pc"), pc).unwrap();
         let mut pkg = Command::new("pkg-config");
-        pkg.env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig")).args(["--cflags", "--libs"]);
+        pkg.env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+            .args(["--cflags", "--libs"]);
         if kind == "static" {
             pkg.arg("--static");
         }
@@ -282,14 +327,21 @@ fn check_samples_against_rust(out: &str, ts: &extrack::track::TrackScene, body: 
         .unwrap();
         let tol = 1e-6 * (1.0 + r.distance);
         assert!((d - r.distance).abs() <= tol, "{line}\nRust distance {}", r.distance);
-        assert!((sd - r.signed_distance.unwrap()).abs() <= tol, "{line}\nRust signed {:?}", r.signed_distance);
+        assert!(
+            (sd - r.signed_distance.unwrap()).abs() <= tol,
+            "{line}\nRust signed {:?}",
+            r.signed_distance
+        );
         // the C answer is consistent in itself: |q - p| = d, normal unit and outward
         assert!(((q - p).norm() - d).abs() <= 1e-9 * (1.0 + d), "{line}");
         assert!((normal.norm() - 1.0).abs() < 1e-9, "{line}");
         if d > 1e-6 {
             let along = normal.dot(&(q - p)) / d;
             let expect = sd.signum();
-            assert!((along - expect).abs() < 1e-6, "{line}: (q-p)·n/d = {along}, expected {expect}");
+            assert!(
+                (along - expect).abs() < 1e-6,
+                "{line}: (q-p)·n/d = {along}, expected {expect}"
+            );
         }
         n += 1;
     }
@@ -312,9 +364,15 @@ fn two_trackers_on_two_threads_agree_with_the_rust_api() {
         .filter(|l| l.starts_with("sample thread=1 "))
         .map(|l| field(l, "sd").parse().unwrap())
         .collect();
-    assert!(signs.iter().any(|&s| s < 0.0) && signs.iter().any(|&s| s > 0.0), "{signs:?}");
+    assert!(
+        signs.iter().any(|&s| s < 0.0) && signs.iter().any(|&s| s > 0.0),
+        "{signs:?}"
+    );
     for t in 0..2 {
-        let line = out.lines().find(|l| l.starts_with(&format!("thread={t} updates=2000"))).unwrap();
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("thread={t} updates=2000")))
+            .unwrap();
         println!("{line}");
     }
 }
@@ -364,9 +422,17 @@ fn servo_loop_host_forces_and_distances() {
         if contact {
             inside += 1;
             assert!(sd < 0.0, "{line}: contact outside the body (Rust sd {sd})");
-            assert!(force.dot(&r.normal) > 0.0, "{line}: force not outward (normal {})", r.normal);
+            assert!(
+                force.dot(&r.normal) > 0.0,
+                "{line}: force not outward (normal {})",
+                r.normal
+            );
             assert!((depth + sd).abs() <= tol, "{line}: depth vs Rust {sd}");
-            assert!((proxy - r.point).norm() <= 1e-6, "{line}: proxy vs Rust point {}", r.point);
+            assert!(
+                (proxy - r.point).norm() <= 1e-6,
+                "{line}: proxy vs Rust point {}",
+                r.point
+            );
         } else {
             outside += 1;
             assert_eq!(force, extrack::geom::Vec3::zeros(), "{line}");

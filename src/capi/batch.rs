@@ -16,7 +16,10 @@ fn target(body: u32, pose: &crate::geom::Pose) -> Target {
     if body == EXT_ALL_BODIES {
         Target::All { pose: *pose }
     } else {
-        Target::Body { index: body, pose: *pose }
+        Target::Body {
+            index: body,
+            pose: *pose,
+        }
     }
 }
 

@@ -197,18 +197,21 @@ pub unsafe extern "C" fn ext_coupler_tick(
 ) -> ext_status {
     with_object(coupler, |c| {
         // SAFETY: readable or NULL by contract (all four).
-        let (device, device_velocity, pose, twist) =
-            unsafe { (input(device, "device")?, device_velocity.as_ref(), pose.as_ref(), twist.as_ref()) };
+        let (device, device_velocity, pose, twist) = unsafe {
+            (
+                input(device, "device")?,
+                device_velocity.as_ref(),
+                pose.as_ref(),
+                twist.as_ref(),
+            )
+        };
         let out = output(out, "out")?;
         // finiteness of the device state, pose and twist is checked by the tracker
         let x = device.vec();
         let v = device_velocity.map(ext_vec3::vec);
         let state = body_state(pose, twist)?;
         let dt = checked_dt(dt)?;
-        let o = c
-            .coupler
-            .tick(&c.scene.track, x, v, &state, dt)
-            .map_err(body_failure)?;
+        let o = c.coupler.tick(&c.scene.track, x, v, &state, dt).map_err(body_failure)?;
         let result = ext_coupler_output {
             force: o.force.into(),
             proxy: o.proxy.into(),
@@ -255,4 +258,3 @@ pub unsafe extern "C" fn ext_coupler_free(coupler: *mut ext_coupler) {
         drop(unsafe { Box::from_raw(coupler) });
     });
 }
-

@@ -114,7 +114,10 @@ pub(crate) fn guard(body: impl FnOnce() -> CResult) -> ext_status {
             f.status
         }
         Err(payload) => {
-            set_last_error(&format!("internal error (panic caught at the C boundary): {}", panic_message(&*payload)));
+            set_last_error(&format!(
+                "internal error (panic caught at the C boundary): {}",
+                panic_message(&*payload)
+            ));
             ext_status::EXT_PANIC
         }
     }
@@ -196,7 +199,10 @@ mod tests {
         let mut buf = [0 as c_char; 256];
         // SAFETY: buf has 256 bytes.
         let n = unsafe { ext_last_error_message(buf.as_mut_ptr(), buf.len()) };
-        let s = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap().to_owned();
+        let s = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }
+            .to_str()
+            .unwrap()
+            .to_owned();
         assert_eq!(n, s.len());
         s
     }

@@ -511,7 +511,10 @@ pub unsafe extern "C" fn ext_scene_body_name(
             if len < name.len() + 1 {
                 return Err(Failure::new(
                     ext_status::EXT_BUFFER_TOO_SMALL,
-                    format_args!("body {body} name needs {} bytes with the NUL, buffer has {len}", name.len() + 1),
+                    format_args!(
+                        "body {body} name needs {} bytes with the NUL, buffer has {len}",
+                        name.len() + 1
+                    ),
                 ));
             }
             // SAFETY: `len >= name.len() + 1` writable bytes at `buf` by contract.

@@ -438,9 +438,17 @@ pub unsafe extern "C" fn ext_point_tracker_config(
 /// # Safety
 /// `tracker` must be a live tracker.
 #[no_mangle]
-pub unsafe extern "C" fn ext_point_tracker_set_gains(tracker: *mut ext_point_tracker, gain_k: f64, h: f64) -> ext_status {
+pub unsafe extern "C" fn ext_point_tracker_set_gains(
+    tracker: *mut ext_point_tracker,
+    gain_k: f64,
+    h: f64,
+) -> ext_status {
     with_object(tracker, |t| {
-        let cfg = TrackerConfig { gain_k, h, ..t.tracker.cfg };
+        let cfg = TrackerConfig {
+            gain_k,
+            h,
+            ..t.tracker.cfg
+        };
         cfg.validate().map_err(Failure::invalid)?;
         t.tracker.set_config(cfg).map_err(body_failure)
     })
@@ -535,14 +543,20 @@ pub unsafe extern "C" fn ext_point_tracker_update(
 ) -> ext_status {
     with_object(tracker, |t| {
         // SAFETY: readable or NULL by contract (all four).
-        let (point, point_velocity, pose, twist) =
-            unsafe { (input(point, "point")?, point_velocity.as_ref(), pose.as_ref(), twist.as_ref()) };
+        let (point, point_velocity, pose, twist) = unsafe {
+            (
+                input(point, "point")?,
+                point_velocity.as_ref(),
+                pose.as_ref(),
+                twist.as_ref(),
+            )
+        };
         let out = output(out, "out")?;
         // finiteness of the point, velocity, pose and twist is checked by the tracker
         let q = point.vec();
         let q_dot = point_velocity.map_or_else(Vec3::zeros, ext_vec3::vec);
         let state = body_state(pose, twist)?;
-        if !(dt >= 0.0 && dt < f64::INFINITY) {
+        if !(0.0..f64::INFINITY).contains(&dt) {
             return Err(Failure::invalid(format_args!("dt = {dt} must be finite and >= 0")));
         }
         match t.tracker.update(&t.scene.track, &PointState { q, q_dot }, &state, dt) {

@@ -158,7 +158,10 @@ impl ext_pose {
             }
             Quaternion::new(q.w / n, q.x / n, q.y / n, q.z / n)
         };
-        Ok(Pose::from_parts(self.position.vec(), UnitQuaternion::new_unchecked(coords)))
+        Ok(Pose::from_parts(
+            self.position.vec(),
+            UnitQuaternion::new_unchecked(coords),
+        ))
     }
 }
 
@@ -199,7 +202,9 @@ pub(crate) fn checked_dt(dt: f64) -> CResult<f64> {
     if dt.is_finite() && dt > 0.0 {
         Ok(dt)
     } else {
-        Err(Failure::invalid(format_args!("time step dt = {dt} must be finite and > 0")))
+        Err(Failure::invalid(format_args!(
+            "time step dt = {dt} must be finite and > 0"
+        )))
     }
 }
 
@@ -253,7 +258,7 @@ pub unsafe extern "C" fn ext_pose_from_matrix(m: *const f64, column_major: u32, 
         if at(3, 0) != 0.0 || at(3, 1) != 0.0 || at(3, 2) != 0.0 || at(3, 3) != 1.0 {
             return Err(Failure::invalid("matrix last row is not 0 0 0 1"));
         }
-        let r = Matrix3::from_fn(|i, j| at(i, j));
+        let r = Matrix3::from_fn(at);
         let rtr = r.transpose() * r;
         let off = (rtr - Matrix3::identity()).abs().max();
         if !(off <= MATRIX_RIGID_TOL) || !(r.determinant() > 0.0) {
@@ -325,9 +330,15 @@ mod tests {
         let p = ext_pose::from(&pose);
         for cm in [0, 1] {
             let mut m = [0.0; 16];
-            assert_eq!(unsafe { ext_pose_to_matrix(&p, cm, m.as_mut_ptr()) }, ext_status::EXT_OK);
+            assert_eq!(
+                unsafe { ext_pose_to_matrix(&p, cm, m.as_mut_ptr()) },
+                ext_status::EXT_OK
+            );
             let mut back = ext_pose::IDENTITY;
-            assert_eq!(unsafe { ext_pose_from_matrix(m.as_ptr(), cm, &mut back) }, ext_status::EXT_OK);
+            assert_eq!(
+                unsafe { ext_pose_from_matrix(m.as_ptr(), cm, &mut back) },
+                ext_status::EXT_OK
+            );
             let x = Vec3::new(0.5, 0.25, -4.0);
             let a = pose.transform_point(&x);
             let b = back.checked("p").unwrap().transform_point(&x);
@@ -400,7 +411,11 @@ mod tests {
     #[test]
     fn twist_is_about_the_pose_origin() {
         let mut p = ext_pose::IDENTITY;
-        p.position = ext_vec3 { x: 10.0, y: 0.0, z: 0.0 };
+        p.position = ext_vec3 {
+            x: 10.0,
+            y: 0.0,
+            z: 0.0,
+        };
         let t = ext_twist {
             angular: ext_vec3 { x: 0.0, y: 0.0, z: 1.0 },
             linear: ext_vec3 { x: 0.0, y: 5.0, z: 0.0 },
