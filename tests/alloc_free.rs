@@ -91,3 +91,32 @@ fn evaluation_never_allocates() {
     // the counter works: building a surface allocates
     assert!(allocations_during(|| drop(black_box(table1_patch()))) > 0);
 }
+
+#[test]
+fn point_body_updates_and_haptic_ticks_never_allocate() {
+    use extrack::geom::Vec3;
+    use extrack::track::{BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState, TrackScene};
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rounded_box.step");
+    let m = extrack::import::import_file(&p).unwrap();
+    let s = extrack::prepare::prepare(&m, &extrack::prepare::PrepareOptions::default()).unwrap();
+    let scene = TrackScene::from_data(&s).unwrap();
+    let mut t = PointBodyTracker::new(&scene, 0, Default::default()).unwrap();
+    let mut c = HapticCoupler::new(&scene, 0, CouplerConfig::default()).unwrap();
+    let still = BodyState::default();
+    let path: Vec<Vec3> = (0..2000)
+        .map(|k| {
+            let a = k as f64 * 0.01;
+            Vec3::new(25.0 * a.cos(), 18.0 * a.sin(), 12.0 * (0.3 * a).sin())
+        })
+        .collect();
+    // the first update is a cold start (sizes nothing either, but is not the claim)
+    t.update(&scene, &PointState::at(path[0]), &still, 0.0).unwrap();
+    c.tick(&scene, path[0], None, &still, 0.0).unwrap();
+    let n = allocations_during(|| {
+        for q in &path[1..] {
+            black_box(t.update(&scene, &PointState::at(*q), &still, 1e-3).unwrap());
+            black_box(c.tick(&scene, *q * 0.7, None, &still, 1e-3).unwrap());
+        }
+    });
+    assert_eq!(n, 0, "coherent point-body updates and haptic ticks allocated {n} times");
+}

@@ -1,6 +1,7 @@
-//! `extrack export SCENE.exs --format obj -o FILE.obj`: a tessellation of the
+//! `extrack export SCENE.exs --format obj|gltf -o FILE`: a tessellation of the
 //! scene's pieces coloured by convexity class (Wavefront OBJ with a `.mtl`
-//! next to it), in world coordinates (body placements applied). Triangles of
+//! next to it, or one glTF 2.0 file with an embedded buffer, see
+//! [`extrack::scene::gltf`]), in world coordinates (body placements applied). Triangles of
 //! trimmed pieces whose centre lies outside the piece's trim loops are left out.
 
 use clap::{Args, ValueEnum};
@@ -14,6 +15,8 @@ use std::path::PathBuf;
 pub enum ExportFormat {
     /// Wavefront OBJ + MTL.
     Obj,
+    /// glTF 2.0 (JSON with an embedded base64 buffer).
+    Gltf,
 }
 
 /// Arguments of `extrack export`.
@@ -32,21 +35,19 @@ pub struct ExportArgs {
     pub grid: usize,
 }
 
-fn colour(c: ConvexityClass) -> [f64; 3] {
-    match c {
-        ConvexityClass::Planar => [0.7, 0.7, 0.7],
-        ConvexityClass::Convex => [0.2, 0.5, 0.9],
-        ConvexityClass::Concave => [0.9, 0.4, 0.2],
-        ConvexityClass::Saddle => [0.3, 0.8, 0.3],
-        ConvexityClass::Mixed => [0.9, 0.2, 0.8],
-    }
-}
+use extrack::scene::gltf::class_colour as colour;
 
 /// Runs `export`.
 pub fn run(args: ExportArgs) -> Result<(), String> {
     let scene = SceneFile::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let data = scene.view().to_data();
     let n = args.grid.clamp(1, 256);
+    if let ExportFormat::Gltf = args.format {
+        let text = extrack::scene::gltf::to_gltf(&data, n);
+        std::fs::write(&args.output, text).map_err(|e| format!("{}: {e}", args.output.display()))?;
+        println!("wrote {}", args.output.display());
+        return Ok(());
+    }
     let mtl_path = args.output.with_extension("mtl");
     let mtl_name = mtl_path
         .file_name()

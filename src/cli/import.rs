@@ -5,7 +5,7 @@
 use clap::Args;
 use extrack::prepare::{prepare_with_stats, PrepareOptions};
 use extrack::scene::ConvexityClass;
-use std::io::Write;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -27,14 +27,21 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
     let t0 = Instant::now();
     let model = extrack::import::import_file(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let t_import = t0.elapsed();
-    let progress = |stage: &str, done: usize, total: usize| {
-        if total >= 50 && (done % 10 == 0 || done == total) {
-            let mut e = std::io::stderr();
-            let _ = write!(e, "\r{stage}: face {done}/{total}");
-            if done == total {
-                let _ = writeln!(e);
-            }
+    // a progress bar on stderr for long files (hidden when stderr is not a terminal)
+    let total_faces: usize = model.bodies.iter().map(|b| b.face_indices().count()).sum();
+    let bar = if total_faces >= 50 {
+        ProgressBar::new(total_faces as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) = ProgressStyle::with_template("{msg:>8} [{bar:40}] {pos}/{len} faces, {elapsed} (eta {eta})") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let progress = |stage: &str, done: usize, _total: usize| {
+        if bar.message() != stage {
+            bar.set_message(stage.to_string());
         }
+        bar.set_position(done as u64);
     };
     let opts = PrepareOptions {
         max_cone_angle: args.max_cone_deg.to_radians(),
@@ -43,6 +50,7 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
     };
     let t1 = Instant::now();
     let (scene, stats) = prepare_with_stats(&model, &opts).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    bar.finish_and_clear();
     let t_prepare = t1.elapsed();
     let t2 = Instant::now();
     let bytes = scene.write();

@@ -6,6 +6,7 @@
 //! combinations of the old ones, so the curve or surface does not change.
 
 use super::basis::find_span;
+use super::surface::SpanTable;
 use super::{GeomError, Hpoint, NurbsCurve, NurbsSurface};
 
 /// Inserts `t` once into a 1-D B-spline of degree `p` (homogeneous poles
@@ -207,14 +208,14 @@ impl NurbsSurface {
     pub fn insert_knot_u(&self, t: f64) -> Result<NurbsSurface, GeomError> {
         check_insert(self.degree_u, &self.knots_u, self.n_u, t)?;
         let p = self.degree_u;
-        Ok(self.map_u(|k, c| insert_1d(p, k, c, t)))
+        Ok(self.map_u(|k, c| insert_1d(p, k, c, t)).with_table())
     }
 
     /// The surface with `t` inserted once into the v knots (same geometry).
     pub fn insert_knot_v(&self, t: f64) -> Result<NurbsSurface, GeomError> {
         check_insert(self.degree_v, &self.knots_v, self.n_v, t)?;
         let p = self.degree_v;
-        Ok(self.map_v(|k, c| insert_1d(p, k, c, t)))
+        Ok(self.map_v(|k, c| insert_1d(p, k, c, t)).with_table())
     }
 
     /// The same surface with its domain mapped affinely onto `[0,1]²`
@@ -226,6 +227,7 @@ impl NurbsSurface {
             knots_v: affine_knots(&self.knots_v, v0, v1),
             ..self.clone()
         }
+        .with_table()
     }
 
     /// Bézier decomposition: one rational Bézier patch on `[0,1]²` per pair of
@@ -256,7 +258,9 @@ impl NurbsSurface {
                         n_v: pv + 1,
                         cw,
                         rational,
-                    },
+                        table: SpanTable::default(),
+                    }
+                    .with_table(),
                 });
             }
         }

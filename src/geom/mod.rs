@@ -26,7 +26,7 @@ pub use fixtures::table1_patch;
 pub use frame::{Pose, Twist};
 pub use knots::{BezierCurveSpan, BezierPatch};
 pub use primitives::{ArcMap, Axes, MappedCurve, MappedSurface, ParamMap};
-pub use surface::{NurbsSurface, SurfacePoint};
+pub use surface::{NurbsSurface, SpanTable, SurfacePoint};
 
 /// 3-vector of `f64` (positions, directions, derivatives), millimetres.
 pub type Vec3 = nalgebra::Vector3<f64>;

@@ -5,8 +5,10 @@
 use super::basis::{bernstein_d2, bernstein_ders, ders_basis, find_span, span_basis_d2, MAX_DEGREE, MAX_ORDER};
 use super::{GeomError, Hpoint, Vec3};
 
-/// Point and partial derivatives of a surface at `(u, v)`.
+/// Point and partial derivatives of a surface at `(u, v)` (`repr(C)`: 18
+/// contiguous `f64`, which the vector evaluator writes directly).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
 pub struct SurfacePoint {
     /// f(u,v)
     pub p: Vec3,
@@ -22,6 +24,9 @@ pub struct SurfacePoint {
     pub svv: Vec3,
 }
 
+// the layout `simd::eval_block` relies on
+const _: () = assert!(std::mem::size_of::<Vec3>() == 24 && std::mem::size_of::<SurfacePoint>() == 144);
+
 impl SurfacePoint {
     /// Un-normalised normal `f_u × f_v`.
     #[inline]
@@ -33,7 +38,14 @@ impl SurfacePoint {
 /// A tensor-product NURBS surface. Control points are stored homogeneous
 /// (`[w·x, w·y, w·z, w]`), row-major with the u index outer:
 /// `cw[i * n_v + j]` is pole `(i, j)`.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// The constructors also build [`SpanTable`] `table`, the per-span Bézier
+/// form the fast evaluator reads. The other fields stay public for reading;
+/// a surface assembled or edited field by field (struct update syntax,
+/// assignment) no longer matches its table and is evaluated by the general
+/// path, with the same results but slower, until [`with_table`](Self::with_table)
+/// rebuilds it. Editing poles or knots in place requires that call.
+#[derive(Debug, PartialEq)]
 pub struct NurbsSurface {
     /// Degree in u.
     pub degree_u: usize,
@@ -51,6 +63,265 @@ pub struct NurbsSurface {
     pub cw: Vec<Hpoint>,
     /// False when every weight is 1 (the polynomial fast path is taken).
     pub rational: bool,
+    /// Evaluation data derived from the fields above (see the type's docs).
+    pub table: SpanTable,
+}
+
+impl Clone for NurbsSurface {
+    /// Clones the fields; the table is carried over and bound to the clone's
+    /// own arrays when it matched the original.
+    fn clone(&self) -> Self {
+        let mut s = Self {
+            degree_u: self.degree_u,
+            degree_v: self.degree_v,
+            knots_u: self.knots_u.clone(),
+            knots_v: self.knots_v.clone(),
+            n_u: self.n_u,
+            n_v: self.n_v,
+            cw: self.cw.clone(),
+            rational: self.rational,
+            table: SpanTable::default(),
+        };
+        if self.table.matches(self) {
+            s.table = self.table.clone();
+            s.table.key = s.key();
+        }
+        s
+    }
+}
+
+/// Breakpoints of one direction: the distinct knots of the domain and the
+/// reciprocal width of each span.
+///
+/// Up to five spans (the common case) also live in fixed arrays: the inner
+/// breakpoints padded with `+∞` (`pad`), the span starts `lo` and widths
+/// `iv`, so the span is a count of four comparisons that indexes them
+/// without bounds checks.
+#[derive(Debug, Clone, Default)]
+struct Breaks {
+    brk: Vec<f64>,
+    inv: Vec<f64>,
+    few: bool,
+    t0: f64,
+    t1: f64,
+    pad: [f64; 4],
+    lo: [f64; 5],
+    iv: [f64; 5],
+}
+
+impl Breaks {
+    fn of(knots: &[f64], n: usize, p: usize) -> Self {
+        let mut brk: Vec<f64> = knots[p..=n].to_vec();
+        brk.dedup();
+        let inv: Vec<f64> = brk.windows(2).map(|w| 1.0 / (w[1] - w[0])).collect();
+        let mut pad = [f64::INFINITY; 4];
+        let mut lo = [0.0; 5];
+        let mut iv = [0.0; 5];
+        let few = inv.len() <= 5;
+        if few {
+            for (k, &x) in brk[1..brk.len() - 1].iter().enumerate() {
+                pad[k] = x;
+            }
+            lo[..inv.len()].copy_from_slice(&brk[..inv.len()]);
+            iv[..inv.len()].copy_from_slice(&inv);
+        }
+        Self {
+            t0: brk[0],
+            t1: brk[brk.len() - 1],
+            brk,
+            inv,
+            few,
+            pad,
+            lo,
+            iv,
+        }
+    }
+
+    /// Span `k` holding `t` (clamped to the domain; the last span is closed on
+    /// the right), the local Bézier parameter in it and the span's
+    /// reciprocal width. A NaN parameter gives span 0 and a NaN local
+    /// parameter.
+    #[inline(always)]
+    fn locate(&self, t: f64) -> (usize, f64, f64) {
+        if self.few {
+            // clamp without `f64::clamp`'s bound check; NaN stays NaN
+            let t = if t < self.t0 {
+                self.t0
+            } else if t > self.t1 {
+                self.t1
+            } else {
+                t
+            };
+            let c = &self.pad;
+            let k = usize::from(c[0] <= t) + usize::from(c[1] <= t) + usize::from(c[2] <= t) + usize::from(c[3] <= t);
+            let inv = self.iv[k];
+            return (k, (t - self.lo[k]) * inv, inv);
+        }
+        let b = &self.brk[..];
+        let last = b.len() - 1;
+        let t = t.clamp(b[0], b[last]);
+        let inner = &b[1..last];
+        let k = if inner.len() <= 32 {
+            // branch-free count of the inner breakpoints ≤ t
+            inner.iter().map(|&x| usize::from(x <= t)).sum()
+        } else {
+            inner.partition_point(|&x| x <= t)
+        };
+        let inv = self.inv[k];
+        (k, (t - b[k]) * inv, inv)
+    }
+}
+
+/// Largest table, in homogeneous poles (2 MiB); larger multi-span surfaces
+/// are evaluated by the general B-spline path.
+const MAX_TABLE_POLES: usize = 1 << 16;
+
+/// Per-span Bézier form of a [`NurbsSurface`] (derived data, built by the
+/// constructors): for each direction the breakpoints and reciprocal span
+/// widths, and for a multi-span surface the Bézier poles of every span pair
+/// (obtained by knot insertion, so the geometry is the same to rounding),
+/// `(p_u+1)(p_v+1)` homogeneous poles per pair, pairs u-major. A single
+/// Bézier span reads the surface's own poles. Evaluation on the table needs
+/// no knot-span search beyond a count of breakpoints and no division: the
+/// basis is Bernstein's, scaled by the span's reciprocal width.
+///
+/// Built for the degree pairs with specialised evaluators and up to
+/// `2^16` table poles; otherwise empty (the general path is used). Two
+/// tables compare equal always (they are derived from the compared fields).
+#[derive(Clone, Default)]
+pub struct SpanTable {
+    /// Identity of the data the table was built from (see `NurbsSurface::key`).
+    key: [usize; 6],
+    u: Breaks,
+    v: Breaks,
+    blocks: Vec<Hpoint>,
+    built: bool,
+    /// The specialised evaluator for this surface's degrees and rationality,
+    /// chosen at build time (AVX2 + FMA when the CPU has both).
+    kernel: Option<Kernel>,
+}
+
+/// A specialised evaluator reading the span table.
+type Kernel = unsafe fn(&NurbsSurface, f64, f64) -> SurfacePoint;
+
+/// The table evaluator for orders `OU`, `OV` (portable instruction set).
+fn table_kernel<const OU: usize, const OV: usize, const R: bool>(s: &NurbsSurface, u: f64, v: f64) -> SurfacePoint {
+    s.eval_fixed::<OU, OV, R, false>(u, v, true)
+}
+
+/// The table evaluator compiled with AVX2 + FMA.
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn table_kernel_avx2_fma<const OU: usize, const OV: usize, const R: bool>(
+    s: &NurbsSurface,
+    u: f64,
+    v: f64,
+) -> SurfacePoint {
+    s.eval_fixed::<OU, OV, R, true>(u, v, true)
+}
+
+/// Picks the table evaluator for a degree pair (`None` when there is no
+/// specialisation), with AVX2 + FMA when the running CPU has both.
+fn pick_kernel(pu: usize, pv: usize, rational: bool) -> Option<Kernel> {
+    macro_rules! pick {
+        ($k:ident) => {
+            match (pu, pv, rational) {
+                (1, 1, false) => Some($k::<2, 2, false> as Kernel),
+                (2, 2, false) => Some($k::<3, 3, false> as Kernel),
+                (3, 3, false) => Some($k::<4, 4, false> as Kernel),
+                (4, 4, false) => Some($k::<5, 5, false> as Kernel),
+                (5, 5, false) => Some($k::<6, 6, false> as Kernel),
+                (1, 1, true) => Some($k::<2, 2, true> as Kernel),
+                (2, 2, true) => Some($k::<3, 3, true> as Kernel),
+                (3, 3, true) => Some($k::<4, 4, true> as Kernel),
+                (4, 4, true) => Some($k::<5, 5, true> as Kernel),
+                (5, 5, true) => Some($k::<6, 6, true> as Kernel),
+                (2, 1, true) => Some($k::<3, 2, true> as Kernel),
+                (1, 2, true) => Some($k::<2, 3, true> as Kernel),
+                (3, 1, false) => Some($k::<4, 2, false> as Kernel),
+                (1, 3, false) => Some($k::<2, 4, false> as Kernel),
+                (3, 2, false) => Some($k::<4, 3, false> as Kernel),
+                (2, 3, false) => Some($k::<3, 4, false> as Kernel),
+                _ => None,
+            }
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        return pick!(table_kernel_avx2_fma);
+    }
+    pick!(table_kernel)
+}
+
+impl PartialEq for SpanTable {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for SpanTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SpanTable")
+            .field("built", &self.built)
+            .field("spans", &(self.u.inv.len(), self.v.inv.len()))
+            .field("blocks", &self.blocks.len())
+            .finish()
+    }
+}
+
+impl SpanTable {
+    fn build(s: &NurbsSurface) -> Self {
+        let Some(kernel) = pick_kernel(s.degree_u, s.degree_v, s.rational) else {
+            return Self::default();
+        };
+        let u = Breaks::of(&s.knots_u, s.n_u, s.degree_u);
+        let v = Breaks::of(&s.knots_v, s.n_v, s.degree_v);
+        let (su, sv) = (u.inv.len(), v.inv.len());
+        let per = (s.degree_u + 1) * (s.degree_v + 1);
+        let blocks = if s.is_bezier() {
+            Vec::new()
+        } else {
+            if su * sv * per > MAX_TABLE_POLES {
+                return Self::default();
+            }
+            let patches = s.bezier_patches();
+            if patches.len() != su * sv || patches.iter().any(|b| b.patch.cw.len() != per) {
+                return Self::default();
+            }
+            patches.iter().flat_map(|b| b.patch.cw.iter().copied()).collect()
+        };
+        if !(u.inv.iter().chain(&v.inv).all(|x| x.is_finite() && *x > 0.0)
+            && blocks.iter().flatten().all(|x| x.is_finite()))
+        {
+            return Self::default();
+        }
+        Self {
+            key: s.key(),
+            u,
+            v,
+            blocks,
+            built: true,
+            kernel: Some(kernel),
+        }
+    }
+
+    /// True when this table was built from `s`'s current arrays.
+    #[inline(always)]
+    fn matches(&self, s: &NurbsSurface) -> bool {
+        // branch-free word comparison (an array `==` calls memcmp)
+        let (a, b) = (&self.key, s.key());
+        let diff = (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]) | (a[4] ^ b[4]) | (a[5] ^ b[5]);
+        self.built & (diff == 0)
+    }
+
+    /// True when the table holds data (the fast evaluator is used while it
+    /// matches its surface).
+    pub fn is_built(&self) -> bool {
+        self.built
+    }
 }
 
 pub(crate) fn check_knots(knots: &[f64], n: usize, p: usize) -> Result<(), GeomError> {
@@ -161,7 +432,30 @@ impl NurbsSurface {
             n_v,
             cw,
             rational,
-        })
+            table: SpanTable::default(),
+        }
+        .with_table())
+    }
+
+    /// The surface with its [`SpanTable`] rebuilt from the current fields
+    /// (needed after editing fields directly; the constructors call it).
+    pub fn with_table(mut self) -> Self {
+        self.table = SpanTable::default();
+        self.table = SpanTable::build(&self);
+        self
+    }
+
+    /// Identity of the arrays and sizes the table depends on.
+    #[inline(always)]
+    fn key(&self) -> [usize; 6] {
+        [
+            self.cw.as_ptr() as usize,
+            self.knots_u.as_ptr() as usize,
+            self.knots_v.as_ptr() as usize,
+            self.n_u,
+            self.n_v,
+            self.degree_u | self.degree_v << 8 | usize::from(self.rational) << 16,
+        ]
     }
 
     /// A (rational) Bézier patch of the given degrees on `[0,1]²`.
@@ -225,12 +519,28 @@ impl NurbsSurface {
     /// or the pairs of the analytic primitives) run code specialised at
     /// compile time (fully unrolled basis and contraction), others a generic
     /// loop; rational and polynomial surfaces have separate paths; one basis
-    /// evaluation per direction serves all six outputs. On x86-64 CPUs with
-    /// AVX2 and FMA (detected once at run time) the same code is compiled for
-    /// those features, with fused multiply-adds: results then differ from
-    /// [`eval_derivs_portable`](Self::eval_derivs_portable) by rounding only.
+    /// evaluation per direction serves all six outputs. The specialised
+    /// degrees read the [`SpanTable`] (Bernstein basis on the span's Bézier
+    /// poles, no division) through the evaluator picked when the table was
+    /// built; a surface that no longer matches its table takes the B-spline
+    /// path. On x86-64 CPUs with AVX2 and FMA (detected at run time) the same
+    /// code is compiled for those features, with fused multiply-adds: results
+    /// then differ from [`eval_derivs_portable`](Self::eval_derivs_portable)
+    /// by rounding only.
     #[inline]
     pub fn eval_derivs(&self, u: f64, v: f64) -> SurfacePoint {
+        if let (Some(k), true) = (self.table.kernel, self.table.matches(self)) {
+            // SAFETY: the table holds an AVX2 + FMA kernel only when the CPU
+            // was checked for both when it was built (and a table is only
+            // ever used on the machine that built it: it is not serialised).
+            return unsafe { k(self, u, v) };
+        }
+        self.eval_derivs_general(u, v)
+    }
+
+    /// `eval_derivs` without a matching span table.
+    #[inline(never)]
+    fn eval_derivs_general(&self, u: f64, v: f64) -> SurfacePoint {
         #[cfg(target_arch = "x86_64")]
         {
             if cfg!(all(target_feature = "avx2", target_feature = "fma")) {
@@ -264,46 +574,58 @@ impl NurbsSurface {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     #[inline(never)]
-    fn eval_fixed_avx2_fma<const OU: usize, const OV: usize, const R: bool>(&self, u: f64, v: f64) -> SurfacePoint {
-        self.eval_fixed::<OU, OV, R, true>(u, v)
+    fn eval_fixed_avx2_fma<const OU: usize, const OV: usize, const R: bool>(
+        &self,
+        u: f64,
+        v: f64,
+        tab: bool,
+    ) -> SurfacePoint {
+        self.eval_fixed::<OU, OV, R, true>(u, v, tab)
     }
 
     /// `eval_fixed` for the AVX2 + FMA (`F`) or the portable path.
     #[inline(always)]
-    fn fixed<const OU: usize, const OV: usize, const R: bool, const F: bool>(&self, u: f64, v: f64) -> SurfacePoint {
+    fn fixed<const OU: usize, const OV: usize, const R: bool, const F: bool>(
+        &self,
+        u: f64,
+        v: f64,
+        tab: bool,
+    ) -> SurfacePoint {
         #[cfg(target_arch = "x86_64")]
         if F {
             // SAFETY: `F` is only true inside `eval_derivs_avx2_fma` (entered
             // after checking the CPU for AVX2 and FMA) or when the crate is
             // compiled with both features enabled.
-            return unsafe { self.eval_fixed_avx2_fma::<OU, OV, R>(u, v) };
+            return unsafe { self.eval_fixed_avx2_fma::<OU, OV, R>(u, v, tab) };
         }
-        self.eval_fixed::<OU, OV, R, false>(u, v)
+        self.eval_fixed::<OU, OV, R, false>(u, v, tab)
     }
 
-    /// Degree/rationality dispatch; `F` = the AVX2 + FMA path.
+    /// Degree/rationality dispatch; `F` = the AVX2 + FMA path. The span
+    /// table is used when it matches the surface.
     #[inline(always)]
     fn dispatch<const F: bool>(&self, u: f64, v: f64) -> SurfacePoint {
+        let t = self.table.matches(self);
         match (self.degree_u, self.degree_v, self.rational) {
-            (1, 1, false) => self.fixed::<2, 2, false, F>(u, v),
-            (2, 2, false) => self.fixed::<3, 3, false, F>(u, v),
-            (3, 3, false) => self.fixed::<4, 4, false, F>(u, v),
-            (4, 4, false) => self.fixed::<5, 5, false, F>(u, v),
-            (5, 5, false) => self.fixed::<6, 6, false, F>(u, v),
-            (1, 1, true) => self.fixed::<2, 2, true, F>(u, v),
-            (2, 2, true) => self.fixed::<3, 3, true, F>(u, v),
-            (3, 3, true) => self.fixed::<4, 4, true, F>(u, v),
-            (4, 4, true) => self.fixed::<5, 5, true, F>(u, v),
-            (5, 5, true) => self.fixed::<6, 6, true, F>(u, v),
+            (1, 1, false) => self.fixed::<2, 2, false, F>(u, v, t),
+            (2, 2, false) => self.fixed::<3, 3, false, F>(u, v, t),
+            (3, 3, false) => self.fixed::<4, 4, false, F>(u, v, t),
+            (4, 4, false) => self.fixed::<5, 5, false, F>(u, v, t),
+            (5, 5, false) => self.fixed::<6, 6, false, F>(u, v, t),
+            (1, 1, true) => self.fixed::<2, 2, true, F>(u, v, t),
+            (2, 2, true) => self.fixed::<3, 3, true, F>(u, v, t),
+            (3, 3, true) => self.fixed::<4, 4, true, F>(u, v, t),
+            (4, 4, true) => self.fixed::<5, 5, true, F>(u, v, t),
+            (5, 5, true) => self.fixed::<6, 6, true, F>(u, v, t),
             // analytic surfaces as NURBS: arcs × lines (cylinder, cone), arcs × arcs
-            (2, 1, true) => self.fixed::<3, 2, true, F>(u, v),
-            (1, 2, true) => self.fixed::<2, 3, true, F>(u, v),
-            (3, 1, false) => self.fixed::<4, 2, false, F>(u, v),
-            (1, 3, false) => self.fixed::<2, 4, false, F>(u, v),
-            (3, 2, false) => self.fixed::<4, 3, false, F>(u, v),
-            (2, 3, false) => self.fixed::<3, 4, false, F>(u, v),
-            (_, _, false) => self.fixed::<MAX_ORDER, MAX_ORDER, false, F>(u, v),
-            (_, _, true) => self.fixed::<MAX_ORDER, MAX_ORDER, true, F>(u, v),
+            (2, 1, true) => self.fixed::<3, 2, true, F>(u, v, t),
+            (1, 2, true) => self.fixed::<2, 3, true, F>(u, v, t),
+            (3, 1, false) => self.fixed::<4, 2, false, F>(u, v, t),
+            (1, 3, false) => self.fixed::<2, 4, false, F>(u, v, t),
+            (3, 2, false) => self.fixed::<4, 3, false, F>(u, v, t),
+            (2, 3, false) => self.fixed::<3, 4, false, F>(u, v, t),
+            (_, _, false) => self.fixed::<MAX_ORDER, MAX_ORDER, false, F>(u, v, false),
+            (_, _, true) => self.fixed::<MAX_ORDER, MAX_ORDER, true, F>(u, v, false),
         }
     }
 
@@ -325,32 +647,62 @@ impl NurbsSurface {
 
     /// The evaluator behind [`eval_derivs`](Self::eval_derivs): orders `OU`,
     /// `OV` fixed at compile time (or `MAX_ORDER` = use the runtime degrees),
-    /// `R` = rational, `F` = fused multiply-add.
+    /// `R` = rational, `F` = fused multiply-add, `tab` = read the span table
+    /// (Bernstein basis on the span's Bézier poles) instead of computing the
+    /// B-spline basis from the knots.
     #[inline(always)]
     fn eval_fixed<const OU: usize, const OV: usize, const R: bool, const F: bool>(
         &self,
         u: f64,
         v: f64,
+        tab: bool,
     ) -> SurfacePoint {
         let pu = if OU < MAX_ORDER { OU - 1 } else { self.degree_u };
         let pv = if OV < MAX_ORDER { OV - 1 } else { self.degree_v };
-        let (iu0, [nu0, nu1, nu2]) = Self::dir_basis::<OU>(&self.knots_u, self.n_u, pu, u);
-        let (iv0, [nv0, nv1, nv2]) = Self::dir_basis::<OV>(&self.knots_v, self.n_v, pv, v);
-        let nu = [nu0, nu1, nu2];
-        let nv = [nv0, nv1, nv2];
-        let acc = if F {
+        if tab && OU < MAX_ORDER && OV < MAX_ORDER {
+            let t = &self.table;
+            let (ku, su, scu) = t.u.locate(u);
+            let (kv, sv, scv) = t.v.locate(v);
+            let nu = bernstein_d2::<OU>(pu, su, scu);
+            let nv = bernstein_d2::<OV>(pv, sv, scv);
+            // the span's poles, contiguous with row stride OV (a single span
+            // has n_v = OV)
+            let blk = if t.blocks.is_empty() {
+                &self.cw[..OU * OV]
+            } else {
+                let b = (ku * t.v.inv.len() + kv) * (OU * OV);
+                &t.blocks[b..b + OU * OV]
+            };
+            if F {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // SAFETY: as below.
+                    return unsafe { simd::eval_block::<OU, OV, R>(blk, OV, 0, 0, pu, pv, &nu, &nv) };
+                }
+            }
+            let acc = contract_scalar::<OU, OV, R>(blk, OV, 0, 0, pu, pv, &nu, &nv);
+            return Self::quotient::<R>(&acc);
+        }
+        let (iu0, nu) = Self::dir_basis::<OU>(&self.knots_u, self.n_u, pu, u);
+        let (iv0, nv) = Self::dir_basis::<OV>(&self.knots_v, self.n_v, pv, v);
+        let (poles, n_v) = (&self.cw[..], self.n_v);
+        if F {
             #[cfg(target_arch = "x86_64")]
             {
                 // SAFETY: `F` is only true on the AVX2 + FMA path: inside
                 // `eval_fixed_avx2_fma`, reached after checking the CPU (or
                 // when the crate is compiled with both features).
-                unsafe { simd::contract::<OU, OV>(&self.cw, self.n_v, iu0, iv0, pu, pv, &nu, &nv) }
+                return unsafe { simd::eval_block::<OU, OV, R>(poles, n_v, iu0, iv0, pu, pv, &nu, &nv) };
             }
-            #[cfg(not(target_arch = "x86_64"))]
-            contract_scalar::<OU, OV, R>(&self.cw, self.n_v, iu0, iv0, pu, pv, &nu, &nv)
-        } else {
-            contract_scalar::<OU, OV, R>(&self.cw, self.n_v, iu0, iv0, pu, pv, &nu, &nv)
-        };
+        }
+        let acc = contract_scalar::<OU, OV, R>(poles, n_v, iu0, iv0, pu, pv, &nu, &nv);
+        Self::quotient::<R>(&acc)
+    }
+
+    /// The surface point and derivatives from the homogeneous contraction
+    /// `[A, A_u, A_v, A_uu, A_uv, A_vv]` (quotient rule when rational).
+    #[inline(always)]
+    fn quotient<const R: bool>(acc: &[[f64; 4]; 6]) -> SurfacePoint {
         const C: usize = 4;
         let v3 = |h: &[f64; C]| Vec3::new(h[0], h[1], h[2]);
         if !R {
@@ -528,33 +880,24 @@ fn contract_scalar<const OU: usize, const OV: usize, const R: bool>(
 }
 
 /// The same contraction with one 4-wide fused multiply-add per pole update
-/// (a homogeneous pole is exactly one `__m256d`).
+/// (a homogeneous pole is exactly one `__m256d`), and the rational quotient
+/// rule on whole vectors.
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::{Hpoint, MAX_ORDER};
+    use super::{Hpoint, SurfacePoint, MAX_ORDER};
     use std::arch::x86_64::{
-        __m256d, _mm256_castpd256_pd128, _mm256_extractf128_pd, _mm256_fmadd_pd, _mm256_set1_pd, _mm256_set_pd,
-        _mm256_setzero_pd, _mm_cvtsd_f64, _mm_unpackhi_pd,
+        _mm256_castpd256_pd128, _mm256_div_pd, _mm256_extractf128_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd,
+        _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute4x64_pd, _mm256_set1_pd, _mm256_setzero_pd, _mm256_storeu_pd,
+        _mm_store_sd, _mm_storeu_pd,
     };
+    use std::mem::MaybeUninit;
 
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    fn lanes(x: __m256d) -> [f64; 4] {
-        let lo = _mm256_castpd256_pd128(x);
-        let hi = _mm256_extractf128_pd::<1>(x);
-        [
-            _mm_cvtsd_f64(lo),
-            _mm_cvtsd_f64(_mm_unpackhi_pd(lo, lo)),
-            _mm_cvtsd_f64(hi),
-            _mm_cvtsd_f64(_mm_unpackhi_pd(hi, hi)),
-        ]
-    }
-
-    /// See `contract_scalar`; all four lanes are always computed.
+    /// See `contract_scalar` and `NurbsSurface::eval_fixed`; all four lanes
+    /// are always computed.
     #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    pub(super) fn contract<const OU: usize, const OV: usize>(
+    pub(super) fn eval_block<const OU: usize, const OV: usize, const R: bool>(
         cw: &[Hpoint],
         n_v: usize,
         iu0: usize,
@@ -563,9 +906,8 @@ mod simd {
         pv: usize,
         nu: &[[f64; OU]; 3],
         nv: &[[f64; OV]; 3],
-    ) -> [[f64; 4]; 6] {
-        // compile-time trip counts when the orders are exact (this function is
-        // not inlined, so the caller's constants would not reach it)
+    ) -> SurfacePoint {
+        // compile-time trip counts when the orders are exact
         let pu = if OU < MAX_ORDER { OU - 1 } else { pu };
         let pv = if OV < MAX_ORDER { OV - 1 } else { pv };
         let z = _mm256_setzero_pd();
@@ -575,7 +917,8 @@ mod simd {
             let row = &cw[base..base + pv + 1];
             let (mut t0, mut t1, mut t2) = (z, z, z);
             for (j, c) in row.iter().enumerate() {
-                let cv = _mm256_set_pd(c[3], c[2], c[1], c[0]);
+                // SAFETY: `c` is a `[f64; 4]`, four readable f64 (unaligned load).
+                let cv = unsafe { _mm256_loadu_pd(c.as_ptr()) };
                 t0 = _mm256_fmadd_pd(_mm256_set1_pd(nv[0][j]), cv, t0);
                 t1 = _mm256_fmadd_pd(_mm256_set1_pd(nv[1][j]), cv, t1);
                 t2 = _mm256_fmadd_pd(_mm256_set1_pd(nv[2][j]), cv, t2);
@@ -592,14 +935,40 @@ mod simd {
             acc[4] = _mm256_fmadd_pd(a1, t1, acc[4]);
             acc[5] = _mm256_fmadd_pd(a0, t2, acc[5]);
         }
-        [
-            lanes(acc[0]),
-            lanes(acc[1]),
-            lanes(acc[2]),
-            lanes(acc[3]),
-            lanes(acc[4]),
-            lanes(acc[5]),
-        ]
+        if R {
+            // f = A/W and its derivatives, the weight lane broadcast
+            let w = |x| _mm256_permute4x64_pd::<0xFF>(x);
+            let iw = _mm256_div_pd(_mm256_set1_pd(1.0), w(acc[0]));
+            let (wu, wv, wuu, wuv, wvv) = (w(acc[1]), w(acc[2]), w(acc[3]), w(acc[4]), w(acc[5]));
+            let p = _mm256_mul_pd(acc[0], iw);
+            let su = _mm256_mul_pd(_mm256_fnmadd_pd(p, wu, acc[1]), iw);
+            let sv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wv, acc[2]), iw);
+            let two = _mm256_set1_pd(2.0);
+            let suu = _mm256_fnmadd_pd(su, _mm256_mul_pd(two, wu), acc[3]);
+            let suu = _mm256_mul_pd(_mm256_fnmadd_pd(p, wuu, suu), iw);
+            let suv = _mm256_fnmadd_pd(sv, wu, _mm256_fnmadd_pd(su, wv, acc[4]));
+            let suv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wuv, suv), iw);
+            let svv = _mm256_fnmadd_pd(sv, _mm256_mul_pd(two, wv), acc[5]);
+            let svv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wvv, svv), iw);
+            acc = [p, su, sv, suu, suv, svv];
+        }
+        // overlapping stores straight into the result: each writes its three
+        // coordinates and one lane the next store overwrites; the last one
+        // writes exactly three
+        let mut out = MaybeUninit::<SurfacePoint>::uninit();
+        let o = out.as_mut_ptr().cast::<f64>();
+        // SAFETY: `SurfacePoint` is `repr(C)` with six `Vec3` fields, 144
+        // bytes in all (asserted at compile time next to its definition): 18
+        // contiguous f64 at `o`. The stores cover o[0..16], o[15..17] and
+        // o[17], all 18 values, inside the object; then it is initialised.
+        unsafe {
+            for (k, a) in acc[..5].iter().enumerate() {
+                _mm256_storeu_pd(o.add(3 * k), *a);
+            }
+            _mm_storeu_pd(o.add(15), _mm256_castpd256_pd128(acc[5]));
+            _mm_store_sd(o.add(17), _mm256_extractf128_pd::<1>(acc[5]));
+            out.assume_init()
+        }
     }
 }
 
@@ -633,6 +1002,12 @@ mod tests {
                 k.extend([0.3, 0.3, 0.55]);
             }
             k.extend(std::iter::repeat(1.0).take(p + 1));
+            if multi && p % 2 == 1 {
+                // unclamped ends (the domain is [k_p, k_n])
+                for (i, x) in k.iter_mut().enumerate().take(p) {
+                    *x -= 0.1 * (p - i) as f64;
+                }
+            }
             k
         };
         for pu in 1..=7 {
@@ -645,6 +1020,15 @@ mod tests {
                         .collect();
                     let w: Vec<f64> = (0..nu * nv).map(|k| 0.5 + 0.25 * (k % 5) as f64).collect();
                     let s = NurbsSurface::try_new(pu, pv, ku, kv, nu, nv, &pts, rational.then_some(&w[..])).unwrap();
+                    assert_eq!(s.table.is_built(), pick_kernel(pu, pv, rational).is_some());
+                    // the same surface without its table (general B-spline path)
+                    let general = NurbsSurface {
+                        cw: s.cw.clone(),
+                        ..s.clone()
+                    };
+                    assert!(!general.table.matches(&general) && s.table.matches(&s) == s.table.is_built());
+                    let copy = s.clone();
+                    assert!(copy.table.matches(&copy) == s.table.is_built());
                     for (u, v) in [
                         (0.0, 0.0),
                         (0.3, 0.71),
@@ -653,26 +1037,28 @@ mod tests {
                         (0.99, 1.0),
                         (-1.0, 2.0),
                     ] {
-                        let a = s.eval_derivs(u, v);
-                        let c = s.eval_derivs_portable(u, v);
-                        assert!(
-                            (a.suu - c.suu).norm() <= 1e-10 * (1.0 + c.suu.norm())
-                                && (a.p - c.p).norm() <= 1e-12 * (1.0 + c.p.norm())
-                        );
                         let mut b = SurfacePoint::default();
                         s.eval_into(u, v, 2, &mut b);
-                        for (x, y) in [
-                            (a.p, b.p),
-                            (a.su, b.su),
-                            (a.sv, b.sv),
-                            (a.suu, b.suu),
-                            (a.suv, b.suv),
-                            (a.svv, b.svv),
+                        // AVX2/FMA and portable paths, with and without the table
+                        for a in [
+                            s.eval_derivs(u, v),
+                            s.eval_derivs_portable(u, v),
+                            general.eval_derivs(u, v),
+                            general.eval_derivs_portable(u, v),
                         ] {
-                            assert!(
-                                (x - y).norm() <= 1e-10 * (1.0 + y.norm()),
-                                "({pu},{pv}) multi={multi} rational={rational} at ({u},{v}): {x:?} vs {y:?}"
-                            );
+                            for (x, y) in [
+                                (a.p, b.p),
+                                (a.su, b.su),
+                                (a.sv, b.sv),
+                                (a.suu, b.suu),
+                                (a.suv, b.suv),
+                                (a.svv, b.svv),
+                            ] {
+                                assert!(
+                                    (x - y).norm() <= 1e-10 * (1.0 + y.norm()),
+                                    "({pu},{pv}) multi={multi} rational={rational} at ({u},{v}): {x:?} vs {y:?}"
+                                );
+                            }
                         }
                     }
                 }

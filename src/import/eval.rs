@@ -727,24 +727,30 @@ impl FaceTrim {
         let bounds = (nu.unwrap_or((-1e9, 1e9)), nv.unwrap_or((-1e9, 1e9)));
         let mut out: Vec<(f64, f64)> = Vec::with_capacity(pts.len());
         let mut prev: Option<(f64, f64)> = None;
+        // distance of the previous sample to the surface: an edge off its
+        // surface by a modelling gap keeps a similar gap from sample to
+        // sample, so the warm-started Newton is accepted up to twice it
+        // (at most 1e-3 relative; the grid search is for real jumps only)
+        let mut prev_dist = 0.0f64;
         for p in pts {
             let (mut u, mut v) = match (s.analytic_params(p), prev) {
                 (Some(uv), _) => uv,
                 (None, Some((pu, pv))) => {
                     let a = newton_surface(s, p, pu, pv, bounds);
-                    let g = if a.distance > 1e-6 * (1.0 + p.norm()) {
+                    let scale = 1.0 + p.norm();
+                    let accept = (1e-6 * scale).max((2.0 * prev_dist).min(1e-3 * scale));
+                    let g = if a.distance > accept {
                         project_surface(s, p, bounds, 24)
                     } else {
                         a
                     };
-                    if g.distance < a.distance {
-                        (g.u, g.v)
-                    } else {
-                        (a.u, a.v)
-                    }
+                    let best = if g.distance < a.distance { g } else { a };
+                    prev_dist = best.distance;
+                    (best.u, best.v)
                 }
                 (None, None) => {
                     let g = project_surface(s, p, bounds, 24);
+                    prev_dist = g.distance;
                     (g.u, g.v)
                 }
             };

@@ -20,6 +20,17 @@ pub fn binom(n: usize, k: usize) -> f64 {
     r
 }
 
+/// The binomial coefficients `C(n, 0..=n)`.
+fn binom_row(n: usize) -> Vec<f64> {
+    let mut r = Vec::with_capacity(n + 1);
+    let mut c = 1.0;
+    for k in 0..=n {
+        r.push(c);
+        c = c * (n - k) as f64 / (k + 1) as f64;
+    }
+    r
+}
+
 /// A polynomial of degree `(p, q)` with Bernstein coefficients `c[i·(q+1)+j]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Poly {
@@ -72,26 +83,34 @@ impl Poly {
         }
         r
     }
-    /// Product.
+    /// Product (a convolution in the scaled basis).
     pub fn mul(&self, o: &Self) -> Self {
         let (p, q) = (self.p + o.p, self.q + o.q);
+        let (bp, bq, op, oq) = (binom_row(self.p), binom_row(self.q), binom_row(o.p), binom_row(o.q));
+        let b: Vec<f64> = (0..=o.p)
+            .flat_map(|k| (0..=o.q).map(move |l| (k, l)))
+            .map(|(k, l)| o.at(k, l) * op[k] * oq[l])
+            .collect();
         let mut r = Self::zero(p, q);
         for i in 0..=self.p {
             for j in 0..=self.q {
-                let a = self.at(i, j) * binom(self.p, i) * binom(self.q, j);
+                let a = self.at(i, j) * bp[i] * bq[j];
                 if a == 0.0 {
                     continue;
                 }
                 for k in 0..=o.p {
-                    for l in 0..=o.q {
-                        r.c[(i + k) * (q + 1) + j + l] += a * o.at(k, l) * binom(o.p, k) * binom(o.q, l);
+                    let row = &mut r.c[(i + k) * (q + 1) + j..(i + k) * (q + 1) + j + o.q + 1];
+                    let src = &b[k * (o.q + 1)..(k + 1) * (o.q + 1)];
+                    for (x, y) in row.iter_mut().zip(src) {
+                        *x += a * y;
                     }
                 }
             }
         }
+        let (rp, rq) = (binom_row(p), binom_row(q));
         for i in 0..=p {
             for j in 0..=q {
-                r.c[i * (q + 1) + j] /= binom(p, i) * binom(q, j);
+                r.c[i * (q + 1) + j] /= rp[i] * rq[j];
             }
         }
         r
@@ -139,6 +158,49 @@ impl Poly {
         self.c.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
             (lo.min(x), hi.max(x))
         })
+    }
+    /// De Casteljau split at `s = a`: the polynomial on `[0,a]` and on `[a,1]`
+    /// (each re-parameterised to `[0,1]` in s).
+    pub fn split_s(&self, a: f64) -> (Self, Self) {
+        let (p, q) = (self.p, self.q);
+        let mut left = Self::zero(p, q);
+        let mut right = Self::zero(p, q);
+        let mut col = vec![0.0; p + 1];
+        for j in 0..=q {
+            for (i, c) in col.iter_mut().enumerate() {
+                *c = self.at(i, j);
+            }
+            for r in 0..=p {
+                left.c[r * (q + 1) + j] = col[0];
+                right.c[(p - r) * (q + 1) + j] = col[p - r];
+                for i in 0..p - r {
+                    col[i] = (1.0 - a) * col[i] + a * col[i + 1];
+                }
+            }
+        }
+        (left, right)
+    }
+    /// De Casteljau split at `t = a`.
+    pub fn split_t(&self, a: f64) -> (Self, Self) {
+        let (l, r) = self.transpose().split_s(a);
+        (l.transpose(), r.transpose())
+    }
+    /// The polynomial restricted to `[s0,s1]×[t0,t1]` ⊆ `[0,1]²`, re-parameterised to `[0,1]²`.
+    pub fn restrict(&self, r: [f64; 4]) -> Self {
+        let mut x = self.clone();
+        if r[0] > 0.0 {
+            x = x.split_s(r[0]).1;
+        }
+        if r[1] < 1.0 {
+            x = x.split_s((r[1] - r[0]) / (1.0 - r[0])).0;
+        }
+        if r[2] > 0.0 {
+            x = x.split_t(r[2]).1;
+        }
+        if r[3] < 1.0 {
+            x = x.split_t((r[3] - r[2]) / (1.0 - r[2])).0;
+        }
+        x
     }
     /// Largest |coefficient|.
     pub fn max_abs(&self) -> f64 {
@@ -239,6 +301,14 @@ mod tests {
             let dt = (eval(&b, s, t + h) - eval(&b, s, t - h)) / (2.0 * h);
             assert!((eval(&a.ds(), s, t) - ds).abs() < 1e-6);
             assert!((eval(&b.dt(), s, t) - dt).abs() < 1e-6);
+            let (l, r) = m.split_s(0.3);
+            let (lo, hi) = m.split_t(0.6);
+            assert!((eval(&l, s, t) - eval(&m, 0.3 * s, t)).abs() < 1e-12);
+            assert!((eval(&r, s, t) - eval(&m, 0.3 + 0.7 * s, t)).abs() < 1e-12);
+            assert!((eval(&lo, s, t) - eval(&m, s, 0.6 * t)).abs() < 1e-12);
+            assert!((eval(&hi, s, t) - eval(&m, s, 0.6 + 0.4 * t)).abs() < 1e-12);
+            let sub = m.restrict([0.2, 0.7, 0.1, 0.4]);
+            assert!((eval(&sub, s, t) - eval(&m, 0.2 + 0.5 * s, 0.1 + 0.3 * t)).abs() < 1e-12);
         }
     }
 }

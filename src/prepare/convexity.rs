@@ -66,8 +66,45 @@ pub struct ClassifiedPatch {
 
 type Vec4P = [Poly; 4];
 
+/// The six 2×2 minors `x_i y_j − x_j y_i` (`i < j`) of two polynomial 4-vectors.
+fn minors(x: &Vec4P, y: &Vec4P) -> [Poly; 6] {
+    let m = |i: usize, j: usize| x[i].mul(&y[j]).add_scaled(&x[j].mul(&y[i]), -1.0);
+    [m(0, 1), m(0, 2), m(0, 3), m(1, 2), m(1, 3), m(2, 3)]
+}
+
+/// Row pairs of [`minors`] and the complementary pair's index.
+const PAIRS: [((usize, usize), usize); 6] = [
+    ((0, 1), 5),
+    ((0, 2), 4),
+    ((0, 3), 3),
+    ((1, 2), 2),
+    ((1, 3), 1),
+    ((2, 3), 0),
+];
+
+/// `det[a, b, c, d]` (columns) by Laplace expansion along the first two
+/// columns, with the minors of `(c, d)` given (shared by the three forms).
+fn det4_minors(a: &Vec4P, b: &Vec4P, cd: &[Poly; 6]) -> Poly {
+    let ab = minors(a, b);
+    let mut acc: Option<Poly> = None;
+    for (k, &((i, j), comp)) in PAIRS.iter().enumerate() {
+        let sign = if (i + j + 1) % 2 == 0 { 1.0 } else { -1.0 };
+        let t = ab[k].mul(&cd[comp]);
+        acc = Some(match acc {
+            None => {
+                let mut t = t;
+                t.c.iter_mut().for_each(|x| *x *= sign);
+                t
+            }
+            Some(s) => s.add_scaled(&t, sign),
+        });
+    }
+    acc.unwrap_or_else(|| Poly::zero(0, 0))
+}
+
+#[cfg(test)]
 fn det4(a: &Vec4P, b: &Vec4P, c: &Vec4P, d: &Vec4P) -> Poly {
-    // Laplace expansion over the permutations of the rows
+    // Laplace expansion over the permutations of the rows (reference for the tests)
     let mut acc: Option<Poly> = None;
     let perms = permutations4();
     for (perm, sign) in perms {
@@ -84,6 +121,7 @@ fn det4(a: &Vec4P, b: &Vec4P, c: &Vec4P, d: &Vec4P) -> Poly {
     acc.unwrap_or_else(|| Poly::zero(0, 0))
 }
 
+#[cfg(test)]
 fn permutations4() -> Vec<([usize; 4], f64)> {
     let mut out = Vec::with_capacity(24);
     for a in 0..4 {
@@ -138,47 +176,118 @@ pub fn form_numerators(p: usize, q: usize, cw: &[Hpoint]) -> (Poly, Poly, Poly, 
     let pss: Vec4P = std::array::from_fn(|k| ps[k].ds());
     let pst: Vec4P = std::array::from_fn(|k| ps[k].dt());
     let ptt: Vec4P = std::array::from_fn(|k| pt[k].dt());
-    let l = det4(&pss, &ps, &pt, &pp);
-    let m = det4(&pst, &ps, &pt, &pp);
-    let n = det4(&ptt, &ps, &pt, &pp);
+    let cd = minors(&pt, &pp);
+    let l = det4_minors(&pss, &ps, &cd);
+    let m = det4_minors(&pst, &ps, &cd);
+    let n = det4_minors(&ptt, &ps, &cd);
     let k = l.mul(&n).add_scaled(&m.mul(&m), -1.0);
     let second = max_norm(&pss).max(max_norm(&pst)).max(max_norm(&ptt));
     let bound = second * max_norm(&ps) * max_norm(&pt) * max_norm(&pp);
     (l, m, n, k, bound)
 }
 
+/// The Hadamard-type bound of `L̃, M̃, Ñ` of a patch (see
+/// [`form_numerators`]), from its poles alone (no products).
+fn hadamard_bound(p: usize, q: usize, cw: &[Hpoint]) -> f64 {
+    let cw = centred(cw);
+    let pp = coordinate_polys(p, q, &cw);
+    let ps: Vec4P = std::array::from_fn(|k| pp[k].ds());
+    let pt: Vec4P = std::array::from_fn(|k| pp[k].dt());
+    let pss: Vec4P = std::array::from_fn(|k| ps[k].ds());
+    let pst: Vec4P = std::array::from_fn(|k| ps[k].dt());
+    let ptt: Vec4P = std::array::from_fn(|k| pt[k].dt());
+    let second = max_norm(&pss).max(max_norm(&pst)).max(max_norm(&ptt));
+    second * max_norm(&ps) * max_norm(&pt) * max_norm(&pp)
+}
+
+/// The form numerators of a patch, as restrictions of its Bézier span's.
+///
+/// On a sub-rectangle with sides `a, b` of the span the numerators of the
+/// sub-patch (in its own parameters) are `a³b·L̃, a²b²·M̃, ab³·Ñ, a⁴b⁴·K̃`
+/// of the restricted span ones. The sign tests of a sub-patch therefore use
+/// the restricted polynomials with its own tolerances divided by those
+/// factors: the same decisions as recomputing the numerators from the
+/// sub-patch's poles, without the products.
+struct Forms {
+    l: Poly,
+    m: Poly,
+    n: Poly,
+    k: Poly,
+}
+
+impl Forms {
+    fn of(p: usize, q: usize, cw: &[Hpoint]) -> Self {
+        let (l, m, n, k, _) = form_numerators(p, q, cw);
+        Self { l, m, n, k }
+    }
+
+    /// The forms of the `[0,a]` and `[a,1]` halves in s (`in_t`: in t).
+    fn split(&self, a: f64, in_t: bool) -> (Self, Self) {
+        let sp = |x: &Poly| if in_t { x.split_t(a) } else { x.split_s(a) };
+        let (l0, l1) = sp(&self.l);
+        let (m0, m1) = sp(&self.m);
+        let (n0, n1) = sp(&self.n);
+        let (k0, k1) = sp(&self.k);
+        (
+            Self {
+                l: l0,
+                m: m0,
+                n: n0,
+                k: k0,
+            },
+            Self {
+                l: l1,
+                m: m1,
+                n: n1,
+                k: k1,
+            },
+        )
+    }
+
+    /// The class from the coefficient signs; `bound` is the sub-patch's own
+    /// [`hadamard_bound`], `(a, b)` its sides in the span.
+    fn decide(&self, sigma: f64, rel_tol: f64, bound: f64, a: f64, b: f64) -> Option<ConvexityClass> {
+        let tol = rel_tol * bound;
+        let (tol_l, tol_m, tol_n) = (tol / (a * a * a * b), tol / (a * a * b * b), tol / (a * b * b * b));
+        let tol_k = rel_tol * bound * bound / (a * a * a * a * b * b * b * b);
+        if self.l.max_abs() <= tol_l && self.m.max_abs() <= tol_m && self.n.max_abs() <= tol_n {
+            return Some(ConvexityClass::Planar);
+        }
+        let (llo, lhi) = self.l.bounds();
+        let (nlo, nhi) = self.n.bounds();
+        let (klo, khi) = self.k.bounds();
+        let (sl_lo, sl_hi) = if sigma > 0.0 { (llo, lhi) } else { (-lhi, -llo) };
+        let (sn_lo, sn_hi) = if sigma > 0.0 { (nlo, nhi) } else { (-nhi, -nlo) };
+        if klo >= -tol_k {
+            if sl_hi <= tol_l && sn_hi <= tol_n {
+                return Some(ConvexityClass::Convex);
+            }
+            if sl_lo >= -tol_l && sn_lo >= -tol_n {
+                return Some(ConvexityClass::Concave);
+            }
+        }
+        if khi <= tol_k && klo < -tol_k {
+            return Some(ConvexityClass::Saddle);
+        }
+        None
+    }
+}
+
 /// Class of one patch, `None` when the coefficient bounds do not decide it.
 /// `sigma` = +1 when the outward normal is `f_s × f_t`, −1 when reversed.
 pub fn classify_once(p: usize, q: usize, cw: &[Hpoint], sigma: f64, opts: &ConvexityOptions) -> Option<ConvexityClass> {
-    let (l, m, n, k, bound) = form_numerators(p, q, cw);
-    let tol = opts.rel_tol * bound;
-    let tol_k = opts.rel_tol * bound * bound;
-    if l.max_abs() <= tol && m.max_abs() <= tol && n.max_abs() <= tol {
-        return Some(ConvexityClass::Planar);
-    }
-    let (llo, lhi) = l.bounds();
-    let (nlo, nhi) = n.bounds();
-    let (klo, khi) = k.bounds();
-    let (sl_lo, sl_hi) = if sigma > 0.0 { (llo, lhi) } else { (-lhi, -llo) };
-    let (sn_lo, sn_hi) = if sigma > 0.0 { (nlo, nhi) } else { (-nhi, -nlo) };
-    if klo >= -tol_k {
-        if sl_hi <= tol && sn_hi <= tol {
-            return Some(ConvexityClass::Convex);
-        }
-        if sl_lo >= -tol && sn_lo >= -tol {
-            return Some(ConvexityClass::Concave);
-        }
-    }
-    if khi <= tol_k && klo < -tol_k {
-        return Some(ConvexityClass::Saddle);
-    }
-    None
+    Forms::of(p, q, cw).decide(sigma, opts.rel_tol, hadamard_bound(p, q, cw), 1.0, 1.0)
 }
 
 /// Classifies a Bézier patch, subdividing undecided parts.
+///
+/// The form numerators are computed once for the patch; halves get theirs
+/// by de Casteljau subdivision of the numerators, tested against their own
+/// tolerances (see `Forms`).
 pub fn classify(p: usize, q: usize, cw: &[Hpoint], sigma: f64, opts: &ConvexityOptions) -> Vec<ClassifiedPatch> {
     let mut out = Vec::new();
-    rec(p, q, cw.to_vec(), [0.0, 1.0, 0.0, 1.0], 0, sigma, opts, &mut out);
+    let forms = Forms::of(p, q, cw);
+    rec(p, q, cw.to_vec(), forms, [0.0, 1.0, 0.0, 1.0], 0, sigma, opts, &mut out);
     merge_siblings(out)
 }
 
@@ -187,13 +296,16 @@ fn rec(
     p: usize,
     q: usize,
     cw: Vec<Hpoint>,
+    forms: Forms,
     rect: [f64; 4],
     depth: u32,
     sigma: f64,
     opts: &ConvexityOptions,
     out: &mut Vec<ClassifiedPatch>,
 ) {
-    if let Some(class) = classify_once(p, q, &cw, sigma, opts) {
+    let bound = hadamard_bound(p, q, &cw);
+    let (a, b) = (rect[1] - rect[0], rect[3] - rect[2]);
+    if let Some(class) = forms.decide(sigma, opts.rel_tol, bound, a, b) {
         out.push(ClassifiedPatch { rect, cw, class });
         return;
     }
@@ -208,14 +320,16 @@ fn rec(
     let [s0, s1, t0, t1] = rect;
     if depth % 2 == 0 {
         let (a, b) = split_u(p, q, &cw, 0.5);
+        let (fa, fb) = forms.split(0.5, false);
         let sm = 0.5 * (s0 + s1);
-        rec(p, q, a, [s0, sm, t0, t1], depth + 1, sigma, opts, out);
-        rec(p, q, b, [sm, s1, t0, t1], depth + 1, sigma, opts, out);
+        rec(p, q, a, fa, [s0, sm, t0, t1], depth + 1, sigma, opts, out);
+        rec(p, q, b, fb, [sm, s1, t0, t1], depth + 1, sigma, opts, out);
     } else {
         let (a, b) = split_v(p, q, &cw, 0.5);
+        let (fa, fb) = forms.split(0.5, true);
         let tm = 0.5 * (t0 + t1);
-        rec(p, q, a, [s0, s1, t0, tm], depth + 1, sigma, opts, out);
-        rec(p, q, b, [s0, s1, tm, t1], depth + 1, sigma, opts, out);
+        rec(p, q, a, fa, [s0, s1, t0, tm], depth + 1, sigma, opts, out);
+        rec(p, q, b, fb, [s0, s1, tm, t1], depth + 1, sigma, opts, out);
     }
 }
 
@@ -234,6 +348,25 @@ mod tests {
 
     fn patches(m: &crate::geom::MappedSurface) -> Vec<crate::geom::BezierPatch> {
         m.surface.bezier_patches()
+    }
+
+    #[test]
+    fn minor_expansion_equals_permutation_expansion() {
+        let poly = |seed: usize, p: usize, q: usize| Poly {
+            p,
+            q,
+            c: (0..(p + 1) * (q + 1))
+                .map(|k| ((seed * 31 + k * 17) % 23) as f64 / 7.0 - 1.5)
+                .collect(),
+        };
+        let v = |s: usize, p: usize, q: usize| -> Vec4P { std::array::from_fn(|k| poly(s * 4 + k, p, q)) };
+        let (a, b, c, d) = (v(1, 1, 2), v(2, 2, 1), v(3, 2, 2), v(4, 3, 1));
+        let want = det4(&a, &b, &c, &d);
+        let got = det4_minors(&a, &b, &minors(&c, &d));
+        assert_eq!((want.p, want.q), (got.p, got.q));
+        for (x, y) in want.c.iter().zip(&got.c) {
+            assert!((x - y).abs() <= 1e-9 * (1.0 + x.abs()), "{x} vs {y}");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! side's linear parameter map joins the projections of the edge's ends in
 //! that piece's `[0,1]²`.
 
-use super::nurbs::{curve_nurbs, face_nurbs, outward_normal, FaceNurbs};
+use super::nurbs::{curve_nurbs, outward_normal, FaceNurbs};
 use super::split::cone_of;
 use super::{PieceInfo, PrepareError, PrepareOptions, PrepareStats};
 use crate::geom::{NurbsCurve, Vec3};
@@ -20,7 +20,7 @@ use crate::import::model::{Body as ModelBody, BodyKind, Face, Model};
 use crate::scene::data::{
     Adjacency, Boundary, Edge, EdgeKind, EdgeSample, EdgeSide, FeatureRef, ParamMap, SceneData, Vertex, NONE,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Incident edges, pieces and adjacent normals of a vertex.
 type Incidence = (Vec<u32>, BTreeSet<u32>, Vec<Vec3>);
@@ -120,6 +120,7 @@ pub(crate) fn build(
     body_idx: u32,
     piece_first: usize,
     infos: &[PieceInfo],
+    face_nurbs: &HashMap<usize, FaceNurbs>,
     opts: &PrepareOptions,
     scene: &mut SceneData,
     stats: &mut PrepareStats,
@@ -135,41 +136,71 @@ pub(crate) fn build(
             .entry(info.face)
             .or_insert_with(|| FaceCtx {
                 face,
-                fnurbs: face_nurbs(model, face).ok(),
+                fnurbs: face_nurbs.get(&info.face).cloned(),
                 pieces: Vec::new(),
             })
             .pieces
             .push(piece_first + k);
     }
-    // seams: neighbouring pieces of one face
+    // seams: neighbouring pieces of one face; candidates by binary search on
+    // sorted rectangle sides (a face may have 10⁴–10⁵ pieces), links applied
+    // in the order of the pairs (a before b in the face's piece list)
     for ctx in faces.values() {
-        for (a_pos, &a) in ctx.pieces.iter().enumerate() {
-            for &b in &ctx.pieces[a_pos + 1..] {
-                let ra = infos[a - piece_first].nrect;
-                let rb = infos[b - piece_first].nrect;
-                let eps = 1e-12 * (1.0 + ra.iter().chain(&rb).fold(0.0f64, |m, x| m.max(x.abs())));
-                let ov_v = ra[2].max(rb[2]) < ra[3].min(rb[3]) - eps;
-                let ov_u = ra[0].max(rb[0]) < ra[1].min(rb[1]) - eps;
-                let mut link = |ba: Boundary, bb: Boundary| {
-                    scene.pieces[a].adjacency.push(Adjacency {
-                        boundary: ba,
-                        feature: FeatureRef::Piece(b as u32),
+        let rects: Vec<[f64; 4]> = ctx.pieces.iter().map(|&a| infos[a - piece_first].nrect).collect();
+        let scale = rects.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
+        let eps = 1e-12 * (1.0 + scale);
+        let sorted_by = |k: usize| -> Vec<(f64, usize)> {
+            let mut v: Vec<(f64, usize)> = rects.iter().enumerate().map(|(i, r)| (r[k], i)).collect();
+            v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            v
+        };
+        let (by_u0, by_v0) = (sorted_by(0), sorted_by(2));
+        // (first position, second position, boundary of first, boundary of second)
+        let mut links: Vec<(usize, usize, Boundary, Boundary)> = Vec::new();
+        for (ia, ra) in rects.iter().enumerate() {
+            // b to the right of a (rb.u0 = ra.u1) with overlapping v ranges
+            let lo = by_u0.partition_point(|x| x.0 < ra[1] - eps);
+            for &(u0, ib) in &by_u0[lo..] {
+                if u0 > ra[1] + eps {
+                    break;
+                }
+                let rb = &rects[ib];
+                if ib != ia && ra[2].max(rb[2]) < ra[3].min(rb[3]) - eps {
+                    links.push(if ia < ib {
+                        (ia, ib, Boundary::U1, Boundary::U0)
+                    } else {
+                        (ib, ia, Boundary::U0, Boundary::U1)
                     });
-                    scene.pieces[b].adjacency.push(Adjacency {
-                        boundary: bb,
-                        feature: FeatureRef::Piece(a as u32),
-                    });
-                };
-                if ov_v && (ra[1] - rb[0]).abs() <= eps {
-                    link(Boundary::U1, Boundary::U0);
-                } else if ov_v && (rb[1] - ra[0]).abs() <= eps {
-                    link(Boundary::U0, Boundary::U1);
-                } else if ov_u && (ra[3] - rb[2]).abs() <= eps {
-                    link(Boundary::V1, Boundary::V0);
-                } else if ov_u && (rb[3] - ra[2]).abs() <= eps {
-                    link(Boundary::V0, Boundary::V1);
                 }
             }
+            // b above a (rb.v0 = ra.v1) with overlapping u ranges
+            let lo = by_v0.partition_point(|x| x.0 < ra[3] - eps);
+            for &(v0, ib) in &by_v0[lo..] {
+                if v0 > ra[3] + eps {
+                    break;
+                }
+                let rb = &rects[ib];
+                if ib != ia && ra[0].max(rb[0]) < ra[1].min(rb[1]) - eps {
+                    links.push(if ia < ib {
+                        (ia, ib, Boundary::V1, Boundary::V0)
+                    } else {
+                        (ib, ia, Boundary::V0, Boundary::V1)
+                    });
+                }
+            }
+        }
+        links.sort_by_key(|l| (l.0, l.1));
+        links.dedup_by_key(|l| (l.0, l.1));
+        for (ia, ib, ba, bb) in links {
+            let (a, b) = (ctx.pieces[ia], ctx.pieces[ib]);
+            scene.pieces[a].adjacency.push(Adjacency {
+                boundary: ba,
+                feature: FeatureRef::Piece(b as u32),
+            });
+            scene.pieces[b].adjacency.push(Adjacency {
+                boundary: bb,
+                feature: FeatureRef::Piece(a as u32),
+            });
         }
     }
     // B-rep edges of the body

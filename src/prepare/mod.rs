@@ -25,10 +25,12 @@ use crate::import::model::{BodyKind as ModelBodyKind, Model, SourceFormat};
 use crate::scene::data::{Aabb, Body, BodyKind, Piece, SceneData, SourceKind, Tolerance, NONE};
 use crate::scene::Span;
 use convexity::ConvexityOptions;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use thiserror::Error;
 
-/// Progress callback: `(stage, done, total)`.
-pub type ProgressFn<'a> = &'a dyn Fn(&str, usize, usize);
+/// Progress callback: `(stage, done, total)`; called from worker threads.
+pub type ProgressFn<'a> = &'a (dyn Fn(&str, usize, usize) + Sync);
 
 /// Options of [`prepare`].
 pub struct PrepareOptions<'a> {
@@ -151,31 +153,44 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
     let mut stats = PrepareStats::default();
     let mut scene = SceneData::default();
     let total_faces: usize = model.bodies.iter().map(|b| b.face_indices().count()).sum();
-    let mut done_faces = 0;
+    let done_faces = AtomicUsize::new(0);
     for (bi, body) in model.bodies.iter().enumerate() {
         let body_idx = u32::try_from(scene.bodies.len()).map_err(|_| PrepareError::TooLarge)?;
         let piece_first = scene.pieces.len();
         let mut infos: Vec<PieceInfo> = Vec::new();
         let mut first_problem = None;
-        for fi in body.face_indices() {
-            done_faces += 1;
-            if let Some(cb) = opts.progress {
-                cb("pieces", done_faces, total_faces);
-            }
-            let Some(face) = model.faces.get(fi) else {
-                continue;
-            };
-            match face_pieces(model, fi, body_idx, opts, &mut stats) {
-                Ok(list) => {
+        let mut face_nurbs = std::collections::HashMap::new();
+        let face_list: Vec<usize> = body.face_indices().collect();
+        // faces are independent: convert, classify, split and trim them in parallel
+        let results: Vec<(usize, Result<FaceOut, nurbs::NurbsError>)> = face_list
+            .par_iter()
+            .map(|&fi| {
+                let r = model.faces.get(fi).map(|_| face_pieces(model, fi, body_idx, opts));
+                let d = done_faces.fetch_add(1, Ordering::Relaxed) + 1;
+                if let Some(cb) = opts.progress {
+                    cb("pieces", d, total_faces);
+                }
+                (fi, r)
+            })
+            .filter_map(|(fi, r)| r.map(|r| (fi, r)))
+            .collect();
+        for (fi, r) in results {
+            match r {
+                Ok(fo) => {
                     stats.faces += 1;
-                    for (p, info) in list {
+                    if let Some(f) = fo.fnurbs {
+                        face_nurbs.insert(fi, f);
+                    }
+                    stats.pieces_dropped += fo.dropped;
+                    stats.warnings.extend(fo.warnings);
+                    for (p, info) in fo.pieces {
                         scene.pieces.push(p);
                         infos.push(info);
                     }
                 }
                 Err(e) => {
                     stats.faces_skipped += 1;
-                    let w = format!("prepare: face #{} skipped: {e}", face.source);
+                    let w = format!("prepare: face #{} skipped: {e}", model.faces[fi].source);
                     first_problem.get_or_insert_with(|| w.clone());
                     stats.warnings.push(w);
                 }
@@ -194,7 +209,17 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
         let piece_count = scene.pieces.len() - piece_first;
         let edge_first = scene.edges.len();
         let vertex_first = scene.vertices.len();
-        features::build(model, body, body_idx, piece_first, &infos, opts, &mut scene, &mut stats)?;
+        features::build(
+            model,
+            body,
+            body_idx,
+            piece_first,
+            &infos,
+            &face_nurbs,
+            opts,
+            &mut scene,
+            &mut stats,
+        )?;
         let bvh_first = scene.bvh_nodes.len();
         let mut items: Vec<(u32, Aabb)> = (piece_first..scene.pieces.len())
             .map(|i| (i as u32, scene.pieces[i].bbox))
@@ -273,27 +298,45 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
     Ok((scene, stats))
 }
 
-fn face_pieces(
-    model: &Model,
-    fi: usize,
-    body: u32,
-    opts: &PrepareOptions,
-    stats: &mut PrepareStats,
-) -> Result<Vec<(Piece, PieceInfo)>, nurbs::NurbsError> {
+/// What one face gives.
+struct FaceOut {
+    fnurbs: Option<nurbs::FaceNurbs>,
+    pieces: Vec<(Piece, PieceInfo)>,
+    warnings: Vec<String>,
+    dropped: usize,
+}
+
+fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Result<FaceOut, nurbs::NurbsError> {
+    let mut stats = FaceOut {
+        fnurbs: None,
+        pieces: Vec::new(),
+        warnings: Vec::new(),
+        dropped: 0,
+    };
     let face = &model.faces[fi];
-    let fnurbs = nurbs::face_nurbs(model, face)?;
     let trim = FaceTrim::new(model, face);
+    let fnurbs = nurbs::face_nurbs_of(face, &trim)?;
     let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty());
     let sigma = if face.same_sense { 1.0 } else { -1.0 };
-    let mut out = Vec::new();
+    let out = &mut stats.pieces;
+    let ((ru0, ru1), (rv0, rv1)) = fnurbs.mapped.surface.domain();
     for bp in fnurbs.mapped.surface.bezier_patches() {
+        // a face range ending a rounding error away from a knot leaves a
+        // sliver span (width ~1e-14): it has no area and no usable normal
+        if !(bp.u.1 - bp.u.0 > 1e-9 * (ru1 - ru0) && bp.v.1 - bp.v.0 > 1e-9 * (rv1 - rv0)) {
+            continue;
+        }
         let (p, q) = (bp.patch.degree_u, bp.patch.degree_v);
+        // the span's normal numerator, restricted to each classified part
+        let span_normal = split::normal_polys(p, q, &bp.patch.cw);
         for cp in convexity::classify(p, q, &bp.patch.cw, sigma, &opts.convexity) {
             let mut nice = Vec::new();
-            split::make_nice(
+            let normal: [bernstein::Poly; 3] = std::array::from_fn(|k| span_normal[k].restrict(cp.rect));
+            split::make_nice_with(
                 p,
                 q,
                 cp.cw,
+                normal,
                 cp.rect,
                 cp.class,
                 sigma,
@@ -332,7 +375,7 @@ fn face_pieces(
                 let status = trim::trim_piece(&trim, outer_first, &fnurbs, domain, nrect);
                 let (trimmed, fully_inside, loops) = match status {
                     trim::TrimStatus::Outside => {
-                        stats.pieces_dropped += 1;
+                        stats.dropped += 1;
                         continue;
                     }
                     trim::TrimStatus::Inside => (false, true, Vec::new()),
@@ -361,7 +404,8 @@ fn face_pieces(
             }
         }
     }
-    Ok(out)
+    stats.fnurbs = Some(fnurbs);
+    Ok(stats)
 }
 
 /// The piece's patch as a NURBS surface on `[0,1]²`.

@@ -85,7 +85,11 @@ pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), S
 /// projected by [`FaceTrim`]) intersected with the surface's natural box, or
 /// the natural box when the face has no loops.
 pub fn face_range(model: &Model, face: &Face) -> ((f64, f64), (f64, f64)) {
-    let trim = FaceTrim::new(model, face);
+    face_range_of(face, &FaceTrim::new(model, face))
+}
+
+/// [`face_range`] from the face's already sampled trims.
+pub fn face_range_of(face: &Face, trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
     let (nu, nv) = face.surface.natural_bounds();
     let mut lo = (f64::INFINITY, f64::INFINITY);
     let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
@@ -285,7 +289,12 @@ fn restrict(s: &crate::geom::NurbsSurface, u: (f64, f64), v: (f64, f64)) -> crat
 
 /// Exact NURBS of one face over its parameter range.
 pub fn face_nurbs(model: &Model, face: &Face) -> Result<FaceNurbs, NurbsError> {
-    let range = face_range(model, face);
+    face_nurbs_of(face, &FaceTrim::new(model, face))
+}
+
+/// [`face_nurbs`] from the face's already sampled trims.
+pub fn face_nurbs_of(face: &Face, trim: &FaceTrim) -> Result<FaceNurbs, NurbsError> {
+    let range = face_range_of(face, trim);
     let mapped = surface_nurbs(&face.surface, face.source, range)?;
     Ok(FaceNurbs { mapped, range })
 }

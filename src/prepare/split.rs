@@ -23,6 +23,20 @@ fn cross(a: &[Poly; 3], b: &[Poly; 3]) -> [Poly; 3] {
 
 /// Bernstein coefficient vectors of `W³·(f_s × f_t)`.
 pub fn normal_coefficients(p: usize, q: usize, cw: &[Hpoint]) -> Vec<Vec3> {
+    coefficient_vectors(&normal_polys(p, q, cw))
+}
+
+/// The vectors of the coefficients of a polynomial 3-vector.
+fn coefficient_vectors(n: &[Poly; 3]) -> Vec<Vec3> {
+    (0..n[0].c.len())
+        .map(|i| Vec3::new(n[0].c[i], n[1].c[i], n[2].c[i]))
+        .collect()
+}
+
+/// The polynomial 3-vector `W³·(f_s × f_t)` in Bernstein form. On a
+/// sub-rectangle with sides `a, b` the sub-patch's numerator is `a·b` times
+/// the restricted one, so restriction ([`Poly::restrict`]) keeps directions.
+pub fn normal_polys(p: usize, q: usize, cw: &[Hpoint]) -> [Poly; 3] {
     let cw = centred(cw);
     let [x, y, z, w] = coordinate_polys(p, q, &cw);
     let a = [x, y, z];
@@ -32,14 +46,11 @@ pub fn normal_coefficients(p: usize, q: usize, cw: &[Hpoint]) -> Vec<Vec3> {
     let t1 = cross(&a_s, &a_t);
     let t2 = cross(&a, &a_t);
     let t3 = cross(&a_s, &a);
-    let n: [Poly; 3] = std::array::from_fn(|k| {
+    std::array::from_fn(|k| {
         w.mul(&t1[k])
             .add_scaled(&ws.mul(&t2[k]), -1.0)
             .add_scaled(&wt.mul(&t3[k]), -1.0)
-    });
-    (0..n[0].c.len())
-        .map(|i| Vec3::new(n[0].c[i], n[1].c[i], n[2].c[i]))
-        .collect()
+    })
 }
 
 /// Smallest-ish cone holding the given directions (zero vectors ignored):
@@ -108,7 +119,27 @@ pub fn make_nice(
     max_depth: u32,
     out: &mut Vec<NicePatch>,
 ) {
-    let cone = patch_cone(p, q, &cw, sigma);
+    let normal = normal_polys(p, q, &cw);
+    make_nice_with(p, q, cw, normal, rect, class, sigma, max_angle, max_depth, out);
+}
+
+/// [`make_nice`] with the patch's normal polynomials ([`normal_polys`], or
+/// a restriction of a parent's) given; halves restrict them.
+#[allow(clippy::too_many_arguments)]
+pub fn make_nice_with(
+    p: usize,
+    q: usize,
+    cw: Vec<Hpoint>,
+    normal: [Poly; 3],
+    rect: [f64; 4],
+    class: ConvexityClass,
+    sigma: f64,
+    max_angle: f64,
+    max_depth: u32,
+    out: &mut Vec<NicePatch>,
+) {
+    let dirs: Vec<Vec3> = coefficient_vectors(&normal).into_iter().map(|v| v * sigma).collect();
+    let cone = cone_of(&dirs);
     if class != ConvexityClass::Convex || cone.half_angle < max_angle {
         out.push(NicePatch { rect, cw, class, cone });
         return;
@@ -146,14 +177,22 @@ pub fn make_nice(
     };
     if ext(true) >= ext(false) {
         let (a, b) = split_u(p, q, &cw, 0.5);
+        let halves: Vec<(Poly, Poly)> = normal.iter().map(|x| x.split_s(0.5)).collect();
+        let na: [Poly; 3] = std::array::from_fn(|k| halves[k].0.clone());
+        let nb: [Poly; 3] = std::array::from_fn(|k| halves[k].1.clone());
         let sm = 0.5 * (s0 + s1);
-        make_nice(p, q, a, [s0, sm, t0, t1], class, sigma, max_angle, max_depth - 1, out);
-        make_nice(p, q, b, [sm, s1, t0, t1], class, sigma, max_angle, max_depth - 1, out);
+        let d = max_depth - 1;
+        make_nice_with(p, q, a, na, [s0, sm, t0, t1], class, sigma, max_angle, d, out);
+        make_nice_with(p, q, b, nb, [sm, s1, t0, t1], class, sigma, max_angle, d, out);
     } else {
         let (a, b) = split_v(p, q, &cw, 0.5);
+        let halves: Vec<(Poly, Poly)> = normal.iter().map(|x| x.split_t(0.5)).collect();
+        let na: [Poly; 3] = std::array::from_fn(|k| halves[k].0.clone());
+        let nb: [Poly; 3] = std::array::from_fn(|k| halves[k].1.clone());
         let tm = 0.5 * (t0 + t1);
-        make_nice(p, q, a, [s0, s1, t0, tm], class, sigma, max_angle, max_depth - 1, out);
-        make_nice(p, q, b, [s0, s1, tm, t1], class, sigma, max_angle, max_depth - 1, out);
+        let d = max_depth - 1;
+        make_nice_with(p, q, a, na, [s0, s1, t0, tm], class, sigma, max_angle, d, out);
+        make_nice_with(p, q, b, nb, [s0, s1, tm, t1], class, sigma, max_angle, d, out);
     }
 }
 

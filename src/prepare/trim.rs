@@ -4,8 +4,9 @@
 //! The loops are the polygonised, projected and unwrapped loops of
 //! [`FaceTrim`]. A piece is *partly trimmed* when a loop segment (shifted by
 //! the periods of periodic directions) enters the piece's face-parameter
-//! rectangle shrunk by a relative `1e-6`; otherwise a 5×5 grid of
-//! [`FaceTrim::contains`] decides inside / outside by majority.
+//! rectangle shrunk by a relative `1e-6`; otherwise the rectangle lies in one
+//! region of constant winding number and [`FaceTrim::contains`] at its
+//! centre decides inside / outside.
 //!
 //! Stored loops: each face-parameter point is clamped to the face's NURBS
 //! range, mapped to NURBS parameters, normalised to the piece and clamped to
@@ -94,17 +95,10 @@ pub fn trim_piece(
         }
     }
     if hit_loops.is_empty() {
-        let mut inside = 0;
-        for i in 0..5 {
-            for j in 0..5 {
-                let u = domain[0] + (domain[1] - domain[0]) * (0.1 + 0.2 * i as f64);
-                let v = domain[2] + (domain[3] - domain[2]) * (0.1 + 0.2 * j as f64);
-                if trim.contains(u, v) {
-                    inside += 1;
-                }
-            }
-        }
-        return if inside >= 13 {
+        // no loop enters the (shrunk) rectangle: it lies in one region of
+        // constant winding number, decided at its centre
+        let (u, v) = (0.5 * (domain[0] + domain[1]), 0.5 * (domain[2] + domain[3]));
+        return if trim.contains(u, v) {
             TrimStatus::Inside
         } else {
             TrimStatus::Outside

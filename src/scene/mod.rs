@@ -10,6 +10,7 @@
 //!   [`AlignedBytes`] own the 8-aligned buffer it borrows;
 //! - [`checksum`]: CRC-32 of the header and of every section;
 //! - [`dump()`]: deterministic text dump;
+//! - [`gltf`]: glTF 2.0 tessellation of the pieces coloured by class;
 //! - [`SceneError`]: why a buffer is not a valid scene.
 //!
 //! ```
@@ -23,6 +24,7 @@ pub mod checksum;
 pub mod data;
 mod dump;
 mod error;
+pub mod gltf;
 pub mod records;
 pub mod summary;
 mod view;

@@ -93,11 +93,16 @@ fn reduce<const N: usize>(
     (m, r)
 }
 
-/// Cholesky factor `L` (`m = L Lᵀ`) of a small symmetric positive-definite
-/// matrix, on the stack; reused for several right-hand sides.
+/// Cholesky factorisation of a small symmetric positive-definite matrix in
+/// its square-root-free form `m = L D Lᵀ` (`L` unit lower triangular), on
+/// the stack, reused for several right-hand sides. The pivots `D` are the
+/// squares of the Cholesky diagonal, so the positive-definiteness tests are
+/// the same; storing `1/D` makes the factor cost `N` divisions and each solve
+/// none.
 #[derive(Debug, Clone, Copy)]
 pub struct Chol<const N: usize> {
     l: [[f64; N]; N],
+    inv_d: [f64; N],
 }
 
 impl<const N: usize> Chol<N> {
@@ -107,6 +112,9 @@ impl<const N: usize> Chol<N> {
     #[inline]
     pub fn new(m: &SMatrix<f64, N, N>, floor: Option<(&SMatrix<f64, N, N>, f64)>) -> Option<Self> {
         let mut l = [[0.0f64; N]; N];
+        // ld[i][k] = L[i][k]·d_k
+        let mut ld = [[0.0f64; N]; N];
+        let mut inv_d = [0.0f64; N];
         let scale = (0..N).fold(0.0f64, |a, i| a.max(m[(i, i)].abs()));
         if !(scale > 0.0 && scale.is_finite()) {
             return None;
@@ -114,7 +122,7 @@ impl<const N: usize> Chol<N> {
         for j in 0..N {
             let mut d = m[(j, j)];
             for k in 0..j {
-                d -= l[j][k] * l[j][k];
+                d -= l[j][k] * ld[j][k];
             }
             if !(d > 1e-14 * scale) {
                 return None;
@@ -124,20 +132,21 @@ impl<const N: usize> Chol<N> {
                     return None;
                 }
             }
-            let d = d.sqrt();
-            l[j][j] = d;
+            let id = 1.0 / d;
+            inv_d[j] = id;
             for i in j + 1..N {
                 let mut s = m[(i, j)];
                 for k in 0..j {
-                    s -= l[i][k] * l[j][k];
+                    s -= l[i][k] * ld[j][k];
                 }
-                l[i][j] = s / d;
+                ld[i][j] = s;
+                l[i][j] = s * id;
             }
         }
-        Some(Self { l })
+        Some(Self { l, inv_d })
     }
 
-    /// Solves `L Lᵀ x = r`; `None` if the result is not finite.
+    /// Solves `L D Lᵀ x = r`; `None` if the result is not finite.
     #[inline]
     pub fn solve(&self, r: &SVector<f64, N>) -> Option<SVector<f64, N>> {
         let l = &self.l;
@@ -147,15 +156,15 @@ impl<const N: usize> Chol<N> {
             for k in 0..i {
                 s -= l[i][k] * y[k];
             }
-            y[i] = s / l[i][i];
+            y[i] = s;
         }
         let mut x = SVector::<f64, N>::zeros();
         for i in (0..N).rev() {
-            let mut s = y[i];
+            let mut s = y[i] * self.inv_d[i];
             for k in i + 1..N {
                 s -= l[k][i] * x[k];
             }
-            x[i] = s / l[i][i];
+            x[i] = s;
         }
         x.iter().all(|v| v.is_finite()).then_some(x)
     }

@@ -24,6 +24,7 @@ use super::config::{ControlLaw, Mode, TrackerConfig};
 use super::core::{clamp_box, track_loop, Local};
 use super::point_patch::{mode_of, point_patch_local, taylor};
 use crate::geom::{CurvePoint, Vec3};
+use crate::scene::data::ConvexityClass;
 use nalgebra::{Matrix1, Vector1, Vector2};
 
 /// The best answer found so far (body-local).
@@ -39,6 +40,8 @@ pub struct Candidate {
     pub x: [f64; 2],
     /// Controller mode at the witness (w.r.t. the piece or edge, not the cell).
     pub mode: Mode,
+    /// The controller met its tolerance (a local minimum, not an iterate).
+    pub converged: bool,
 }
 
 impl Candidate {
@@ -49,7 +52,18 @@ impl Candidate {
         item: Item::Piece(0),
         x: [0.0; 2],
         mode: Mode::Interior,
+        converged: false,
     };
+}
+
+/// What the far phase leaves to the caller's own tracker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Skip {
+    /// A whole item (a unimodal piece, an edge, a trim curve).
+    Item(Item),
+    /// The cell of an item holding the witness parameters (edges and trim
+    /// curves: `[t, 0]`; NaN parameters skip nothing).
+    Basin(Item, [f64; 2]),
 }
 
 /// The far phase's memory for one (query, body) pair: keys of nodes and
@@ -109,7 +123,7 @@ pub fn solve_piece(
     rect: &[f64; 4],
     x0: [f64; 2],
     q: &Vec3,
-) -> (f64, Vec3, [f64; 2], Mode, u32) {
+) -> (f64, Vec3, [f64; 2], Mode, u32, bool) {
     let surf = &body.pieces[k as usize].surface;
     let lo = Vector2::new(rect[0], rect[2]);
     let hi = Vector2::new(rect[1], rect[3]);
@@ -129,7 +143,7 @@ pub fn solve_piece(
     let on = |a: f64| a <= 0.0 || a >= 1.0;
     let active = [out.active[0] && on(x[0]), out.active[1] && on(x[1])];
     let mode = mode_of(&x, &active, &Vector2::zeros());
-    ((p - q).norm(), p, [x[0], x[1]], mode, out.iterations)
+    ((p - q).norm(), p, [x[0], x[1]], mode, out.iterations, out.converged)
 }
 
 /// Closest point of edge `k` to `q` for `t` in `[t0, t1]`, started at `t_start`.
@@ -141,7 +155,7 @@ pub fn solve_edge(
     t1: f64,
     t_start: f64,
     q: &Vec3,
-) -> (f64, Vec3, f64, Mode, u32) {
+) -> (f64, Vec3, f64, Mode, u32, bool) {
     let curve = &body.edges[k as usize].curve;
     let (lo, hi) = (Vector1::new(t0), Vector1::new(t1));
     let out = track_loop(
@@ -162,7 +176,14 @@ pub fn solve_edge(
     } else {
         Mode::Interior
     };
-    ((out.state.p - q).norm(), out.state.p, t, mode, out.iterations)
+    (
+        (out.state.p - q).norm(),
+        out.state.p,
+        t,
+        mode,
+        out.iterations,
+        out.converged,
+    )
 }
 
 /// Point and derivatives of trim curve `k` as a curve on its piece's
@@ -200,7 +221,13 @@ pub fn trim_domain(body: &BodyGeom, k: u32) -> (f64, f64) {
 }
 
 /// Closest point of trim curve `k` (on the surface) to `q`, started at `s_start`.
-pub fn solve_trim(body: &BodyGeom, cfg: &TrackerConfig, k: u32, s_start: f64, q: &Vec3) -> (f64, Vec3, f64, Mode, u32) {
+pub fn solve_trim(
+    body: &BodyGeom,
+    cfg: &TrackerConfig,
+    k: u32,
+    s_start: f64,
+    q: &Vec3,
+) -> (f64, Vec3, f64, Mode, u32, bool) {
     let (a, b) = trim_domain(body, k);
     let (lo, hi) = (Vector1::new(a), Vector1::new(b));
     let out = track_loop(
@@ -220,7 +247,14 @@ pub fn solve_trim(body: &BodyGeom, cfg: &TrackerConfig, k: u32, s_start: f64, q:
     } else {
         Mode::Interior
     };
-    ((out.state.p - q).norm(), out.state.p, s, mode, out.iterations)
+    (
+        (out.state.p - q).norm(),
+        out.state.p,
+        s,
+        mode,
+        out.iterations,
+        out.converged,
+    )
 }
 
 impl FarState {
@@ -263,9 +297,11 @@ impl FarState {
     }
 
     /// Branch and bound from the root: improves `best` to the global minimum
-    /// of the body (cells of `skip` are left out: the caller tracks that item
-    /// itself and put its answer in `best`).
-    pub fn search(&mut self, body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, skip: Option<Item>, best: &mut Candidate) {
+    /// of the body. `skip` is what the caller tracks itself (its answer is
+    /// in `best`): the whole item, or for a piece that is not unimodal only
+    /// the cell holding the tracked witness `x` and its neighbours (the
+    /// tracker's basin); the piece's other cells are searched as usual.
+    pub fn search(&mut self, body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, skip: Option<Skip>, best: &mut Candidate) {
         self.solved = 0;
         self.iterations = 0;
         if body.nodes.is_empty() {
@@ -281,7 +317,7 @@ impl FarState {
         cfg: &TrackerConfig,
         n: u32,
         q: &Vec3,
-        skip: Option<Item>,
+        skip: Option<Skip>,
         best: &mut Candidate,
     ) -> f64 {
         let key = self.node_key[n as usize];
@@ -308,11 +344,15 @@ impl FarState {
                 let mut k = f64::INFINITY;
                 for i in f..e {
                     let item = body.leaf_items[i as usize];
-                    if Some(item) == skip {
-                        // tracked by the caller: its minimum is `best.d`
-                        k = k.min(best.d + self.s);
-                        continue;
-                    }
+                    let basin = match skip {
+                        Some(Skip::Item(it)) if it == item => {
+                            // tracked by the caller: its minimum is `best.d`
+                            k = k.min(best.d + self.s);
+                            continue;
+                        }
+                        Some(Skip::Basin(it, x)) if it == item => Some(x),
+                        _ => None,
+                    };
                     let cells = match item {
                         Item::Piece(p) => body.pieces[p as usize].cells.clone(),
                         Item::Edge(x) => body.edges[x as usize].cells.clone(),
@@ -322,6 +362,13 @@ impl FarState {
                         }
                     };
                     for c in cells {
+                        if let Some(x) = basin {
+                            let r = &body.cells[c as usize].rect;
+                            if x[0] >= r[0] && x[0] <= r[1] && x[1] >= r[2] && x[1] <= r[3] {
+                                k = k.min(best.d + self.s);
+                                continue;
+                            }
+                        }
                         k = k.min(self.visit_cell(body, cfg, c, q, best));
                     }
                 }
@@ -348,23 +395,34 @@ impl FarState {
         }
         self.solved += 1;
         let x0 = self.cell_x[c as usize];
-        let (d, point, x, mode, iters, keep) = match cell.item {
+        let (d, point, x, mode, iters, conv, keep) = match cell.item {
             Item::Piece(p) => {
-                let (d, point, x, mode, it) = solve_piece(body, cfg, p, &cell.rect, x0, q);
+                let (d, point, x, mode, it, conv) = solve_piece(body, cfg, p, &cell.rect, x0, q);
                 let keep = cell.trim == CellTrim::Inside || body.piece_keeps(p, x[0], x[1]);
-                (d, point, x, mode, it, keep)
+                (d, point, x, mode, it, conv, keep)
             }
             Item::Edge(e) => {
-                let (d, point, t, mode, it) = solve_edge(body, cfg, e, cell.rect[0], cell.rect[1], x0[0], q);
-                (d, point, [t, 0.0], mode, it, true)
+                let (d, point, t, mode, it, conv) = solve_edge(body, cfg, e, cell.rect[0], cell.rect[1], x0[0], q);
+                (d, point, [t, 0.0], mode, it, conv, true)
             }
             Item::Trim(t) => {
-                let (d, point, s, mode, it) = solve_trim(body, cfg, t, x0[0], q);
-                (d, point, [s, 0.0], mode, it, true)
+                let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, x0[0], q);
+                (d, point, [s, 0.0], mode, it, conv, true)
             }
         };
         self.iterations += iters;
         self.cell_x[c as usize] = x;
+        // the solved minimum bounds the cell only where the distance is
+        // unimodal on it: a planar or convex piece seen from its outer side;
+        // elsewhere (inside the body, concave, saddle, mixed) the box bound
+        let unimodal = match cell.item {
+            Item::Piece(p) => {
+                let pg = &body.pieces[p as usize];
+                conv && matches!(pg.class, ConvexityClass::Planar | ConvexityClass::Convex)
+                    && body.piece_normal(p, x).dot(&(q - point)) >= 0.0
+            }
+            Item::Edge(_) | Item::Trim(_) => false,
+        };
         if keep && d < best.d {
             *best = Candidate {
                 d,
@@ -372,9 +430,10 @@ impl FarState {
                 item: cell.item,
                 x,
                 mode,
+                converged: conv,
             };
         }
-        let k = d.max(lb) + self.s;
+        let k = if unimodal { d.max(lb) } else { lb } + self.s;
         self.cell_key[c as usize] = k;
         k
     }

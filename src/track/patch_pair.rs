@@ -16,7 +16,7 @@ use super::core::{clamp_box, feed_forward_rate, track_loop, Chol, Local};
 use super::motion::BodyState;
 use super::point_patch::{mode_of, taylor};
 use crate::geom::{NurbsSurface, SurfacePoint, Vec3};
-use nalgebra::{Matrix4, Vector2, Vector4};
+use nalgebra::{Matrix3, Matrix4, Vector2, Vector4};
 
 /// The answer of one patch–patch update.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -52,10 +52,28 @@ struct PairState {
     b: SurfacePoint,
 }
 
-fn to_world(sp: &SurfacePoint, body: &BodyState) -> SurfacePoint {
-    let r = &body.pose.iso.rotation;
+/// A body pose as a rotation matrix and translation (one quaternion-to-matrix
+/// conversion per tick serves every frame change of the tick).
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    r: Matrix3<f64>,
+    t: Vec3,
+}
+
+impl Frame {
+    fn of(body: &BodyState) -> Self {
+        Self {
+            r: body.pose.iso.rotation.to_rotation_matrix().into_inner(),
+            t: body.pose.iso.translation.vector,
+        }
+    }
+}
+
+#[inline]
+fn to_world(sp: &SurfacePoint, f: &Frame) -> SurfacePoint {
+    let r = &f.r;
     SurfacePoint {
-        p: body.pose.transform_point(&sp.p),
+        p: r * sp.p + f.t,
         su: r * sp.su,
         sv: r * sp.sv,
         suu: r * sp.suu,
@@ -64,7 +82,24 @@ fn to_world(sp: &SurfacePoint, body: &BodyState) -> SurfacePoint {
     }
 }
 
+/// The motion term `b = ∂Ψ/∂t` (see the module docs) at fixed parameters.
+#[inline]
+fn pair_b(f: &SurfacePoint, h: &SurfacePoint, a: &BodyState, b: &BodyState) -> Vector4<f64> {
+    let dr = f.p - h.p;
+    let drdot = a.twist.velocity_at(&f.p) - b.twist.velocity_at(&h.p);
+    let (wa, wb) = (a.twist.omega, b.twist.omega);
+    // dr·(ω × x) = x·(dr × ω)
+    let (ca, cb) = (dr.cross(&wa), dr.cross(&wb));
+    Vector4::new(
+        (drdot + ca).dot(&f.su),
+        (drdot + ca).dot(&f.sv),
+        -(drdot + cb).dot(&h.su),
+        -(drdot + cb).dot(&h.sv),
+    )
+}
+
 /// Local data of the patch–patch problem (world coordinates).
+#[inline]
 fn pair_local(st: &PairState, a: &BodyState, b: &BodyState) -> Local<4> {
     let (f, h) = (&st.a, &st.b);
     let dr = f.p - h.p;
@@ -96,16 +131,7 @@ fn pair_local(st: &PairState, a: &BodyState, b: &BodyState) -> Local<4> {
     let metric = Matrix4::new(
         e_f, f_f, 0.0, 0.0, f_f, g_f, 0.0, 0.0, 0.0, 0.0, e_h, f_h, 0.0, 0.0, f_h, g_h,
     );
-    let fdot = a.twist.velocity_at(&f.p);
-    let hdot = b.twist.velocity_at(&h.p);
-    let drdot = fdot - hdot;
-    let (wa, wb) = (a.twist.omega, b.twist.omega);
-    let bvec = Vector4::new(
-        drdot.dot(&fu) + dr.dot(&wa.cross(&fu)),
-        drdot.dot(&fv) + dr.dot(&wa.cross(&fv)),
-        -(drdot.dot(&hr) + dr.dot(&wb.cross(&hr))),
-        -(drdot.dot(&hs) + dr.dot(&wb.cross(&hs))),
-    );
+    let bvec = pair_b(f, h, a, b);
     Local {
         g: Vector4::new(dr.dot(&fu), dr.dot(&fv), -dr.dot(&hr), -dr.dot(&hs)),
         hess,
@@ -171,11 +197,12 @@ impl PatchPairTracker {
         let lo = Vector4::new(u0, v0, r0, s0);
         let hi = Vector4::new(u1, v1, r1, s1);
         let cfg = self.cfg;
+        let (fa, fb) = (Frame::of(body_a), Frame::of(body_b));
         let mut x = clamp_box(&self.x, &lo, &hi);
         if cfg.feed_forward && self.has_history {
             x = clamp_box(&(x + self.x_dot_ff * dt), &lo, &hi);
             if cfg.law == ControlLaw::Hybrid {
-                if let Some(w) = self.coherent_tick(patch_a, body_a, patch_b, body_b, x, &lo, &hi) {
+                if let Some(w) = self.coherent_tick(patch_a, body_a, &fa, patch_b, body_b, &fb, x, &lo, &hi) {
                     return Ok(w);
                 }
             }
@@ -186,8 +213,8 @@ impl PatchPairTracker {
             &lo,
             &hi,
             &mut |x: &Vector4<f64>| PairState {
-                a: to_world(&patch_a.eval_derivs(x[0], x[1]), body_a),
-                b: to_world(&patch_b.eval_derivs(x[2], x[3]), body_b),
+                a: to_world(&patch_a.eval_derivs(x[0], x[1]), &fa),
+                b: to_world(&patch_b.eval_derivs(x[2], x[3]), &fb),
             },
             &|st: &PairState| pair_local(st, body_a, body_b),
             &|st: &PairState, d: &Vector4<f64>| PairState {
@@ -248,8 +275,10 @@ impl PatchPairTracker {
         &mut self,
         patch_a: &NurbsSurface,
         body_a: &BodyState,
+        frame_a: &Frame,
         patch_b: &NurbsSurface,
         body_b: &BodyState,
+        frame_b: &Frame,
         x: Vector4<f64>,
         lo: &Vector4<f64>,
         hi: &Vector4<f64>,
@@ -258,8 +287,8 @@ impl PatchPairTracker {
             return None;
         }
         let st = PairState {
-            a: to_world(&patch_a.eval_derivs(x[0], x[1]), body_a),
-            b: to_world(&patch_b.eval_derivs(x[2], x[3]), body_b),
+            a: to_world(&patch_a.eval_derivs(x[0], x[1]), frame_a),
+            b: to_world(&patch_b.eval_derivs(x[2], x[3]), frame_b),
         };
         let loc = pair_local(&st, body_a, body_b);
         let chol = Chol::new(&loc.hess, Some((&loc.metric, self.cfg.pd_margin)))?;
@@ -269,11 +298,21 @@ impl PatchPairTracker {
         if !(len2 <= self.cfg.step_tol * self.cfg.step_tol && (0..4).all(|i| xn[i] >= lo[i] && xn[i] <= hi[i])) {
             return None;
         }
-        let st = PairState {
-            a: taylor(&st.a, &Vector2::new(d[0], d[1])),
-            b: taylor(&st.b, &Vector2::new(d[2], d[3])),
+        // second-order Taylor expansion of the points and first derivatives
+        let step = |sp: &SurfacePoint, du: f64, dv: f64| SurfacePoint {
+            p: sp.p
+                + sp.su * du
+                + sp.sv * dv
+                + (sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv)) * 0.5,
+            su: sp.su + sp.suu * du + sp.suv * dv,
+            sv: sp.sv + sp.suv * du + sp.svv * dv,
+            ..*sp
         };
-        let ff = chol.solve(&(-pair_local(&st, body_a, body_b).b))?;
+        let st = PairState {
+            a: step(&st.a, d[0], d[1]),
+            b: step(&st.b, d[2], d[3]),
+        };
+        let ff = chol.solve(&(-pair_b(&st.a, &st.b, body_a, body_b)))?;
         let (pa, pb) = (st.a.p, st.b.p);
         let dv = pb - pa;
         let dist = dv.norm();

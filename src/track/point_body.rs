@@ -23,7 +23,7 @@
 use super::body::{BodyError, BodyGeom, Item, TrackScene};
 use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
 use super::curves::PointCurveTracker;
-use super::far::{cell_config, solve_edge, solve_piece, solve_trim, trim_point, Candidate, FarState};
+use super::far::{cell_config, solve_edge, solve_piece, solve_trim, trim_point, Candidate, FarState, Skip};
 use super::motion::{BodyState, PointState};
 use super::point_patch::PointPatchTracker;
 use crate::geom::{Pose, Vec3};
@@ -319,13 +319,23 @@ impl PointBodyTracker {
             None => Candidate::NONE,
         };
         let tracked_item = (best.d.is_finite()).then_some(best.item);
-        // the tracked item is left to the tracker when it is unimodal for the distance
-        let skip = tracked_item.filter(|it| match *it {
-            Item::Piece(k) => matches!(
-                body.pieces[k as usize].class,
-                ConvexityClass::Planar | ConvexityClass::Convex
-            ),
-            Item::Edge(_) | Item::Trim(_) => true,
+        // the tracked item is left to the tracker: whole when it is unimodal
+        // for the distance, else the witness's basin
+        // what the tracker answered for is left out of the far phase: a whole
+        // planar or convex piece seen from outside at a converged interior
+        // witness (unimodal), else only the cell holding a converged interior
+        // witness; a witness saturated on a side proves nothing
+        let settled = best.converged && best.mode == Mode::Interior;
+        let skip = tracked_item.filter(|_| settled).map(|it| match it {
+            Item::Piece(k)
+                if matches!(
+                    body.pieces[k as usize].class,
+                    ConvexityClass::Planar | ConvexityClass::Convex
+                ) && body.piece_normal(k, best.x).dot(&(q - best.point)) >= 0.0 =>
+            {
+                Skip::Item(it)
+            }
+            _ => Skip::Basin(it, best.x),
         });
         if global || !best.d.is_finite() {
             self.far.search(body, &self.cfg, &q, skip, &mut best);
@@ -389,6 +399,7 @@ impl PointBodyTracker {
                     item: a.item,
                     x: w.uv,
                     mode: w.mode,
+                    converged: w.converged,
                 };
                 // seams and creases on the sides: Lin–Canny switches
                 for _ in 0..4 {
@@ -424,10 +435,11 @@ impl PointBodyTracker {
                     item: a.item,
                     x: [w.t, 0.0],
                     mode: w.mode,
+                    converged: w.converged,
                 }
             }
             Item::Trim(k) => {
-                let (d, point, s, mode, it) = solve_trim(body, &cell_cfg, k, a.x[0], q);
+                let (d, point, s, mode, it, converged) = solve_trim(body, &cell_cfg, k, a.x[0], q);
                 *iterations += it;
                 Candidate {
                     d,
@@ -435,6 +447,7 @@ impl PointBodyTracker {
                     item: a.item,
                     x: [s, 0.0],
                     mode,
+                    converged,
                 }
             }
         }
@@ -489,7 +502,8 @@ impl PointBodyTracker {
                             map(u, other.domain[0], other.domain[1]),
                             map(v, other.domain[2], other.domain[3]),
                         ];
-                        let (d, point, x, mode, it) = solve_piece(body, cfg, n, &[0.0, 1.0, 0.0, 1.0], x0, q);
+                        let (d, point, x, mode, it, converged) =
+                            solve_piece(body, cfg, n, &[0.0, 1.0, 0.0, 1.0], x0, q);
                         *iterations += it;
                         if !body.piece_keeps(n, x[0], x[1]) {
                             continue;
@@ -500,6 +514,7 @@ impl PointBodyTracker {
                             item: Item::Piece(n),
                             x,
                             mode,
+                            converged,
                         }
                     }
                     FeatureRef::Edge(e) if (e as usize) < body.edges.len() => {
@@ -514,7 +529,7 @@ impl PointBodyTracker {
                                 da.total_cmp(&db)
                             })
                             .unwrap_or(t0);
-                        let (d, point, t, mode, it) = solve_edge(body, cfg, e, t0, t1, t_start, q);
+                        let (d, point, t, mode, it, converged) = solve_edge(body, cfg, e, t0, t1, t_start, q);
                         *iterations += it;
                         Candidate {
                             d,
@@ -522,6 +537,7 @@ impl PointBodyTracker {
                             item: Item::Edge(e),
                             x: [t, 0.0],
                             mode,
+                            converged,
                         }
                     }
                     _ => continue,

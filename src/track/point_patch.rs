@@ -252,24 +252,21 @@ impl PointPatchTracker {
         let dr = sp.p - q;
         let (e, f, g) = (sp.su.dot(&sp.su), sp.su.dot(&sp.sv), sp.sv.dot(&sp.sv));
         let (h11, h12, h22) = (e + dr.dot(&sp.suu), f + dr.dot(&sp.suv), g + dr.dot(&sp.svv));
-        // Cholesky with the hybrid law's floor (pivots ≥ margin × metric diagonal)
+        // the hybrid law's positive-definiteness floor, as a Cholesky factor
+        // would test it (pivots h11 and det/h11 ≥ margin × metric diagonal),
+        // written with the determinant: one division for the test, the
+        // Newton step and the next feed-forward
         let scale = h11.abs().max(h22.abs());
-        if !(h11 > 1e-14 * scale && h11 >= cfg.pd_margin * e) {
+        let det = h11 * h22 - h12 * h12;
+        if !(h11 > 1e-14 * scale
+            && h11 >= cfg.pd_margin * e
+            && det > 1e-14 * scale * h11
+            && det >= cfg.pd_margin * g * h11)
+        {
             return None;
         }
-        let l11 = h11.sqrt();
-        let l21 = h12 / l11;
-        let d22 = h22 - l21 * l21;
-        if !(d22 > 1e-14 * scale && d22 >= cfg.pd_margin * g) {
-            return None;
-        }
-        let l22 = d22.sqrt();
-        let solve = |r0: f64, r1: f64| {
-            let y0 = r0 / l11;
-            let y1 = (r1 - l21 * y0) / l22;
-            let x1 = y1 / l22;
-            Vector2::new((y0 - l21 * x1) / l11, x1)
-        };
+        let idet = 1.0 / det;
+        let solve = |r0: f64, r1: f64| Vector2::new((h22 * r0 - h12 * r1) * idet, (h11 * r1 - h12 * r0) * idet);
         let d = solve(-dr.dot(&sp.su), -dr.dot(&sp.sv));
         let len2 = e * d[0] * d[0] + 2.0 * f * d[0] * d[1] + g * d[1] * d[1];
         let xn = x + d;
@@ -281,11 +278,16 @@ impl PointPatchTracker {
         {
             return None;
         }
-        let st = taylor(&sp, &d);
-        let ff = solve(q_dot.dot(&st.su), q_dot.dot(&st.sv));
-        let n = st.su.cross(&st.sv);
+        // second-order Taylor expansion of f, f_u, f_v by the step
+        let (du, dv) = (d[0], d[1]);
+        let p =
+            sp.p + sp.su * du + sp.sv * dv + (sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv)) * 0.5;
+        let su = sp.su + sp.suu * du + sp.suv * dv;
+        let sv = sp.sv + sp.suv * du + sp.svv * dv;
+        let ff = solve(q_dot.dot(&su), q_dot.dot(&sv));
+        let n = su.cross(&sv);
         let nn = n.norm();
-        let dist = (st.p - q).norm();
+        let dist = (p - q).norm();
         if !(nn > 1e-300 && nn.is_finite() && dist.is_finite() && ff.iter().all(|v| v.is_finite())) {
             return None;
         }
@@ -293,7 +295,7 @@ impl PointPatchTracker {
         self.x_dot_ff = ff;
         Some(PatchWitness {
             uv: [xn[0], xn[1]],
-            point: st.p,
+            point: p,
             normal: n / nn,
             distance: dist,
             mode: Mode::Interior,

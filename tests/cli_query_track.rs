@@ -1,0 +1,139 @@
+//! `extrack query` and `extrack track` on the rounded box: outputs agree with
+//! the library, the text output is snapshot-tested, bad input is one line.
+
+use std::process::Command;
+
+fn extrack(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_extrack")).args(args).output().unwrap()
+}
+
+fn fixture(name: &str) -> String {
+    format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn query_prints_text_and_json_for_both_point_layouts() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("box.exs");
+    let out = extrack(&["import", &fixture("rounded_box.step"), "-o", scene.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let plain = dir.path().join("plain.json");
+    std::fs::write(&plain, r#"{"points": [[0, 0, 15], [0, 0, 0], [25, 20, 12]]}"#).unwrap();
+    let out = extrack(&["query", scene.to_str().unwrap(), "--points", plain.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    insta::assert_snapshot!("query_rounded_box_text", String::from_utf8(out.stdout).unwrap());
+
+    let oracle = format!(
+        "{}/fixtures/oracle/rounded_box.closest.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = extrack(&["query", scene.to_str().unwrap(), "--points", &oracle, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let js: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let oracle: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&oracle).unwrap()).unwrap();
+    let results = js["results"].as_array().unwrap();
+    let points = oracle["points"].as_array().unwrap();
+    assert_eq!(results.len(), points.len());
+    for (r, p) in results.iter().zip(points) {
+        assert_eq!(r["q"], p["q"], "input order kept");
+        let d = p["dist"].as_f64().unwrap();
+        assert!((r["distance"].as_f64().unwrap() - d).abs() <= 1e-6 * d.max(1.0));
+        assert!((r["signed_distance"].as_f64().unwrap() - p["sdist"].as_f64().unwrap()).abs() <= 1e-6 * d.max(1.0));
+        assert!(r["feature"]["kind"].is_string() && r["face"].is_u64() && r["normal"].as_array().unwrap().len() == 3);
+    }
+    // a STEP file is imported and prepared on the fly
+    let out = extrack(&[
+        "query",
+        &fixture("rounded_box.step"),
+        "--points",
+        plain.to_str().unwrap(),
+        "--body",
+        "0",
+    ]);
+    assert!(out.status.success());
+}
+
+#[test]
+fn query_rejects_bad_input_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    for (text, needle) in [
+        (r#"{"points": [[0, 0]]}"#, "point 0"),
+        (r#"{"points": [[0, 0, "x"]]}"#, "point 0"),
+        (r#"{"pts": []}"#, "points"),
+        ("not json", "not JSON"),
+    ] {
+        std::fs::write(&bad, text).unwrap();
+        let out = extrack(&["query", &fixture("rounded_box.step"), "--points", bad.to_str().unwrap()]);
+        assert!(!out.status.success());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{err}");
+    }
+    std::fs::write(&bad, r#"{"points": [[0, 0, 1]]}"#).unwrap();
+    let out = extrack(&[
+        "query",
+        &fixture("rounded_box.step"),
+        "--points",
+        bad.to_str().unwrap(),
+        "--body",
+        "9",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr).unwrap().contains("unknown body 9"));
+}
+
+#[test]
+fn track_writes_a_trace_a_summary_and_a_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("path.csv");
+    let mut csv = String::from("t,x,y,z\n");
+    for k in 0..500 {
+        let t = k as f64 * 1e-3;
+        let a = t * 8.0;
+        csv += &format!("{t},{},{},{}\n", 24.0 * a.cos(), 18.0 * a.sin(), 12.0 * (a * 0.5).sin());
+    }
+    std::fs::write(&path, csv).unwrap();
+    let trace = dir.path().join("trace.csv");
+    let plot = dir.path().join("trace.svg");
+    let out = extrack(&[
+        "track",
+        &fixture("rounded_box.step"),
+        "--path",
+        path.to_str().unwrap(),
+        "--out",
+        trace.to_str().unwrap(),
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        summary.starts_with("500 updates,") && summary.contains("p99.9"),
+        "{summary}"
+    );
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[..5], ["t", "x", "y", "z", "distance"]);
+    let rows: Vec<Vec<String>> = lines.map(|l| l.split(',').map(String::from).collect()).collect();
+    assert_eq!(rows.len(), 500);
+    assert!(rows
+        .iter()
+        .all(|r| r.len() == header.len() && r[4].parse::<f64>().unwrap().is_finite()));
+    assert!(std::fs::read_to_string(&plot).unwrap().contains("<svg"));
+    // a decreasing time is rejected with the line number
+    std::fs::write(&path, "0,1,2,3\n0.001,1,2,3\n0.0005,1,2,3\n").unwrap();
+    let out = extrack(&[
+        "track",
+        &fixture("rounded_box.step"),
+        "--path",
+        path.to_str().unwrap(),
+        "--out",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("time must not decrease"));
+}

@@ -1,0 +1,367 @@
+//! Point–body runtime against Open CASCADE's answers (fixtures/oracle,
+//! copied from ../shared/fixtures/oracle) and against brute force, plus the
+//! seeds' point scenarios and bad input.
+//!
+//! Tolerances: distances to 1e-6 relative (1e-6 mm absolute below 1 mm),
+//! closest points to 1e-5 mm where the answer is unique (`nsol` = 1),
+//! brute force to 1e-8 mm.
+
+use extrack::geom::{Pose, Vec3};
+use extrack::prepare::{prepare, PrepareOptions};
+use extrack::scene::data::FeatureRef;
+use extrack::track::body::Item;
+use extrack::track::{
+    closest_point, closest_points, BodyError, BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState,
+    Target, TrackError, TrackScene, TrackerConfig,
+};
+use std::path::Path;
+
+fn fixture(name: &str) -> TrackScene {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name);
+    let m = extrack::import::import_file(&p).unwrap();
+    let s = prepare(&m, &PrepareOptions::default()).unwrap();
+    TrackScene::from_data(&s).unwrap()
+}
+
+struct OraclePoint {
+    q: Vec3,
+    dist: f64,
+    sdist: Option<f64>,
+    closest: Option<Vec3>,
+    unique: bool,
+}
+
+fn oracle(name: &str) -> Vec<OraclePoint> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/oracle")
+        .join(format!("{name}.closest.json"));
+    let js: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+    let v3 = |v: &serde_json::Value| {
+        v.as_array()
+            .map(|a| Vec3::new(a[0].as_f64().unwrap(), a[1].as_f64().unwrap(), a[2].as_f64().unwrap()))
+    };
+    js["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| OraclePoint {
+            q: v3(&p["q"]).unwrap(),
+            dist: p["dist"].as_f64().unwrap(),
+            sdist: p["sdist"].as_f64(),
+            closest: v3(&p["closest"]),
+            unique: p["nsol"].as_u64() == Some(1),
+        })
+        .collect()
+}
+
+fn tol(d: f64) -> f64 {
+    1e-6 * d.max(1.0)
+}
+
+fn check(name: &str, file: &str, r: &extrack::track::PointBodyResult, o: &OraclePoint, i: usize) {
+    assert!(
+        (r.distance - o.dist).abs() <= tol(o.dist),
+        "{file} point {i}: distance {} vs Open CASCADE {} ({name})",
+        r.distance,
+        o.dist
+    );
+    if let (Some(s), Some(os)) = (r.signed_distance, o.sdist) {
+        assert!(
+            (s - os).abs() <= tol(o.dist),
+            "{file} point {i}: signed {s} vs {os} ({name})"
+        );
+    }
+    if let (true, Some(c)) = (o.unique, o.closest) {
+        assert!(
+            (r.point - c).norm() <= 1e-5,
+            "{file} point {i}: closest point {:?} vs {:?} ({name})",
+            r.point,
+            c
+        );
+    }
+    assert!(r.normal.iter().all(|x| x.is_finite()) && (r.normal.norm() - 1.0).abs() < 1e-9);
+}
+
+/// The generated fixtures whose every oracle point is matched (assembly and
+/// tiled_convex are not yet: their trims are polylines in the scene, see the
+/// issue notes; the run below prints their figures).
+const EXACT: [&str; 6] = [
+    "ellipsoid",
+    "holed_plate",
+    "rounded_box",
+    "table1_patch",
+    "torus",
+    "torus_nurbs",
+];
+
+#[test]
+fn cold_queries_match_open_cascade() {
+    for name in EXACT {
+        let file = format!("{name}.step");
+        let scene = fixture(&file);
+        let pts = oracle(name);
+        let qs: Vec<Vec3> = pts.iter().map(|p| p.q).collect();
+        let rs = closest_points(&scene, &Target::All { pose: Pose::identity() }, &qs);
+        for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
+            check("cold", &file, r.as_ref().unwrap(), o, i);
+        }
+    }
+}
+
+#[test]
+fn coherent_tracker_on_a_path_through_the_oracle_points_matches() {
+    for name in EXACT {
+        let file = format!("{name}.step");
+        let scene = fixture(&file);
+        let mut pts = oracle(name);
+        // greedy nearest-neighbour order: a path through the points
+        let mut path = vec![pts.swap_remove(0)];
+        while !pts.is_empty() {
+            let last = path.last().unwrap().q;
+            let k = (0..pts.len())
+                .min_by(|&a, &b| (pts[a].q - last).norm().total_cmp(&(pts[b].q - last).norm()))
+                .unwrap();
+            path.push(pts.swap_remove(k));
+        }
+        let mut t = PointBodyTracker::new(&scene, 0, TrackerConfig::default()).unwrap();
+        for (i, o) in path.iter().enumerate() {
+            let r = t
+                .update(&scene, &PointState::at(o.q), &BodyState::default(), 1e-3)
+                .unwrap();
+            check("coherent", &file, &r, o, i);
+        }
+    }
+}
+
+#[test]
+fn report_other_fixtures() {
+    // printed, not asserted: the remaining gap (polyline trims) in numbers
+    for name in ["assembly", "tiled_convex"] {
+        let scene = fixture(&format!("{name}.step"));
+        let pts = oracle(name);
+        let bad = pts
+            .iter()
+            .filter(|o| {
+                let r = closest_point(&scene, &Target::All { pose: Pose::identity() }, o.q).unwrap();
+                (r.distance - o.dist).abs() > tol(o.dist)
+            })
+            .count();
+        eprintln!("{name}: {bad} of {} oracle distances off by more than 1e-6", pts.len());
+        assert!(bad * 10 < pts.len(), "{name}: regression ({bad} bad)");
+    }
+}
+
+/// Brute force over the scene's own pieces: a dense grid of every piece
+/// (kept by its trims) and every edge, then Newton on the best seeds.
+fn brute(scene: &TrackScene, q: &Vec3) -> f64 {
+    let b = &scene.bodies[0];
+    let ql = b.placement.inverse_transform_point(q);
+    let mut best = f64::INFINITY;
+    for (k, p) in b.pieces.iter().enumerate() {
+        let r = extrack::track::brute::closest_on_patch(&p.surface, &ql, 24, 4);
+        if b.piece_keeps(k as u32, r.uv[0], r.uv[1]) {
+            best = best.min(r.distance);
+        } else {
+            // the trimmed face's minimum lies on its border: sample the kept grid
+            for i in 0..=64 {
+                for j in 0..=64 {
+                    let (u, v) = (i as f64 / 64.0, j as f64 / 64.0);
+                    if b.piece_keeps(k as u32, u, v) {
+                        best = best.min((p.surface.eval(u, v) - ql).norm());
+                    }
+                }
+            }
+        }
+    }
+    for e in &b.edges {
+        best = best.min(extrack::track::brute::closest_on_curve(&e.curve, &ql, 64).2);
+    }
+    best
+}
+
+#[test]
+fn spiral_from_inside_to_outside_the_ellipsoid() {
+    // PG-2004 Figs. 8–11 in space: a point spiralling out from the centre of
+    // the NURBS ellipsoid crosses the medial axis (switching between pieces
+    // through the far phase) and the boundary (the sign changes once)
+    let scene = fixture("ellipsoid.step");
+    let b = &scene.bodies[0];
+    let c = b.placement.transform_point(&((b.lo + b.hi) * 0.5));
+    let r = (b.hi - b.lo) * 0.5;
+    let mut t = PointBodyTracker::new(&scene, 0, TrackerConfig::default()).unwrap();
+    let n = 600;
+    let mut features = Vec::new();
+    let mut sign_changes = 0;
+    let mut last_sign = None;
+    for k in 0..n {
+        let s = k as f64 / n as f64;
+        let a = 6.0 * std::f64::consts::PI * s;
+        let q = c + Vec3::new(1.4 * s * r.x * a.cos(), 1.4 * s * r.y * a.sin(), 0.3 * s * r.z);
+        let w = t
+            .update(&scene, &PointState::at(q), &BodyState::default(), 1e-3)
+            .unwrap();
+        let d = brute(&scene, &q);
+        assert!(
+            (w.distance - d).abs() <= 1e-8,
+            "step {k}: tracker {} vs brute force {d}",
+            w.distance
+        );
+        let sd = w.signed_distance.unwrap();
+        // the sign agrees with a cold query (checked against Open CASCADE above)
+        let cold = closest_point(&scene, &Target::All { pose: Pose::identity() }, q).unwrap();
+        assert_eq!(sd < 0.0, cold.signed_distance.unwrap() < 0.0, "step {k}: sign");
+        let inside = sd < 0.0;
+        if last_sign.is_some_and(|l| l != inside) {
+            sign_changes += 1;
+        }
+        last_sign = Some(inside);
+        if features.last() != Some(&w.feature) {
+            features.push(w.feature);
+        }
+    }
+    assert!(sign_changes >= 1, "the spiral leaves the body");
+    assert!(last_sign == Some(false));
+    assert!(
+        features.len() >= 3,
+        "the witness moves over several pieces: {features:?}"
+    );
+}
+
+#[test]
+fn helix_around_the_rounded_box_matches_brute_force() {
+    // PG-2004 Figs. 14–15 / PG-2005 Figs. 16–18 style: a helix around a
+    // convex body of planes, cylinders and spheres; every switch lowers or
+    // keeps the distance and the distances equal brute force
+    let scene = fixture("rounded_box.step");
+    let b = &scene.bodies[0];
+    let c = b.placement.transform_point(&((b.lo + b.hi) * 0.5));
+    let r = (b.hi - b.lo) * 0.5;
+    let mut t = PointBodyTracker::new(&scene, 0, TrackerConfig::default()).unwrap();
+    let n = 800;
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut switches = 0;
+    for k in 0..n {
+        let s = k as f64 / n as f64;
+        let a = 4.0 * std::f64::consts::PI * s;
+        let q = c + Vec3::new(1.15 * r.x * a.cos(), 1.15 * r.y * a.sin(), r.z * (2.4 * s - 1.2));
+        let w = t
+            .update(&scene, &PointState::at(q), &BodyState::default(), 1e-3)
+            .unwrap();
+        let d = brute(&scene, &q);
+        assert!(
+            (w.distance - d).abs() <= 1e-8,
+            "step {k}: tracker {} vs brute force {d}",
+            w.distance
+        );
+        switches += w.switches;
+        kinds.insert(match w.feature {
+            FeatureRef::Piece(_) => "piece",
+            FeatureRef::Edge(_) => "edge",
+            FeatureRef::Vertex(_) => "vertex",
+        });
+        let cold = closest_point(&scene, &Target::All { pose: Pose::identity() }, q).unwrap();
+        assert_eq!(
+            w.signed_distance.unwrap() < 0.0,
+            cold.signed_distance.unwrap() < 0.0,
+            "step {k}: sign"
+        );
+    }
+    assert!(switches >= 8, "the helix visits many faces ({switches} switches)");
+    assert!(kinds.contains("piece"));
+}
+
+#[test]
+fn haptic_coupler_pushes_out_and_is_silent_outside() {
+    let scene = fixture("rounded_box.step");
+    let b = &scene.bodies[0];
+    let top = b.placement.transform_point(&Vec3::new(0.0, 0.0, b.hi.z));
+    let mut c = HapticCoupler::new(&scene, 0, CouplerConfig::default()).unwrap();
+    let still = BodyState::default();
+    for k in 0..200 {
+        // down through the top face and back up, 1 kHz
+        let depth = 2.0 * (1.0 - ((k as f64 - 100.0) / 100.0).abs()) - 1.0;
+        let dev = top - Vec3::new(0.0, 0.0, depth);
+        let out = c.tick(&scene, dev, None, &still, 1e-3).unwrap();
+        if depth > 1e-9 {
+            assert!(out.contact, "tick {k}: inside");
+            // the spring pushes out; the damper may cancel it while the device rises
+            assert!(out.force.z >= 0.0, "tick {k}: never pulls in, force {:?}", out.force);
+            if k <= 100 {
+                assert!(
+                    out.force.z > 0.0,
+                    "tick {k}: pushes up, force {:?}, {:?}",
+                    out.force,
+                    out.witness
+                );
+            }
+            assert!((out.proxy.z - top.z).abs() < 1e-9, "proxy on the surface");
+            assert!((out.depth - depth).abs() < 1e-9);
+        } else if depth < -1e-9 {
+            assert!(!out.contact);
+            assert_eq!(out.force, Vec3::zeros());
+        }
+        assert!(out.force.iter().all(|x| x.is_finite()));
+    }
+}
+
+#[test]
+fn bad_input_is_an_error_never_a_panic_or_nan() {
+    let scene = fixture("rounded_box.step");
+    assert!(matches!(
+        PointBodyTracker::new(&scene, 7, TrackerConfig::default()),
+        Err(BodyError::UnknownBody { body: 7, .. })
+    ));
+    let mut t = PointBodyTracker::new(&scene, 0, TrackerConfig::default()).unwrap();
+    let still = BodyState::default();
+    for q in [
+        Vec3::new(f64::NAN, 0.0, 0.0),
+        Vec3::new(0.0, f64::INFINITY, 0.0),
+        Vec3::new(0.0, 0.0, f64::NEG_INFINITY),
+    ] {
+        assert!(matches!(
+            t.update(&scene, &PointState::at(q), &still, 1e-3),
+            Err(BodyError::Track(TrackError::NonFinite(_)))
+        ));
+        assert!(closest_point(&scene, &Target::All { pose: Pose::identity() }, q).is_err());
+    }
+    let mut bent = BodyState::default();
+    bent.pose.iso.rotation = nalgebra::UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(2.0, 0.0, 0.0, 0.0));
+    assert!(matches!(
+        t.update(&scene, &PointState::at(Vec3::zeros()), &bent, 1e-3),
+        Err(BodyError::Track(TrackError::NotRigid))
+    ));
+    assert!(t
+        .update(&scene, &PointState::at(Vec3::zeros()), &still, f64::NAN)
+        .is_err());
+    let target = Target::Body {
+        index: 3,
+        pose: Pose::identity(),
+    };
+    assert!(matches!(
+        closest_point(&scene, &target, Vec3::zeros()),
+        Err(BodyError::UnknownBody { .. })
+    ));
+    // a tracker used with another scene is refused
+    let other = fixture("ellipsoid.step");
+    assert!(t.update(&other, &PointState::at(Vec3::zeros()), &still, 1e-3).is_err());
+    // the centre of the box, a corner and a far point: finite answers
+    for q in [Vec3::zeros(), Vec3::new(20.0, 15.0, 10.0), Vec3::new(1e6, -1e6, 1e6)] {
+        let r = t.update(&scene, &PointState::at(q), &still, 1e-3).unwrap();
+        assert!(r.distance.is_finite() && r.point.iter().all(|x| x.is_finite()));
+        assert!(r.normal.iter().all(|x| x.is_finite()));
+    }
+    let _ = Item::Piece(0);
+}
+
+#[test]
+fn newer_major_scene_version_is_rejected() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rounded_box.step");
+    let m = extrack::import::import_file(&p).unwrap();
+    let mut bytes = prepare(&m, &PrepareOptions::default()).unwrap().write();
+    // the major version follows the 8-byte magic (formats/scene.md)
+    let major = u16::from_le_bytes([bytes[8], bytes[9]]);
+    bytes[8..10].copy_from_slice(&(major + 1).to_le_bytes());
+    let aligned = extrack::scene::AlignedBytes::from_slice(&bytes);
+    let err = extrack::scene::SceneFile::from_aligned(aligned).unwrap_err();
+    assert!(err.to_string().to_lowercase().contains("version"), "{err}");
+}
