@@ -6,7 +6,8 @@
 //! surfaces with the feedback-stabilised trackers of the papers in
 //! `../shared/seeds/` (PG-2002, PG-2004, PG-2005, PG-GUAS, NJC-1999).
 //!
-//! Modules follow the pipeline: [`import`] → (prepare) → (scene) → [`track`].
+//! Modules follow the pipeline: [`import`] → (prepare) → (scene) → [`track`];
+//! [`capi`] is the C ABI over them (`include/extrack.h`).
 
 #![warn(missing_docs)]
 // Numeric kernels index several arrays in lock-step, as the equations do.
@@ -14,6 +15,7 @@
 // `!(x > tol)` deliberately treats NaN as failing the test.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod capi;
 pub mod export;
 pub mod geom;
 pub mod import;

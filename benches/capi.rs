@@ -1,0 +1,295 @@
+//! Cost of the C ABI: one haptic-coupler tick and one point-tracker update
+//! through the `extern "C"` entry points (`ext_coupler_tick`,
+//! `ext_point_tracker_update`, called through a function pointer so nothing
+//! is inlined across the boundary, as from a C host) against the same call on
+//! the Rust API, on the same 1 kHz path over the rounded box fixture.
+//!
+//! Criterion medians per side, then a paired estimate of the FFI overhead:
+//! alternating batches of 1000 ticks on each side, 100 rounds after one warm-up round, alternating which side goes first, the median of
+//! the per-round differences (less sensitive to a shared, noisy machine).
+//! Target: overhead ≤ 20 ns per call.
+//!
+//! Run: `cargo bench --bench capi -- --warm-up-time 1 --measurement-time 3`.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use extrack::capi::coupler::{ext_coupler, ext_coupler_new, ext_coupler_output, ext_coupler_tick};
+use extrack::capi::error::ext_status;
+use extrack::capi::scene::{ext_scene, ext_scene_load_buffer};
+use extrack::capi::tracker::{ext_closest_point, ext_point_tracker, ext_point_tracker_new, ext_point_tracker_update};
+use extrack::capi::types::{ext_pose, ext_twist, ext_vec3};
+use extrack::geom::{Pose, Vec3};
+use extrack::track::{
+    BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState, TrackScene, TrackerConfig,
+};
+use std::time::Instant;
+
+const H: f64 = 1e-3;
+const PATH: usize = 10_000;
+
+type TickFn = unsafe extern "C" fn(
+    *mut ext_coupler,
+    *const ext_vec3,
+    *const ext_vec3,
+    *const ext_pose,
+    *const ext_twist,
+    f64,
+    *mut ext_coupler_output,
+) -> ext_status;
+type UpdateFn = unsafe extern "C" fn(
+    *mut ext_point_tracker,
+    *const ext_vec3,
+    *const ext_vec3,
+    *const ext_pose,
+    *const ext_twist,
+    f64,
+    *mut ext_closest_point,
+) -> ext_status;
+
+fn v(p: Vec3) -> ext_vec3 {
+    ext_vec3 { x: p.x, y: p.y, z: p.z }
+}
+
+/// The servo host's path: slides over the top of the box and presses in four times.
+fn press_path(lo: Vec3, hi: Vec3) -> Vec<PointState> {
+    let (cx, cy, ex, top) = (0.5 * (lo.x + hi.x), 0.5 * (lo.y + hi.y), 0.5 * (hi.x - lo.x), hi.z);
+    (0..PATH)
+        .map(|i| {
+            let t = i as f64 * H;
+            let pi = std::f64::consts::PI;
+            let s = (pi * t / 2.5).sin();
+            PointState {
+                q: Vec3::new(cx + 0.5 * ex * (2.0 * pi * t / 10.0).sin(), cy, top + 4.0 - 7.0 * s * s),
+                q_dot: Vec3::new(
+                    0.5 * ex * (2.0 * pi / 10.0) * (2.0 * pi * t / 10.0).cos(),
+                    0.0,
+                    -7.0 * 2.0 * s * (pi * t / 2.5).cos() * pi / 2.5,
+                ),
+            }
+        })
+        .collect()
+}
+
+/// An orbit outside the body at 1.5× its half extents.
+fn orbit_path(lo: Vec3, hi: Vec3) -> Vec<PointState> {
+    let c = (lo + hi) * 0.5;
+    let e = (hi - lo) * 0.5;
+    let w = std::f64::consts::PI;
+    (0..PATH)
+        .map(|i| {
+            let t = i as f64 * H;
+            PointState {
+                q: c + Vec3::new(
+                    1.5 * e.x * (w * t).cos(),
+                    1.5 * e.y * (w * t).sin(),
+                    0.5 * e.z * (3.0 * w * t).sin(),
+                ),
+                q_dot: Vec3::new(
+                    -1.5 * e.x * w * (w * t).sin(),
+                    1.5 * e.y * w * (w * t).cos(),
+                    1.5 * e.z * w * (3.0 * w * t).cos(),
+                ),
+            }
+        })
+        .collect()
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+fn bench(c: &mut Criterion) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let model = extrack::import::import_file(root.join("fixtures/rounded_box.brep.igs")).unwrap();
+    let bytes = extrack::prepare::prepare(&model, &Default::default()).unwrap().write();
+    let aligned = extrack::scene::AlignedBytes::from_slice(&bytes);
+    let view = extrack::scene::SceneView::from_bytes(aligned.as_bytes()).unwrap();
+    let ts = TrackScene::new(&view).unwrap();
+    let bb = view.bodies()[0].bbox;
+    let (lo, hi) = (Vec3::from(bb.min), Vec3::from(bb.max));
+    let mut scene: *mut ext_scene = std::ptr::null_mut();
+    assert_eq!(
+        unsafe { ext_scene_load_buffer(bytes.as_ptr(), bytes.len(), &mut scene) },
+        ext_status::EXT_OK
+    );
+    let still = BodyState::at(Pose::identity());
+    let identity = ext_pose {
+        position: ext_vec3 { x: 0.0, y: 0.0, z: 0.0 },
+        orientation: extrack::capi::types::ext_quat {
+            w: 1.0,
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+        },
+    };
+    let tick: TickFn = black_box(ext_coupler_tick);
+    let update: UpdateFn = black_box(ext_point_tracker_update);
+
+    // ---- haptic coupler tick
+    let press = press_path(lo, hi);
+    let press_c: Vec<(ext_vec3, ext_vec3)> = press.iter().map(|p| (v(p.q), v(p.q_dot))).collect();
+    let ccfg = CouplerConfig {
+        stiffness: 0.5,
+        damping: 0.002,
+        ..CouplerConfig::default()
+    };
+    let mut rust_coupler = HapticCoupler::new(&ts, 0, ccfg).unwrap();
+    let mut c_coupler: *mut ext_coupler = std::ptr::null_mut();
+    let c_cfg = extrack::capi::coupler::ext_coupler_config {
+        stiffness: ccfg.stiffness,
+        damping: ccfg.damping,
+        max_force: ccfg.max_force,
+        tracker: extrack::capi::tracker::ext_tracker_config::from(&ccfg.tracker),
+    };
+    assert_eq!(
+        unsafe { ext_coupler_new(scene, 0, &c_cfg, &mut c_coupler) },
+        ext_status::EXT_OK
+    );
+    let mut out = std::mem::MaybeUninit::<ext_coupler_output>::uninit();
+
+    let mut g = c.benchmark_group("coupler_tick");
+    let mut k = 0usize;
+    g.bench_function("rust", |b| {
+        b.iter(|| {
+            k = (k + 1) % PATH;
+            let p = &press[k];
+            black_box(rust_coupler.tick(&ts, p.q, Some(p.q_dot), &still, H).unwrap())
+        })
+    });
+    let mut k = 0usize;
+    g.bench_function("c_abi", |b| {
+        b.iter(|| {
+            k = (k + 1) % PATH;
+            let (q, qd) = &press_c[k];
+            let st = unsafe { tick(c_coupler, q, qd, &identity, std::ptr::null(), H, out.as_mut_ptr()) };
+            black_box(&out);
+            st
+        })
+    });
+    g.finish();
+
+    // ---- point tracker update
+    let orbit = orbit_path(lo, hi);
+    let orbit_c: Vec<(ext_vec3, ext_vec3)> = orbit.iter().map(|p| (v(p.q), v(p.q_dot))).collect();
+    let mut rust_tracker = PointBodyTracker::new(&ts, 0, TrackerConfig::default()).unwrap();
+    let mut c_tracker: *mut ext_point_tracker = std::ptr::null_mut();
+    assert_eq!(
+        unsafe { ext_point_tracker_new(scene, 0, std::ptr::null(), &mut c_tracker) },
+        ext_status::EXT_OK
+    );
+    let mut cp = std::mem::MaybeUninit::<ext_closest_point>::uninit();
+    let mut g = c.benchmark_group("point_tracker_update");
+    let mut k = 0usize;
+    g.bench_function("rust", |b| {
+        b.iter(|| {
+            k = (k + 1) % PATH;
+            black_box(rust_tracker.update(&ts, &orbit[k], &still, H).unwrap())
+        })
+    });
+    let mut k = 0usize;
+    g.bench_function("c_abi", |b| {
+        b.iter(|| {
+            k = (k + 1) % PATH;
+            let (q, qd) = &orbit_c[k];
+            let st = unsafe { update(c_tracker, q, qd, &identity, std::ptr::null(), H, cp.as_mut_ptr()) };
+            black_box(&cp);
+            st
+        })
+    });
+    g.finish();
+
+    // ---- paired estimate: alternating batches, both sides on the same path segment
+    const BATCH: usize = 1000;
+    const ROUNDS: usize = 101;
+    let mut rc = HapticCoupler::new(&ts, 0, ccfg).unwrap();
+    let mut cc: *mut ext_coupler = std::ptr::null_mut();
+    assert_eq!(
+        unsafe { ext_coupler_new(scene, 0, &c_cfg, &mut cc) },
+        ext_status::EXT_OK
+    );
+    let mut rt = PointBodyTracker::new(&ts, 0, TrackerConfig::default()).unwrap();
+    let mut ct: *mut ext_point_tracker = std::ptr::null_mut();
+    assert_eq!(
+        unsafe { ext_point_tracker_new(scene, 0, std::ptr::null(), &mut ct) },
+        ext_status::EXT_OK
+    );
+    let (mut d_tick, mut d_update, mut r_tick, mut c_tick_t, mut r_upd, mut c_upd) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        let seg = (round * BATCH) % PATH..(round * BATCH) % PATH + BATCH;
+        let rust_tick = |rc: &mut HapticCoupler| {
+            let t0 = Instant::now();
+            for p in &press[seg.clone()] {
+                black_box(rc.tick(&ts, p.q, Some(p.q_dot), &still, H).unwrap());
+            }
+            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
+        };
+        let c_tick = |out: &mut std::mem::MaybeUninit<ext_coupler_output>| {
+            let t0 = Instant::now();
+            for (q, qd) in &press_c[seg.clone()] {
+                let st = unsafe { tick(cc, q, qd, &identity, std::ptr::null(), H, out.as_mut_ptr()) };
+                black_box((st, &*out));
+            }
+            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
+        };
+        let rust_update = |rt: &mut PointBodyTracker| {
+            let t0 = Instant::now();
+            for p in &orbit[seg.clone()] {
+                black_box(rt.update(&ts, p, &still, H).unwrap());
+            }
+            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
+        };
+        let c_update = |cp: &mut std::mem::MaybeUninit<ext_closest_point>| {
+            let t0 = Instant::now();
+            for (q, qd) in &orbit_c[seg.clone()] {
+                let st = unsafe { update(ct, q, qd, &identity, std::ptr::null(), H, cp.as_mut_ptr()) };
+                black_box((st, &*cp));
+            }
+            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
+        };
+        // alternate which side goes first, so cache warmth favours neither
+        let (a, b, e, f) = if round % 2 == 0 {
+            let a = rust_tick(&mut rc);
+            let b = c_tick(&mut out);
+            let e = rust_update(&mut rt);
+            let f = c_update(&mut cp);
+            (a, b, e, f)
+        } else {
+            let b = c_tick(&mut out);
+            let a = rust_tick(&mut rc);
+            let f = c_update(&mut cp);
+            let e = rust_update(&mut rt);
+            (a, b, e, f)
+        };
+        if round > 0 {
+            // round 0 holds the cold starts
+            r_tick.push(a);
+            c_tick_t.push(b);
+            d_tick.push(b - a);
+            r_upd.push(e);
+            c_upd.push(f);
+            d_update.push(f - e);
+        }
+    }
+    println!(
+        "paired batches ({} rounds × {BATCH}): coupler tick rust {:.1} ns, C ABI {:.1} ns, overhead {:+.1} ns; \
+         tracker update rust {:.1} ns, C ABI {:.1} ns, overhead {:+.1} ns (target ≤ 20 ns)",
+        ROUNDS - 1,
+        median(r_tick),
+        median(c_tick_t),
+        median(d_tick),
+        median(r_upd),
+        median(c_upd),
+        median(d_update)
+    );
+    unsafe {
+        extrack::capi::coupler::ext_coupler_free(c_coupler);
+        extrack::capi::coupler::ext_coupler_free(cc);
+        extrack::capi::tracker::ext_point_tracker_free(c_tracker);
+        extrack::capi::tracker::ext_point_tracker_free(ct);
+        extrack::capi::scene::ext_scene_free(scene);
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,91 @@
+//! Runs N point-tracker updates over the rounded box fixture through the Rust
+//! API or through the C ABI, for counting the instructions the boundary adds
+//! (load-independent, unlike timings on a shared machine):
+//!
+//! ```sh
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/capi_tick rust 20000
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/capi_tick c 20000
+//! ```
+//! The difference of the two totals divided by N is the cost of one call
+//! through the ABI (both runs make the same cold start and setup).
+use extrack::capi::error::ext_status;
+use extrack::capi::scene::{ext_scene, ext_scene_free, ext_scene_load_buffer};
+use extrack::capi::tracker::{
+    ext_closest_point, ext_point_tracker, ext_point_tracker_free, ext_point_tracker_new, ext_point_tracker_update,
+};
+use extrack::capi::types::ext_vec3;
+use extrack::geom::{Pose, Vec3};
+use extrack::track::{BodyState, PointBodyTracker, PointState, TrackScene, TrackerConfig};
+use std::hint::black_box;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let side = args.next().unwrap_or_else(|| "rust".into());
+    let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let model = extrack::import::import_file(root.join("fixtures/rounded_box.brep.igs"))?;
+    let bytes = extrack::prepare::prepare(&model, &Default::default())?.write();
+    let aligned = extrack::scene::AlignedBytes::from_slice(&bytes);
+    let view = extrack::scene::SceneView::from_bytes(aligned.as_bytes())?;
+    let ts = TrackScene::new(&view)?;
+    let mut scene: *mut ext_scene = std::ptr::null_mut();
+    // SAFETY: valid buffer and out pointer.
+    if unsafe { ext_scene_load_buffer(bytes.as_ptr(), bytes.len(), &mut scene) } != ext_status::EXT_OK {
+        return Err("ext_scene_load_buffer failed".into());
+    }
+    let path = |k: usize| {
+        let t = k as f64 * 1e-3;
+        let w = std::f64::consts::PI;
+        PointState {
+            q: Vec3::new(30.0 * (w * t).cos(), 22.5 * (w * t).sin(), 5.0 * (3.0 * w * t).sin()),
+            q_dot: Vec3::new(
+                -30.0 * w * (w * t).sin(),
+                22.5 * w * (w * t).cos(),
+                15.0 * w * (3.0 * w * t).cos(),
+            ),
+        }
+    };
+    let mut acc = 0.0;
+    if side == "c" {
+        let update: unsafe extern "C" fn(_, _, _, _, _, _, _) -> ext_status = black_box(ext_point_tracker_update);
+        let mut t: *mut ext_point_tracker = std::ptr::null_mut();
+        // SAFETY: live scene, NULL config, valid out pointer.
+        unsafe { ext_point_tracker_new(scene, 0, std::ptr::null(), &mut t) };
+        let mut out = std::mem::MaybeUninit::<ext_closest_point>::uninit();
+        for k in 0..n {
+            let p = path(k);
+            let (q, v) = (ext_vec3::from(p.q), ext_vec3::from(p.q_dot));
+            // SAFETY: live tracker, valid pointers.
+            let st = unsafe {
+                update(
+                    t,
+                    &q,
+                    &v,
+                    std::ptr::null(),
+                    std::ptr::null(),
+                    if k == 0 { 0.0 } else { 1e-3 },
+                    out.as_mut_ptr(),
+                )
+            };
+            if st != ext_status::EXT_OK {
+                return Err("update failed".into());
+            }
+            // SAFETY: written on EXT_OK.
+            acc += unsafe { out.assume_init_ref() }.distance;
+        }
+        // SAFETY: live handles, freed once.
+        unsafe { ext_point_tracker_free(t) };
+    } else {
+        let still = BodyState::at(Pose::identity());
+        let mut t = PointBodyTracker::new(&ts, 0, TrackerConfig::default())?;
+        for k in 0..n {
+            acc += t
+                .update(&ts, &path(k), &still, if k == 0 { 0.0 } else { 1e-3 })?
+                .distance;
+        }
+    }
+    // SAFETY: live handle, freed once.
+    unsafe { ext_scene_free(scene) };
+    println!("{side}: sum of distances {acc}");
+    Ok(())
+}

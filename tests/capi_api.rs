@@ -1,0 +1,374 @@
+//! The C ABI called from Rust: batch queries equal the Rust API's, all or
+//! nothing on bad input; tracker settings round-trip and are validated;
+//! NULL and non-finite inputs give a status and leave outputs untouched;
+//! trackers outlive their scene handle.
+
+use extrack::capi::batch::{ext_scene_closest_point, ext_scene_closest_points, EXT_ALL_BODIES};
+use extrack::capi::error::{ext_last_error_message, ext_status};
+use extrack::capi::scene::{ext_scene, ext_scene_free, ext_scene_load_buffer};
+use extrack::capi::tracker::*;
+use extrack::capi::types::{ext_pose, ext_quat, ext_vec3};
+use extrack::geom::{Pose, Vec3};
+use extrack::track::{closest_point, closest_points, PointBodyTracker, PointState, Target, TrackScene, TrackerConfig};
+use std::ptr::{null, null_mut};
+
+struct Fixture {
+    bytes: Vec<u8>,
+    ts: TrackScene,
+}
+
+fn fixture(model: &str) -> Fixture {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let m = extrack::import::import_file(root.join("fixtures").join(model)).unwrap();
+    let bytes = extrack::prepare::prepare(&m, &Default::default()).unwrap().write();
+    let a = extrack::scene::AlignedBytes::from_slice(&bytes);
+    let ts = TrackScene::new(&extrack::scene::SceneView::from_bytes(a.as_bytes()).unwrap()).unwrap();
+    Fixture { bytes, ts }
+}
+
+fn load(f: &Fixture) -> *mut ext_scene {
+    let mut s = null_mut();
+    assert_eq!(
+        unsafe { ext_scene_load_buffer(f.bytes.as_ptr(), f.bytes.len(), &mut s) },
+        ext_status::EXT_OK
+    );
+    s
+}
+
+fn message() -> String {
+    let mut buf = vec![0 as std::ffi::c_char; 512];
+    unsafe { ext_last_error_message(buf.as_mut_ptr(), buf.len()) };
+    unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn v(x: f64, y: f64, z: f64) -> ext_vec3 {
+    ext_vec3 { x, y, z }
+}
+
+fn zeroed_result() -> ext_closest_point {
+    // SAFETY: a plain-data struct of numbers and u32 enums; all-zero is valid.
+    unsafe { std::mem::zeroed() }
+}
+
+#[test]
+fn batch_queries_equal_the_rust_api_and_are_all_or_nothing() {
+    let f = fixture("assembly.step");
+    let scene = load(&f);
+    let pts: Vec<Vec3> = (0..64)
+        .map(|i| {
+            let t = i as f64 * 0.37;
+            Vec3::new(12.0 * t.cos(), 9.0 * (1.3 * t).sin(), 6.0 * (0.7 * t).cos())
+        })
+        .collect();
+    let cpts: Vec<ext_vec3> = pts.iter().map(|p| v(p.x, p.y, p.z)).collect();
+    let pose = ext_pose::from(&Pose::from_translation_axis_angle(
+        Vec3::new(1.0, -2.0, 0.5),
+        Vec3::new(0.0, 0.0, 0.4),
+    ));
+    let rpose = pose_of(&pose);
+    for body in [0, 1, EXT_ALL_BODIES] {
+        let mut out = vec![zeroed_result(); pts.len()];
+        let st = unsafe { ext_scene_closest_points(scene, body, &pose, cpts.as_ptr(), cpts.len(), out.as_mut_ptr()) };
+        assert_eq!(st, ext_status::EXT_OK, "{}", message());
+        let target = if body == EXT_ALL_BODIES {
+            Target::All { pose: rpose }
+        } else {
+            Target::Body {
+                index: body,
+                pose: rpose,
+            }
+        };
+        let want = closest_points(&f.ts, &target, &pts);
+        for ((o, w), p) in out.iter().zip(&want).zip(&cpts) {
+            let w = w.as_ref().unwrap();
+            assert_eq!(o.distance, w.distance);
+            assert_eq!(o.signed_distance, w.signed_distance.unwrap());
+            assert_eq!(o.has_sign, 1);
+            assert_eq!(o.body, w.body);
+            assert_eq!((o.point.x, o.point.y, o.point.z), (w.point.x, w.point.y, w.point.z));
+            assert_eq!(o.face_id, w.face);
+            // the single query agrees
+            let mut one = zeroed_result();
+            assert_eq!(
+                unsafe { ext_scene_closest_point(scene, body, &pose, p, &mut one) },
+                ext_status::EXT_OK
+            );
+            assert_eq!(one, *o);
+        }
+    }
+    // one bad point: nothing written, the message names it
+    let mut bad = cpts.clone();
+    bad[17].y = f64::NAN;
+    let mut out = vec![zeroed_result(); pts.len()];
+    let st = unsafe { ext_scene_closest_points(scene, 0, null(), bad.as_ptr(), bad.len(), out.as_mut_ptr()) };
+    assert_eq!(st, ext_status::EXT_INVALID_ARGUMENT);
+    assert!(message().contains("points[17]"), "{}", message());
+    assert!(out.iter().all(|o| *o == zeroed_result()));
+    // unknown body, NULL arrays, empty batch
+    let st = unsafe { ext_scene_closest_points(scene, 7, null(), cpts.as_ptr(), cpts.len(), out.as_mut_ptr()) };
+    assert_eq!(st, ext_status::EXT_NO_SUCH_BODY);
+    let st = unsafe { ext_scene_closest_points(scene, 0, null(), null(), 3, out.as_mut_ptr()) };
+    assert_eq!(st, ext_status::EXT_NULL_POINTER);
+    let st = unsafe { ext_scene_closest_points(scene, 0, null(), null(), 0, out.as_mut_ptr()) };
+    assert_eq!(st, ext_status::EXT_OK);
+    let st = unsafe { ext_scene_closest_point(null(), 0, null(), &cpts[0], &mut out[0]) };
+    assert_eq!(st, ext_status::EXT_NULL_POINTER);
+    unsafe { ext_scene_free(scene) };
+}
+
+fn pose_of(p: &ext_pose) -> Pose {
+    let q = nalgebra::UnitQuaternion::new_normalize(nalgebra::Quaternion::new(
+        p.orientation.w,
+        p.orientation.x,
+        p.orientation.y,
+        p.orientation.z,
+    ));
+    Pose::from_parts(Vec3::new(p.position.x, p.position.y, p.position.z), q)
+}
+
+#[test]
+fn tracker_settings_round_trip_and_are_validated() {
+    let f = fixture("rounded_box.brep.igs");
+    let scene = load(&f);
+    let mut t: *mut ext_point_tracker = null_mut();
+    let mut cfg = unsafe { std::mem::zeroed::<ext_tracker_config>() };
+    assert_eq!(unsafe { ext_tracker_config_default(&mut cfg) }, ext_status::EXT_OK);
+    assert_eq!(cfg.law, ext_control_law::EXT_LAW_HYBRID as u32);
+    assert_eq!(cfg.gain_k, TrackerConfig::default().gain_k);
+    assert_eq!(
+        unsafe { ext_point_tracker_new(scene, 0, &cfg, &mut t) },
+        ext_status::EXT_OK
+    );
+    // the tracker outlives the scene handle
+    unsafe { ext_scene_free(scene) };
+
+    assert_eq!(
+        unsafe { ext_point_tracker_set_gains(t, 500.0, 2e-3) },
+        ext_status::EXT_OK
+    );
+    assert_eq!(
+        unsafe {
+            ext_point_tracker_set_integrator(
+                t,
+                ext_control_law::EXT_LAW_NEWTON_SATURATED as u32,
+                ext_integrator::EXT_INTEGRATOR_RK4 as u32,
+            )
+        },
+        ext_status::EXT_OK
+    );
+    assert_eq!(
+        unsafe { ext_point_tracker_set_tolerance(t, 1e-10, 1e-6, 12) },
+        ext_status::EXT_OK
+    );
+    let mut got = cfg;
+    assert_eq!(unsafe { ext_point_tracker_config(t, &mut got) }, ext_status::EXT_OK);
+    assert_eq!(
+        (got.gain_k, got.h, got.tol, got.step_tol, got.max_iters),
+        (500.0, 2e-3, 1e-10, 1e-6, 12)
+    );
+    assert_eq!(got.law, ext_control_law::EXT_LAW_NEWTON_SATURATED as u32);
+    assert_eq!(got.integrator, ext_integrator::EXT_INTEGRATOR_RK4 as u32);
+
+    // invalid settings are rejected and change nothing
+    assert_eq!(
+        unsafe { ext_point_tracker_set_gains(t, -1.0, 1e-3) },
+        ext_status::EXT_INVALID_ARGUMENT
+    );
+    assert_eq!(
+        unsafe { ext_point_tracker_set_gains(t, f64::NAN, 1e-3) },
+        ext_status::EXT_INVALID_ARGUMENT
+    );
+    assert_eq!(
+        unsafe { ext_point_tracker_set_integrator(t, 99, 0) },
+        ext_status::EXT_INVALID_ARGUMENT
+    );
+    assert!(message().contains("unknown control law 99"), "{}", message());
+    assert_eq!(
+        unsafe { ext_point_tracker_set_tolerance(t, 1e-10, 1e-6, 0) },
+        ext_status::EXT_INVALID_ARGUMENT
+    );
+    let mut bad = cfg;
+    bad.integrator = 7;
+    assert_eq!(
+        unsafe { ext_point_tracker_set_config(t, &bad) },
+        ext_status::EXT_INVALID_ARGUMENT
+    );
+    let mut again = cfg;
+    assert_eq!(unsafe { ext_point_tracker_config(t, &mut again) }, ext_status::EXT_OK);
+    assert_eq!(again, got);
+    assert_eq!(unsafe { ext_point_tracker_set_config(t, &cfg) }, ext_status::EXT_OK);
+    assert_eq!(
+        unsafe { ext_point_tracker_set_config(t, null()) },
+        ext_status::EXT_NULL_POINTER
+    );
+    unsafe { ext_point_tracker_free(t) };
+    unsafe { ext_point_tracker_free(null_mut()) };
+}
+
+#[test]
+fn tracker_updates_equal_the_rust_tracker_and_reject_bad_input() {
+    let f = fixture("rounded_box.brep.igs");
+    let scene = load(&f);
+    let mut t: *mut ext_point_tracker = null_mut();
+    assert_eq!(
+        unsafe { ext_point_tracker_new(scene, 0, null(), &mut t) },
+        ext_status::EXT_OK
+    );
+    let mut rust = PointBodyTracker::new(&f.ts, 0, TrackerConfig::default()).unwrap();
+    // a moving body: rotation about z, its origin moving along x
+    let w = 0.5;
+    for k in 0..400 {
+        let time = k as f64 * 1e-3;
+        let q = Vec3::new(30.0 * (2.0 * time).cos(), 25.0 * (2.0 * time).sin(), 4.0);
+        let q_dot = Vec3::new(-60.0 * (2.0 * time).sin(), 50.0 * (2.0 * time).cos(), 0.0);
+        let pose = Pose::from_translation_axis_angle(Vec3::new(time, 0.0, 0.0), Vec3::new(0.0, 0.0, w * time));
+        let twist = extrack::geom::Twist::about_point(Vec3::new(0.0, 0.0, w), pose.iso.translation.vector, Vec3::x());
+        let body = extrack::track::BodyState { pose, twist };
+        let dt = if k == 0 { 0.0 } else { 1e-3 };
+        let r = rust.update(&f.ts, &PointState { q, q_dot }, &body, dt).unwrap();
+        let cpose = ext_pose::from(&pose);
+        let ctwist = extrack::capi::types::ext_twist {
+            angular: v(0.0, 0.0, w),
+            linear: v(1.0, 0.0, 0.0),
+        };
+        let mut out = zeroed_result();
+        let st = unsafe {
+            ext_point_tracker_update(
+                t,
+                &v(q.x, q.y, q.z),
+                &v(q_dot.x, q_dot.y, q_dot.z),
+                &cpose,
+                &ctwist,
+                dt,
+                &mut out,
+            )
+        };
+        assert_eq!(st, ext_status::EXT_OK, "{}", message());
+        assert!(
+            (out.distance - r.distance).abs() < 1e-9,
+            "tick {k}: {} vs {}",
+            out.distance,
+            r.distance
+        );
+        assert_eq!(out.feature_index, r.feature.codes().1);
+        // and the cold-start answer
+        let cold = closest_point(&f.ts, &Target::Body { index: 0, pose }, q).unwrap();
+        assert!((out.distance - cold.distance).abs() < 1e-6 * (1.0 + cold.distance));
+    }
+    let sentinel = {
+        let mut s = zeroed_result();
+        s.distance = 42.0;
+        s
+    };
+    let mut out = sentinel;
+    let nan = v(f64::NAN, 0.0, 0.0);
+    let inf = v(0.0, f64::INFINITY, 0.0);
+    let good = v(30.0, 0.0, 0.0);
+    for (point, vel, dt, status) in [
+        (&nan as *const _, null(), 1e-3, ext_status::EXT_INVALID_ARGUMENT),
+        (&good, &inf as *const _, 1e-3, ext_status::EXT_INVALID_ARGUMENT),
+        (&good, null(), -1e-3, ext_status::EXT_INVALID_ARGUMENT),
+        (&good, null(), f64::NAN, ext_status::EXT_INVALID_ARGUMENT),
+        (null(), null(), 1e-3, ext_status::EXT_NULL_POINTER),
+    ] {
+        let st = unsafe { ext_point_tracker_update(t, point, vel, null(), null(), dt, &mut out) };
+        assert_eq!(st, status, "{}", message());
+        assert_eq!(out, sentinel);
+    }
+    let not_unit = ext_pose {
+        position: v(0.0, 0.0, 0.0),
+        orientation: ext_quat {
+            w: 2.0,
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+        },
+    };
+    let st = unsafe { ext_point_tracker_update(t, &good, null(), &not_unit, null(), 1e-3, &mut out) };
+    assert_eq!(st, ext_status::EXT_INVALID_ARGUMENT);
+    assert!(message().contains("unit quaternion"), "{}", message());
+    let mut nan_pos = not_unit;
+    nan_pos.orientation.w = 1.0;
+    nan_pos.position.z = f64::NAN;
+    let st = unsafe { ext_point_tracker_update(t, &good, null(), &nan_pos, null(), 1e-3, &mut out) };
+    assert_eq!(st, ext_status::EXT_INVALID_ARGUMENT);
+    assert_eq!(out, sentinel);
+    // the tracker still works after rejected input, and after a reset
+    assert_eq!(unsafe { ext_point_tracker_reset(t) }, ext_status::EXT_OK);
+    let st = unsafe { ext_point_tracker_update(t, &good, null(), null(), null(), 1e-3, &mut out) };
+    assert_eq!(st, ext_status::EXT_OK);
+    assert!(out.distance.is_finite() && out.has_sign == 1);
+    assert_eq!(
+        unsafe { ext_point_tracker_reset(null_mut()) },
+        ext_status::EXT_NULL_POINTER
+    );
+    let mut t2: *mut ext_point_tracker = null_mut();
+    assert_eq!(
+        unsafe { ext_point_tracker_new(scene, 9, null(), &mut t2) },
+        ext_status::EXT_NO_SUCH_BODY
+    );
+    assert!(t2.is_null());
+    unsafe { ext_point_tracker_free(t) };
+    unsafe { ext_scene_free(scene) };
+}
+
+#[test]
+fn coupler_settings_and_contact() {
+    use extrack::capi::coupler::*;
+    let f = fixture("rounded_box.brep.igs");
+    let scene = load(&f);
+    let mut cfg = unsafe { std::mem::zeroed::<ext_coupler_config>() };
+    assert_eq!(unsafe { ext_coupler_config_default(&mut cfg) }, ext_status::EXT_OK);
+    assert!(cfg.max_force.is_infinite() && cfg.stiffness > 0.0);
+    let mut bad = cfg;
+    bad.stiffness = -1.0;
+    let mut c: *mut ext_coupler = null_mut();
+    assert_eq!(
+        unsafe { ext_coupler_new(scene, 0, &bad, &mut c) },
+        ext_status::EXT_INVALID_ARGUMENT
+    );
+    assert!(c.is_null());
+    cfg.stiffness = 2.0;
+    cfg.damping = 0.0;
+    cfg.max_force = 3.0;
+    assert_eq!(unsafe { ext_coupler_new(scene, 0, &cfg, &mut c) }, ext_status::EXT_OK);
+    unsafe { ext_scene_free(scene) };
+    let top = f.ts.bodies[0].hi.z;
+    let mut out = unsafe { std::mem::zeroed::<ext_coupler_output>() };
+    // above the top face: no contact, zero force
+    assert_eq!(
+        unsafe { ext_coupler_tick(c, &v(0.0, 0.0, top + 1.0), null(), null(), null(), 1e-3, &mut out) },
+        ext_status::EXT_OK
+    );
+    assert_eq!((out.contact, out.force), (0, v(0.0, 0.0, 0.0)));
+    // 1 mm in: k · depth = 2 N upward
+    for k in 1..=10 {
+        let z = top + 1.0 - 0.2 * k as f64;
+        assert_eq!(
+            unsafe { ext_coupler_tick(c, &v(0.0, 0.0, z), null(), null(), null(), 1e-3, &mut out) },
+            ext_status::EXT_OK
+        );
+    }
+    assert_eq!(out.contact, 1);
+    assert!((out.depth - 1.0).abs() < 1e-9, "{out:?}");
+    assert!((out.force.z - 2.0).abs() < 1e-6 && out.normal.z > 0.999, "{out:?}");
+    // the force limit holds
+    assert_eq!(unsafe { ext_coupler_set_gains(c, 10.0, 0.0) }, ext_status::EXT_OK);
+    assert_eq!(
+        unsafe { ext_coupler_tick(c, &v(0.0, 0.0, top - 1.0), null(), null(), null(), 1e-3, &mut out) },
+        ext_status::EXT_OK
+    );
+    assert!((out.force.z - 3.0).abs() < 1e-9, "{out:?}");
+    assert_eq!(
+        unsafe { ext_coupler_set_gains(c, f64::INFINITY, 0.0) },
+        ext_status::EXT_INVALID_ARGUMENT
+    );
+    assert_eq!(unsafe { ext_coupler_reset(c) }, ext_status::EXT_OK);
+    assert_eq!(
+        unsafe { ext_coupler_tick(null_mut(), &v(0.0, 0.0, 0.0), null(), null(), null(), 1e-3, &mut out) },
+        ext_status::EXT_NULL_POINTER
+    );
+    unsafe { ext_coupler_free(c) };
+}
