@@ -6,6 +6,9 @@
 //! where Open CASCADE's own areas are off by up to 0.5%); trimmed faces
 //! within [`TRIMMED_AREA_TOL`] (the polyline trims' chord error).
 
+// `!(x < limit)` is meant: a NaN must fail the check too.
+#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::collapsible_if)]
+
 use extrack::geom::Vec3;
 use extrack::prepare::{piece_normal, piece_surface, prepare, PrepareOptions};
 use extrack::scene::data::{ConvexityClass, Piece, SceneData, TrimCurve};

@@ -102,6 +102,10 @@ impl Frame {
 }
 
 /// A surface as the file defines it. Parameterisations (Open CASCADE's):
+// The B-spline variant carries its per-span evaluation table inline; a Model
+// holds one surface per face, so the size difference costs little and the
+// importers' pattern matching stays direct.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Surface {
     /// `o + u·x + v·y`.
