@@ -96,9 +96,43 @@ pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), S
             let c = NurbsCurve::try_from_homogeneous(m.curve.degree, m.curve.knots.clone(), cw).map_err(|e| e.to_string())?;
             Ok((c, m.map))
         }
-        Curve::BSpline(b) => Ok((b.clone(), ParamMap::Identity)),
+        Curve::BSpline(b) => Ok((restrict_curve(b, t), ParamMap::Identity)),
         other => Err(format!("{} curve", other.type_name())),
     }
+}
+
+/// The part of `b` over `t` (same parameters) by knot insertion at the ends
+/// that cut the domain; `b` itself when `t` does not cut it.
+fn restrict_curve(b: &NurbsCurve, t: (f64, f64)) -> NurbsCurve {
+    let (d0, d1) = b.domain();
+    let (a, e) = (t.0.max(d0), t.1.min(d1));
+    if !(a < e) || (a <= d0 && e >= d1) {
+        return b.clone();
+    }
+    let mut c = b.clone();
+    for x in [a, e] {
+        if x > d0 && x < d1 {
+            let have = c.knots.iter().filter(|&&k| k == x).count();
+            for _ in have..c.degree {
+                match c.insert_knot(x) {
+                    Ok(n) => c = n,
+                    Err(_) => return b.clone(),
+                }
+            }
+        }
+    }
+    let p = c.degree;
+    // poles i0..=i1 with knots[i0+1..=i0+p] = a and knots[i1+1..=i1+p] = e
+    let i0 = c.knots.iter().position(|&k| k == a).unwrap_or(0).saturating_sub(1);
+    let i1 = c.knots.iter().position(|&k| k == e).unwrap_or(c.knots.len() - 1).saturating_sub(1);
+    if i1 < i0 + p || i1 + p + 1 >= c.knots.len() || i1 >= c.cw.len() {
+        return b.clone();
+    }
+    let mut knots = c.knots[i0..=i1 + p + 1].to_vec();
+    knots[0] = knots[1];
+    let n = knots.len();
+    knots[n - 1] = knots[n - 2];
+    NurbsCurve::try_from_homogeneous(p, knots, c.cw[i0..=i1].to_vec()).unwrap_or_else(|_| b.clone())
 }
 
 /// The parameter range of a face: the box of its trim loops (sampled and
