@@ -71,7 +71,12 @@ fn main() {
             let x: Vec<f64> = spec.split(',').map(|t| t.parse().unwrap()).collect();
             let f = &model.faces[x[0] as usize];
             let t = extrack::import::eval::FaceTrim::new(&model, f);
-            println!("contains {:?}: {} (p {:?})", &x[1..], t.contains(x[1], x[2]), f.surface.eval(x[1], x[2]));
+            println!(
+                "contains {:?}: {} (p {:?})",
+                &x[1..],
+                t.contains(x[1], x[2]),
+                f.surface.eval(x[1], x[2])
+            );
         }
         if std::env::var("TRIAGE_FACES").is_ok() {
             for (fi, f) in model.faces.iter().enumerate() {
@@ -81,12 +86,23 @@ fn main() {
                     .loops
                     .iter()
                     .map(|l| {
-                        let (a, b) = l.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
-                        let (c, d) = l.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
+                        let (a, b) = l
+                            .iter()
+                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
+                        let (c, d) = l
+                            .iter()
+                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
                         format!("u[{a:.3},{b:.3}] v[{c:.3},{d:.3}]")
                     })
                     .collect();
-                println!("  face {fi} #{} {} same_sense {} range {:?} loops {:?}", f.source, f.surface.type_name(), f.same_sense, r, lv);
+                println!(
+                    "  face {fi} #{} {} same_sense {} range {:?} loops {:?}",
+                    f.source,
+                    f.surface.type_name(),
+                    f.same_sense,
+                    r,
+                    lv
+                );
             }
         }
         let scene = prepare(&model, &PrepareOptions::default()).unwrap();
@@ -98,10 +114,15 @@ fn main() {
                     let npts: Vec<usize> = p
                         .trim_loops
                         .iter()
-                        .map(|l| l.curves.iter().map(|c| match c {
-                            extrack::scene::data::TrimCurve::Polyline(v) => v.len(),
-                            extrack::scene::data::TrimCurve::Bezier(h) => h.len(),
-                        }).sum())
+                        .map(|l| {
+                            l.curves
+                                .iter()
+                                .map(|c| match c {
+                                    extrack::scene::data::TrimCurve::Polyline(v) => v.len(),
+                                    extrack::scene::data::TrimCurve::Bezier(h) => h.len(),
+                                })
+                                .sum()
+                        })
                         .collect();
                     println!(
                         "  piece {k} dom {:?} class {:?} rev {} trimmed {} full {} loops {:?}",
@@ -112,6 +133,9 @@ fn main() {
         }
         println!("== {file}: {} bodies", ts.bodies.len());
         for (bi, b) in ts.bodies.iter().enumerate() {
+            let pose = body_pose(b, &Pose::identity());
+            let c = pose.transform_point(&((b.lo + b.hi) * 0.5));
+            println!("  body {bi} world centre {:?}", c.as_slice());
             println!(
                 "  body {bi} {:?} pieces {} edges {} trims {} box {:?}..{:?}",
                 b.kind,

@@ -63,7 +63,10 @@ fn microstation_k1_faces_and_distances() {
     let scene = prepare(&model, &PrepareOptions::default()).expect("prepares");
     // the two elliptic extrusions are converted, not skipped
     for id in [755u64, 828] {
-        assert!(scene.pieces.iter().any(|p| p.source_face == id), "face #{id} has pieces");
+        assert!(
+            scene.pieces.iter().any(|p| p.source_face == id),
+            "face #{id} has pieces"
+        );
     }
     let ts = TrackScene::from_data(&scene).expect("runtime scene");
     let js: serde_json::Value = serde_json::from_str(
@@ -79,8 +82,12 @@ fn microstation_k1_faces_and_distances() {
             .map(|x| x.as_f64().expect("number"))
             .collect();
         let d = p["dist"].as_f64().expect("dist");
-        let r = closest_point(&ts, &Target::All { pose: Pose::identity() }, Vec3::new(q[0], q[1], q[2]))
-            .expect("query");
+        let r = closest_point(
+            &ts,
+            &Target::All { pose: Pose::identity() },
+            Vec3::new(q[0], q[1], q[2]),
+        )
+        .expect("query");
         worst = worst.max((r.distance - d).abs() / d.max(1.0));
     }
     // before the fixes: 2.3 (missing and misplaced faces); polyline trims leave ~1e-3

@@ -93,7 +93,8 @@ pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), S
                     [p.x * w, p.y * w, p.z * w, w]
                 })
                 .collect();
-            let c = NurbsCurve::try_from_homogeneous(m.curve.degree, m.curve.knots.clone(), cw).map_err(|e| e.to_string())?;
+            let c = NurbsCurve::try_from_homogeneous(m.curve.degree, m.curve.knots.clone(), cw)
+                .map_err(|e| e.to_string())?;
             Ok((c, m.map))
         }
         Curve::BSpline(b) => Ok((restrict_curve(b, t), ParamMap::Identity)),
@@ -124,7 +125,12 @@ fn restrict_curve(b: &NurbsCurve, t: (f64, f64)) -> NurbsCurve {
     let p = c.degree;
     // poles i0..=i1 with knots[i0+1..=i0+p] = a and knots[i1+1..=i1+p] = e
     let i0 = c.knots.iter().position(|&k| k == a).unwrap_or(0).saturating_sub(1);
-    let i1 = c.knots.iter().position(|&k| k == e).unwrap_or(c.knots.len() - 1).saturating_sub(1);
+    let i1 = c
+        .knots
+        .iter()
+        .position(|&k| k == e)
+        .unwrap_or(c.knots.len() - 1)
+        .saturating_sub(1);
     if i1 < i0 + p || i1 + p + 1 >= c.knots.len() || i1 >= c.cw.len() {
         return b.clone();
     }

@@ -157,7 +157,9 @@ pub fn trim_piece(
                 None => (0.0, 0.0),
             };
             for &(u, v) in l {
-                let Some(p) = map(u + du + su, v + dv + sv) else { continue };
+                let Some(p) = map(u + du + su, v + dv + sv) else {
+                    continue;
+                };
                 if pts.last() != Some(&p) {
                     pts.push(p);
                 }
@@ -230,7 +232,9 @@ fn close_winding(
         for (bit, &(k, dir)) in winding.iter().enumerate() {
             let side = if combo >> bit & 1 == 1 { 1.0 } else { 0.0 };
             let c = &mut polys[k];
-            let (Some(&a), Some(&b)) = (c.first(), c.last()) else { continue };
+            let (Some(&a), Some(&b)) = (c.first(), c.last()) else {
+                continue;
+            };
             // winding in u runs across s: close along t = side (and vice versa)
             if dir == 0 {
                 c.extend([[b[0], side], [a[0], side]]);
