@@ -107,7 +107,7 @@ pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), S
 fn restrict_curve(b: &NurbsCurve, t: (f64, f64)) -> NurbsCurve {
     let (d0, d1) = b.domain();
     let (a, e) = (t.0.max(d0), t.1.min(d1));
-    if !(a < e) || (a <= d0 && e >= d1) {
+    if a.partial_cmp(&e) != Some(std::cmp::Ordering::Less) || (a <= d0 && e >= d1) {
         return b.clone();
     }
     let mut c = b.clone();

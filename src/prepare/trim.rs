@@ -230,7 +230,7 @@ fn close_winding(
     let close = |combo: usize| -> Vec<Vec<[f64; 2]>> {
         let mut polys = chains.clone();
         for (bit, &(k, dir)) in winding.iter().enumerate() {
-            let side = if combo >> bit & 1 == 1 { 1.0 } else { 0.0 };
+            let side = if (combo >> bit) & 1 == 1 { 1.0 } else { 0.0 };
             let c = &mut polys[k];
             let (Some(&a), Some(&b)) = (c.first(), c.last()) else {
                 continue;
