@@ -76,9 +76,69 @@ pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), S
         Curve::Circle { frame, radius } => primitives::circle_arc(frame.origin, frame.x, frame.y, *radius, t)
             .map(|m| (m.curve, m.map))
             .map_err(|e| e.to_string()),
-        Curve::BSpline(b) => Ok((b.clone(), ParamMap::Identity)),
+        Curve::Ellipse { frame, semi_x, semi_y } => {
+            // the affine image of the unit circle arc: same parameter, poles scaled in the frame
+            let m = primitives::circle_arc(frame.origin, frame.x, frame.y, 1.0, t).map_err(|e| e.to_string())?;
+            if !(*semi_x > 0.0 && *semi_y > 0.0 && semi_x.is_finite() && semi_y.is_finite()) {
+                return Err(format!("ellipse semi-axes {semi_x}, {semi_y}"));
+            }
+            let cw = m
+                .curve
+                .cw
+                .iter()
+                .map(|h| {
+                    let w = h[3];
+                    let d = crate::geom::Vec3::new(h[0] / w, h[1] / w, h[2] / w) - frame.origin;
+                    let p = frame.origin + frame.x * (semi_x * d.dot(&frame.x)) + frame.y * (semi_y * d.dot(&frame.y));
+                    [p.x * w, p.y * w, p.z * w, w]
+                })
+                .collect();
+            let c = NurbsCurve::try_from_homogeneous(m.curve.degree, m.curve.knots.clone(), cw)
+                .map_err(|e| e.to_string())?;
+            Ok((c, m.map))
+        }
+        Curve::BSpline(b) => Ok((restrict_curve(b, t), ParamMap::Identity)),
         other => Err(format!("{} curve", other.type_name())),
     }
+}
+
+/// The part of `b` over `t` (same parameters) by knot insertion at the ends
+/// that cut the domain; `b` itself when `t` does not cut it.
+fn restrict_curve(b: &NurbsCurve, t: (f64, f64)) -> NurbsCurve {
+    let (d0, d1) = b.domain();
+    let (a, e) = (t.0.max(d0), t.1.min(d1));
+    if a.partial_cmp(&e) != Some(std::cmp::Ordering::Less) || (a <= d0 && e >= d1) {
+        return b.clone();
+    }
+    let mut c = b.clone();
+    for x in [a, e] {
+        if x > d0 && x < d1 {
+            let have = c.knots.iter().filter(|&&k| k == x).count();
+            for _ in have..c.degree {
+                match c.insert_knot(x) {
+                    Ok(n) => c = n,
+                    Err(_) => return b.clone(),
+                }
+            }
+        }
+    }
+    let p = c.degree;
+    // poles i0..=i1 with knots[i0+1..=i0+p] = a and knots[i1+1..=i1+p] = e
+    let i0 = c.knots.iter().position(|&k| k == a).unwrap_or(0).saturating_sub(1);
+    let i1 = c
+        .knots
+        .iter()
+        .position(|&k| k == e)
+        .unwrap_or(c.knots.len() - 1)
+        .saturating_sub(1);
+    if i1 < i0 + p || i1 + p + 1 >= c.knots.len() || i1 >= c.cw.len() {
+        return b.clone();
+    }
+    let mut knots = c.knots[i0..=i1 + p + 1].to_vec();
+    knots[0] = knots[1];
+    let n = knots.len();
+    knots[n - 1] = knots[n - 2];
+    NurbsCurve::try_from_homogeneous(p, knots, c.cw[i0..=i1].to_vec()).unwrap_or_else(|_| b.clone())
 }
 
 /// The parameter range of a face: the box of its trim loops (sampled and
@@ -123,7 +183,66 @@ pub fn face_range_of(face: &Face, trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
             (None, None) => (lo, hi),
         }
     };
-    (pick(nu, pu, lo.0, hi.0), pick(nv, pv, lo.1, hi.1))
+    let mut r = (pick(nu, pu, lo.0, hi.0), pick(nv, pv, lo.1, hi.1));
+    // A periodic direction whose loops do not span a period has two
+    // candidate intervals between the loops' extremes: `[lo, hi]` and its
+    // complement `[hi, lo + p]` (a torus band between two circles may run
+    // through v = 0). Keep the one the trims contain.
+    let votes = |r: &((f64, f64), (f64, f64))| -> usize {
+        let mut n = 0;
+        for i in 0..5 {
+            for j in 0..5 {
+                let u = r.0 .0 + (r.0 .1 - r.0 .0) * (0.1 + 0.2 * i as f64);
+                let v = r.1 .0 + (r.1 .1 - r.1 .0) * (0.1 + 0.2 * j as f64);
+                n += usize::from(trim.contains(u, v));
+            }
+        }
+        n
+    };
+    if let Some(p) = pu {
+        let (a, b) = r.0;
+        if b - a < p * 0.95 && b > a {
+            let other = ((b, a + p), r.1);
+            if votes(&other) > votes(&r) {
+                r = other;
+            }
+        }
+    }
+    // A loop winding around a periodic u (e.g. a tilted circle on a sphere)
+    // can bound a cap that reaches a natural bound of v (the pole): extend
+    // v to that bound when the trims keep the strip between.
+    if let (Some(p), None, Some((na, nb))) = (pu, pv, nv) {
+        let ((u0, u1), (v0, v1)) = r;
+        if u1 - u0 >= p * 0.95 && v1 > v0 {
+            let strip = |a: f64, b: f64| -> bool {
+                let mut n = 0;
+                for i in 0..5 {
+                    for j in 0..3 {
+                        let u = u0 + (u1 - u0) * (0.1 + 0.2 * i as f64);
+                        let v = a + (b - a) * (0.25 + 0.25 * j as f64);
+                        n += usize::from(trim.contains(u, v));
+                    }
+                }
+                n >= 12
+            };
+            if v0 > na + 1e-9 * (nb - na) && strip(na, v0) {
+                r.1 .0 = na;
+            }
+            if v1 < nb - 1e-9 * (nb - na) && strip(v1, nb) {
+                r.1 .1 = nb;
+            }
+        }
+    }
+    if let Some(p) = pv {
+        let (a, b) = r.1;
+        if b - a < p * 0.95 && b > a {
+            let other = (r.0, (b, a + p));
+            if votes(&other) > votes(&r) {
+                r = other;
+            }
+        }
+    }
+    r
 }
 
 /// Exact NURBS of `face`'s surface over `range` (face parameters).

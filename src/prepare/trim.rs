@@ -127,24 +127,43 @@ pub fn trim_piece(
         }
     }
     hit_loops.sort_by_key(|h| h.0);
+    let map = |u: f64, v: f64| -> Option<[f64; 2]> {
+        let (s, t) = fnurbs.to_nurbs(u.clamp(ru0, ru1), v.clamp(rv0, rv1));
+        let x = ((s - nrect[0]) / (nrect[1] - nrect[0])).clamp(0.0, 1.0);
+        let y = ((t - nrect[2]) / (nrect[3] - nrect[2])).clamp(0.0, 1.0);
+        (x.is_finite() && y.is_finite()).then_some([x, y])
+    };
     let mut loops = Vec::new();
+    // loops that wind around a period: (index in `loops`, closing direction)
+    let mut winding: Vec<(usize, usize)> = Vec::new();
     for (li, du, dv) in hit_loops {
-        let mut pts: Vec<[f64; 2]> = Vec::with_capacity(trim.loops[li].len() + 1);
-        for &(u, v) in &trim.loops[li] {
-            let u = (u + du).clamp(ru0, ru1);
-            let v = (v + dv).clamp(rv0, rv1);
-            let (s, t) = fnurbs.to_nurbs(u, v);
-            let x = ((s - nrect[0]) / (nrect[1] - nrect[0])).clamp(0.0, 1.0);
-            let y = ((t - nrect[2]) / (nrect[3] - nrect[2])).clamp(0.0, 1.0);
-            if !(x.is_finite() && y.is_finite()) {
-                continue;
-            }
-            if pts.last() != Some(&[x, y]) {
-                pts.push([x, y]);
+        let l = &trim.loops[li];
+        // A loop that winds around a period is an open curve in the unwrapped
+        // plane: chain three consecutive copies so it crosses the whole
+        // piece, and close it along a side of the piece (chosen below).
+        let wind = winds(trim, l);
+        let copies: &[f64] = if wind.is_some() { &[-1.0, 0.0, 1.0] } else { &[0.0] };
+        let mut pts: Vec<[f64; 2]> = Vec::with_capacity(copies.len() * l.len() + 3);
+        for &k in copies {
+            let (su, sv) = match wind {
+                Some((d, 0)) => (k * d, 0.0),
+                Some((d, _)) => (0.0, k * d),
+                None => (0.0, 0.0),
+            };
+            for &(u, v) in l {
+                let Some(p) = map(u + du + su, v + dv + sv) else {
+                    continue;
+                };
+                if pts.last() != Some(&p) {
+                    pts.push(p);
+                }
             }
         }
         if pts.len() < 2 {
             continue;
+        }
+        if let Some((_, dir)) = wind {
+            winding.push((loops.len(), dir));
         }
         if let Some(&f) = pts.first() {
             pts.push(f);
@@ -154,10 +173,87 @@ pub fn trim_piece(
             curves: vec![TrimCurve::Polyline(pts)],
         });
     }
+    if !winding.is_empty() && winding.len() <= 4 {
+        close_winding(trim, fnurbs, nrect, &mut loops, &winding);
+    }
     if loops.is_empty() {
         TrimStatus::Inside
     } else {
         TrimStatus::Partial(loops)
+    }
+}
+
+/// `Some((net advance, direction))` when loop `l` winds around the period
+/// of direction 0 (u) or 1 (v): its unwrapped end is a period from its start.
+fn winds(trim: &FaceTrim, l: &[(f64, f64)]) -> Option<(f64, usize)> {
+    let (a, b) = (l.first()?, l.last()?);
+    let adv = |d: f64, t: Option<f64>| t.filter(|&t| d.abs() > 0.5 * t).map(|t| (d / t).round() * t);
+    adv(b.0 - a.0, trim.periods.0)
+        .map(|d| (d, 0))
+        .or_else(|| adv(b.1 - a.1, trim.periods.1).map(|d| (d, 1)))
+}
+
+/// Closes the winding loops of a piece (open chains whose ends lie on
+/// opposite sides of `[0,1]²`) along the piece side that makes the
+/// even-odd polygons agree best with [`FaceTrim::contains`] on a 5×5 grid.
+fn close_winding(
+    trim: &FaceTrim,
+    fnurbs: &FaceNurbs,
+    nrect: [f64; 4],
+    loops: &mut [TrimLoop],
+    winding: &[(usize, usize)],
+) {
+    let mut truth = Vec::with_capacity(25);
+    for i in 0..5 {
+        for j in 0..5 {
+            let (x, y) = (0.1 + 0.2 * i as f64, 0.1 + 0.2 * j as f64);
+            let (u, v) = fnurbs.to_face(
+                nrect[0] + x * (nrect[1] - nrect[0]),
+                nrect[2] + y * (nrect[3] - nrect[2]),
+            );
+            truth.push((x, y, trim.contains(u, v)));
+        }
+    }
+    let chains: Vec<Vec<[f64; 2]>> = loops
+        .iter()
+        .map(|l| match l.curves.first() {
+            Some(TrimCurve::Polyline(p)) => p[..p.len().saturating_sub(1)].to_vec(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let close = |combo: usize| -> Vec<Vec<[f64; 2]>> {
+        let mut polys = chains.clone();
+        for (bit, &(k, dir)) in winding.iter().enumerate() {
+            let side = if (combo >> bit) & 1 == 1 { 1.0 } else { 0.0 };
+            let c = &mut polys[k];
+            let (Some(&a), Some(&b)) = (c.first(), c.last()) else {
+                continue;
+            };
+            // winding in u runs across s: close along t = side (and vice versa)
+            if dir == 0 {
+                c.extend([[b[0], side], [a[0], side]]);
+            } else {
+                c.extend([[side, b[1]], [side, a[1]]]);
+            }
+        }
+        polys
+    };
+    let agree = |polys: &[Vec<[f64; 2]>]| {
+        truth
+            .iter()
+            .filter(|&&(x, y, t)| crate::track::body::polygons_contain(polys, x, y) == t)
+            .count()
+    };
+    let best = (0..1usize << winding.len())
+        .max_by_key(|&c| agree(&close(c)))
+        .unwrap_or(0);
+    for (k, mut p) in close(best).into_iter().enumerate() {
+        if winding.iter().any(|w| w.0 == k) {
+            if let Some(&f) = p.first() {
+                p.push(f);
+            }
+            loops[k].curves = vec![TrimCurve::Polyline(p)];
+        }
     }
 }
 
