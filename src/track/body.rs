@@ -321,7 +321,12 @@ pub fn polygons_contain(polys: &[Vec<[f64; 2]>], s: f64, t: f64) -> bool {
 }
 
 fn segment_hits_rect(a: [f64; 2], b: [f64; 2], r: &[f64; 4]) -> bool {
-    // Liang–Barsky clip of the segment against the rectangle
+    clip_segment(a, b, r).is_some_and(|(t0, t1)| t0 <= t1)
+}
+
+/// Liang–Barsky: the parameter interval `[t0, t1]` of the segment `a + t (b − a)`,
+/// `t ∈ [0,1]`, inside the closed rectangle `r` (`None` when it misses).
+fn clip_segment(a: [f64; 2], b: [f64; 2], r: &[f64; 4]) -> Option<(f64, f64)> {
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     let d = [b[0] - a[0], b[1] - a[1]];
     for (p, q) in [
@@ -332,7 +337,7 @@ fn segment_hits_rect(a: [f64; 2], b: [f64; 2], r: &[f64; 4]) -> bool {
     ] {
         if p == 0.0 {
             if q < 0.0 {
-                return false;
+                return None;
             }
         } else {
             let t = q / p;
@@ -342,11 +347,11 @@ fn segment_hits_rect(a: [f64; 2], b: [f64; 2], r: &[f64; 4]) -> bool {
                 t1 = t1.min(t);
             }
             if t0 > t1 {
-                return false;
+                return None;
             }
         }
     }
-    true
+    Some((t0, t1))
 }
 
 /// Trim status of a rectangle: `None` when it lies entirely outside the kept region.
@@ -368,26 +373,11 @@ fn rect_trim(polys: &[Vec<[f64; 2]>], r: &[f64; 4]) -> Option<CellTrim> {
 
 /// The part of the segment `a b` inside `[0,1]²` (`None` when it misses or is a point).
 fn clip_unit(a: [f64; 2], b: [f64; 2]) -> Option<([f64; 2], [f64; 2])> {
-    let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    let d = [b[0] - a[0], b[1] - a[1]];
-    for (p, q) in [(-d[0], a[0]), (d[0], 1.0 - a[0]), (-d[1], a[1]), (d[1], 1.0 - a[1])] {
-        if p == 0.0 {
-            if q < 0.0 {
-                return None;
-            }
-        } else {
-            let t = q / p;
-            if p < 0.0 {
-                t0 = t0.max(t);
-            } else {
-                t1 = t1.min(t);
-            }
-        }
-    }
+    let (t0, t1) = clip_segment(a, b, &[0.0, 1.0, 0.0, 1.0])?;
     if t1 - t0 <= 1e-15 {
         return None;
     }
-    let at = |t: f64| [a[0] + t * d[0], a[1] + t * d[1]];
+    let at = |t: f64| [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
     Some((at(t0), at(t1)))
 }
 

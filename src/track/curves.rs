@@ -61,6 +61,21 @@ fn world(c: &CurvePoint, b: &BodyState) -> CurvePoint {
     }
 }
 
+/// Local data of the point–curve problem: `ΔR = c(t) − Q`, `Ψ = ΔR·c'`,
+/// `M = c'·c' + ΔR·c''`, `b = −Q̇·c'`.
+#[inline]
+pub fn point_curve_local(c: &CurvePoint, q: &Vec3, q_dot: &Vec3) -> Local<1> {
+    let dr = c.p - q;
+    let e = c.d1.dot(&c.d1);
+    Local {
+        g: Vector1::new(dr.dot(&c.d1)),
+        hess: Matrix1::new(e + dr.dot(&c.d2)),
+        metric: Matrix1::new(e),
+        b: Vector1::new(-q_dot.dot(&c.d1)),
+        dist: dr.norm(),
+    }
+}
+
 fn curve_taylor(c: &CurvePoint, dt: f64) -> CurvePoint {
     CurvePoint {
         p: c.p + c.d1 * dt + c.d2 * (0.5 * dt * dt),
@@ -137,17 +152,7 @@ impl PointCurveTracker {
         if cfg.feed_forward && self.has_history {
             x = clamp_box(&(x + Vector1::new(self.x_dot_ff * dt)), &lo, &hi);
         }
-        let local = |c: &CurvePoint| {
-            let dr = c.p - q;
-            let e = c.d1.dot(&c.d1);
-            Local {
-                g: Vector1::new(dr.dot(&c.d1)),
-                hess: Matrix1::new(e + dr.dot(&c.d2)),
-                metric: Matrix1::new(e),
-                b: Vector1::new(-qd.dot(&c.d1)),
-                dist: dr.norm(),
-            }
-        };
+        let local = |c: &CurvePoint| point_curve_local(c, &q, &qd);
         let out = track_loop(
             &cfg,
             x,

@@ -21,11 +21,12 @@
 
 use super::body::{box_dist2, BodyGeom, CellTrim, Item, NodeKind, TrimPath};
 use super::config::{ControlLaw, Mode, TrackerConfig};
-use super::core::{clamp_box, track_loop, Local};
+use super::core::{clamp_box, track_loop};
+use super::curves::point_curve_local;
 use super::point_patch::{mode_of, point_patch_local, taylor};
 use crate::geom::{CurvePoint, Vec3};
 use crate::scene::data::ConvexityClass;
-use nalgebra::{Matrix1, Vector1, Vector2};
+use nalgebra::{Vector1, Vector2};
 
 /// The best answer found so far (body-local).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,21 +92,8 @@ pub fn cell_config(cfg: &TrackerConfig) -> TrackerConfig {
     }
 }
 
-/// Local data of the point–curve problem (`ΔR = c(t) − Q`).
-#[inline]
-pub fn point_curve_local(c: &CurvePoint, q: &Vec3) -> Local<1> {
-    let dr = c.p - q;
-    let e = c.d1.dot(&c.d1);
-    Local {
-        g: Vector1::new(dr.dot(&c.d1)),
-        hess: Matrix1::new(e + dr.dot(&c.d2)),
-        metric: Matrix1::new(e),
-        b: Vector1::new(0.0),
-        dist: dr.norm(),
-    }
-}
-
-fn curve_taylor(c: &CurvePoint, d: &Vector1<f64>) -> CurvePoint {
+/// Second-order Taylor expansion of a curve point by a parameter step.
+pub fn curve_taylor(c: &CurvePoint, d: &Vector1<f64>) -> CurvePoint {
     let dt = d[0];
     CurvePoint {
         p: c.p + c.d1 * dt + c.d2 * (0.5 * dt * dt),
@@ -146,32 +134,34 @@ pub fn solve_piece(
     ((p - q).norm(), p, [x[0], x[1]], mode, out.iterations, out.converged)
 }
 
-/// Closest point of edge `k` to `q` for `t` in `[t0, t1]`, started at `t_start`.
-pub fn solve_edge(
-    body: &BodyGeom,
+/// Closest point of a curve `c(t)` (given by `eval`, domain `domain`) to
+/// `q` for `t` in `[t0, t1]`, started at `t_start`: `(distance, point, t,
+/// mode w.r.t. the whole domain, iterations, converged)`.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_curve(
     cfg: &TrackerConfig,
-    k: u32,
+    eval: &mut dyn FnMut(f64) -> CurvePoint,
+    domain: (f64, f64),
     t0: f64,
     t1: f64,
     t_start: f64,
     q: &Vec3,
 ) -> (f64, Vec3, f64, Mode, u32, bool) {
-    let curve = &body.edges[k as usize].curve;
     let (lo, hi) = (Vector1::new(t0), Vector1::new(t1));
+    let zero = Vec3::zeros();
     let out = track_loop(
         cfg,
         clamp_box(&Vector1::new(t_start), &lo, &hi),
         &lo,
         &hi,
-        &mut |x: &Vector1<f64>| curve.eval_derivs(x[0]),
-        &|c| point_curve_local(c, q),
+        &mut |x: &Vector1<f64>| eval(x[0]),
+        &|c| point_curve_local(c, q, &zero),
         &curve_taylor,
     );
     let t = out.x[0];
-    let (a, b) = curve.domain();
-    let mode = if t <= a {
+    let mode = if t <= domain.0 {
         Mode::U0
-    } else if t >= b {
+    } else if t >= domain.1 {
         Mode::U1
     } else {
         Mode::Interior
@@ -184,6 +174,20 @@ pub fn solve_edge(
         out.iterations,
         out.converged,
     )
+}
+
+/// Closest point of edge `k` to `q` for `t` in `[t0, t1]`, started at `t_start`.
+pub fn solve_edge(
+    body: &BodyGeom,
+    cfg: &TrackerConfig,
+    k: u32,
+    t0: f64,
+    t1: f64,
+    t_start: f64,
+    q: &Vec3,
+) -> (f64, Vec3, f64, Mode, u32, bool) {
+    let curve = &body.edges[k as usize].curve;
+    solve_curve(cfg, &mut |t| curve.eval_derivs(t), curve.domain(), t0, t1, t_start, q)
 }
 
 /// Point and derivatives of trim curve `k` as a curve on its piece's
@@ -229,32 +233,7 @@ pub fn solve_trim(
     q: &Vec3,
 ) -> (f64, Vec3, f64, Mode, u32, bool) {
     let (a, b) = trim_domain(body, k);
-    let (lo, hi) = (Vector1::new(a), Vector1::new(b));
-    let out = track_loop(
-        cfg,
-        clamp_box(&Vector1::new(s_start), &lo, &hi),
-        &lo,
-        &hi,
-        &mut |x: &Vector1<f64>| trim_point(body, k, x[0]).0,
-        &|c| point_curve_local(c, q),
-        &curve_taylor,
-    );
-    let s = out.x[0];
-    let mode = if s <= a {
-        Mode::U0
-    } else if s >= b {
-        Mode::U1
-    } else {
-        Mode::Interior
-    };
-    (
-        (out.state.p - q).norm(),
-        out.state.p,
-        s,
-        mode,
-        out.iterations,
-        out.converged,
-    )
+    solve_curve(cfg, &mut |s| trim_point(body, k, s).0, (a, b), a, b, s_start, q)
 }
 
 impl FarState {
