@@ -704,11 +704,18 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
             let kind = if outer { "FACE_OUTER_BOUND" } else { "FACE_BOUND" };
             bounds.push(w.add(format!("{kind}('',#{lid},.T.)")));
         }
+        // a void's faces are written as the closed shell they bound and the
+        // void uses that shell reversed (ORIENTED_CLOSED_SHELL .F.), so the
+        // Model's material-outward sense is stored flipped here
+        let in_void = model
+            .bodies
+            .iter()
+            .any(|bd| bd.shells.iter().any(|sh| sh.void && sh.faces.contains(&f)));
         face_id[f] = w.add(format!(
             "ADVANCED_FACE('',{},#{},{})",
             refs(&bounds),
             surf_id[f],
-            b(face.same_sense)
+            b(face.same_sense != in_void)
         ));
     }
 

@@ -358,6 +358,14 @@ impl<'e, 'a> Builder<'e, 'a> {
                 self.leave(idx);
                 let mut s = r?;
                 s.source = source;
+                // `.F.`: the shell is used reversed (a void's faces then face into the void)
+                if !a.boolean(3, true)? {
+                    for &f in &s.faces {
+                        if let Some(face) = self.model.faces.get_mut(f) {
+                            face.same_sense = !face.same_sense;
+                        }
+                    }
+                }
                 Ok(s)
             }
             _ => Err(a.err("expected a CLOSED_SHELL or OPEN_SHELL")),
