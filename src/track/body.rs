@@ -886,6 +886,21 @@ impl BodyGeom {
         Vec3::zeros()
     }
 
+    /// Outward unit normal of piece `k` from the raw `f_u × f_v` at `uv` (as
+    /// a solve already has it); [`piece_normal`](Self::piece_normal) where it is degenerate.
+    pub fn outward_from(&self, k: u32, raw: &Vec3, uv: [f64; 2]) -> Vec3 {
+        let l = raw.norm();
+        if l > 1e-300 && l.is_finite() {
+            if self.pieces[k as usize].reversed {
+                -raw / l
+            } else {
+                raw / l
+            }
+        } else {
+            self.piece_normal(k, uv)
+        }
+    }
+
     /// The pseudo-normal of edge `k` at parameter `t` (sum of the two adjacent
     /// outward normals, interpolated between the Voronoi samples).
     pub fn edge_pseudo_normal(&self, k: u32, t: f64) -> Vec3 {

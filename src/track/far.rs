@@ -43,6 +43,8 @@ pub struct Candidate {
     pub mode: Mode,
     /// The controller met its tolerance (a local minimum, not an iterate).
     pub converged: bool,
+    /// Outward unit normal at a piece witness (zero for edges and trim curves).
+    pub normal: Vec3,
 }
 
 impl Candidate {
@@ -54,6 +56,7 @@ impl Candidate {
         x: [0.0; 2],
         mode: Mode::Interior,
         converged: false,
+        normal: Vec3::new(0.0, 0.0, 0.0),
     };
 }
 
@@ -111,7 +114,7 @@ pub fn solve_piece(
     rect: &[f64; 4],
     x0: [f64; 2],
     q: &Vec3,
-) -> (f64, Vec3, [f64; 2], Mode, u32, bool) {
+) -> (f64, Vec3, [f64; 2], Mode, u32, bool, Vec3) {
     let surf = &body.pieces[k as usize].surface;
     let lo = Vector2::new(rect[0], rect[2]);
     let hi = Vector2::new(rect[1], rect[3]);
@@ -131,7 +134,16 @@ pub fn solve_piece(
     let on = |a: f64| a <= 0.0 || a >= 1.0;
     let active = [out.active[0] && on(x[0]), out.active[1] && on(x[1])];
     let mode = mode_of(&x, &active, &Vector2::zeros());
-    ((p - q).norm(), p, [x[0], x[1]], mode, out.iterations, out.converged)
+    let normal = body.outward_from(k, &out.state.su.cross(&out.state.sv), [x[0], x[1]]);
+    (
+        (p - q).norm(),
+        p,
+        [x[0], x[1]],
+        mode,
+        out.iterations,
+        out.converged,
+        normal,
+    )
 }
 
 /// Closest point of a curve `c(t)` (given by `eval`, domain `domain`) to
@@ -374,19 +386,20 @@ impl FarState {
         }
         self.solved += 1;
         let x0 = self.cell_x[c as usize];
-        let (d, point, x, mode, iters, conv, keep) = match cell.item {
+        let zero = Vec3::zeros();
+        let (d, point, x, mode, iters, conv, keep, normal) = match cell.item {
             Item::Piece(p) => {
-                let (d, point, x, mode, it, conv) = solve_piece(body, cfg, p, &cell.rect, x0, q);
+                let (d, point, x, mode, it, conv, n) = solve_piece(body, cfg, p, &cell.rect, x0, q);
                 let keep = cell.trim == CellTrim::Inside || body.piece_keeps(p, x[0], x[1]);
-                (d, point, x, mode, it, conv, keep)
+                (d, point, x, mode, it, conv, keep, n)
             }
             Item::Edge(e) => {
                 let (d, point, t, mode, it, conv) = solve_edge(body, cfg, e, cell.rect[0], cell.rect[1], x0[0], q);
-                (d, point, [t, 0.0], mode, it, conv, true)
+                (d, point, [t, 0.0], mode, it, conv, true, zero)
             }
             Item::Trim(t) => {
                 let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, x0[0], q);
-                (d, point, [s, 0.0], mode, it, conv, true)
+                (d, point, [s, 0.0], mode, it, conv, true, zero)
             }
         };
         self.iterations += iters;
@@ -398,7 +411,7 @@ impl FarState {
             Item::Piece(p) => {
                 let pg = &body.pieces[p as usize];
                 conv && matches!(pg.class, ConvexityClass::Planar | ConvexityClass::Convex)
-                    && body.piece_normal(p, x).dot(&(q - point)) >= 0.0
+                    && normal.dot(&(q - point)) >= 0.0
             }
             Item::Edge(_) | Item::Trim(_) => false,
         };
@@ -410,6 +423,7 @@ impl FarState {
                 x,
                 mode,
                 converged: conv,
+                normal,
             };
         }
         let k = if unimodal { d.max(lb) } else { lb } + self.s;

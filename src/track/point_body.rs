@@ -107,7 +107,11 @@ pub(crate) fn orient(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
     match c.item {
         Item::Piece(k) => {
             let p = &body.pieces[k as usize];
-            let n = body.piece_normal(k, c.x);
+            let n = if c.normal == Vec3::zeros() {
+                body.piece_normal(k, c.x)
+            } else {
+                c.normal
+            };
             let inside = n.dot(&dr) < 0.0 && dist > 0.0;
             Oriented {
                 normal: if n.norm() > 0.0 { n } else { toward(n).0 },
@@ -331,7 +335,7 @@ impl PointBodyTracker {
                 if matches!(
                     body.pieces[k as usize].class,
                     ConvexityClass::Planar | ConvexityClass::Convex
-                ) && body.piece_normal(k, best.x).dot(&(q - best.point)) >= 0.0 =>
+                ) && best.normal.dot(&(q - best.point)) >= 0.0 =>
             {
                 Skip::Item(it)
             }
@@ -400,6 +404,11 @@ impl PointBodyTracker {
                     x: w.uv,
                     mode: w.mode,
                     converged: w.converged,
+                    normal: if body.pieces[k as usize].reversed {
+                        -w.normal
+                    } else {
+                        w.normal
+                    },
                 };
                 // seams and creases on the sides: Lin–Canny switches
                 for _ in 0..4 {
@@ -436,6 +445,7 @@ impl PointBodyTracker {
                     x: [w.t, 0.0],
                     mode: w.mode,
                     converged: w.converged,
+                    normal: Vec3::zeros(),
                 }
             }
             Item::Trim(k) => {
@@ -448,6 +458,7 @@ impl PointBodyTracker {
                     x: [s, 0.0],
                     mode,
                     converged,
+                    normal: Vec3::zeros(),
                 }
             }
         }
@@ -502,7 +513,7 @@ impl PointBodyTracker {
                             map(u, other.domain[0], other.domain[1]),
                             map(v, other.domain[2], other.domain[3]),
                         ];
-                        let (d, point, x, mode, it, converged) =
+                        let (d, point, x, mode, it, converged, normal) =
                             solve_piece(body, cfg, n, &[0.0, 1.0, 0.0, 1.0], x0, q);
                         *iterations += it;
                         if !body.piece_keeps(n, x[0], x[1]) {
@@ -515,6 +526,7 @@ impl PointBodyTracker {
                             x,
                             mode,
                             converged,
+                            normal,
                         }
                     }
                     FeatureRef::Edge(e) if (e as usize) < body.edges.len() => {
@@ -538,6 +550,7 @@ impl PointBodyTracker {
                             x: [t, 0.0],
                             mode,
                             converged,
+                            normal: Vec3::zeros(),
                         }
                     }
                     _ => continue,
