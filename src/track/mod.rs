@@ -6,6 +6,7 @@
 //! - [`motion`]: poses, twists and relative velocities.
 
 pub mod body;
+pub mod body_pair;
 pub mod brute;
 pub mod config;
 pub mod core;
@@ -20,6 +21,7 @@ pub mod point_patch;
 pub mod scenarios;
 
 pub use body::{BodyError, BodyGeom, TrackScene};
+pub use body_pair::{body_distance, BodyPairResult, BodyPairTracker};
 pub use config::{ControlLaw, Integrator, Mode, TrackError, TrackerConfig};
 pub use coupler::{CouplerConfig, CouplerOutput, HapticCoupler};
 pub use curves::{CurvePairTracker, CurvePairWitness, CurveWitness, PointCurveTracker};

@@ -47,17 +47,17 @@ pub struct PairWitness {
 
 /// Both surface points in world coordinates.
 #[derive(Debug, Clone, Copy)]
-struct PairState {
-    a: SurfacePoint,
-    b: SurfacePoint,
+pub(crate) struct PairState {
+    pub(crate) a: SurfacePoint,
+    pub(crate) b: SurfacePoint,
 }
 
 /// A body pose as a rotation matrix and translation (one quaternion-to-matrix
 /// conversion per tick serves every frame change of the tick).
 #[derive(Debug, Clone, Copy)]
-struct Frame {
-    r: Matrix3<f64>,
-    t: Vec3,
+pub(crate) struct Frame {
+    pub(crate) r: Matrix3<f64>,
+    pub(crate) t: Vec3,
 }
 
 impl Frame {
@@ -70,7 +70,7 @@ impl Frame {
 }
 
 #[inline]
-fn to_world(sp: &SurfacePoint, f: &Frame) -> SurfacePoint {
+pub(crate) fn to_world(sp: &SurfacePoint, f: &Frame) -> SurfacePoint {
     let r = &f.r;
     SurfacePoint {
         p: r * sp.p + f.t,
@@ -100,7 +100,7 @@ fn pair_b(f: &SurfacePoint, h: &SurfacePoint, a: &BodyState, b: &BodyState) -> V
 
 /// Local data of the patch–patch problem (world coordinates).
 #[inline]
-fn pair_local(st: &PairState, a: &BodyState, b: &BodyState) -> Local<4> {
+pub(crate) fn pair_local(st: &PairState, a: &BodyState, b: &BodyState) -> Local<4> {
     let (f, h) = (&st.a, &st.b);
     let dr = f.p - h.p;
     let (fu, fv, hr, hs) = (f.su, f.sv, h.su, h.sv);

@@ -1,0 +1,1455 @@
+//! Body–body runtime: the minimum distance (or the local maximum
+//! penetration) between two moving scene bodies, every update (PG-2002,
+//! PG-2004 §III–V, PG-2005 §IV–V, NJC-1999 §3.5–3.6).
+//!
+//! Everything is computed in body A's frame, where B moves with the relative
+//! pose `T = pose_A⁻¹ · pose_B` and the relative twist. A *feature pair* is a
+//! pair of items (piece, edge or trim curve of each body); its witness
+//! parameters are `x = (u, v, r, s)`, a curve using only its first
+//! parameter (the second is locked, so one 4-parameter controller of the
+//! tracking core serves piece–piece, piece–edge and edge–edge pairs; a vertex
+//! is an edge witness saturated at the edge's end).
+//!
+//! Each update:
+//! 1. the *active pair* is tracked by the patch–patch controller (hybrid
+//!    law with the motion feed-forward `b` from both twists), followed by
+//!    the Lin–Canny switches of each side: a witness saturated on a seam
+//!    moves into the neighbouring piece, one on a crease side onto the edge,
+//!    an edge witness at an end onto the vertex's other edges and pieces;
+//!    each switch must not increase the distance;
+//! 2. when both bodies are convex solids and the pair is *settled* (two
+//!    converged interior piece witnesses, each in the other's outer
+//!    half-space), the local answer is the global one (Lin–Canny) and the
+//!    update ends;
+//! 3. otherwise the pair far phase ([`PairFar`]) searches both BVHs for a
+//!    closer pair, starting from the tracked distance, and takes over when
+//!    one exists. Its *front* (the frontier of the bounding-volume test
+//!    tree where the last search stopped) keeps each entry's lower bound as
+//!    a key `bound + S`, with `S` the accumulated bound on how far any point
+//!    of B moved relative to A, so coherent updates revisit only entries
+//!    whose decayed bound is below the tracked distance, warm-started.
+//!
+//! **Penetration.** When two solids interpenetrate, the minimum of `|f − h|`
+//! is zero along the intersection curve; what a haptic host needs is the
+//! local maximum-penetration pair, which also satisfies `Ψ = 0` (the two
+//! witnesses' normals anti-parallel). It is tracked continuously with the
+//! feedback-linearised law `ẋ = M⁻¹(−KΨ − b)` (which follows a critical
+//! point of either kind, where gradient descent would slide into the
+//! intersection curve: NJC-1999 Fig. 2), entered from the exact contact of
+//! the separated tracker when the bodies move into each other. A cold start
+//! (or a jump) into an interpenetrating configuration seeds the pair from
+//! the deepest point of one body's cell centres inside the other (point–body
+//! queries) and converges it with the same law. Penetration is a local
+//! answer: the far phase is not run while penetrating.
+
+use super::body::{BodyError, BodyGeom, CellTrim, Item, NodeKind, TrackScene};
+use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
+use super::core::{clamp_box, feed_forward_rate, track_loop, Local};
+use super::far::{cell_config, trim_domain, trim_point, Candidate, FarState};
+use super::motion::BodyState;
+use super::patch_pair::{pair_local, to_world, Frame, PairState};
+use super::point_body::{body_pose, orient};
+use super::point_patch::{mode_of, taylor};
+use crate::geom::{CurvePoint, Pose, SurfacePoint, Twist, Vec3};
+use crate::scene::data::{BodyKind, Boundary, ConvexityClass, FeatureRef, NONE};
+use nalgebra::{Matrix3, Vector2, Vector4};
+
+/// The answer of one body–body update (world coordinates).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyPairResult {
+    /// `|point_b − point_a|`, mm: the separation, or the penetration depth
+    /// when [`penetrating`](Self::penetrating).
+    pub distance: f64,
+    /// `distance` when apart, `−distance` when penetrating.
+    pub signed_distance: f64,
+    /// The bodies interpenetrate (both must be solids).
+    pub penetrating: bool,
+    /// Witness on body A, world.
+    pub point_a: Vec3,
+    /// Witness on body B, world.
+    pub point_b: Vec3,
+    /// Unit contact normal, world: the direction in which B must move to
+    /// increase the separation (A's outward normal at a face contact):
+    /// `(point_b − point_a)/distance` when apart, the opposite when penetrating.
+    pub normal: Vec3,
+    /// Active feature on A (absolute scene indices; an edge witness at an end is its vertex).
+    pub feature_a: FeatureRef,
+    /// Active feature on B.
+    pub feature_b: FeatureRef,
+    /// Source face entity id of A's piece (edges: an adjacent piece's; 0 if none).
+    pub face_a: u64,
+    /// Source face entity id of B's piece.
+    pub face_b: u64,
+    /// Absolute piece index on A ([`NONE`] when no piece is adjacent).
+    pub piece_a: u32,
+    /// Absolute piece index on B.
+    pub piece_b: u32,
+    /// Witness parameters on A: piece `(u, v)` in `[0,1]²`, edge `(t, 0)`, vertex `(0, 0)`.
+    pub params_a: [f64; 2],
+    /// Witness parameters on B.
+    pub params_b: [f64; 2],
+    /// Controller mode on A's feature.
+    pub mode_a: Mode,
+    /// Controller mode on B's feature.
+    pub mode_b: Mode,
+    /// Controller iterations in this update (tracking, switches, far phase).
+    pub iterations: u32,
+    /// Feature-pair switches in this update.
+    pub switches: u32,
+    /// Far-phase cell pairs solved in this update.
+    pub cells_solved: u32,
+}
+
+/// A feature pair and its witnesses, in A's frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairCandidate {
+    /// `|pb − pa|`.
+    pub d: f64,
+    /// Witness on A (A's frame).
+    pub pa: Vec3,
+    /// Witness on B (A's frame).
+    pub pb: Vec3,
+    /// Item of A.
+    pub ia: Item,
+    /// Item of B.
+    pub ib: Item,
+    /// Parameters `(u, v, r, s)` (curves use `u` / `r` only).
+    pub x: [f64; 4],
+    /// Mode on A's item (w.r.t. the whole item).
+    pub mode_a: Mode,
+    /// Mode on B's item.
+    pub mode_b: Mode,
+    /// The controller met its tolerance.
+    pub converged: bool,
+    /// Outward unit normal of A's piece at `pa` (zero for curves), A's frame.
+    pub na: Vec3,
+    /// Outward unit normal of B's piece at `pb` (zero for curves), A's frame.
+    pub nb: Vec3,
+}
+
+impl PairCandidate {
+    /// No answer yet.
+    pub const NONE: PairCandidate = PairCandidate {
+        d: f64::INFINITY,
+        pa: Vec3::new(0.0, 0.0, 0.0),
+        pb: Vec3::new(0.0, 0.0, 0.0),
+        ia: Item::Piece(0),
+        ib: Item::Piece(0),
+        x: [0.0; 4],
+        mode_a: Mode::Interior,
+        mode_b: Mode::Interior,
+        converged: false,
+        na: Vec3::new(0.0, 0.0, 0.0),
+        nb: Vec3::new(0.0, 0.0, 0.0),
+    };
+
+    /// Both witnesses are converged piece witnesses inside their pieces, each
+    /// in the outer half-space of the other's tangent plane: a local minimum
+    /// of a unimodal pair (two planar or convex pieces seen from outside).
+    fn facing(&self) -> bool {
+        let dr = self.pb - self.pa;
+        self.na.dot(&dr) >= 0.0 && self.nb.dot(&dr) <= 0.0
+    }
+}
+
+/// Relative placement of B in A's frame.
+#[derive(Debug, Clone, Copy)]
+struct Rel {
+    frame: Frame,
+    /// `|R|` (component-wise), for box bounds.
+    abs_r: Matrix3<f64>,
+    /// B's motion relative to A, expressed in A's frame.
+    state_b: BodyState,
+}
+
+impl Rel {
+    fn new(pose_a: &Pose, pose_b: &Pose, twist_a: &Twist, twist_b: &Twist) -> Self {
+        let t = pose_a.iso.inverse() * pose_b.iso;
+        let r = t.rotation.to_rotation_matrix().into_inner();
+        let ra = pose_a.iso.rotation;
+        let ta = pose_a.iso.translation.vector;
+        let dw = twist_b.omega - twist_a.omega;
+        let dv = twist_b.v - twist_a.v;
+        // a point x of A's frame (world R_A x + t_A) sees B move with
+        // R_Aᵀ(Δv + Δω × t_A) + (R_Aᵀ Δω) × x
+        let twist = Twist {
+            omega: ra.inverse_transform_vector(&dw),
+            v: ra.inverse_transform_vector(&(dv + dw.cross(&ta))),
+        };
+        Self {
+            frame: Frame {
+                r,
+                t: t.translation.vector,
+            },
+            abs_r: r.abs(),
+            state_b: BodyState {
+                pose: Pose::identity(),
+                twist,
+            },
+        }
+    }
+
+    /// Distance bound between box `[lo_a, hi_a]` of A and box `[lo_b, hi_b]`
+    /// of B (B's box mapped into A's frame as the box of its image).
+    #[inline]
+    fn box_bound(&self, lo_a: &Vec3, hi_a: &Vec3, lo_b: &Vec3, hi_b: &Vec3) -> f64 {
+        let cb = (lo_b + hi_b) * 0.5;
+        let eb = (hi_b - lo_b) * 0.5;
+        let c = self.frame.r * cb + self.frame.t;
+        let e = self.abs_r * eb;
+        let mut s = 0.0;
+        for k in 0..3 {
+            let ca = 0.5 * (lo_a[k] + hi_a[k]);
+            let ea = 0.5 * (hi_a[k] - lo_a[k]);
+            let g = ((c[k] - ca).abs() - ea - e[k]).max(0.0);
+            s += g * g;
+        }
+        s.sqrt()
+    }
+}
+
+/// Boxes of every item of a body (union of its cells), indexed pieces,
+/// then edges, then trim curves.
+#[derive(Debug, Clone)]
+struct ItemBoxes {
+    lo: Vec<Vec3>,
+    hi: Vec<Vec3>,
+    edges0: u32,
+    trims0: u32,
+}
+
+impl ItemBoxes {
+    fn new(body: &BodyGeom) -> Self {
+        let n = body.pieces.len() + body.edges.len() + body.trims.len();
+        let mut lo = vec![Vec3::repeat(f64::INFINITY); n];
+        let mut hi = vec![Vec3::repeat(f64::NEG_INFINITY); n];
+        let (edges0, trims0) = (body.pieces.len() as u32, (body.pieces.len() + body.edges.len()) as u32);
+        let index = |it: Item| match it {
+            Item::Piece(k) => k,
+            Item::Edge(k) => edges0 + k,
+            Item::Trim(k) => trims0 + k,
+        };
+        for c in &body.cells {
+            let i = index(c.item) as usize;
+            lo[i] = lo[i].inf(&c.lo);
+            hi[i] = hi[i].sup(&c.hi);
+        }
+        Self { lo, hi, edges0, trims0 }
+    }
+
+    #[inline]
+    fn index(&self, it: Item) -> usize {
+        (match it {
+            Item::Piece(k) => k,
+            Item::Edge(k) => self.edges0 + k,
+            Item::Trim(k) => self.trims0 + k,
+        }) as usize
+    }
+
+    #[inline]
+    fn item(&self, i: u32) -> Item {
+        if i < self.edges0 {
+            Item::Piece(i)
+        } else if i < self.trims0 {
+            Item::Edge(i - self.edges0)
+        } else {
+            Item::Trim(i - self.trims0)
+        }
+    }
+}
+
+#[inline]
+fn curve_point(c: CurvePoint) -> SurfacePoint {
+    let z = Vec3::zeros();
+    SurfacePoint {
+        p: c.p,
+        su: c.d1,
+        sv: z,
+        suu: c.d2,
+        suv: z,
+        svv: z,
+    }
+}
+
+/// Point and derivatives of an item at parameters `(x0, x1)` (curves: `x0`), body-local.
+#[inline]
+fn eval_item(body: &BodyGeom, item: Item, x0: f64, x1: f64) -> SurfacePoint {
+    match item {
+        Item::Piece(k) => body.pieces[k as usize].surface.eval_derivs(x0, x1),
+        Item::Edge(k) => curve_point(body.edges[k as usize].curve.eval_derivs(x0)),
+        Item::Trim(k) => curve_point(trim_point(body, k, x0).0),
+    }
+}
+
+/// The whole parameter box of an item `[a0, a1, b0, b1]` (curves: `[t0, t1, 0, 0]`).
+fn item_domain(body: &BodyGeom, item: Item) -> [f64; 4] {
+    match item {
+        Item::Piece(_) => [0.0, 1.0, 0.0, 1.0],
+        Item::Edge(k) => {
+            let (a, b) = body.edges[k as usize].curve.domain();
+            [a, b, 0.0, 0.0]
+        }
+        Item::Trim(k) => {
+            let (a, b) = trim_domain(body, k);
+            [a, b, 0.0, 0.0]
+        }
+    }
+}
+
+/// Locks parameter `i` (the unused second parameter of a curve): identity
+/// rows in the Jacobian and metric, no gradient, no motion term.
+#[inline]
+fn lock(l: &mut Local<4>, i: usize) {
+    for j in 0..4 {
+        l.hess[(i, j)] = 0.0;
+        l.hess[(j, i)] = 0.0;
+        l.metric[(i, j)] = 0.0;
+        l.metric[(j, i)] = 0.0;
+    }
+    l.hess[(i, i)] = 1.0;
+    l.metric[(i, i)] = 1.0;
+    l.g[i] = 0.0;
+    l.b[i] = 0.0;
+}
+
+/// Mode of a witness w.r.t. its whole item (not the cell it was solved in).
+fn item_mode(item: Item, dom: &[f64; 4], x0: f64, x1: f64, active: [bool; 2]) -> Mode {
+    match item {
+        Item::Piece(_) => {
+            let on = |a: f64| a <= 0.0 || a >= 1.0;
+            mode_of(
+                &Vector2::new(x0, x1),
+                &[active[0] && on(x0), active[1] && on(x1)],
+                &Vector2::zeros(),
+            )
+        }
+        Item::Edge(_) | Item::Trim(_) => {
+            if x0 <= dom[0] {
+                Mode::U0
+            } else if x0 >= dom[1] {
+                Mode::U1
+            } else {
+                Mode::Interior
+            }
+        }
+    }
+}
+
+/// One side of a pair solve: the body, the item and the parameter box.
+#[derive(Clone, Copy)]
+struct SideRef<'a> {
+    body: &'a BodyGeom,
+    item: Item,
+    rect: [f64; 4],
+}
+
+/// The side of a whole item.
+fn side(body: &BodyGeom, item: Item) -> SideRef<'_> {
+    SideRef {
+        body,
+        item,
+        rect: item_domain(body, item),
+    }
+}
+
+/// What a pair solve returns besides the candidate: iterations and local data.
+struct PairSolve {
+    cand: PairCandidate,
+    iterations: u32,
+    loc: Local<4>,
+    lo: Vector4<f64>,
+    hi: Vector4<f64>,
+    feed_forward: Option<Vector4<f64>>,
+}
+
+/// Solves the feature pair `(a.item, b.item)` within the boxes `a.rect ×
+/// b.rect`, started at `x0`, with `cfg`'s law.
+fn solve_pair(cfg: &TrackerConfig, a: SideRef, b: SideRef, rel: &Rel, x0: [f64; 4]) -> PairSolve {
+    let lo = Vector4::new(a.rect[0], a.rect[2], b.rect[0], b.rect[2]);
+    let hi = Vector4::new(a.rect[1], a.rect[3], b.rect[1], b.rect[3]);
+    let (ca, cb) = (!matches!(a.item, Item::Piece(_)), !matches!(b.item, Item::Piece(_)));
+    let rest = BodyState::default();
+    let out = track_loop(
+        cfg,
+        clamp_box(&Vector4::new(x0[0], x0[1], x0[2], x0[3]), &lo, &hi),
+        &lo,
+        &hi,
+        &mut |x: &Vector4<f64>| PairState {
+            a: eval_item(a.body, a.item, x[0], x[1]),
+            b: to_world(&eval_item(b.body, b.item, x[2], x[3]), &rel.frame),
+        },
+        &|st: &PairState| {
+            let mut l = pair_local(st, &rest, &rel.state_b);
+            if ca {
+                lock(&mut l, 1);
+            }
+            if cb {
+                lock(&mut l, 3);
+            }
+            l
+        },
+        &|st: &PairState, d: &Vector4<f64>| PairState {
+            a: taylor(&st.a, &Vector2::new(d[0], d[1])),
+            b: taylor(&st.b, &Vector2::new(d[2], d[3])),
+        },
+    );
+    let x = [out.x[0], out.x[1], out.x[2], out.x[3]];
+    let (da, db) = (item_domain(a.body, a.item), item_domain(b.body, b.item));
+    let mode_a = item_mode(a.item, &da, x[0], x[1], [out.active[0], out.active[1]]);
+    let mode_b = item_mode(b.item, &db, x[2], x[3], [out.active[2], out.active[3]]);
+    let (sa, sb) = (&out.state.a, &out.state.b);
+    let na = match a.item {
+        Item::Piece(k) => a.body.outward_from(k, &sa.su.cross(&sa.sv), [x[0], x[1]]),
+        _ => Vec3::zeros(),
+    };
+    let nb = match b.item {
+        Item::Piece(k) => {
+            let raw = rel.frame.r.transpose() * sb.su.cross(&sb.sv);
+            rel.frame.r * b.body.outward_from(k, &raw, [x[2], x[3]])
+        }
+        _ => Vec3::zeros(),
+    };
+    PairSolve {
+        cand: PairCandidate {
+            d: (sb.p - sa.p).norm(),
+            pa: sa.p,
+            pb: sb.p,
+            ia: a.item,
+            ib: b.item,
+            x,
+            mode_a,
+            mode_b,
+            converged: out.converged,
+            na,
+            nb,
+        },
+        iterations: out.iterations,
+        loc: out.loc,
+        lo,
+        hi,
+        feed_forward: out.feed_forward,
+    }
+}
+
+/// Whether the trims keep a witness (piece sides only).
+#[inline]
+fn keeps(body: &BodyGeom, item: Item, x0: f64, x1: f64) -> bool {
+    match item {
+        Item::Piece(k) => body.piece_keeps(k, x0, x1),
+        _ => true,
+    }
+}
+
+#[inline]
+fn unimodal_class(body: &BodyGeom, item: Item) -> bool {
+    match item {
+        Item::Piece(k) => matches!(
+            body.pieces[k as usize].class,
+            ConvexityClass::Planar | ConvexityClass::Convex
+        ),
+        _ => false,
+    }
+}
+
+/// What the far phase leaves to the caller's tracker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum PairSkip {
+    /// The whole item pair (unimodal: two planar/convex pieces facing each other).
+    Items(Item, Item),
+    /// The cell pair holding the witness parameters.
+    Basin(Item, Item, [f64; 4]),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EntryKind {
+    Nodes,
+    Items,
+    Cells,
+}
+
+/// One entry of the far-phase front: a node pair, an item pair or a cell
+/// pair whose lower bound (as a key `bound + S`) is known.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    kind: EntryKind,
+    a: u32,
+    b: u32,
+    key: f64,
+    /// Warm start of a cell pair.
+    x: [f64; 4],
+}
+
+/// Entries beyond which the front is folded back into the root pair (with
+/// the smallest key: the minimum of the bounds of a partition bounds the whole).
+const FRONT_CAP: usize = 1 << 15;
+
+/// The far phase over two BVHs: a depth-first branch and bound over the
+/// bounding-volume test tree, remembered between updates as its front.
+/// Sized once; coherent updates allocate nothing (the front's buffers grow
+/// to their working size during the first searches and are then reused).
+#[derive(Debug, Clone)]
+pub struct PairFar {
+    front: Vec<Entry>,
+    next: Vec<Entry>,
+    /// Accumulated bound on B's motion relative to A since the bounds were made.
+    s: f64,
+    /// Cell pairs solved in the last search.
+    pub solved: u32,
+    /// Controller iterations of the last search.
+    pub iterations: u32,
+}
+
+struct Ctx<'a> {
+    a: &'a BodyGeom,
+    b: &'a BodyGeom,
+    boxes_a: &'a ItemBoxes,
+    boxes_b: &'a ItemBoxes,
+    rel: &'a Rel,
+    cfg: TrackerConfig,
+    skip: Option<PairSkip>,
+}
+
+impl Default for PairFar {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PairFar {
+    /// An empty front (the first search is cold).
+    pub fn new() -> Self {
+        Self {
+            front: Vec::with_capacity(1024),
+            next: Vec::with_capacity(1024),
+            s: 0.0,
+            solved: 0,
+            iterations: 0,
+        }
+    }
+
+    /// Forgets every bound: the next search is cold.
+    pub fn reset(&mut self) {
+        self.front.clear();
+        self.next.clear();
+        self.s = 0.0;
+    }
+
+    /// B moved by at most `delta` relative to A since the last search.
+    pub fn advance(&mut self, delta: f64) {
+        self.s += delta;
+    }
+
+    /// Entries in the front (a measure of the work a cold search did).
+    pub fn front_len(&self) -> usize {
+        self.front.len()
+    }
+
+    fn search(&mut self, ctx: &Ctx, best: &mut PairCandidate) {
+        self.solved = 0;
+        self.iterations = 0;
+        if ctx.a.nodes.is_empty() || ctx.b.nodes.is_empty() {
+            return;
+        }
+        if self.front.is_empty() {
+            self.front.push(Entry {
+                kind: EntryKind::Nodes,
+                a: ctx.a.root,
+                b: ctx.b.root,
+                key: f64::NEG_INFINITY,
+                x: [0.5; 4],
+            });
+        }
+        self.next.clear();
+        let mut front = std::mem::take(&mut self.front);
+        for e in &front {
+            if e.key - self.s >= best.d {
+                self.next.push(*e);
+            } else {
+                self.expand(ctx, *e, best);
+            }
+        }
+        front.clear();
+        self.front = std::mem::replace(&mut self.next, front);
+        if self.front.len() > FRONT_CAP {
+            let k = self.front.iter().fold(f64::INFINITY, |m, e| m.min(e.key));
+            self.front.clear();
+            self.front.push(Entry {
+                kind: EntryKind::Nodes,
+                a: ctx.a.root,
+                b: ctx.b.root,
+                key: k,
+                x: [0.5; 4],
+            });
+        }
+    }
+
+    fn push(&mut self, kind: EntryKind, a: u32, b: u32, bound: f64, x: [f64; 4]) {
+        self.next.push(Entry {
+            kind,
+            a,
+            b,
+            key: bound + self.s,
+            x,
+        });
+    }
+
+    fn expand(&mut self, ctx: &Ctx, e: Entry, best: &mut PairCandidate) {
+        match e.kind {
+            EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, best),
+            EntryKind::Items => self.expand_items(ctx, e.a, e.b, best),
+            EntryKind::Cells => self.expand_cells(ctx, e.a, e.b, e.x, best),
+        }
+    }
+
+    fn expand_nodes(&mut self, ctx: &Ctx, na: u32, nb: u32, best: &mut PairCandidate) {
+        let (a, b) = (&ctx.a.nodes[na as usize], &ctx.b.nodes[nb as usize]);
+        let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi);
+        if lb >= best.d {
+            self.push(EntryKind::Nodes, na, nb, lb, [0.5; 4]);
+            return;
+        }
+        let size = |lo: &Vec3, hi: &Vec3| (hi - lo).norm_squared();
+        match (a.kind, b.kind) {
+            (NodeKind::Leaf(fa, ea), NodeKind::Leaf(fb, eb)) => {
+                for i in fa..ea {
+                    let ia = ctx.boxes_a.index(ctx.a.leaf_items[i as usize]) as u32;
+                    for j in fb..eb {
+                        let ib = ctx.boxes_b.index(ctx.b.leaf_items[j as usize]) as u32;
+                        self.expand_items(ctx, ia, ib, best);
+                    }
+                }
+            }
+            (NodeKind::Interior(l, r), NodeKind::Leaf(..)) => self.split_a(ctx, l, r, nb, best),
+            (NodeKind::Leaf(..), NodeKind::Interior(l, r)) => self.split_b(ctx, na, l, r, best),
+            (NodeKind::Interior(la, ra), NodeKind::Interior(lb_, rb)) => {
+                if size(&a.lo, &a.hi) >= size(&b.lo, &b.hi) {
+                    self.split_a(ctx, la, ra, nb, best)
+                } else {
+                    self.split_b(ctx, na, lb_, rb, best)
+                }
+            }
+        }
+    }
+
+    fn split_a(&mut self, ctx: &Ctx, l: u32, r: u32, nb: u32, best: &mut PairCandidate) {
+        let b = &ctx.b.nodes[nb as usize];
+        let bound = |n: u32| {
+            let a = &ctx.a.nodes[n as usize];
+            ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi)
+        };
+        let (x, y) = if bound(l) <= bound(r) { (l, r) } else { (r, l) };
+        self.expand_nodes(ctx, x, nb, best);
+        self.expand_nodes(ctx, y, nb, best);
+    }
+
+    fn split_b(&mut self, ctx: &Ctx, na: u32, l: u32, r: u32, best: &mut PairCandidate) {
+        let a = &ctx.a.nodes[na as usize];
+        let bound = |n: u32| {
+            let b = &ctx.b.nodes[n as usize];
+            ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi)
+        };
+        let (x, y) = if bound(l) <= bound(r) { (l, r) } else { (r, l) };
+        self.expand_nodes(ctx, na, x, best);
+        self.expand_nodes(ctx, na, y, best);
+    }
+
+    fn expand_items(&mut self, ctx: &Ctx, ia: u32, ib: u32, best: &mut PairCandidate) {
+        let (ba, bb) = (ctx.boxes_a, ctx.boxes_b);
+        let lb = ctx.rel.box_bound(
+            &ba.lo[ia as usize],
+            &ba.hi[ia as usize],
+            &bb.lo[ib as usize],
+            &bb.hi[ib as usize],
+        );
+        if lb >= best.d {
+            self.push(EntryKind::Items, ia, ib, lb, [0.5; 4]);
+            return;
+        }
+        let (item_a, item_b) = (ba.item(ia), bb.item(ib));
+        if ctx.skip == Some(PairSkip::Items(item_a, item_b)) {
+            // tracked by the caller, unimodal: its minimum is `best.d`
+            self.push(EntryKind::Items, ia, ib, best.d.max(lb), [0.5; 4]);
+            return;
+        }
+        let cells = |body: &BodyGeom, it: Item| match it {
+            Item::Piece(p) => body.pieces[p as usize].cells.clone(),
+            Item::Edge(x) => body.edges[x as usize].cells.clone(),
+            Item::Trim(t) => {
+                let c = body.trims[t as usize].cell;
+                c..c + 1
+            }
+        };
+        let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        for ca in cells(ctx.a, item_a) {
+            let xa = centre(&ctx.a.cells[ca as usize].rect);
+            for cb in cells(ctx.b, item_b) {
+                let xb = centre(&ctx.b.cells[cb as usize].rect);
+                self.expand_cells(ctx, ca, cb, [xa[0], xa[1], xb[0], xb[1]], best);
+            }
+        }
+    }
+
+    fn expand_cells(&mut self, ctx: &Ctx, ca: u32, cb: u32, x0: [f64; 4], best: &mut PairCandidate) {
+        let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
+        let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi);
+        if lb >= best.d {
+            self.push(EntryKind::Cells, ca, cb, lb, x0);
+            return;
+        }
+        if let Some(PairSkip::Basin(ia, ib, x)) = ctx.skip {
+            let inside = |r: &[f64; 4], u: f64, v: f64| u >= r[0] && u <= r[1] && v >= r[2] && v <= r[3];
+            if ia == a.item && ib == b.item && inside(&a.rect, x[0], x[1]) && inside(&b.rect, x[2], x[3]) {
+                // the tracker's basin: its answer is `best`
+                self.push(EntryKind::Cells, ca, cb, best.d.max(lb), x0);
+                return;
+            }
+        }
+        self.solved += 1;
+        let sol = solve_pair(
+            &ctx.cfg,
+            SideRef {
+                body: ctx.a,
+                item: a.item,
+                rect: a.rect,
+            },
+            SideRef {
+                body: ctx.b,
+                item: b.item,
+                rect: b.rect,
+            },
+            ctx.rel,
+            x0,
+        );
+        self.iterations += sol.iterations;
+        let c = sol.cand;
+        let keep = (a.trim == CellTrim::Inside || keeps(ctx.a, a.item, c.x[0], c.x[1]))
+            && (b.trim == CellTrim::Inside || keeps(ctx.b, b.item, c.x[2], c.x[3]));
+        if keep && c.d < best.d {
+            *best = c;
+        }
+        let unimodal = c.converged && unimodal_class(ctx.a, a.item) && unimodal_class(ctx.b, b.item) && c.facing();
+        let bound = if unimodal { c.d.max(lb) } else { lb };
+        self.push(EntryKind::Cells, ca, cb, bound, c.x);
+    }
+}
+
+/// Whether a body is a convex solid: a solid with no concave or saddle
+/// piece whose sampled surface points all lie on the inner side of
+/// every sampled tangent plane (so a concave crease between convex pieces
+/// is caught). Sampled (3×3 per convex piece, 6×6 per mixed one), not a proof; bodies with more than
+/// 4,000 samples are treated as non-convex (the far phase then runs).
+pub fn convex_solid(body: &BodyGeom) -> bool {
+    // concave and saddle pieces are not convex; a mixed piece (a class the
+    // offline bounds could not decide, e.g. at a degenerate pole) is left to
+    // a denser sampled test
+    if body.kind != BodyKind::Solid
+        || body.pieces.is_empty()
+        || body
+            .pieces
+            .iter()
+            .any(|p| matches!(p.class, ConvexityClass::Concave | ConvexityClass::Saddle))
+    {
+        return false;
+    }
+    const COARSE: [f64; 3] = [0.1, 0.5, 0.9];
+    const DENSE: [f64; 6] = [0.02, 0.2, 0.4, 0.6, 0.8, 0.98];
+    let mut samples: Vec<(Vec3, Vec3)> = Vec::new();
+    for (k, p) in body.pieces.iter().enumerate() {
+        let grid: &[f64] = if matches!(p.class, ConvexityClass::Planar | ConvexityClass::Convex) {
+            &COARSE
+        } else {
+            &DENSE
+        };
+        for &u in grid {
+            for &v in grid {
+                if !body.piece_keeps(k as u32, u, v) {
+                    continue;
+                }
+                let n = body.piece_normal(k as u32, [u, v]);
+                if n != Vec3::zeros() {
+                    samples.push((p.surface.eval(u, v), n));
+                }
+            }
+        }
+        if samples.len() > 4000 {
+            return false;
+        }
+    }
+    let eps = 1e-7 * (1.0 + (body.hi - body.lo).norm());
+    samples
+        .iter()
+        .all(|(p, n)| samples.iter().all(|(q, _)| n.dot(&(q - p)) <= eps))
+}
+
+/// Up to 8 neighbouring features of a saturated witness (Lin–Canny switch
+/// targets) with starting parameters; returns their count.
+fn neighbours(
+    body: &BodyGeom,
+    item: Item,
+    x: [f64; 2],
+    mode: Mode,
+    point: &Vec3,
+    out: &mut [(Item, [f64; 2]); 8],
+) -> usize {
+    let mut n = 0usize;
+    let mut add = |it: Item, x: [f64; 2]| {
+        if n < out.len() {
+            out[n] = (it, x);
+            n += 1;
+        }
+    };
+    let edge_start = |e: u32, p: &Vec3| -> f64 {
+        let curve = &body.edges[e as usize].curve;
+        let (t0, t1) = curve.domain();
+        (0..=8)
+            .map(|i| t0 + (t1 - t0) * i as f64 / 8.0)
+            .min_by(|&a, &b| {
+                (curve.eval(a) - p)
+                    .norm_squared()
+                    .total_cmp(&(curve.eval(b) - p).norm_squared())
+            })
+            .unwrap_or(t0)
+    };
+    match item {
+        Item::Piece(k) => {
+            let sides: [Option<Boundary>; 2] = match mode {
+                Mode::Interior => return 0,
+                Mode::U0 => [Some(Boundary::U0), None],
+                Mode::U1 => [Some(Boundary::U1), None],
+                Mode::V0 => [Some(Boundary::V0), None],
+                Mode::V1 => [Some(Boundary::V1), None],
+                Mode::Corner => [
+                    Some(if x[0] <= 0.0 { Boundary::U0 } else { Boundary::U1 }),
+                    Some(if x[1] <= 0.0 { Boundary::V0 } else { Boundary::V1 }),
+                ],
+            };
+            let piece = &body.pieces[k as usize];
+            for side in sides.into_iter().flatten() {
+                for &(b, f) in &piece.adjacency {
+                    if b != side {
+                        continue;
+                    }
+                    match f {
+                        FeatureRef::Piece(m) if (m as usize) < body.pieces.len() => {
+                            let other = &body.pieces[m as usize];
+                            let (u, v) = (
+                                piece.domain[0] + x[0] * (piece.domain[1] - piece.domain[0]),
+                                piece.domain[2] + x[1] * (piece.domain[3] - piece.domain[2]),
+                            );
+                            let map = |x: f64, a: f64, b: f64| {
+                                if b > a {
+                                    ((x - a) / (b - a)).clamp(0.0, 1.0)
+                                } else {
+                                    0.5
+                                }
+                            };
+                            add(
+                                Item::Piece(m),
+                                [
+                                    map(u, other.domain[0], other.domain[1]),
+                                    map(v, other.domain[2], other.domain[3]),
+                                ],
+                            );
+                        }
+                        FeatureRef::Edge(e) if (e as usize) < body.edges.len() => {
+                            add(Item::Edge(e), [edge_start(e, point), 0.0]);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Item::Edge(k) => {
+            let e = &body.edges[k as usize];
+            let end = match mode {
+                Mode::U0 => 0,
+                Mode::U1 => 1,
+                _ => return 0,
+            };
+            let v = e.vertices[end];
+            if v == NONE || v as usize >= body.vertices.len() {
+                return 0;
+            }
+            let vg = &body.vertices[v as usize];
+            for &o in &vg.edges {
+                if o != k && (o as usize) < body.edges.len() {
+                    let (t0, t1) = body.edges[o as usize].curve.domain();
+                    let c = &body.edges[o as usize].curve;
+                    let t = if (c.eval(t0) - vg.point).norm_squared() <= (c.eval(t1) - vg.point).norm_squared() {
+                        t0
+                    } else {
+                        t1
+                    };
+                    add(Item::Edge(o), [t, 0.0]);
+                }
+            }
+            for &p in &vg.pieces {
+                if (p as usize) < body.pieces.len() {
+                    let s = &body.pieces[p as usize].surface;
+                    let corner = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
+                        .into_iter()
+                        .min_by(|a, b| {
+                            (s.eval(a[0], a[1]) - vg.point)
+                                .norm_squared()
+                                .total_cmp(&(s.eval(b[0], b[1]) - vg.point).norm_squared())
+                        })
+                        .unwrap_or([0.5, 0.5]);
+                    // a hair inside the piece, so the controller starts in its interior
+                    add(
+                        Item::Piece(p),
+                        [
+                            corner[0] + (0.5 - corner[0]) * 1e-3,
+                            corner[1] + (0.5 - corner[1]) * 1e-3,
+                        ],
+                    );
+                }
+            }
+        }
+        Item::Trim(_) => {}
+    }
+    n
+}
+
+/// Tracks the minimum distance (or the local maximum penetration) between
+/// two scene bodies, coherently from update to update; the first update
+/// (and the first after [`reset`](Self::reset)) is a cold start. The two
+/// bodies may come from one scene or from two. Sized at creation: coherent
+/// updates allocate nothing. One tracker belongs to one thread at a time;
+/// the scenes may be shared.
+#[derive(Debug, Clone)]
+pub struct BodyPairTracker {
+    /// Settings of the low-level controller.
+    pub cfg: TrackerConfig,
+    body_a: u32,
+    body_b: u32,
+    sized: [usize; 4],
+    boxes_a: ItemBoxes,
+    boxes_b: ItemBoxes,
+    convex: bool,
+    solid: bool,
+    radius_b: f64,
+    scale: f64,
+    far: PairFar,
+    probe_a: FarState,
+    probe_b: FarState,
+    active: Option<PairCandidate>,
+    penetrating: bool,
+    x_ff: Vector4<f64>,
+    last: Option<(Matrix3<f64>, Vec3)>,
+}
+
+impl BodyPairTracker {
+    /// A tracker between body `body_a` of `scene_a` and body `body_b` of `scene_b`.
+    pub fn new(
+        scene_a: &TrackScene,
+        body_a: u32,
+        scene_b: &TrackScene,
+        body_b: u32,
+        cfg: TrackerConfig,
+    ) -> Result<Self, BodyError> {
+        cfg.validate()?;
+        let (a, b) = (scene_a.body(body_a)?, scene_b.body(body_b)?);
+        if a.pieces.is_empty() {
+            return Err(BodyError::EmptyBody(body_a));
+        }
+        if b.pieces.is_empty() {
+            return Err(BodyError::EmptyBody(body_b));
+        }
+        let mut radius_b = 0.0f64;
+        for i in 0..8 {
+            let c = Vec3::new(
+                if i & 1 == 0 { b.lo.x } else { b.hi.x },
+                if i & 2 == 0 { b.lo.y } else { b.hi.y },
+                if i & 4 == 0 { b.lo.z } else { b.hi.z },
+            );
+            radius_b = radius_b.max(c.norm());
+        }
+        Ok(Self {
+            cfg,
+            body_a,
+            body_b,
+            sized: [a.nodes.len(), a.cells.len(), b.nodes.len(), b.cells.len()],
+            boxes_a: ItemBoxes::new(a),
+            boxes_b: ItemBoxes::new(b),
+            convex: convex_solid(a) && convex_solid(b),
+            solid: a.kind == BodyKind::Solid && b.kind == BodyKind::Solid,
+            radius_b,
+            scale: 1.0 + (a.hi - a.lo).norm().max((b.hi - b.lo).norm()),
+            far: PairFar::new(),
+            probe_a: FarState::new(a),
+            probe_b: FarState::new(b),
+            active: None,
+            penetrating: false,
+            x_ff: Vector4::zeros(),
+            last: None,
+        })
+    }
+
+    /// The tracked bodies `(a, b)`.
+    pub fn bodies(&self) -> (u32, u32) {
+        (self.body_a, self.body_b)
+    }
+
+    /// Both bodies are convex solids (see [`convex_solid`]): a settled
+    /// feature pair is then the global answer and the far phase is skipped.
+    pub fn convex(&self) -> bool {
+        self.convex
+    }
+
+    /// Entries of the far phase's front.
+    pub fn front_len(&self) -> usize {
+        self.far.front_len()
+    }
+
+    /// Forgets all history: the next update is a cold start.
+    pub fn reset(&mut self) {
+        self.far.reset();
+        self.active = None;
+        self.penetrating = false;
+        self.x_ff = Vector4::zeros();
+        self.last = None;
+    }
+
+    /// Changes the controller settings (validated), keeping the history.
+    pub fn set_config(&mut self, cfg: TrackerConfig) -> Result<(), BodyError> {
+        cfg.validate()?;
+        self.cfg = cfg;
+        Ok(())
+    }
+
+    fn bodies_of<'s>(
+        &self,
+        scene_a: &'s TrackScene,
+        scene_b: &'s TrackScene,
+    ) -> Result<(&'s BodyGeom, &'s BodyGeom), BodyError> {
+        let (a, b) = (scene_a.body(self.body_a)?, scene_b.body(self.body_b)?);
+        if self.sized != [a.nodes.len(), a.cells.len(), b.nodes.len(), b.cells.len()] {
+            // a tracker must be used with the scenes it was made for
+            return Err(BodyError::UnknownBody {
+                body: self.body_a,
+                count: scene_a.bodies.len(),
+            });
+        }
+        Ok((a, b))
+    }
+
+    /// One update. `state_a` / `state_b` are the bodies' poses (composed with
+    /// their scene placements: identity poses leave them where their scenes
+    /// put them) and twists; `dt` the time since the previous update.
+    pub fn update(
+        &mut self,
+        scene_a: &TrackScene,
+        state_a: &BodyState,
+        scene_b: &TrackScene,
+        state_b: &BodyState,
+        dt: f64,
+    ) -> Result<BodyPairResult, BodyError> {
+        state_a.validate()?;
+        state_b.validate()?;
+        if !(dt.is_finite() && dt >= 0.0) {
+            return Err(TrackError::NonFinite("dt").into());
+        }
+        let (a, b) = self.bodies_of(scene_a, scene_b)?;
+        let pose_a = body_pose(a, &state_a.pose);
+        let pose_b = body_pose(b, &state_b.pose);
+        let rel = Rel::new(&pose_a, &pose_b, &state_a.twist, &state_b.twist);
+        if let Some((r0, t0)) = self.last {
+            // any point p of B moved by at most |ΔR p| + |Δt| ≤ θ·|p| + |Δt| in A's frame
+            let dr = rel.frame.r * r0.transpose();
+            let cos = ((dr.trace() - 1.0) * 0.5).clamp(-1.0, 1.0);
+            self.far.advance((rel.frame.t - t0).norm() + cos.acos() * self.radius_b);
+        }
+        self.last = Some((rel.frame.r, rel.frame.t));
+        let mut iterations = 0u32;
+        let mut switches = 0u32;
+        let mut cells_solved = 0u32;
+        let tol = 1e-12 * self.scale;
+
+        // 1. the active pair (penetration: feedback-linearised, local)
+        let mut best = PairCandidate::NONE;
+        if let Some(prev) = self.active {
+            let law = if self.penetrating {
+                ControlLaw::FeedbackLinearized
+            } else {
+                self.cfg.law
+            };
+            let cfg = TrackerConfig { law, ..self.cfg };
+            let mut x0 = prev.x;
+            if cfg.feed_forward {
+                for (i, xi) in x0.iter_mut().enumerate() {
+                    *xi += self.x_ff[i] * dt;
+                }
+            }
+            let s = solve_pair(
+                &cfg,
+                SideRef {
+                    body: a,
+                    item: prev.ia,
+                    rect: item_domain(a, prev.ia),
+                },
+                SideRef {
+                    body: b,
+                    item: prev.ib,
+                    rect: item_domain(b, prev.ib),
+                },
+                &rel,
+                x0,
+            );
+            iterations += s.iterations;
+            self.x_ff = s
+                .feed_forward
+                .unwrap_or_else(|| feed_forward_rate(&cfg, &s.loc, &Vector4::from(s.cand.x), &s.lo, &s.hi));
+            best = s.cand;
+            if !self.penetrating {
+                best = self.switch_sides(a, b, &rel, best, &mut switches, &mut iterations);
+            }
+            if !(keeps(a, best.ia, best.x[0], best.x[1]) && keeps(b, best.ib, best.x[2], best.x[3])) {
+                best = PairCandidate::NONE;
+            }
+        }
+
+        // 2. penetration: entered from the tracked contact, kept while the pair stays inside
+        let solid = self.solid;
+        let inside = |c: &PairCandidate| solid && c.d > tol && c.d.is_finite() && inside_pair(a, b, &rel, c);
+        if self.penetrating {
+            if best.d.is_finite() && inside(&best) {
+                self.active = Some(best);
+                return Ok(self.result(a, b, &pose_a, &best, true, iterations, switches, 0));
+            }
+            // separated again (or lost): back to the global minimum
+            self.penetrating = false;
+        } else if best.d.is_finite() && best.converged && inside(&best) {
+            // the tracked pair moved through the contact: it is now the
+            // local maximum-penetration pair; follow it from here
+            self.penetrating = true;
+            self.active = Some(best);
+            return Ok(self.result(a, b, &pose_a, &best, true, iterations, switches, 0));
+        }
+
+        // 3. global: Lin–Canny for convex pairs, the far phase otherwise
+        let tracked = best.d.is_finite().then_some((best.ia, best.ib));
+        let settled = best.converged
+            && best.mode_a == Mode::Interior
+            && best.mode_b == Mode::Interior
+            && matches!((best.ia, best.ib), (Item::Piece(_), Item::Piece(_)))
+            && best.facing()
+            && best.d > tol;
+        if !(self.convex && settled) {
+            let skip = tracked.map(|(ia, ib)| {
+                if settled && unimodal_class(a, ia) && unimodal_class(b, ib) {
+                    PairSkip::Items(ia, ib)
+                } else {
+                    PairSkip::Basin(ia, ib, best.x)
+                }
+            });
+            let ctx = Ctx {
+                a,
+                b,
+                boxes_a: &self.boxes_a,
+                boxes_b: &self.boxes_b,
+                rel: &rel,
+                cfg: cell_config(&self.cfg),
+                skip,
+            };
+            self.far.search(&ctx, &mut best);
+            iterations += self.far.iterations;
+            cells_solved = self.far.solved;
+        }
+        if !best.d.is_finite() {
+            return Err(BodyError::EmptyBody(self.body_a));
+        }
+        if tracked != Some((best.ia, best.ib)) {
+            if tracked.is_some() {
+                switches += 1;
+            }
+            self.x_ff = Vector4::zeros();
+        }
+
+        // 4. contact: touching, or interpenetrating (seed the penetration pair)
+        let mut penetrating = false;
+        if self.solid {
+            if best.d <= 1e-9 * self.scale {
+                if let Some(p) = self.probe_penetration(a, b, &rel, &mut iterations) {
+                    best = p;
+                    penetrating = true;
+                }
+            } else if inside(&best) {
+                // one body inside the other without touching
+                penetrating = true;
+            }
+        }
+        self.penetrating = penetrating;
+        self.active = Some(best);
+        Ok(self.result(a, b, &pose_a, &best, penetrating, iterations, switches, cells_solved))
+    }
+
+    /// The Lin–Canny switches of the active pair: while a witness is
+    /// saturated on a side (or an edge end), try the neighbouring features
+    /// of that side with the other side fixed; take the best that does not
+    /// increase the distance.
+    fn switch_sides(
+        &self,
+        a: &BodyGeom,
+        b: &BodyGeom,
+        rel: &Rel,
+        mut c: PairCandidate,
+        switches: &mut u32,
+        iterations: &mut u32,
+    ) -> PairCandidate {
+        let cfg = cell_config(&self.cfg);
+        let mut nb = [(Item::Piece(0), [0.0; 2]); 8];
+        for _ in 0..4 {
+            let tol = 1e-12 * (1.0 + c.d);
+            let mut next: Option<PairCandidate> = None;
+            for side in 0..2 {
+                let (body, item, x, mode, point) = if side == 0 {
+                    (a, c.ia, [c.x[0], c.x[1]], c.mode_a, c.pa)
+                } else {
+                    (
+                        b,
+                        c.ib,
+                        [c.x[2], c.x[3]],
+                        c.mode_b,
+                        rel.frame.r.transpose() * (c.pb - rel.frame.t),
+                    )
+                };
+                let n = neighbours(body, item, x, mode, &point, &mut nb);
+                for &(it, xn) in &nb[..n] {
+                    let (sa, sb, x0) = if side == 0 {
+                        (
+                            SideRef {
+                                body: a,
+                                item: it,
+                                rect: item_domain(a, it),
+                            },
+                            SideRef {
+                                body: b,
+                                item: c.ib,
+                                rect: item_domain(b, c.ib),
+                            },
+                            [xn[0], xn[1], c.x[2], c.x[3]],
+                        )
+                    } else {
+                        (
+                            SideRef {
+                                body: a,
+                                item: c.ia,
+                                rect: item_domain(a, c.ia),
+                            },
+                            SideRef {
+                                body: b,
+                                item: it,
+                                rect: item_domain(b, it),
+                            },
+                            [c.x[0], c.x[1], xn[0], xn[1]],
+                        )
+                    };
+                    let s = solve_pair(&cfg, sa, sb, rel, x0);
+                    *iterations += s.iterations;
+                    let k = s.cand;
+                    if !(keeps(a, k.ia, k.x[0], k.x[1]) && keeps(b, k.ib, k.x[2], k.x[3])) {
+                        continue;
+                    }
+                    if k.d <= c.d + tol && next.map_or(true, |n| k.d < n.d) {
+                        next = Some(k);
+                    }
+                }
+            }
+            // a switch must move the witness off the shared side or lower the distance
+            match next.filter(|n| {
+                n.d < c.d - tol
+                    || (n.mode_a == Mode::Interior && n.mode_b == Mode::Interior)
+                    || (!matches!(n.ia, Item::Piece(_)) && c.mode_a != Mode::Interior)
+                    || (!matches!(n.ib, Item::Piece(_)) && c.mode_b != Mode::Interior)
+            }) {
+                Some(n) if (n.ia, n.ib) != (c.ia, c.ib) => {
+                    *switches += 1;
+                    c = n;
+                }
+                _ => break,
+            }
+        }
+        c
+    }
+
+    /// Interpenetration seed: the deepest cell centre of each body inside
+    /// the other (point–body queries), converged to the local
+    /// maximum-penetration pair by the feedback-linearised law. `None` when
+    /// no cell centre is inside (touching).
+    fn probe_penetration(
+        &mut self,
+        a: &BodyGeom,
+        b: &BodyGeom,
+        rel: &Rel,
+        iterations: &mut u32,
+    ) -> Option<PairCandidate> {
+        let cfg = cell_config(&self.cfg);
+        let tol = 1e-9 * self.scale;
+        // (depth, item on A, x on A, item on B, x on B)
+        let mut deepest: Option<(f64, Item, [f64; 2], Item, [f64; 2])> = None;
+        let rt = rel.frame.r.transpose();
+        for (from_b, (src, dst, probe)) in [(true, (b, a, &mut self.probe_a)), (false, (a, b, &mut self.probe_b))] {
+            for cell in &src.cells {
+                let Item::Piece(k) = cell.item else { continue };
+                let uv = [0.5 * (cell.rect[0] + cell.rect[1]), 0.5 * (cell.rect[2] + cell.rect[3])];
+                if !src.piece_keeps(k, uv[0], uv[1]) {
+                    continue;
+                }
+                let p = src.pieces[k as usize].surface.eval(uv[0], uv[1]);
+                // into the other body's frame
+                let q = if from_b {
+                    rel.frame.r * p + rel.frame.t
+                } else {
+                    rt * (p - rel.frame.t)
+                };
+                if (0..3).any(|i| q[i] < dst.lo[i] - tol || q[i] > dst.hi[i] + tol) {
+                    continue;
+                }
+                probe.reset(dst);
+                let mut c = Candidate::NONE;
+                probe.search(dst, &cfg, &q, None, &mut c);
+                *iterations += probe.iterations;
+                if !c.d.is_finite() || c.d <= tol || !orient(dst, &c, &q).inside {
+                    continue;
+                }
+                if deepest.map_or(true, |d| c.d > d.0) {
+                    deepest = Some(if from_b {
+                        (c.d, c.item, c.x, cell.item, uv)
+                    } else {
+                        (c.d, cell.item, uv, c.item, c.x)
+                    });
+                }
+            }
+        }
+        let (_, ia, xa, ib, xb) = deepest?;
+        let fl = TrackerConfig {
+            law: ControlLaw::FeedbackLinearized,
+            feed_forward: false,
+            max_iters: cfg.max_iters.max(64),
+            ..self.cfg
+        };
+        let seed = [xa[0], xa[1], xb[0], xb[1]];
+        let s = solve_pair(&fl, side(a, ia), side(b, ib), rel, seed);
+        *iterations += s.iterations;
+        let c = s.cand;
+        if c.converged
+            && c.d > tol
+            && keeps(a, c.ia, c.x[0], c.x[1])
+            && keeps(b, c.ib, c.x[2], c.x[3])
+            && inside_pair(a, b, rel, &c)
+        {
+            return Some(c);
+        }
+        // not converged to a critical pair: report the seed pair itself
+        let e = solve_pair(
+            &TrackerConfig { max_iters: 1, ..fl },
+            side(a, ia),
+            side(b, ib),
+            rel,
+            seed,
+        );
+        Some(PairCandidate {
+            converged: false,
+            ..e.cand
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn result(
+        &self,
+        a: &BodyGeom,
+        b: &BodyGeom,
+        pose_a: &Pose,
+        c: &PairCandidate,
+        penetrating: bool,
+        iterations: u32,
+        switches: u32,
+        cells_solved: u32,
+    ) -> BodyPairResult {
+        let rt = self.last.map_or(Matrix3::identity(), |(r, _)| r.transpose());
+        let tb = self.last.map_or(Vec3::zeros(), |(_, t)| t);
+        let (ca, cb) = candidates(c, &rt, &tb);
+        let oa = orient(a, &ca, &c.pb);
+        let ob = orient(b, &cb, &(rt * (c.pa - tb)));
+        let dr = c.pb - c.pa;
+        let normal = if c.d > 1e-12 * self.scale {
+            if penetrating {
+                -dr / c.d
+            } else {
+                dr / c.d
+            }
+        } else if oa.normal.norm() > 0.0 {
+            oa.normal / oa.normal.norm()
+        } else {
+            Vec3::z()
+        };
+        BodyPairResult {
+            distance: c.d,
+            signed_distance: if penetrating { -c.d } else { c.d },
+            penetrating,
+            point_a: pose_a.transform_point(&c.pa),
+            point_b: pose_a.transform_point(&c.pb),
+            normal: pose_a.transform_vector(&normal),
+            feature_a: oa.feature,
+            feature_b: ob.feature,
+            face_a: oa.face,
+            face_b: ob.face,
+            piece_a: oa.piece,
+            piece_b: ob.piece,
+            params_a: oa.params,
+            params_b: ob.params,
+            mode_a: c.mode_a,
+            mode_b: c.mode_b,
+            iterations,
+            switches,
+            cells_solved,
+        }
+    }
+}
+
+/// The pair's two sides as point–body candidates in their own bodies' frames.
+fn candidates(c: &PairCandidate, rt: &Matrix3<f64>, tb: &Vec3) -> (Candidate, Candidate) {
+    let ca = Candidate {
+        d: c.d,
+        point: c.pa,
+        item: c.ia,
+        x: [c.x[0], c.x[1]],
+        mode: c.mode_a,
+        converged: c.converged,
+        normal: c.na,
+    };
+    let cb = Candidate {
+        d: c.d,
+        point: rt * (c.pb - tb),
+        item: c.ib,
+        x: [c.x[2], c.x[3]],
+        mode: c.mode_b,
+        converged: c.converged,
+        normal: rt * c.nb,
+    };
+    (ca, cb)
+}
+
+/// The pair's witnesses are each inside the other body locally (B's
+/// witness behind A's feature normal, or A's behind B's).
+fn inside_pair(a: &BodyGeom, b: &BodyGeom, rel: &Rel, c: &PairCandidate) -> bool {
+    let rt = rel.frame.r.transpose();
+    let (ca, cb) = candidates(c, &rt, &rel.frame.t);
+    orient(a, &ca, &c.pb).inside || orient(b, &cb, &(rt * (c.pa - rel.frame.t))).inside
+}
+
+/// Minimum distance (or penetration) between body `body_a` of `scene_a` at
+/// `pose_a` and body `body_b` of `scene_b` at `pose_b`, from scratch (the
+/// same search a tracker's first update makes). Poses compose with the
+/// bodies' scene placements.
+pub fn body_distance(
+    scene_a: &TrackScene,
+    body_a: u32,
+    pose_a: &Pose,
+    scene_b: &TrackScene,
+    body_b: u32,
+    pose_b: &Pose,
+) -> Result<BodyPairResult, BodyError> {
+    let mut t = BodyPairTracker::new(scene_a, body_a, scene_b, body_b, TrackerConfig::default())?;
+    t.update(scene_a, &BodyState::at(*pose_a), scene_b, &BodyState::at(*pose_b), 0.0)
+}
