@@ -120,3 +120,43 @@ fn point_body_updates_and_haptic_ticks_never_allocate() {
     });
     assert_eq!(n, 0, "coherent point-body updates and haptic ticks allocated {n} times");
 }
+
+#[test]
+fn body_pair_updates_never_allocate_once_the_front_is_sized() {
+    use extrack::geom::{Pose, Vec3};
+    use extrack::track::{BodyPairTracker, BodyState, TrackScene};
+    use nalgebra::UnitQuaternion;
+    let load = |name: &str| {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(name);
+        let m = extrack::import::import_file(&p).unwrap();
+        let s = extrack::prepare::prepare(&m, &extrack::prepare::PrepareOptions::default()).unwrap();
+        TrackScene::from_data(&s).unwrap()
+    };
+    let a = load("tiled_convex.step");
+    let b = load("ellipsoid.step");
+    let mut t = BodyPairTracker::new(&a, 0, &b, 0, Default::default()).unwrap();
+    let still = BodyState::default();
+    let path: Vec<BodyState> = (0..1000)
+        .map(|k| {
+            let s = k as f64 / 1000.0 * std::f64::consts::TAU;
+            BodyState::at(Pose::from_parts(
+                Vec3::new(9.0 * s.cos(), 8.0 * s.sin(), 0.5 * s.sin()),
+                UnitQuaternion::from_scaled_axis(Vec3::new(0.2, 0.1, 1.0) * s),
+            ))
+        })
+        .collect();
+    // the first lap sizes the far phase's front (its buffers grow to their
+    // working size); the second lap over the same poses must not allocate
+    t.update(&a, &still, &b, &path[0], 0.0).unwrap();
+    for st in &path[1..] {
+        black_box(t.update(&a, &still, &b, st, 1e-3).unwrap());
+    }
+    let n = allocations_during(|| {
+        for st in &path {
+            black_box(t.update(&a, &still, &b, st, 1e-3).unwrap());
+        }
+    });
+    assert_eq!(n, 0, "coherent body-pair updates allocated {n} times");
+}

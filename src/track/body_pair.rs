@@ -190,21 +190,27 @@ impl Rel {
     }
 
     /// Distance bound between box `[lo_a, hi_a]` of A and box `[lo_b, hi_b]`
-    /// of B (B's box mapped into A's frame as the box of its image).
+    /// of B (B's box mapped into A's frame as the box of its image): the
+    /// larger of the gap between the boxes and their gap along the unit
+    /// direction `n` (projection onto a line is 1-Lipschitz, so any `n`
+    /// gives a valid bound; the direction of the best pair so far makes it
+    /// tight near the contact: a slab bound).
     #[inline]
-    fn box_bound(&self, lo_a: &Vec3, hi_a: &Vec3, lo_b: &Vec3, hi_b: &Vec3) -> f64 {
+    fn box_bound(&self, lo_a: &Vec3, hi_a: &Vec3, lo_b: &Vec3, hi_b: &Vec3, n: &Vec3) -> f64 {
         let cb = (lo_b + hi_b) * 0.5;
         let eb = (hi_b - lo_b) * 0.5;
         let c = self.frame.r * cb + self.frame.t;
         let e = self.abs_r * eb;
+        let ca = (lo_a + hi_a) * 0.5;
+        let ea = (hi_a - lo_a) * 0.5;
         let mut s = 0.0;
+        let mut slab = n.dot(&(c - ca));
         for k in 0..3 {
-            let ca = 0.5 * (lo_a[k] + hi_a[k]);
-            let ea = 0.5 * (hi_a[k] - lo_a[k]);
-            let g = ((c[k] - ca).abs() - ea - e[k]).max(0.0);
+            let g = ((c[k] - ca[k]).abs() - ea[k] - e[k]).max(0.0);
             s += g * g;
+            slab -= n[k].abs() * (ea[k] + e[k]);
         }
-        s.sqrt()
+        s.sqrt().max(slab)
     }
 }
 
@@ -431,6 +437,64 @@ fn solve_pair(cfg: &TrackerConfig, a: SideRef, b: SideRef, rel: &Rel, x0: [f64; 
     }
 }
 
+/// Lin–Canny test of one side of a converged pair (in that body's frame),
+/// `p` the witness, `q` the other witness, `d = |q − p|`: an interior piece
+/// witness must see `q` on its outer side; any other witness (on an edge, a
+/// trim curve, or saturated on a piece side) must be in its Voronoi region:
+/// no piece near it has a point closer to `q` than `d`. Pieces whose box is
+/// at least `d` from `q` cannot; the others are solved from their point
+/// nearest `p` (a local test, which needs no unimodality of the piece).
+#[allow(clippy::too_many_arguments)]
+fn side_ok(
+    body: &BodyGeom,
+    boxes: &ItemBoxes,
+    item: Item,
+    mode: Mode,
+    n: &Vec3,
+    p: &Vec3,
+    q: &Vec3,
+    d: f64,
+    iterations: &mut u32,
+) -> bool {
+    if matches!(item, Item::Piece(_)) && mode == Mode::Interior {
+        return n.dot(&(q - p)) >= 0.0;
+    }
+    let cfg = cell_config(&TrackerConfig::default());
+    let tol = 1e-9 * (1.0 + d);
+    for (k, piece) in body.pieces.iter().enumerate() {
+        if item == Item::Piece(k as u32) {
+            continue;
+        }
+        let i = boxes.index(Item::Piece(k as u32));
+        if super::body::box_dist2(&boxes.lo[i], &boxes.hi[i], q) >= (d - tol) * (d - tol) {
+            continue;
+        }
+        let s = &piece.surface;
+        let mut x0 = ([0.5, 0.5], f64::INFINITY);
+        for a in 0..=4 {
+            for b in 0..=4 {
+                let uv = [a as f64 * 0.25, b as f64 * 0.25];
+                let e = (s.eval(uv[0], uv[1]) - p).norm_squared();
+                if e < x0.1 {
+                    x0 = (uv, e);
+                }
+            }
+        }
+        let (dk, _, xk, _, it, _, _) = super::far::solve_piece(body, &cfg, k as u32, &[0.0, 1.0, 0.0, 1.0], x0.0, q);
+        *iterations += it;
+        // a closer kept point: not in the witness's Voronoi region; a closer
+        // point outside the trims: undecided (the trimmed face's own closest
+        // point may still be closer), except on the piece the witness's trim
+        // curve bounds (there the trimmed face's closest point is on its
+        // border, which the curve solve covers)
+        let own = matches!(item, Item::Trim(t) if body.trims[t as usize].piece == k as u32);
+        if dk < d - tol && (body.piece_keeps(k as u32, xk[0], xk[1]) || !own) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Whether the trims keep a witness (piece sides only).
 #[inline]
 fn keeps(body: &BodyGeom, item: Item, x0: f64, x1: f64) -> bool {
@@ -464,19 +528,18 @@ enum PairSkip {
 enum EntryKind {
     Nodes,
     Items,
-    Cells,
 }
 
-/// One entry of the far-phase front: a node pair, an item pair or a cell
-/// pair whose lower bound (as a key `bound + S`) is known.
+/// One entry of the far-phase front: a node pair or an item pair whose
+/// lower bound (as a key `bound + S`) is known. An item pair's bound is the
+/// smallest of its cell pairs' bounds (box bounds, or solved minima where
+/// the pair is unimodal).
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     kind: EntryKind,
     a: u32,
     b: u32,
     key: f64,
-    /// Warm start of a cell pair.
-    x: [f64; 4],
 }
 
 /// Entries beyond which the front is folded back into the root pair (with
@@ -491,12 +554,26 @@ const FRONT_CAP: usize = 1 << 15;
 pub struct PairFar {
     front: Vec<Entry>,
     next: Vec<Entry>,
+    /// Each cell's last witness parameters on its side (warm starts).
+    xa: Vec<[f64; 2]>,
+    xb: Vec<[f64; 2]>,
     /// Accumulated bound on B's motion relative to A since the bounds were made.
     s: f64,
     /// Cell pairs solved in the last search.
     pub solved: u32,
     /// Controller iterations of the last search.
     pub iterations: u32,
+}
+
+/// Unit direction of the best pair so far (zero while there is none): the
+/// slab direction of [`Rel::box_bound`].
+#[inline]
+fn slab_dir(best: &PairCandidate) -> Vec3 {
+    if best.d.is_finite() && best.d > 0.0 {
+        (best.pb - best.pa) / best.d
+    } else {
+        Vec3::zeros()
+    }
 }
 
 struct Ctx<'a> {
@@ -509,28 +586,33 @@ struct Ctx<'a> {
     skip: Option<PairSkip>,
 }
 
-impl Default for PairFar {
-    fn default() -> Self {
-        Self::new()
-    }
+fn centres(body: &BodyGeom) -> Vec<[f64; 2]> {
+    body.cells
+        .iter()
+        .map(|c| [0.5 * (c.rect[0] + c.rect[1]), 0.5 * (c.rect[2] + c.rect[3])])
+        .collect()
 }
 
 impl PairFar {
-    /// An empty front (the first search is cold).
-    pub fn new() -> Self {
+    /// An empty front for bodies `a` and `b` (the first search is cold).
+    pub fn new(a: &BodyGeom, b: &BodyGeom) -> Self {
         Self {
             front: Vec::with_capacity(1024),
             next: Vec::with_capacity(1024),
+            xa: centres(a),
+            xb: centres(b),
             s: 0.0,
             solved: 0,
             iterations: 0,
         }
     }
 
-    /// Forgets every bound: the next search is cold.
-    pub fn reset(&mut self) {
+    /// Forgets every bound and warm start: the next search is cold.
+    pub fn forget(&mut self) {
         self.front.clear();
         self.next.clear();
+        self.xa.fill([f64::NAN; 2]);
+        self.xb.fill([f64::NAN; 2]);
         self.s = 0.0;
     }
 
@@ -556,7 +638,6 @@ impl PairFar {
                 a: ctx.a.root,
                 b: ctx.b.root,
                 key: f64::NEG_INFINITY,
-                x: [0.5; 4],
             });
         }
         self.next.clear();
@@ -578,18 +659,16 @@ impl PairFar {
                 a: ctx.a.root,
                 b: ctx.b.root,
                 key: k,
-                x: [0.5; 4],
             });
         }
     }
 
-    fn push(&mut self, kind: EntryKind, a: u32, b: u32, bound: f64, x: [f64; 4]) {
+    fn push(&mut self, kind: EntryKind, a: u32, b: u32, bound: f64) {
         self.next.push(Entry {
             kind,
             a,
             b,
             key: bound + self.s,
-            x,
         });
     }
 
@@ -597,15 +676,14 @@ impl PairFar {
         match e.kind {
             EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, best),
             EntryKind::Items => self.expand_items(ctx, e.a, e.b, best),
-            EntryKind::Cells => self.expand_cells(ctx, e.a, e.b, e.x, best),
         }
     }
 
     fn expand_nodes(&mut self, ctx: &Ctx, na: u32, nb: u32, best: &mut PairCandidate) {
         let (a, b) = (&ctx.a.nodes[na as usize], &ctx.b.nodes[nb as usize]);
-        let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi);
+        let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
         if lb >= best.d {
-            self.push(EntryKind::Nodes, na, nb, lb, [0.5; 4]);
+            self.push(EntryKind::Nodes, na, nb, lb);
             return;
         }
         let size = |lo: &Vec3, hi: &Vec3| (hi - lo).norm_squared();
@@ -633,9 +711,10 @@ impl PairFar {
 
     fn split_a(&mut self, ctx: &Ctx, l: u32, r: u32, nb: u32, best: &mut PairCandidate) {
         let b = &ctx.b.nodes[nb as usize];
-        let bound = |n: u32| {
-            let a = &ctx.a.nodes[n as usize];
-            ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi)
+        let n = slab_dir(best);
+        let bound = |i: u32| {
+            let a = &ctx.a.nodes[i as usize];
+            ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &n)
         };
         let (x, y) = if bound(l) <= bound(r) { (l, r) } else { (r, l) };
         self.expand_nodes(ctx, x, nb, best);
@@ -644,9 +723,10 @@ impl PairFar {
 
     fn split_b(&mut self, ctx: &Ctx, na: u32, l: u32, r: u32, best: &mut PairCandidate) {
         let a = &ctx.a.nodes[na as usize];
-        let bound = |n: u32| {
-            let b = &ctx.b.nodes[n as usize];
-            ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi)
+        let n = slab_dir(best);
+        let bound = |i: u32| {
+            let b = &ctx.b.nodes[i as usize];
+            ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &n)
         };
         let (x, y) = if bound(l) <= bound(r) { (l, r) } else { (r, l) };
         self.expand_nodes(ctx, na, x, best);
@@ -660,15 +740,16 @@ impl PairFar {
             &ba.hi[ia as usize],
             &bb.lo[ib as usize],
             &bb.hi[ib as usize],
+            &slab_dir(best),
         );
         if lb >= best.d {
-            self.push(EntryKind::Items, ia, ib, lb, [0.5; 4]);
+            self.push(EntryKind::Items, ia, ib, lb);
             return;
         }
         let (item_a, item_b) = (ba.item(ia), bb.item(ib));
         if ctx.skip == Some(PairSkip::Items(item_a, item_b)) {
             // tracked by the caller, unimodal: its minimum is `best.d`
-            self.push(EntryKind::Items, ia, ib, best.d.max(lb), [0.5; 4]);
+            self.push(EntryKind::Items, ia, ib, best.d.max(lb));
             return;
         }
         let cells = |body: &BodyGeom, it: Item| match it {
@@ -679,32 +760,36 @@ impl PairFar {
                 c..c + 1
             }
         };
-        let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        let mut bound = f64::INFINITY;
         for ca in cells(ctx.a, item_a) {
-            let xa = centre(&ctx.a.cells[ca as usize].rect);
             for cb in cells(ctx.b, item_b) {
-                let xb = centre(&ctx.b.cells[cb as usize].rect);
-                self.expand_cells(ctx, ca, cb, [xa[0], xa[1], xb[0], xb[1]], best);
+                bound = bound.min(self.visit_cells(ctx, ca, cb, best));
             }
         }
+        self.push(EntryKind::Items, ia, ib, bound.max(lb));
     }
 
-    fn expand_cells(&mut self, ctx: &Ctx, ca: u32, cb: u32, x0: [f64; 4], best: &mut PairCandidate) {
+    /// Lower bound of cell pair `(ca, cb)`, solving it when its box bound is
+    /// below the best distance (and improving `best`).
+    fn visit_cells(&mut self, ctx: &Ctx, ca: u32, cb: u32, best: &mut PairCandidate) -> f64 {
         let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
-        let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi);
+        let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
         if lb >= best.d {
-            self.push(EntryKind::Cells, ca, cb, lb, x0);
-            return;
+            return lb;
         }
         if let Some(PairSkip::Basin(ia, ib, x)) = ctx.skip {
             let inside = |r: &[f64; 4], u: f64, v: f64| u >= r[0] && u <= r[1] && v >= r[2] && v <= r[3];
             if ia == a.item && ib == b.item && inside(&a.rect, x[0], x[1]) && inside(&b.rect, x[2], x[3]) {
                 // the tracker's basin: its answer is `best`
-                self.push(EntryKind::Cells, ca, cb, best.d.max(lb), x0);
-                return;
+                return best.d.max(lb);
             }
         }
         self.solved += 1;
+        // warm start from each cell's last witness (its centre after a reset)
+        let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        let (xa, xb) = (self.xa[ca as usize], self.xb[cb as usize]);
+        let xa = if xa[0].is_nan() { centre(&a.rect) } else { xa };
+        let xb = if xb[0].is_nan() { centre(&b.rect) } else { xb };
         let sol = solve_pair(
             &ctx.cfg,
             SideRef {
@@ -718,18 +803,23 @@ impl PairFar {
                 rect: b.rect,
             },
             ctx.rel,
-            x0,
+            [xa[0], xa[1], xb[0], xb[1]],
         );
         self.iterations += sol.iterations;
         let c = sol.cand;
+        self.xa[ca as usize] = [c.x[0], c.x[1]];
+        self.xb[cb as usize] = [c.x[2], c.x[3]];
         let keep = (a.trim == CellTrim::Inside || keeps(ctx.a, a.item, c.x[0], c.x[1]))
             && (b.trim == CellTrim::Inside || keeps(ctx.b, b.item, c.x[2], c.x[3]));
         if keep && c.d < best.d {
             *best = c;
         }
         let unimodal = c.converged && unimodal_class(ctx.a, a.item) && unimodal_class(ctx.b, b.item) && c.facing();
-        let bound = if unimodal { c.d.max(lb) } else { lb };
-        self.push(EntryKind::Cells, ca, cb, bound, c.x);
+        if unimodal {
+            c.d.max(lb)
+        } else {
+            lb
+        }
     }
 }
 
@@ -975,7 +1065,7 @@ impl BodyPairTracker {
             solid: a.kind == BodyKind::Solid && b.kind == BodyKind::Solid,
             radius_b,
             scale: 1.0 + (a.hi - a.lo).norm().max((b.hi - b.lo).norm()),
-            far: PairFar::new(),
+            far: PairFar::new(a, b),
             probe_a: FarState::new(a),
             probe_b: FarState::new(b),
             active: None,
@@ -996,6 +1086,11 @@ impl BodyPairTracker {
         self.convex
     }
 
+    /// The active feature pair (A's frame), `None` before the first update.
+    pub fn active(&self) -> Option<PairCandidate> {
+        self.active
+    }
+
     /// Entries of the far phase's front.
     pub fn front_len(&self) -> usize {
         self.far.front_len()
@@ -1003,7 +1098,7 @@ impl BodyPairTracker {
 
     /// Forgets all history: the next update is a cold start.
     pub fn reset(&mut self) {
-        self.far.reset();
+        self.far.forget();
         self.active = None;
         self.penetrating = false;
         self.x_ff = Vector4::zeros();
@@ -1104,7 +1199,13 @@ impl BodyPairTracker {
                 best = self.switch_sides(a, b, &rel, best, &mut switches, &mut iterations);
             }
             if !(keeps(a, best.ia, best.x[0], best.x[1]) && keeps(b, best.ib, best.x[2], best.x[3])) {
-                best = PairCandidate::NONE;
+                // the tracked witness left a trimmed face: the previous
+                // witnesses are still points of the two bodies, so their
+                // distance at the new pose bounds the far phase from above
+                best = PairCandidate {
+                    converged: false,
+                    ..evaluate(a, b, &rel, &prev)
+                };
             }
         }
 
@@ -1134,7 +1235,41 @@ impl BodyPairTracker {
             && matches!((best.ia, best.ib), (Item::Piece(_), Item::Piece(_)))
             && best.facing()
             && best.d > tol;
-        if !(self.convex && settled) {
+        // Lin–Canny: on two convex solids a pair that is locally closest on
+        // both boundaries is the global answer; a curve witness (edge or
+        // trim curve) must be in its Voronoi region (no adjacent piece
+        // closer to the other witness)
+        let lin_canny = self.convex
+            && (settled || {
+                let rt = rel.frame.r.transpose();
+                best.converged
+                    && best.d > tol
+                    && (matches!(best.ia, Item::Piece(_)) || best.mode_a == Mode::Interior)
+                    && (matches!(best.ib, Item::Piece(_)) || best.mode_b == Mode::Interior)
+                    && side_ok(
+                        a,
+                        &self.boxes_a,
+                        best.ia,
+                        best.mode_a,
+                        &best.na,
+                        &best.pa,
+                        &best.pb,
+                        best.d,
+                        &mut iterations,
+                    )
+                    && side_ok(
+                        b,
+                        &self.boxes_b,
+                        best.ib,
+                        best.mode_b,
+                        &(rt * best.nb),
+                        &(rt * (best.pb - rel.frame.t)),
+                        &(rt * (best.pa - rel.frame.t)),
+                        best.d,
+                        &mut iterations,
+                    )
+            });
+        if !lin_canny {
             let skip = tracked.map(|(ia, ib)| {
                 if settled && unimodal_class(a, ia) && unimodal_class(b, ib) {
                     PairSkip::Items(ia, ib)
@@ -1286,7 +1421,8 @@ impl BodyPairTracker {
         let cfg = cell_config(&self.cfg);
         let tol = 1e-9 * self.scale;
         // (depth, item on A, x on A, item on B, x on B)
-        let mut deepest: Option<(f64, Item, [f64; 2], Item, [f64; 2])> = None;
+        type Seed = (f64, Item, [f64; 2], Item, [f64; 2]);
+        let mut deepest: Option<Seed> = None;
         let rt = rel.frame.r.transpose();
         for (from_b, (src, dst, probe)) in [(true, (b, a, &mut self.probe_a)), (false, (a, b, &mut self.probe_b))] {
             for cell in &src.cells {
@@ -1404,6 +1540,20 @@ impl BodyPairTracker {
             switches,
             cells_solved,
         }
+    }
+}
+
+/// The pair `c` (its items and parameters) re-evaluated at the relative placement `rel`.
+fn evaluate(a: &BodyGeom, b: &BodyGeom, rel: &Rel, c: &PairCandidate) -> PairCandidate {
+    let pa = eval_item(a, c.ia, c.x[0], c.x[1]).p;
+    let pb = rel.frame.r * eval_item(b, c.ib, c.x[2], c.x[3]).p + rel.frame.t;
+    PairCandidate {
+        d: (pb - pa).norm(),
+        pa,
+        pb,
+        na: Vec3::zeros(),
+        nb: Vec3::zeros(),
+        ..*c
     }
 }
 

@@ -136,6 +136,7 @@ pub fn closest_on_curve(curve: &NurbsCurve, q: &Vec3, n: usize) -> (f64, Vec3, f
 /// samples until the pair stops moving. Returns `(distance, point on A,
 /// point on B)` in world coordinates. Separated bodies only (the
 /// projections would stall on an intersection curve).
+#[allow(clippy::too_many_arguments)]
 pub fn body_pair_distance(
     scene_a: &super::TrackScene,
     body_a: u32,
