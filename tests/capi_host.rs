@@ -82,7 +82,10 @@ fn compile(cc: &str, name: &str, dir: &Path) -> PathBuf {
 }
 
 fn run(cmd: &mut Command) -> (String, String) {
-    let Output { status, stdout, stderr } = cmd.output().unwrap();
+    // cargo puts `target/<profile>` before `deps` in LD_LIBRARY_PATH, which
+    // would override the hosts' rpath with a stale `libextrack.so` that an
+    // earlier `cargo build` left there
+    let Output { status, stdout, stderr } = cmd.env_remove("LD_LIBRARY_PATH").output().unwrap();
     let (stdout, stderr) = (
         String::from_utf8_lossy(&stdout).into_owned(),
         String::from_utf8_lossy(&stderr).into_owned(),
@@ -486,10 +489,7 @@ fn matrix_pose(s: &str) -> extrack::geom::Pose {
         p.orientation.y,
         p.orientation.z,
     ));
-    extrack::geom::Pose::from_parts(
-        extrack::geom::Vec3::new(p.position.x, p.position.y, p.position.z),
-        q,
-    )
+    extrack::geom::Pose::from_parts(extrack::geom::Vec3::new(p.position.x, p.position.y, p.position.z), q)
 }
 
 /// The body–body host: the C tracker's distances along 400 poses equal a
@@ -512,15 +512,27 @@ fn pair_host_tracks_two_bodies_like_the_rust_api() {
     let mut poses = Vec::new();
     for (k, line) in steps.iter().enumerate() {
         let pose = matrix_pose(field(line, "m"));
-        let twist = Twist::about_point(vec3(field(line, "w")), pose.iso.translation.vector, vec3(field(line, "v")));
+        let twist = Twist::about_point(
+            vec3(field(line, "w")),
+            pose.iso.translation.vector,
+            vec3(field(line, "v")),
+        );
         let dt = if k == 0 { 0.0 } else { 1e-3 };
         let r = rust
             .update(&ts, &BodyState::default(), &ts, &BodyState { pose, twist }, dt)
             .unwrap();
         let d: f64 = field(line, "d").parse().unwrap();
         assert!((d - r.distance).abs() <= 1e-9, "{line}\nRust {}", r.distance);
-        assert!((vec3(field(line, "pa")) - r.point_a).norm() <= 1e-9, "{line}\nRust {}", r.point_a);
-        assert!((vec3(field(line, "pb")) - r.point_b).norm() <= 1e-9, "{line}\nRust {}", r.point_b);
+        assert!(
+            (vec3(field(line, "pa")) - r.point_a).norm() <= 1e-9,
+            "{line}\nRust {}",
+            r.point_a
+        );
+        assert!(
+            (vec3(field(line, "pb")) - r.point_b).norm() <= 1e-9,
+            "{line}\nRust {}",
+            r.point_b
+        );
         assert_eq!(field(line, "pen"), "0", "{line}");
         // the C answer is consistent: |pb - pa| = d, the normal from A to B
         let n = vec3(field(line, "n"));
@@ -547,7 +559,10 @@ fn pair_host_tracks_two_bodies_like_the_rust_api() {
     let reset = out.lines().find(|l| l.starts_with("reset ")).unwrap();
     assert_eq!(field(reset, "d"), field(reset, "cold"), "{reset}");
     for status in ["EXT_NULL_POINTER", "EXT_INVALID_ARGUMENT", "EXT_NO_SUCH_BODY"] {
-        assert!(out.contains(&format!("expected {status}: ")), "{status} not exercised:\n{out}");
+        assert!(
+            out.contains(&format!("expected {status}: ")),
+            "{status} not exercised:\n{out}"
+        );
     }
     assert!(out.contains("rotation block is not a rotation"), "{out}");
     assert_eq!(out.lines().last(), Some("done"));

@@ -162,9 +162,23 @@ fn pair_tracker_and_cold_query_equal_the_rust_api() {
         );
         let tw_m = Twist::about_point(twist.omega, pose_m.iso.translation.vector, ct.linear.into_vec());
         let r = rust
-            .update(&f.ts, &BodyState::default(), &f.ts, &BodyState { pose: pose_m, twist: tw_m }, dt)
+            .update(
+                &f.ts,
+                &BodyState::default(),
+                &f.ts,
+                &BodyState {
+                    pose: pose_m,
+                    twist: tw_m,
+                },
+                dt,
+            )
             .unwrap();
-        assert!((out.distance - r.distance).abs() <= 1e-12, "tick {k}: {} vs {}", out.distance, r.distance);
+        assert!(
+            (out.distance - r.distance).abs() <= 1e-12,
+            "tick {k}: {} vs {}",
+            out.distance,
+            r.distance
+        );
         assert_eq!(out.feature_index_a, r.feature_a.codes().1, "tick {k}");
         // quaternion variant: bit-identical to the Rust tracker
         let cp = ext_pose::from(&pose);
@@ -174,7 +188,16 @@ fn pair_tracker_and_cold_query_equal_the_rust_api() {
         let pose_q = Pose::from_parts(pose.iso.translation.vector, pose.iso.rotation);
         let tw_q = Twist::about_point(twist.omega, pose_q.iso.translation.vector, ct.linear.into_vec());
         let rq = rust_q
-            .update(&f.ts, &BodyState::default(), &f.ts, &BodyState { pose: pose_q, twist: tw_q }, dt)
+            .update(
+                &f.ts,
+                &BodyState::default(),
+                &f.ts,
+                &BodyState {
+                    pose: pose_q,
+                    twist: tw_q,
+                },
+                dt,
+            )
             .unwrap();
         assert_same(&outq, &rq, &format!("tick {k}"));
         // apart, so the tracked answer is the global minimum: the cold query agrees
@@ -290,7 +313,9 @@ fn bad_input_gives_a_status_and_writes_nothing() {
         unsafe { ext_pair_tracker_new(scene, 0, scene, 1, null(), &mut t) },
         ext_status::EXT_OK
     );
-    let id: [f64; 16] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    let id: [f64; 16] = [
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+    ];
     let mut scaled = id;
     scaled[5] = 2.0;
     let mut sheared = id;
@@ -312,10 +337,34 @@ fn bad_input_gives_a_status_and_writes_nothing() {
     let mut out = sentinel();
     let invalid = ext_status::EXT_INVALID_ARGUMENT;
     for (pa, pb, ta, tb, dt, status, needle) in [
-        (null(), scaled.as_ptr(), null(), null(), 1e-3, invalid, "`pose_b` rotation block is not a rotation"),
-        (sheared.as_ptr(), null(), null(), null(), 1e-3, invalid, "`pose_a` rotation block"),
+        (
+            null(),
+            scaled.as_ptr(),
+            null(),
+            null(),
+            1e-3,
+            invalid,
+            "`pose_b` rotation block is not a rotation",
+        ),
+        (
+            sheared.as_ptr(),
+            null(),
+            null(),
+            null(),
+            1e-3,
+            invalid,
+            "`pose_a` rotation block",
+        ),
         (null(), mirror.as_ptr(), null(), null(), 1e-3, invalid, "det"),
-        (nan_m.as_ptr(), null(), null(), null(), 1e-3, invalid, "`pose_a` has a non-finite entry"),
+        (
+            nan_m.as_ptr(),
+            null(),
+            null(),
+            null(),
+            1e-3,
+            invalid,
+            "`pose_a` has a non-finite entry",
+        ),
         (null(), bad_row.as_ptr(), null(), null(), 1e-3, invalid, "last row"),
         (null(), null(), &nan_twist as *const _, null(), 1e-3, invalid, "twist"),
         (null(), null(), null(), &inf_twist as *const _, 1e-3, invalid, "twist"),
@@ -333,7 +382,11 @@ fn bad_input_gives_a_status_and_writes_nothing() {
     not_unit.orientation.w = 2.0;
     let st = unsafe { ext_pair_tracker_update_pose(t, null(), &not_unit, null(), null(), 1e-3, &mut out) };
     assert_eq!(st, invalid);
-    assert!(message().contains("`pose_b` orientation is not a unit quaternion"), "{}", message());
+    assert!(
+        message().contains("`pose_b` orientation is not a unit quaternion"),
+        "{}",
+        message()
+    );
     let mut nan_pos = ext_pose::from(&Pose::identity());
     nan_pos.position.x = f64::NAN;
     let st = unsafe { ext_pair_tracker_update_pose(t, &nan_pos, null(), null(), null(), 1e-3, &mut out) };
@@ -347,7 +400,10 @@ fn bad_input_gives_a_status_and_writes_nothing() {
     assert_eq!(st, ext_status::EXT_NULL_POINTER);
     let st = unsafe { ext_pair_tracker_update_pose(null_mut(), null(), null(), null(), null(), 1e-3, &mut out) };
     assert_eq!(st, ext_status::EXT_NULL_POINTER);
-    assert_eq!(unsafe { ext_pair_tracker_reset(null_mut()) }, ext_status::EXT_NULL_POINTER);
+    assert_eq!(
+        unsafe { ext_pair_tracker_reset(null_mut()) },
+        ext_status::EXT_NULL_POINTER
+    );
     assert_eq!(out, sentinel());
     // unknown bodies and NULL scenes
     let mut t2: *mut ext_pair_tracker = null_mut();
@@ -396,7 +452,10 @@ fn bad_input_gives_a_status_and_writes_nothing() {
     bad = cfg;
     bad.law = 42;
     assert_eq!(unsafe { ext_pair_tracker_set_config(t, &bad) }, invalid);
-    assert_eq!(unsafe { ext_pair_tracker_set_config(t, null()) }, ext_status::EXT_NULL_POINTER);
+    assert_eq!(
+        unsafe { ext_pair_tracker_set_config(t, null()) },
+        ext_status::EXT_NULL_POINTER
+    );
     let mut changed = cfg;
     changed.gain_k = 400.0;
     changed.max_iters = 7;
@@ -404,7 +463,10 @@ fn bad_input_gives_a_status_and_writes_nothing() {
     let mut got = cfg;
     assert_eq!(unsafe { ext_pair_tracker_config(t, &mut got) }, ext_status::EXT_OK);
     assert_eq!(got, changed);
-    assert_eq!(unsafe { ext_pair_tracker_config(t, null_mut()) }, ext_status::EXT_NULL_POINTER);
+    assert_eq!(
+        unsafe { ext_pair_tracker_config(t, null_mut()) },
+        ext_status::EXT_NULL_POINTER
+    );
     // the tracker still works after all that
     let st = unsafe { ext_pair_tracker_update(t, null(), id.as_ptr(), null(), null(), 0.0, &mut out) };
     assert_eq!(st, ext_status::EXT_OK, "{}", message());

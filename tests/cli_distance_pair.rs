@@ -72,7 +72,11 @@ fn distance_of_the_assembly_blocks_is_open_cascades() {
         .lines()
         .filter_map(|l| l.trim().strip_prefix('"').and_then(|r| r.split('"').next()))
         .collect();
-    assert_eq!(keys[..5], ["distance", "penetrating", "point_a", "point_b", "normal"], "{json}");
+    assert_eq!(
+        keys[..5],
+        ["distance", "penetrating", "point_a", "point_b", "normal"],
+        "{json}"
+    );
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let d = v["distance"].as_f64().unwrap();
     // Open CASCADE's BRepExtrema_DistShapeShape (fixtures/oracle/assembly.closest.json "pairs")
@@ -235,7 +239,11 @@ fn pair_track_along_a_csv_motion_agrees_with_the_library() {
             let (pa, pb) = &poses[k];
             let want = body_distance(&scene, 0, pa, &scene, 1, pb).unwrap();
             let d = num(row, &header, "distance");
-            assert!((d - want.distance).abs() <= 1e-6, "row {k}: {d} vs cold {}", want.distance);
+            assert!(
+                (d - want.distance).abs() <= 1e-6,
+                "row {k}: {d} vs cold {}",
+                want.distance
+            );
         }
     }
     let svg = std::fs::read_to_string(&plot).unwrap();
@@ -260,7 +268,10 @@ fn builtin_orbit_stays_apart_and_approach_penetrates_continuously() {
         "--plot",
         plot.to_str().unwrap(),
     ]));
-    assert!(summary.starts_with("2001 updates,") && summary.contains(" 0 penetrating"), "{summary}");
+    assert!(
+        summary.starts_with("2001 updates,") && summary.contains(" 0 penetrating"),
+        "{summary}"
+    );
     let (header, rows) = read_trace(&trace);
     assert_eq!(rows.len(), 2001);
     assert!(rows.iter().all(|r| num(r, &header, "distance") > 0.0 && r[3] == "0"));
@@ -301,7 +312,11 @@ fn pair_track_rejects_bad_input_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("t.csv");
     let motion = dir.path().join("m.csv");
-    std::fs::write(&motion, "0,0,0,0,1,0,0,0,0,0,5,1,0,0,0\n0.001,0,0,0,1,0,0,0,0,0,5,1,0\n").unwrap();
+    std::fs::write(
+        &motion,
+        "0,0,0,0,1,0,0,0,0,0,5,1,0,0,0\n0.001,0,0,0,1,0,0,0,0,0,5,1,0\n",
+    )
+    .unwrap();
     let scene = fixture("assembly.step");
     let run = |extra: &[&str]| {
         let mut a = vec!["track", scene.as_str(), "--out", trace.to_str().unwrap()];
@@ -310,15 +325,29 @@ fn pair_track_rejects_bad_input_with_one_line() {
     };
     let m = motion.to_str().unwrap();
     for (args, needle) in [
-        (vec!["--bodies", "0", "1", "--motion", m], "m.csv:2: expected 15 finite numbers"),
-        (vec!["--bodies", "0", "1", "--motion", "builtin:spiral"], "unknown built-in motion"),
-        (vec!["--bodies", "0", "9", "--motion", "builtin:orbit"], "unknown body 9"),
-        (vec!["--bodies", "a", "1", "--motion", "builtin:orbit"], "`a` is not a body index"),
+        (
+            vec!["--bodies", "0", "1", "--motion", m],
+            "m.csv:2: expected 15 finite numbers",
+        ),
+        (
+            vec!["--bodies", "0", "1", "--motion", "builtin:spiral"],
+            "unknown built-in motion",
+        ),
+        (
+            vec!["--bodies", "0", "9", "--motion", "builtin:orbit"],
+            "unknown body 9",
+        ),
+        (
+            vec!["--bodies", "a", "1", "--motion", "builtin:orbit"],
+            "`a` is not a body index",
+        ),
     ] {
         let err = one_line_error(&run(&args));
         assert!(err.contains(needle), "{args:?}: {err}");
     }
     // --bodies needs --motion, and --path excludes it (clap's usage errors)
     assert!(!run(&["--bodies", "0", "1"]).status.success());
-    assert!(!run(&["--path", m, "--bodies", "0", "1", "--motion", "builtin:orbit"]).status.success());
+    assert!(!run(&["--path", m, "--bodies", "0", "1", "--motion", "builtin:orbit"])
+        .status
+        .success());
 }

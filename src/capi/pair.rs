@@ -5,7 +5,9 @@
 
 use super::error::{ext_status, guard, CResult, Failure};
 use super::scene::{body_failure, ext_scene, scene_ref, SceneInner};
-use super::tracker::{ext_feature_kind, ext_mode, ext_tracker_config, feature_code, mode_code, with_object, Poisonable};
+use super::tracker::{
+    ext_feature_kind, ext_mode, ext_tracker_config, feature_code, mode_code, with_object, Poisonable,
+};
 use super::types::{body_state, ext_pose, ext_twist, ext_vec3, input, output, pose_from_matrix};
 use crate::track::{body_distance, BodyPairResult, BodyPairTracker, BodyState, TrackerConfig};
 use std::sync::Arc;
@@ -413,7 +415,14 @@ pub unsafe extern "C" fn ext_pair_distance(
 ) -> ext_status {
     guard(|| {
         // SAFETY: see `# Safety`.
-        let (sa, sb, pa, pb) = unsafe { (scene_ref(scene_a)?, scene_ref(scene_b)?, pose_a.as_ref(), pose_b.as_ref()) };
+        let (sa, sb, pa, pb) = unsafe {
+            (
+                scene_ref(scene_a)?,
+                scene_ref(scene_b)?,
+                pose_a.as_ref(),
+                pose_b.as_ref(),
+            )
+        };
         let out = output(out, "out")?;
         let pa = pa.unwrap_or(&ext_pose::IDENTITY).checked("pose_a")?;
         let pb = pb.unwrap_or(&ext_pose::IDENTITY).checked("pose_b")?;

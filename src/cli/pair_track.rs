@@ -47,10 +47,16 @@ const QUAT_TOL: f64 = 1e-6;
 fn pose_of(n: &[f64]) -> Result<Pose, String> {
     let q = Quaternion::new(n[3], n[4], n[5], n[6]);
     let norm = q.norm();
-    if !((norm - 1.0).abs() <= QUAT_TOL) {
-        return Err(format!("quaternion ({}, {}, {}, {}) has norm {norm}, expected 1", n[3], n[4], n[5], n[6]));
+    if (norm - 1.0).abs().is_nan() || (norm - 1.0).abs() > QUAT_TOL {
+        return Err(format!(
+            "quaternion ({}, {}, {}, {}) has norm {norm}, expected 1",
+            n[3], n[4], n[5], n[6]
+        ));
     }
-    Ok(Pose::from_parts(Vec3::new(n[0], n[1], n[2]), UnitQuaternion::new_normalize(q)))
+    Ok(Pose::from_parts(
+        Vec3::new(n[0], n[1], n[2]),
+        UnitQuaternion::new_normalize(q),
+    ))
 }
 
 /// Reads a body-pair motion CSV: rows `t, ax, ay, az, aqw, aqx, aqy, aqz,
@@ -75,7 +81,8 @@ pub fn read_motion(path: &Path) -> Result<Vec<PairSample>, String> {
                 ))
             }
         };
-        let at = |what: &str, r: Result<Pose, String>| r.map_err(|e| format!("{}:{}: {what}: {e}", path.display(), i + 1));
+        let at =
+            |what: &str, r: Result<Pose, String>| r.map_err(|e| format!("{}:{}: {what}: {e}", path.display(), i + 1));
         let pose_a = at("pose of A", pose_of(&n[1..8]))?;
         let pose_b = at("pose of B", pose_of(&n[8..15]))?;
         if let Some(prev) = rows.last() {
@@ -89,7 +96,11 @@ pub fn read_motion(path: &Path) -> Result<Vec<PairSample>, String> {
                 ));
             }
         }
-        rows.push(PairSample { t: n[0], pose_a, pose_b });
+        rows.push(PairSample {
+            t: n[0],
+            pose_a,
+            pose_b,
+        });
     }
     if rows.is_empty() {
         return Err(format!("{}: no rows", path.display()));
@@ -101,7 +112,7 @@ pub fn read_motion(path: &Path) -> Result<Vec<PairSample>, String> {
 /// finite difference): the rotation `R1 R0ᵀ` as an angular velocity, the
 /// pose origin's displacement as its velocity.
 pub fn twist_between(p0: &Pose, p1: &Pose, dt: f64) -> Twist {
-    if !(dt > 0.0) {
+    if dt.is_nan() || dt <= 0.0 {
         return Twist::zero();
     }
     let dq = p1.iso.rotation * p0.iso.rotation.inverse();
@@ -215,8 +226,7 @@ pub fn run(args: PairTrackArgs) -> Result<(), String> {
             (read_motion(p)?, p.display().to_string())
         }
     };
-    let mut tracker =
-        BodyPairTracker::new(&scene_a, a, sb, b, TrackerConfig::default()).map_err(|e| e.to_string())?;
+    let mut tracker = BodyPairTracker::new(&scene_a, a, sb, b, TrackerConfig::default()).map_err(|e| e.to_string())?;
     let mut out = String::from(
         "t,distance,signed_distance,penetrating,pax,pay,paz,pbx,pby,pbz,nx,ny,nz,feature_a,feature_b,u,v,r,s,iterations,switches,cells_solved,update_ns\n",
     );
@@ -227,12 +237,21 @@ pub fn run(args: PairTrackArgs) -> Result<(), String> {
     for (i, s) in samples.iter().enumerate() {
         let dt = prev.map_or(0.0, |p| s.t - p.t);
         let (ta, tb) = match prev {
-            Some(p) => (twist_between(&p.pose_a, &s.pose_a, dt), twist_between(&p.pose_b, &s.pose_b, dt)),
+            Some(p) => (
+                twist_between(&p.pose_a, &s.pose_a, dt),
+                twist_between(&p.pose_b, &s.pose_b, dt),
+            ),
             None => (Twist::zero(), Twist::zero()),
         };
         prev = Some(s);
-        let state_a = BodyState { pose: s.pose_a, twist: ta };
-        let state_b = BodyState { pose: s.pose_b, twist: tb };
+        let state_a = BodyState {
+            pose: s.pose_a,
+            twist: ta,
+        };
+        let state_b = BodyState {
+            pose: s.pose_b,
+            twist: tb,
+        };
         let start = Instant::now();
         let r = tracker
             .update(&scene_a, &state_a, sb, &state_b, dt)
@@ -277,9 +296,11 @@ pub fn run(args: PairTrackArgs) -> Result<(), String> {
     let mut coherent: Vec<f64> = times[1..].to_vec();
     coherent.sort_by(f64::total_cmp);
     let penetrating = trace.iter().filter(|(_, r)| r.penetrating).count();
-    let (dmin, dmax) = trace.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (_, r)| {
-        (lo.min(r.signed_distance), hi.max(r.signed_distance))
-    });
+    let (dmin, dmax) = trace
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (_, r)| {
+            (lo.min(r.signed_distance), hi.max(r.signed_distance))
+        });
     let summary = format!(
         "{} updates, {} feature switches, {} penetrating; signed distance {:.6} .. {:.6} mm; cold start {:.1} µs; coherent update median {:.2} µs, p99.9 {:.2} µs, max {:.2} µs\n",
         samples.len(),
@@ -317,8 +338,11 @@ fn plot_trace(path: &Path, trace: &[(f64, BodyPairResult)]) -> Result<(), String
         .build_cartesian_2d(t0..t1, (dmin - pad)..(dmax + pad))
         .map_err(|e| err(&e))?;
     c.configure_mesh().x_desc("t (s)").draw().map_err(|e| err(&e))?;
-    c.draw_series(LineSeries::new(trace.iter().map(|(t, r)| (*t, r.signed_distance)), &BLUE))
-        .map_err(|e| err(&e))?;
+    c.draw_series(LineSeries::new(
+        trace.iter().map(|(t, r)| (*t, r.signed_distance)),
+        &BLUE,
+    ))
+    .map_err(|e| err(&e))?;
     let sides: [(&str, fn(&BodyPairResult) -> [f64; 2], fn(&BodyPairResult) -> u32); 2] = [
         (
             "body A witness parameters u (red), v (green); feature index / 100 grey",
@@ -399,12 +423,21 @@ mod tests {
         .unwrap();
         let m = read_motion(&p).unwrap();
         assert_eq!(m.len(), 2);
-        assert_eq!(m[1].pose_b.transform_point(&Vec3::new(0.0, 1.0, 0.0)), Vec3::new(9.0, -1.0, 0.0));
+        assert_eq!(
+            m[1].pose_b.transform_point(&Vec3::new(0.0, 1.0, 0.0)),
+            Vec3::new(9.0, -1.0, 0.0)
+        );
         for (text, needle) in [
             ("0,0,0,0,1,0,0,0,10,0,0,1,0,0\n", ":1: expected 15 finite numbers"),
             ("0,0,0,0,2,0,0,0,10,0,0,1,0,0,0\n", ":1: pose of A: quaternion"),
-            ("0,0,0,0,1,0,0,0,10,0,0,1,0,0,0\n0,0,0,0,1,0,0,0,10,0,0,1,0,nan,0\n", ":2: expected 15"),
-            ("1,0,0,0,1,0,0,0,10,0,0,1,0,0,0\n0.5,0,0,0,1,0,0,0,10,0,0,1,0,0,0\n", "time must not decrease"),
+            (
+                "0,0,0,0,1,0,0,0,10,0,0,1,0,0,0\n0,0,0,0,1,0,0,0,10,0,0,1,0,nan,0\n",
+                ":2: expected 15",
+            ),
+            (
+                "1,0,0,0,1,0,0,0,10,0,0,1,0,0,0\n0.5,0,0,0,1,0,0,0,10,0,0,1,0,0,0\n",
+                "time must not decrease",
+            ),
             ("# nothing\n", "no rows"),
         ] {
             std::fs::write(&p, text).unwrap();
