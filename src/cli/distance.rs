@@ -19,7 +19,7 @@ pub struct DistanceArgs {
     /// Take body J from this scene (.exs, STEP or IGES) instead of SCENE.
     #[arg(long)]
     pub scene_b: Option<PathBuf>,
-    /// JSON output: `{"distance", "penetrating", "point_a", "point_b", "normal", "signed_distance", "feature_a", "feature_b", "face_a", "face_b"}`.
+    /// JSON output: `{"distance", "penetrating", "point_a", "point_b", "normal", "signed_distance", "feature_a", "feature_b", "face_a", "face_b", "params_a", "params_b"}`.
     #[arg(long)]
     pub json: bool,
 }
