@@ -242,6 +242,12 @@ typedef uint32_t ext_body_kind;
 typedef struct ext_coupler ext_coupler;
 
 /**
+ * A body–body tracker (opaque). Belongs to one thread at a time. Free with
+ * `ext_pair_tracker_free`.
+ */
+typedef struct ext_pair_tracker ext_pair_tracker;
+
+/**
  * A point–body tracker (opaque). Belongs to one thread at a time. Free with
  * `ext_point_tracker_free`.
  */
@@ -506,6 +512,110 @@ typedef struct ext_coupler_output {
 } ext_coupler_output;
 
 /**
+ * The answer of a body–body query (world coordinates, mm).
+ */
+typedef struct ext_pair_result {
+  /**
+   * 1 when the bodies interpenetrate (both must be solids), else 0.
+   */
+  uint32_t penetrating;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved0;
+  /**
+   * `|point_b - point_a|`: the separation, or the penetration depth when
+   * `penetrating` (>= 0).
+   */
+  double distance;
+  /**
+   * `distance` when apart, `-distance` when penetrating.
+   */
+  double signed_distance;
+  /**
+   * Witness point on body A.
+   */
+  struct ext_vec3 point_a;
+  /**
+   * Witness point on body B.
+   */
+  struct ext_vec3 point_b;
+  /**
+   * Unit contact normal: the direction in which B must move to increase
+   * the separation (A's outward normal at a face contact);
+   * `(point_b - point_a) / distance` when apart, the opposite when
+   * penetrating.
+   */
+  struct ext_vec3 normal;
+  /**
+   * Source face entity id (STEP `#N` / IGES DE) of A's piece (at an edge:
+   * an adjacent piece's); 0 if none.
+   */
+  uint64_t face_id_a;
+  /**
+   * Source face entity id of B's piece; 0 if none.
+   */
+  uint64_t face_id_b;
+  /**
+   * Absolute piece index on A, `EXT_NONE` when no piece is adjacent.
+   */
+  uint32_t piece_a;
+  /**
+   * Absolute piece index on B, `EXT_NONE` when no piece is adjacent.
+   */
+  uint32_t piece_b;
+  /**
+   * Kind of A's active feature.
+   */
+  ext_feature_kind feature_kind_a;
+  /**
+   * Absolute index of A's active feature among its scene's pieces, edges
+   * or vertices (per `feature_kind_a`).
+   */
+  uint32_t feature_index_a;
+  /**
+   * Kind of B's active feature.
+   */
+  ext_feature_kind feature_kind_b;
+  /**
+   * Absolute index of B's active feature in its scene.
+   */
+  uint32_t feature_index_b;
+  /**
+   * Controller mode on A's feature.
+   */
+  ext_mode mode_a;
+  /**
+   * Controller mode on B's feature.
+   */
+  ext_mode mode_b;
+  /**
+   * A's witness parameters: piece `(u, v)` in `[0,1]²`, edge `(t, 0)`, vertex `(0, 0)`.
+   */
+  double params_a[2];
+  /**
+   * B's witness parameters (`(r, s)` on a piece).
+   */
+  double params_b[2];
+  /**
+   * Controller iterations in this update.
+   */
+  uint32_t iterations;
+  /**
+   * Feature-pair switches in this update.
+   */
+  uint32_t switches;
+  /**
+   * Far-phase cell pairs solved in this update.
+   */
+  uint32_t cells_solved;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved1;
+} ext_pair_result;
+
+/**
  * Options of `ext_scene_import` (the offline stage); start from
  * `ext_prepare_options_default`.
  */
@@ -762,6 +872,183 @@ size_t ext_last_error_message(char *buf, size_t len);
  * Thread safety: callable from any thread.
  */
 const char *ext_status_name(uint32_t status);
+
+/**
+ * Creates a tracker of the minimum distance (or penetration) between body
+ * `body_a` of `scene_a` and body `body_b` of `scene_b` (the same scene may
+ * be passed twice). `config` may be NULL for the defaults (see
+ * `ext_tracker_config_default`). The first update (and the first after
+ * `ext_pair_tracker_reset`) is a cold start (a global search over both
+ * bodies); later updates track the active feature pair coherently.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_NO_SUCH_BODY`, `EXT_TRACKING` (a body
+ * has no surface pieces), `EXT_INVALID_ARGUMENT` (bad configuration).
+ *
+ * Ownership: the tracker keeps a reference to both scenes' data, so the
+ * scene handles may be freed before the tracker. The caller owns the new
+ * tracker and frees it with `ext_pair_tracker_free`.
+ *
+ * Thread safety: the scenes may be shared by threads creating trackers at
+ * once; the new tracker belongs to one thread at a time (it may be moved
+ * between threads, never used by two at once).
+ *
+ * # Safety
+ * `scene_a` and `scene_b` must be live scene handles; `config` NULL or a
+ * readable `ext_tracker_config`; `out` a writable `ext_pair_tracker*`.
+ */
+ext_status ext_pair_tracker_new(const struct ext_scene *scene_a,
+                                uint32_t body_a,
+                                const struct ext_scene *scene_b,
+                                uint32_t body_b,
+                                const struct ext_tracker_config *config,
+                                struct ext_pair_tracker **out);
+
+/**
+ * Replaces the tracker's controller settings (validated; the tracking
+ * history is kept).
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_INVALID_ARGUMENT`, `EXT_PANIC` (poisoned).
+ *
+ * Ownership: `config` is borrowed for the call.
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be a live pair tracker; `config` a readable `ext_tracker_config`.
+ */
+ext_status ext_pair_tracker_set_config(struct ext_pair_tracker *tracker,
+                                       const struct ext_tracker_config *config);
+
+/**
+ * Writes the tracker's current controller settings to `out`.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_PANIC` (poisoned).
+ *
+ * Ownership: `out` belongs to the caller; written only on success.
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be a live pair tracker; `out` a writable `ext_tracker_config`.
+ */
+ext_status ext_pair_tracker_config(struct ext_pair_tracker *tracker,
+                                   struct ext_tracker_config *out);
+
+/**
+ * One tracking update with the bodies' poses as 4×4 homogeneous matrices.
+ *
+ * Inputs: `pose_a`, `pose_b`: 16 doubles each, **row-major** (translation in
+ * `m[3], m[7], m[11]`), the rigid motion of each body relative to its scene
+ * placement (world = pose · placement · body-local); NULL = the identity
+ * (the body where its file put it). The rotation block must be orthonormal
+ * with determinant +1 (to 1e-6) and the last row `0 0 0 1`. `twist_a`,
+ * `twist_b`: each body's velocity in world axes, `linear` being the velocity
+ * of the pose's origin (`m[3], m[7], m[11]`); NULL = at rest. `dt`: the
+ * time since the previous update, s (finite, >= 0).
+ *
+ * Errors: `EXT_NULL_POINTER` (`tracker` or `out`), `EXT_INVALID_ARGUMENT`
+ * (non-finite numbers, non-rigid matrix, negative `dt`), `EXT_TRACKING`,
+ * `EXT_PANIC` (poisoned). On error the tracker keeps its previous state.
+ *
+ * Ownership: every pointer argument is borrowed for the call; `out` is
+ * written only on success.
+ *
+ * Thread safety: not concurrently with any other call on the same tracker;
+ * trackers over the same scenes may update on different threads at once.
+ *
+ * # Safety
+ * `tracker` must be a live pair tracker; `pose_a` / `pose_b` NULL or 16
+ * readable doubles; `twist_a` / `twist_b` NULL or readable `ext_twist`s;
+ * `out` a writable `ext_pair_result`.
+ */
+ext_status ext_pair_tracker_update(struct ext_pair_tracker *tracker,
+                                   const double *pose_a,
+                                   const double *pose_b,
+                                   const struct ext_twist *twist_a,
+                                   const struct ext_twist *twist_b,
+                                   double dt,
+                                   struct ext_pair_result *out);
+
+/**
+ * One tracking update with the bodies' poses as position + unit quaternion
+ * (`ext_pose`, the form `ext_point_tracker_update` takes); otherwise the
+ * same as `ext_pair_tracker_update`. A quaternion must have unit norm (to
+ * 1e-6; it is renormalised). NULL poses are the identity, NULL twists at rest.
+ *
+ * Errors: `EXT_NULL_POINTER` (`tracker` or `out`), `EXT_INVALID_ARGUMENT`
+ * (non-finite numbers, non-unit quaternion, negative `dt`), `EXT_TRACKING`,
+ * `EXT_PANIC` (poisoned). On error the tracker keeps its previous state.
+ *
+ * Ownership: every pointer argument is borrowed for the call; `out` is
+ * written only on success.
+ *
+ * Thread safety: not concurrently with any other call on the same tracker;
+ * trackers over the same scenes may update on different threads at once.
+ *
+ * # Safety
+ * `tracker` must be a live pair tracker; the poses and twists NULL or
+ * readable; `out` a writable `ext_pair_result`.
+ */
+ext_status ext_pair_tracker_update_pose(struct ext_pair_tracker *tracker,
+                                        const struct ext_pose *pose_a,
+                                        const struct ext_pose *pose_b,
+                                        const struct ext_twist *twist_a,
+                                        const struct ext_twist *twist_b,
+                                        double dt,
+                                        struct ext_pair_result *out);
+
+/**
+ * Forgets the tracking history: the next update is a cold start.
+ *
+ * Errors: `EXT_NULL_POINTER`, `EXT_PANIC` (poisoned).
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be a live pair tracker.
+ */
+ext_status ext_pair_tracker_reset(struct ext_pair_tracker *tracker);
+
+/**
+ * Frees a pair tracker (and its references to the scenes' data). NULL is
+ * ignored.
+ *
+ * Ownership: takes ownership of `tracker`; the pointer must not be used again.
+ *
+ * Thread safety: not concurrently with any other call on the same tracker.
+ *
+ * # Safety
+ * `tracker` must be NULL or a live tracker from `ext_pair_tracker_new`.
+ */
+void ext_pair_tracker_free(struct ext_pair_tracker *tracker);
+
+/**
+ * The minimum distance (or penetration) between body `body_a` of `scene_a`
+ * at `pose_a` and body `body_b` of `scene_b` at `pose_b`, from scratch (a
+ * global search, the same as a pair tracker's first update). Poses are
+ * relative to the scene placements (NULL = identity: the bodies where their
+ * files put them).
+ *
+ * Errors: `EXT_NULL_POINTER` (a scene or `out`), `EXT_NO_SUCH_BODY`,
+ * `EXT_INVALID_ARGUMENT` (non-finite pose, non-unit quaternion),
+ * `EXT_TRACKING`.
+ *
+ * Ownership: all pointers are borrowed for the call; `out` is written only on
+ * success.
+ *
+ * Thread safety: scenes may be queried from any number of threads at once.
+ *
+ * # Safety
+ * `scene_a` and `scene_b` must be live scene handles; the poses NULL or
+ * readable `ext_pose`s; `out` a writable `ext_pair_result`.
+ */
+ext_status ext_pair_distance(const struct ext_scene *scene_a,
+                             uint32_t body_a,
+                             const struct ext_pose *pose_a,
+                             const struct ext_scene *scene_b,
+                             uint32_t body_b,
+                             const struct ext_pose *pose_b,
+                             struct ext_pair_result *out);
 
 /**
  * Loads a prepared scene file (`.exs`, written by `extrack import`) by

@@ -82,7 +82,10 @@ fn compile(cc: &str, name: &str, dir: &Path) -> PathBuf {
 }
 
 fn run(cmd: &mut Command) -> (String, String) {
-    let Output { status, stdout, stderr } = cmd.output().unwrap();
+    // cargo puts `target/<profile>` before `deps` in LD_LIBRARY_PATH, which
+    // would override the hosts' rpath with a stale `libextrack.so` that an
+    // earlier `cargo build` left there
+    let Output { status, stdout, stderr } = cmd.env_remove("LD_LIBRARY_PATH").output().unwrap();
     let (stdout, stderr) = (
         String::from_utf8_lossy(&stdout).into_owned(),
         String::from_utf8_lossy(&stderr).into_owned(),
@@ -461,5 +464,118 @@ fn servo_loop_host_under_valgrind() {
     let dir = tempfile::tempdir().unwrap();
     let exe = compile(&cc, "servo", dir.path());
     let scene = scene_file("rounded_box.brep.igs", dir.path());
+    valgrind(&exe, &[&scene]);
+}
+
+/// Parses the 16 comma-separated numbers of a row-major matrix into a pose.
+fn matrix_pose(s: &str) -> extrack::geom::Pose {
+    let m: Vec<f64> = s.split(',').map(|x| x.parse().unwrap()).collect();
+    assert_eq!(m.len(), 16);
+    let mut p = extrack::capi::types::ext_pose {
+        position: extrack::capi::types::ext_vec3::default(),
+        orientation: extrack::capi::types::ext_quat {
+            w: 1.0,
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+        },
+    };
+    // the C host's conversion: the library's own
+    let st = unsafe { extrack::capi::types::ext_pose_from_matrix(m.as_ptr(), 0, &mut p) };
+    assert_eq!(st, extrack::capi::error::ext_status::EXT_OK);
+    let q = nalgebra::UnitQuaternion::new_normalize(nalgebra::Quaternion::new(
+        p.orientation.w,
+        p.orientation.x,
+        p.orientation.y,
+        p.orientation.z,
+    ));
+    extrack::geom::Pose::from_parts(extrack::geom::Vec3::new(p.position.x, p.position.y, p.position.z), q)
+}
+
+/// The body–body host: the C tracker's distances along 400 poses equal a
+/// Rust tracker replaying the same poses and twists, and the cold queries
+/// equal `body_distance`; the matrix and quaternion updates agree; every
+/// error path gives its status.
+#[test]
+fn pair_host_tracks_two_bodies_like_the_rust_api() {
+    use extrack::geom::{Pose, Twist};
+    use extrack::track::{body_distance, BodyPairTracker, BodyState, TrackerConfig};
+    let Some(cc) = cc() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let exe = compile(&cc, "pair", dir.path());
+    let scene = scene_file("assembly.step", dir.path());
+    let (out, _) = run(Command::new(&exe).arg(&scene));
+    let ts = track_scene(&scene);
+    let mut rust = BodyPairTracker::new(&ts, 0, &ts, 1, TrackerConfig::default()).unwrap();
+    let steps: Vec<&str> = out.lines().filter(|l| l.starts_with("step ")).collect();
+    assert_eq!(steps.len(), 400, "{out}");
+    let mut poses = Vec::new();
+    for (k, line) in steps.iter().enumerate() {
+        let pose = matrix_pose(field(line, "m"));
+        let twist = Twist::about_point(
+            vec3(field(line, "w")),
+            pose.iso.translation.vector,
+            vec3(field(line, "v")),
+        );
+        let dt = if k == 0 { 0.0 } else { 1e-3 };
+        let r = rust
+            .update(&ts, &BodyState::default(), &ts, &BodyState { pose, twist }, dt)
+            .unwrap();
+        let d: f64 = field(line, "d").parse().unwrap();
+        assert!((d - r.distance).abs() <= 1e-9, "{line}\nRust {}", r.distance);
+        assert!(
+            (vec3(field(line, "pa")) - r.point_a).norm() <= 1e-9,
+            "{line}\nRust {}",
+            r.point_a
+        );
+        assert!(
+            (vec3(field(line, "pb")) - r.point_b).norm() <= 1e-9,
+            "{line}\nRust {}",
+            r.point_b
+        );
+        assert_eq!(field(line, "pen"), "0", "{line}");
+        // the C answer is consistent: |pb - pa| = d, the normal from A to B
+        let n = vec3(field(line, "n"));
+        let (pa, pb) = (vec3(field(line, "pa")), vec3(field(line, "pb")));
+        assert!(((pb - pa).norm() - d).abs() <= 1e-9 * (1.0 + d), "{line}");
+        assert!((n - (pb - pa) / d).norm() <= 1e-6, "{line}");
+        poses.push(pose);
+    }
+    let colds: Vec<&str> = out.lines().filter(|l| l.starts_with("cold ")).collect();
+    assert_eq!(colds.len(), 10, "{out}");
+    for line in colds {
+        let i: usize = field(line, "i").parse().unwrap();
+        let want = body_distance(&ts, 0, &Pose::identity(), &ts, 1, &poses[i]).unwrap();
+        let d: f64 = field(line, "d").parse().unwrap();
+        assert!((d - want.distance).abs() <= 1e-9, "{line}\nRust {}", want.distance);
+        // apart, so the tracked distance is the global minimum too
+        let tracked: f64 = field(steps[i], "d").parse().unwrap();
+        assert!((tracked - d).abs() <= 1e-6, "step {i}: tracked {tracked}, cold {d}");
+    }
+    let summary = out.lines().find(|l| l.starts_with("pair updates=400")).unwrap();
+    let diff: f64 = field(summary, "max_variant_diff").parse().unwrap();
+    assert!(diff <= 1e-9, "{summary}");
+    println!("{summary}");
+    let reset = out.lines().find(|l| l.starts_with("reset ")).unwrap();
+    assert_eq!(field(reset, "d"), field(reset, "cold"), "{reset}");
+    for status in ["EXT_NULL_POINTER", "EXT_INVALID_ARGUMENT", "EXT_NO_SUCH_BODY"] {
+        assert!(
+            out.contains(&format!("expected {status}: ")),
+            "{status} not exercised:\n{out}"
+        );
+    }
+    assert!(out.contains("rotation block is not a rotation"), "{out}");
+    assert_eq!(out.lines().last(), Some("done"));
+}
+
+#[test]
+fn pair_host_under_valgrind() {
+    let Some(cc) = cc() else { return };
+    if !has_valgrind() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let exe = compile(&cc, "pair", dir.path());
+    let scene = scene_file("assembly.step", dir.path());
     valgrind(&exe, &[&scene]);
 }

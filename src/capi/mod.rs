@@ -13,13 +13,14 @@
 //! - a `catch_unwind` panic boundary on every entry point (a panic out of an
 //!   `extern "C"` function would abort the host);
 //! - threading: a scene is immutable and may be shared by any number of
-//!   threads; a tracker or coupler belongs to one thread at a time.
+//!   threads; a tracker (point or pair) or coupler belongs to one thread at a time.
 //!
 //! Only this module (and the scene view's memory map) contains `unsafe`.
 
 pub mod batch;
 pub mod coupler;
 pub mod error;
+pub mod pair;
 pub mod scene;
 pub mod tracker;
 pub mod types;

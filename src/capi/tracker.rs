@@ -150,22 +150,34 @@ pub struct ext_closest_point {
     pub reserved: u32,
 }
 
+/// The C kind and index of a feature.
+#[inline]
+pub(crate) fn feature_code(f: FeatureRef) -> (ext_feature_kind, u32) {
+    match f {
+        FeatureRef::Piece(k) => (ext_feature_kind::EXT_FEATURE_PIECE, k),
+        FeatureRef::Edge(k) => (ext_feature_kind::EXT_FEATURE_EDGE, k),
+        FeatureRef::Vertex(k) => (ext_feature_kind::EXT_FEATURE_VERTEX, k),
+    }
+}
+
+/// The C code of a controller mode.
+#[inline]
+pub(crate) fn mode_code(m: Mode) -> ext_mode {
+    match m {
+        Mode::Interior => ext_mode::EXT_MODE_INTERIOR,
+        Mode::U0 => ext_mode::EXT_MODE_U0,
+        Mode::U1 => ext_mode::EXT_MODE_U1,
+        Mode::V0 => ext_mode::EXT_MODE_V0,
+        Mode::V1 => ext_mode::EXT_MODE_V1,
+        Mode::Corner => ext_mode::EXT_MODE_CORNER,
+    }
+}
+
 impl From<&PointBodyResult> for ext_closest_point {
     #[inline]
     fn from(r: &PointBodyResult) -> Self {
-        let (feature_kind, feature_index) = match r.feature {
-            FeatureRef::Piece(k) => (ext_feature_kind::EXT_FEATURE_PIECE, k),
-            FeatureRef::Edge(k) => (ext_feature_kind::EXT_FEATURE_EDGE, k),
-            FeatureRef::Vertex(k) => (ext_feature_kind::EXT_FEATURE_VERTEX, k),
-        };
-        let mode = match r.mode {
-            Mode::Interior => ext_mode::EXT_MODE_INTERIOR,
-            Mode::U0 => ext_mode::EXT_MODE_U0,
-            Mode::U1 => ext_mode::EXT_MODE_U1,
-            Mode::V0 => ext_mode::EXT_MODE_V0,
-            Mode::V1 => ext_mode::EXT_MODE_V1,
-            Mode::Corner => ext_mode::EXT_MODE_CORNER,
-        };
+        let (feature_kind, feature_index) = feature_code(r.feature);
+        let mode = mode_code(r.mode);
         ext_closest_point {
             body: r.body,
             has_sign: r.signed_distance.is_some() as u32,

@@ -226,6 +226,30 @@ pub(crate) fn output<T>(p: *mut T, name: &str) -> CResult<*mut T> {
     }
 }
 
+/// The rigid pose of a 4×4 homogeneous matrix (row-major unless
+/// `column_major`): finite entries, last row `0 0 0 1`, an orthonormal
+/// rotation block with determinant +1 (to 1e-6); `what` names the argument.
+pub(crate) fn pose_from_matrix(m: &[f64; 16], column_major: bool, what: &str) -> CResult<Pose> {
+    let at = |r: usize, c: usize| if column_major { m[c * 4 + r] } else { m[r * 4 + c] };
+    if !m.iter().all(|x| x.is_finite()) {
+        return Err(Failure::invalid(format_args!("`{what}` has a non-finite entry")));
+    }
+    if at(3, 0) != 0.0 || at(3, 1) != 0.0 || at(3, 2) != 0.0 || at(3, 3) != 1.0 {
+        return Err(Failure::invalid(format_args!("`{what}` last row is not 0 0 0 1")));
+    }
+    let r = Matrix3::from_fn(at);
+    let rtr = r.transpose() * r;
+    let off = (rtr - Matrix3::identity()).abs().max();
+    if !(off <= MATRIX_RIGID_TOL) || !(r.determinant() > 0.0) {
+        return Err(Failure::invalid(format_args!(
+            "`{what}` rotation block is not a rotation (|RᵀR − I| = {off:.3e}, det {:.6})",
+            r.determinant()
+        )));
+    }
+    let q = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(r));
+    Ok(Pose::from_parts(Vec3::new(at(0, 3), at(1, 3), at(2, 3)), q))
+}
+
 /// Converts a 4×4 homogeneous rigid transform (body-local → world) into a pose.
 ///
 /// `m` holds 16 doubles, row-major (`m[0..4]` is the first row, the
@@ -250,25 +274,8 @@ pub unsafe extern "C" fn ext_pose_from_matrix(m: *const f64, column_major: u32, 
         }
         let out = output(out, "out")?;
         // SAFETY: the caller guarantees 16 readable doubles at `m`.
-        let m = unsafe { std::slice::from_raw_parts(m, 16) };
-        let at = |r: usize, c: usize| if column_major != 0 { m[c * 4 + r] } else { m[r * 4 + c] };
-        if !m.iter().all(|x| x.is_finite()) {
-            return Err(Failure::invalid("matrix has a non-finite entry"));
-        }
-        if at(3, 0) != 0.0 || at(3, 1) != 0.0 || at(3, 2) != 0.0 || at(3, 3) != 1.0 {
-            return Err(Failure::invalid("matrix last row is not 0 0 0 1"));
-        }
-        let r = Matrix3::from_fn(at);
-        let rtr = r.transpose() * r;
-        let off = (rtr - Matrix3::identity()).abs().max();
-        if !(off <= MATRIX_RIGID_TOL) || !(r.determinant() > 0.0) {
-            return Err(Failure::invalid(format_args!(
-                "matrix rotation block is not a rotation (|RᵀR − I| = {off:.3e}, det {:.6})",
-                r.determinant()
-            )));
-        }
-        let q = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(r));
-        let pose = Pose::from_parts(Vec3::new(at(0, 3), at(1, 3), at(2, 3)), q);
+        let m = unsafe { &*m.cast::<[f64; 16]>() };
+        let pose = pose_from_matrix(m, column_major != 0, "matrix")?;
         // SAFETY: `out` is non-NULL and the caller guarantees it is writable.
         unsafe { out.write(ext_pose::from(&pose)) };
         Ok(())

@@ -4,10 +4,12 @@ use clap::Subcommand;
 
 pub mod convert;
 pub mod demo;
+pub mod distance;
 pub mod dump;
 pub mod export;
 pub mod import;
 pub mod inspect;
+pub mod pair_track;
 pub mod query;
 pub mod track;
 
@@ -26,7 +28,9 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Closest points, signed distances and normals of a scene's bodies for a list of points (cold starts, in parallel).
     Query(query::QueryArgs),
-    /// Drive a point–body tracker along a path (t,x,y,z CSV): one trace row per update, timing summary, optional plot.
+    /// Minimum distance (or penetration) between two bodies at their placements, with witness points and normal.
+    Distance(distance::DistanceArgs),
+    /// Drive a point–body tracker along a path (t,x,y,z CSV), or a body–body tracker along a motion of two bodies: one trace row per update, timing summary, optional plot.
     Track(track::TrackArgs),
     /// Convert a STEP/IGES file to STEP or IGES (format from the output extension), keeping exact geometry.
     Convert(convert::ConvertArgs),
@@ -53,6 +57,7 @@ pub fn run(cmd: Command) -> Result<(), String> {
         Command::Import(a) => import::run(a),
         Command::Export(a) => export::run(a),
         Command::Query(a) => query::run(a),
+        Command::Distance(a) => distance::run(a),
         Command::Track(a) => track::run(a),
         Command::Convert(a) => convert::run(a),
     }

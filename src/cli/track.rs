@@ -1,5 +1,8 @@
 //! `extrack track SCENE --path PATH.csv --out TRACE.csv [--plot TRACE.svg]`:
-//! a point–body tracker driven along a path, one row per update.
+//! a point–body tracker driven along a path, one row per update; and
+//! `extrack track SCENE --bodies I J --motion MOTION --out TRACE.csv`: a
+//! body–body tracker driven along a motion of both bodies (`pair_track`).
+//! Both input formats: `formats/motion.md`.
 
 use clap::Args;
 use extrack::geom::Vec3;
@@ -13,16 +16,25 @@ use std::time::Instant;
 pub struct TrackArgs {
     /// A scene (.exs), or a STEP/IGES file (imported and prepared first).
     pub scene: PathBuf,
-    /// The point's path: CSV with columns `t,x,y,z` (seconds, mm; a header line is allowed).
-    #[arg(long)]
-    pub path: PathBuf,
+    /// Point–body mode: the point's path, CSV with columns `t,x,y,z` (seconds, mm; a header line is allowed).
+    #[arg(long, required_unless_present = "motion", conflicts_with_all = ["motion", "bodies", "scene_b"])]
+    pub path: Option<PathBuf>,
+    /// Body–body mode: the motion of both bodies, a CSV file of `t, A's position and quaternion, B's` (formats/motion.md) or `builtin:orbit` / `builtin:approach`.
+    #[arg(long, requires = "bodies")]
+    pub motion: Option<String>,
+    /// Body–body mode: body I of SCENE (A) and body J of SCENE or of `--scene-b` (B).
+    #[arg(long, num_args = 2, value_names = ["I", "J"], requires = "motion", allow_negative_numbers = true)]
+    pub bodies: Option<Vec<String>>,
+    /// Body–body mode: take body J from this scene (.exs, STEP or IGES).
+    #[arg(long, requires = "bodies")]
+    pub scene_b: Option<PathBuf>,
     /// Trace output (CSV, one row per update).
     #[arg(long)]
     pub out: PathBuf,
-    /// Body index.
-    #[arg(long, default_value_t = 0)]
+    /// Point–body mode: the body index.
+    #[arg(long, default_value_t = 0, conflicts_with = "bodies")]
     pub body: u32,
-    /// Also draw distance and the active piece's parameters over time (SVG).
+    /// Also draw the distance and the witnesses' parameters over time (SVG).
     #[arg(long)]
     pub plot: Option<PathBuf>,
 }
@@ -85,8 +97,22 @@ fn kind_id(r: &PointBodyResult) -> (&'static str, u32) {
 
 /// Runs `track`.
 pub fn run(args: TrackArgs) -> Result<(), String> {
+    let path = match (args.path, args.motion, args.bodies) {
+        (Some(p), None, None) => p,
+        (None, Some(motion), Some(bodies)) => {
+            return super::pair_track::run(super::pair_track::PairTrackArgs {
+                scene: args.scene,
+                bodies,
+                scene_b: args.scene_b,
+                motion,
+                out: args.out,
+                plot: args.plot,
+            })
+        }
+        _ => return Err("give either --path (a point) or --bodies I J --motion MOTION (two bodies)".into()),
+    };
     let scene = super::query::load_scene(&args.scene)?;
-    let rows = read_path(&args.path)?;
+    let rows = read_path(&path)?;
     let mut tracker = PointBodyTracker::new(&scene, args.body, TrackerConfig::default()).map_err(|e| e.to_string())?;
     let body = BodyState::default();
     let mut out = String::from(
@@ -106,7 +132,7 @@ pub fn run(args: TrackArgs) -> Result<(), String> {
         let start = Instant::now();
         let r = tracker
             .update(&scene, &PointState { q, q_dot: v }, &body, dt)
-            .map_err(|e| format!("{}: row {}: {e}", args.path.display(), i + 1))?;
+            .map_err(|e| format!("{}: row {}: {e}", path.display(), i + 1))?;
         let ns = start.elapsed().as_nanos() as f64;
         times.push(ns);
         switch_events += r.switches as u64;
