@@ -651,10 +651,12 @@ fn build_body(scene: &SceneData, b: &crate::scene::data::Body) -> Result<BodyGeo
                 trim: CellTrim::Inside,
             });
         }
+        // sample parameters are normalised to [0, 1] along the curve's domain
+        let (k0, k1) = curve.domain();
         let pseudo_normals = e
             .samples
             .iter()
-            .map(|s| (s.t, v3(s.point), v3(s.normal_a) + v3(s.normal_b)))
+            .map(|s| (k0 + s.t * (k1 - k0), v3(s.point), v3(s.normal_a) + v3(s.normal_b)))
             .collect();
         edges.push(EdgeGeom {
             id,
