@@ -343,7 +343,11 @@ fn plot_trace(path: &Path, trace: &[(f64, BodyPairResult)]) -> Result<(), String
         &BLUE,
     ))
     .map_err(|e| err(&e))?;
-    type Side = (&'static str, fn(&BodyPairResult) -> [f64; 2], fn(&BodyPairResult) -> u32);
+    type Side = (
+        &'static str,
+        fn(&BodyPairResult) -> [f64; 2],
+        fn(&BodyPairResult) -> u32,
+    );
     let sides: [Side; 2] = [
         (
             "body A witness parameters u (red), v (green); feature index / 100 grey",

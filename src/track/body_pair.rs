@@ -539,8 +539,15 @@ struct Entry {
     kind: EntryKind,
     a: u32,
     b: u32,
+    /// Depth in the test tree (the root pair is 0).
+    depth: u32,
     key: f64,
 }
+
+/// Depth of the test tree down to which the front keeps entries (at most
+/// about `2^FRONT_DEPTH` of them); deeper pairs are summarised by their
+/// ancestor at this depth.
+const FRONT_DEPTH: u32 = 7;
 
 /// Entries beyond which the front is folded back into the root pair (with
 /// the smallest key: the minimum of the bounds of a partition bounds the whole).
@@ -637,6 +644,7 @@ impl PairFar {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
                 b: ctx.b.root,
+                depth: 0,
                 key: f64::NEG_INFINITY,
             });
         }
@@ -658,82 +666,89 @@ impl PairFar {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
                 b: ctx.b.root,
+                depth: 0,
                 key: k,
             });
         }
     }
 
-    fn push(&mut self, kind: EntryKind, a: u32, b: u32, bound: f64) {
+    fn push(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64) {
         self.next.push(Entry {
             kind,
             a,
             b,
+            depth,
             key: bound + self.s,
         });
     }
 
     fn expand(&mut self, ctx: &Ctx, e: Entry, best: &mut PairCandidate) {
         match e.kind {
-            EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, best),
-            EntryKind::Items => self.expand_items(ctx, e.a, e.b, best),
-        }
+            EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, e.depth, best),
+            EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, best),
+        };
     }
 
-    fn expand_nodes(&mut self, ctx: &Ctx, na: u32, nb: u32, best: &mut PairCandidate) {
+    /// Bounds node pair `(na, nb)` at `depth` of the test tree, descending
+    /// where its box bound is below the best distance; returns a lower bound
+    /// of its subtree. Entries are kept at depth ≤ [`FRONT_DEPTH`]: a pair
+    /// at that depth is remembered as one entry whose key summarises its
+    /// subtree (the smallest bound found in it), so the front stays small.
+    fn expand_nodes(&mut self, ctx: &Ctx, na: u32, nb: u32, depth: u32, best: &mut PairCandidate) -> f64 {
         let (a, b) = (&ctx.a.nodes[na as usize], &ctx.b.nodes[nb as usize]);
         let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
         if lb >= best.d {
-            self.push(EntryKind::Nodes, na, nb, lb);
-            return;
+            if depth <= FRONT_DEPTH {
+                self.push(EntryKind::Nodes, na, nb, depth, lb);
+            }
+            return lb;
         }
         let size = |lo: &Vec3, hi: &Vec3| (hi - lo).norm_squared();
-        match (a.kind, b.kind) {
+        let below = depth.saturating_add(1);
+        let k = match (a.kind, b.kind) {
             (NodeKind::Leaf(fa, ea), NodeKind::Leaf(fb, eb)) => {
+                let mut k = f64::INFINITY;
                 for i in fa..ea {
                     let ia = ctx.boxes_a.index(ctx.a.leaf_items[i as usize]) as u32;
                     for j in fb..eb {
                         let ib = ctx.boxes_b.index(ctx.b.leaf_items[j as usize]) as u32;
-                        self.expand_items(ctx, ia, ib, best);
+                        // item pairs below the front are summarised by their ancestor
+                        k = k.min(self.expand_items(ctx, ia, ib, below, best));
                     }
                 }
+                k
             }
-            (NodeKind::Interior(l, r), NodeKind::Leaf(..)) => self.split_a(ctx, l, r, nb, best),
-            (NodeKind::Leaf(..), NodeKind::Interior(l, r)) => self.split_b(ctx, na, l, r, best),
+            (NodeKind::Interior(l, r), NodeKind::Leaf(..)) => self.split(ctx, [l, r], [nb, nb], below, best),
+            (NodeKind::Leaf(..), NodeKind::Interior(l, r)) => self.split(ctx, [na, na], [l, r], below, best),
             (NodeKind::Interior(la, ra), NodeKind::Interior(lb_, rb)) => {
                 if size(&a.lo, &a.hi) >= size(&b.lo, &b.hi) {
-                    self.split_a(ctx, la, ra, nb, best)
+                    self.split(ctx, [la, ra], [nb, nb], below, best)
                 } else {
-                    self.split_b(ctx, na, lb_, rb, best)
+                    self.split(ctx, [na, na], [lb_, rb], below, best)
                 }
             }
+        };
+        let k = k.max(lb);
+        if depth == FRONT_DEPTH {
+            self.push(EntryKind::Nodes, na, nb, depth, k);
         }
+        k
     }
 
-    fn split_a(&mut self, ctx: &Ctx, l: u32, r: u32, nb: u32, best: &mut PairCandidate) {
-        let b = &ctx.b.nodes[nb as usize];
+    /// Visits the two child pairs `(a[0], b[0])`, `(a[1], b[1])`, nearer first.
+    fn split(&mut self, ctx: &Ctx, a: [u32; 2], b: [u32; 2], depth: u32, best: &mut PairCandidate) -> f64 {
         let n = slab_dir(best);
-        let bound = |i: u32| {
-            let a = &ctx.a.nodes[i as usize];
-            ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &n)
+        let bound = |i: usize| {
+            let (x, y) = (&ctx.a.nodes[a[i] as usize], &ctx.b.nodes[b[i] as usize]);
+            ctx.rel.box_bound(&x.lo, &x.hi, &y.lo, &y.hi, &n)
         };
-        let (x, y) = if bound(l) <= bound(r) { (l, r) } else { (r, l) };
-        self.expand_nodes(ctx, x, nb, best);
-        self.expand_nodes(ctx, y, nb, best);
+        let (f, g) = if bound(0) <= bound(1) { (0, 1) } else { (1, 0) };
+        let kf = self.expand_nodes(ctx, a[f], b[f], depth, best);
+        let kg = self.expand_nodes(ctx, a[g], b[g], depth, best);
+        kf.min(kg)
     }
 
-    fn split_b(&mut self, ctx: &Ctx, na: u32, l: u32, r: u32, best: &mut PairCandidate) {
-        let a = &ctx.a.nodes[na as usize];
-        let n = slab_dir(best);
-        let bound = |i: u32| {
-            let b = &ctx.b.nodes[i as usize];
-            ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &n)
-        };
-        let (x, y) = if bound(l) <= bound(r) { (l, r) } else { (r, l) };
-        self.expand_nodes(ctx, na, x, best);
-        self.expand_nodes(ctx, na, y, best);
-    }
-
-    fn expand_items(&mut self, ctx: &Ctx, ia: u32, ib: u32, best: &mut PairCandidate) {
+    fn expand_items(&mut self, ctx: &Ctx, ia: u32, ib: u32, depth: u32, best: &mut PairCandidate) -> f64 {
         let (ba, bb) = (ctx.boxes_a, ctx.boxes_b);
         let lb = ctx.rel.box_bound(
             &ba.lo[ia as usize],
@@ -742,15 +757,21 @@ impl PairFar {
             &bb.hi[ib as usize],
             &slab_dir(best),
         );
+        let keep = depth <= FRONT_DEPTH;
         if lb >= best.d {
-            self.push(EntryKind::Items, ia, ib, lb);
-            return;
+            if keep {
+                self.push(EntryKind::Items, ia, ib, depth, lb);
+            }
+            return lb;
         }
         let (item_a, item_b) = (ba.item(ia), bb.item(ib));
         if ctx.skip == Some(PairSkip::Items(item_a, item_b)) {
             // tracked by the caller, unimodal: its minimum is `best.d`
-            self.push(EntryKind::Items, ia, ib, best.d.max(lb));
-            return;
+            let k = best.d.max(lb);
+            if keep {
+                self.push(EntryKind::Items, ia, ib, depth, k);
+            }
+            return k;
         }
         let cells = |body: &BodyGeom, it: Item| match it {
             Item::Piece(p) => body.pieces[p as usize].cells.clone(),
@@ -766,7 +787,11 @@ impl PairFar {
                 bound = bound.min(self.visit_cells(ctx, ca, cb, best));
             }
         }
-        self.push(EntryKind::Items, ia, ib, bound.max(lb));
+        let k = bound.max(lb);
+        if keep {
+            self.push(EntryKind::Items, ia, ib, depth, k);
+        }
+        k
     }
 
     /// Lower bound of cell pair `(ca, cb)`, solving it when its box bound is
