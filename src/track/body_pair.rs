@@ -1173,11 +1173,14 @@ impl BodyPairTracker {
         let pose_a = body_pose(a, &state_a.pose);
         let pose_b = body_pose(b, &state_b.pose);
         let rel = Rel::new(&pose_a, &pose_b, &state_a.twist, &state_b.twist);
-        if let Some((r0, t0)) = self.last {
-            // any point p of B moved by at most |ΔR p| + |Δt| ≤ θ·|p| + |Δt| in A's frame
+        // any point p of B moved by at most |ΔR p| + |Δt| ≤ θ·|p| + |Δt| in A's frame
+        let moved = self.last.map_or(f64::INFINITY, |(r0, t0)| {
             let dr = rel.frame.r * r0.transpose();
             let cos = ((dr.trace() - 1.0) * 0.5).clamp(-1.0, 1.0);
-            self.far.advance((rel.frame.t - t0).norm() + cos.acos() * self.radius_b);
+            (rel.frame.t - t0).norm() + cos.acos() * self.radius_b
+        });
+        if moved.is_finite() {
+            self.far.advance(moved);
         }
         self.last = Some((rel.frame.r, rel.frame.t));
         let mut iterations = 0u32;
@@ -1235,16 +1238,32 @@ impl BodyPairTracker {
         }
 
         // 2. penetration: entered from the tracked contact, kept while the pair stays inside
+        let cfg_probe = cell_config(&self.cfg);
         let solid = self.solid;
         let inside = |c: &PairCandidate| solid && c.d > tol && c.d.is_finite() && inside_pair(a, b, &rel, c);
         if self.penetrating {
-            if best.d.is_finite() && inside(&best) {
+            // still inside: two interior piece witnesses with anti-parallel
+            // normals (the critical pair), else confirmed globally
+            let anti = matches!((best.ia, best.ib), (Item::Piece(_), Item::Piece(_)))
+                && best.mode_a == Mode::Interior
+                && best.mode_b == Mode::Interior
+                && best.na.dot(&(best.pb - best.pa)) < 0.0
+                && best.nb.dot(&(best.pb - best.pa)) > 0.0;
+            if best.d.is_finite()
+                && inside(&best)
+                && (anti || contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe))
+            {
                 self.active = Some(best);
                 return Ok(self.result(a, b, &pose_a, &best, true, iterations, switches, 0));
             }
             // separated again (or lost): back to the global minimum
             self.penetrating = false;
-        } else if best.d.is_finite() && best.converged && inside(&best) {
+        } else if best.d.is_finite()
+            && best.converged
+            && self.active.is_some_and(|p| p.d <= moved + tol)
+            && inside(&best)
+            && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe)
+        {
             // the tracked pair moved through the contact: it is now the
             // local maximum-penetration pair; follow it from here
             self.penetrating = true;
@@ -1333,7 +1352,7 @@ impl BodyPairTracker {
                     best = p;
                     penetrating = true;
                 }
-            } else if inside(&best) {
+            } else if inside(&best) && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe) {
                 // one body inside the other without touching
                 penetrating = true;
             }
@@ -1611,6 +1630,30 @@ fn inside_pair(a: &BodyGeom, b: &BodyGeom, rel: &Rel, c: &PairCandidate) -> bool
     let rt = rel.frame.r.transpose();
     let (ca, cb) = candidates(c, &rt, &rel.frame.t);
     orient(a, &ca, &c.pb).inside || orient(b, &cb, &(rt * (c.pa - rel.frame.t))).inside
+}
+
+/// Confirms a locally inside pair globally: B's witness is inside A, or A's
+/// inside B, by the point–body far phase (its sign: the normal at the
+/// global closest boundary point). The local test alone is fooled by a
+/// witness saturated on a piece side, whose piece normal says nothing.
+fn contained(
+    a: &BodyGeom,
+    b: &BodyGeom,
+    rel: &Rel,
+    c: &PairCandidate,
+    probe_a: &mut FarState,
+    probe_b: &mut FarState,
+    cfg: &TrackerConfig,
+) -> bool {
+    let rt = rel.frame.r.transpose();
+    let tol = 1e-9 * (1.0 + c.d);
+    let inside = |body: &BodyGeom, probe: &mut FarState, q: Vec3| {
+        probe.reset(body);
+        let mut k = Candidate::NONE;
+        probe.search(body, cfg, &q, None, &mut k);
+        k.d.is_finite() && k.d > tol && orient(body, &k, &q).inside
+    };
+    inside(a, probe_a, c.pb) || inside(b, probe_b, rt * (c.pa - rel.frame.t))
 }
 
 /// Minimum distance (or penetration) between body `body_a` of `scene_a` at

@@ -152,9 +152,28 @@ pub(crate) fn orient(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             let t = &body.trims[k as usize];
             let p = &body.pieces[t.piece as usize];
             let (_, uv) = trim_point(body, k, c.x[0]);
-            // on a B-rep edge: its pseudo-normal; a loose face's border: the face normal
+            // on a B-rep edge: its pseudo-normal; a solid's face border not
+            // linked to its edge: the pseudo-normal of the edge whose Voronoi
+            // sample is nearest (the face normal alone cannot tell a point
+            // beyond the border from one below it); a loose face's border:
+            // the face normal
             let n = if t.edge != NONE {
                 body.edge_pseudo_normal_near(t.edge, &c.point)
+            } else if body.kind == BodyKind::Solid {
+                let nearest = (0..body.edges.len() as u32)
+                    .filter_map(|e| {
+                        body.edges[e as usize]
+                            .pseudo_normals
+                            .iter()
+                            .map(|s| (s.1 - c.point).norm_squared())
+                            .min_by(f64::total_cmp)
+                            .map(|d| (d, e))
+                    })
+                    .min_by(|x, y| x.0.total_cmp(&y.0));
+                match nearest {
+                    Some((_, e)) => body.edge_pseudo_normal_near(e, &c.point),
+                    None => body.piece_normal(t.piece, uv),
+                }
             } else {
                 body.piece_normal(t.piece, uv)
             };
