@@ -5,8 +5,12 @@ For each pair set (file A, body i; file B, body j) this writes
 fixtures/oracle/NAME.pairs.json (format: formats/oracle_pairs.md): cases of
 two rigid poses applied on top of the bodies' own placements
 (world = pose . placement . local) with Open CASCADE's
-BRepExtrema_DistShapeShape(solid_a, solid_b) distance, witness points,
-number of solutions and InnerSolution flag.
+BRepExtrema_DistShapeShape distance, witness points, number of solutions and
+InnerSolution flag: between the compounds of the two bodies' faces for
+separated cases (the solid-solid distance, without the solid classification
+that makes BRepExtrema between solids ~25x slower; each witness is checked
+to lie outside the other solid, so no body is nested in the other), between
+the two solids for the overlap cases.
 
 Poses (deterministic for the set's seed): each body is rotated about its own
 bounding-box centre by a random rotation (uniform quaternion; about z only in
@@ -57,6 +61,9 @@ import pair_common as P  # noqa: E402
 from OCP.BRep import BRep_Tool  # noqa: E402
 from OCP.BRepAlgoAPI import BRepAlgoAPI_Common  # noqa: E402
 from OCP.BRepBndLib import BRepBndLib  # noqa: E402
+from OCP.BRepClass3d import BRepClass3d_SolidClassifier  # noqa: E402
+from OCP.TopAbs import TopAbs_IN  # noqa: E402
+from OCP.gp import gp_Pnt  # noqa: E402
 from OCP.BRepExtrema import BRepExtrema_DistShapeShape  # noqa: E402
 from OCP.BRepGProp import BRepGProp  # noqa: E402
 from OCP.BRepMesh import BRepMesh_IncrementalMesh  # noqa: E402
@@ -110,6 +117,7 @@ class Body:
         if index >= len(sols):
             raise RuntimeError(f"{path}: body {index} requested, Open CASCADE found {len(sols)} solids")
         self.solid = sols[index]
+        self.skin = faces_compound(self.solid)
         self.nfaces = len(P.faces(self.solid))
         tr = self.solid.Location().Transformation().TranslationPart()
         self.origin = [tr.X(), tr.Y(), tr.Z()]
@@ -187,6 +195,20 @@ class Body:
         return self._tree
 
 
+def faces_compound(solid):
+    """Compound of the solid's faces: BRepExtrema between two of these gives
+    the boundary-boundary distance, equal to the solid-solid distance for
+    separated bodies and some 25x faster (no solid classification)."""
+    from OCP.BRep import BRep_Builder
+    from OCP.TopoDS import TopoDS_Compound
+    comp = TopoDS_Compound()
+    b = BRep_Builder()
+    b.MakeCompound(comp)
+    for f in P.faces(solid):
+        b.Add(comp, f)
+    return comp
+
+
 def moved(solid, rows):
     return solid.Moved(TopLoc_Location(P.trsf_from_rows(rows)))
 
@@ -248,12 +270,12 @@ def place_at_gap(A: Body, B: Body, pa, rot_b, direction, gap, rel_tol):
     above: first s <- s - (d(s) - gap) steps (d is 1-Lipschitz in s, so they
     never overshoot), then secant steps kept inside the bracket (bisection
     when the secant leaves it). Returns the last separated evaluation."""
-    sa = moved(A.solid, pa)
+    sa = moved(A.skin, pa)
     ca = apply(pa, A.centre[None, :])[0]
 
     def at(s):
         pb = rot_about(rot_b, B.centre, ca + s * direction - B.centre)
-        return pb, dss(sa, moved(B.solid, pb))
+        return pb, dss(sa, moved(B.skin, pb))
 
     s = 0.5 * (A.diag + B.diag) + gap + 1e-3 * max(A.diag, B.diag)
     hi = (s, *at(s))            # d(s) > gap
@@ -308,7 +330,7 @@ def mesh_check(A: Body, B: Body, case) -> str | None:
     sel = np.all((a_in_b >= B.lo - reach) & (a_in_b <= B.hi + reach), axis=1)
     if not sel.any():
         return f"no mesh point of A within {reach:g} of B's box"
-    dm, _ = B.tree().query(a_in_b[sel], k=1)
+    dm, _ = B.tree().query(a_in_b[sel], k=1, distance_upper_bound=reach * 1.001)
     dmesh = float(dm.min())
     case["check"] = {"mesh_dist": dmesh, "lo": d - margin_lo, "hi": d + margin_hi}
     if dmesh < d - margin_lo - 1e-9:
@@ -322,6 +344,11 @@ def mesh_check(A: Body, B: Body, case) -> str | None:
         near = float(body.tree().query(local, k=1)[0][0])
         if near > body.h + body.defl:
             return f"{name} is {near:g} from its body's mesh points (> {body.h + body.defl:g})"
+    # separated, not nested: each witness lies outside the other solid
+    for p, other, pose, name in ((case["p1"], B, case["pose_b"], "p1"), (case["p2"], A, case["pose_a"], "p2")):
+        cls = BRepClass3d_SolidClassifier(moved(other.solid, pose), gp_Pnt(*p), 1e-7)
+        if cls.State() == TopAbs_IN:
+            return f"{name} lies inside the other solid (nested bodies)"
     return None
 
 
@@ -356,7 +383,7 @@ def make_set(name: str, repo: str, corpus: str, extrack: str | None) -> dict:
 
     ident = P.pose_rows([[1, 0, 0], [0, 1, 0], [0, 0, 1]], [0, 0, 0])
     if fa == fb and wa == wb and ia != ib:
-        keep(record("placed", ident, ident, dss(A.solid, B.solid)))
+        keep(record("placed", ident, ident, dss(A.skin, B.skin)))
     gaps = [("near", f * small) for f in (1e-4, 1e-3, 1e-2) for _ in range(N_NEAR // 3)]
     want_apart = N_APART
     k = 0
@@ -416,7 +443,10 @@ def make_set(name: str, repo: str, corpus: str, extrack: str | None) -> dict:
         "b": fb, "b_in": wb, "body_b": ib,
         "mode": mode,
         "ocp_version": P.ocp_version(),
-        "method": f"BRepExtrema_DistShapeShape(solid_a, solid_b), Extrema_ExtFlag_MIN, deflection {DSS_TOL:g}",
+        "method": "BRepExtrema_DistShapeShape, Extrema_ExtFlag_MIN, deflection "
+                  f"{DSS_TOL:g}: between the two bodies' face compounds (separated cases: equals the "
+                  "solid-solid distance, the witnesses are checked to lie outside the other solid), "
+                  "between the solids for overlap cases",
         "seed": seed,
         "bodies": [
             {"faces": A.nfaces, "origin": A.origin, "diag": A.diag, "mesh_deflection": A.defl,
