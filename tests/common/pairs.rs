@@ -93,7 +93,7 @@ pub struct PairCase {
     pub p2: [f64; 3],
     /// Number of solutions Open CASCADE reported (> 1: the witness pair is not unique).
     pub nsol: usize,
-    /// Open CASCADE's `InnerSolution()`: one solid lies inside the other.
+    /// Open CASCADE's `InnerSolution()`: a solid lies (partly) inside the other; only in overlap cases.
     pub inner: bool,
     /// Cross-check data (mesh distance and its bounds, or the common volume of an overlap).
     #[serde(default)]
