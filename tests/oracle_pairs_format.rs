@@ -37,8 +37,14 @@ fn cases_are_well_formed() {
             "{name}: no nearly-touching case"
         );
         for body in &set.bodies {
-            assert!(body.faces > 0 && body.diag.is_finite() && body.diag > 0.0, "{name}: {body:?}");
-            assert!(body.mesh_deflection > 0.0 && body.mesh_spacing > 0.0, "{name}: {body:?}");
+            assert!(
+                body.faces > 0 && body.diag.is_finite() && body.diag > 0.0,
+                "{name}: {body:?}"
+            );
+            assert!(
+                body.mesh_deflection > 0.0 && body.mesh_spacing > 0.0,
+                "{name}: {body:?}"
+            );
         }
         let scale = set.bodies[0].diag.max(set.bodies[1].diag);
         for (k, c) in set.cases.iter().enumerate() {
@@ -59,7 +65,12 @@ fn cases_are_well_formed() {
             match c.kind {
                 CaseKind::Overlap => assert!(c.dist <= 1e-9, "{name} case {k}: overlap with dist {}", c.dist),
                 CaseKind::Near | CaseKind::Apart => {
-                    assert!(c.dist > 0.0 && !c.inner, "{name} case {k}: {:?} with dist {}", c.kind, c.dist);
+                    assert!(
+                        c.dist > 0.0 && !c.inner,
+                        "{name} case {k}: {:?} with dist {}",
+                        c.kind,
+                        c.dist
+                    );
                     assert!(c.dist < scale, "{name} case {k}: dist {} beyond the body size", c.dist);
                 }
                 CaseKind::Placed => {
@@ -70,7 +81,10 @@ fn cases_are_well_formed() {
             }
             // the mesh cross-check bounds hold for every kept non-overlap case
             if c.kind != CaseKind::Overlap {
-                let chk = c.check.as_ref().unwrap_or_else(|| panic!("{name} case {k}: no cross-check"));
+                let chk = c
+                    .check
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{name} case {k}: no cross-check"));
                 let (lo, hi, dm) = (chk["lo"].as_f64(), chk["hi"].as_f64(), chk["mesh_dist"].as_f64());
                 let (Some(lo), Some(hi), Some(dm)) = (lo, hi, dm) else {
                     panic!("{name} case {k}: malformed check {chk}");
@@ -84,7 +98,10 @@ fn cases_are_well_formed() {
 #[test]
 fn bodies_match_the_importer() {
     for (name, set) in sets() {
-        let sides = [(set.path_a(), set.body_a, &set.bodies[0]), (set.path_b(), set.body_b, &set.bodies[1])];
+        let sides = [
+            (set.path_a(), set.body_a, &set.bodies[0]),
+            (set.path_b(), set.body_b, &set.bodies[1]),
+        ];
         for (path, index, info) in sides {
             let Some(path) = path else {
                 println!("SKIP: {name}: CAD file absent");

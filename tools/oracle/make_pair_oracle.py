@@ -323,14 +323,20 @@ def mesh_check(A: Body, B: Body, case) -> str | None:
     d = case["dist"]
     margin_lo = 2 * (A.defl + B.defl)
     margin_hi = A.h + B.h + 2 * (A.defl + B.defl)
-    # A's points in B's placed frame; only those within d + margin of B's box
-    # can beat d + margin
-    a_in_b = apply(compose(inverse(case["pose_b"]), case["pose_a"]), A.cloud())
+    # A's points in B's placed frame and B's in A's; only those within
+    # d + margin of the other body's box can beat d + margin; the smaller
+    # selection is queried against the other body's k-d tree
     reach = d + margin_hi
-    sel = np.all((a_in_b >= B.lo - reach) & (a_in_b <= B.hi + reach), axis=1)
-    if not sel.any():
-        return f"no mesh point of A within {reach:g} of B's box"
-    dm, _ = B.tree().query(a_in_b[sel], k=1, distance_upper_bound=reach * 1.001)
+    a_in_b = apply(compose(inverse(case["pose_b"]), case["pose_a"]), A.cloud())
+    b_in_a = apply(compose(inverse(case["pose_a"]), case["pose_b"]), B.cloud())
+    sel_a = np.all((a_in_b >= B.lo - reach) & (a_in_b <= B.hi + reach), axis=1)
+    sel_b = np.all((b_in_a >= A.lo - reach) & (b_in_a <= A.hi + reach), axis=1)
+    if not sel_a.any() or not sel_b.any():
+        return f"no mesh point within {reach:g} of the other body's box"
+    if sel_a.sum() <= sel_b.sum():
+        dm, _ = B.tree().query(a_in_b[sel_a], k=1, distance_upper_bound=reach * 1.001)
+    else:
+        dm, _ = A.tree().query(b_in_a[sel_b], k=1, distance_upper_bound=reach * 1.001)
     dmesh = float(dm.min())
     case["check"] = {"mesh_dist": dmesh, "lo": d - margin_lo, "hi": d + margin_hi}
     if dmesh < d - margin_lo - 1e-9:
