@@ -57,7 +57,8 @@ pub enum CaseKind {
     /// Apart: gap 0.02..0.6 of the smaller body diagonal.
     Apart,
     /// Interpenetrating (pushed 5% of the smaller diagonal past contact):
-    /// `dist` is 0 and `p1`, `p2` are only some common point, not witnesses.
+    /// `dist` is ≤ 1e-9 and `p1`, `p2` are only some point common to both solids
+    /// (possibly interior), not witnesses.
     Overlap,
 }
 
