@@ -362,3 +362,5 @@ pub fn table1() -> extrack::geom::NurbsSurface {
 pub fn ellipsoid(a: f64, b: f64, c: f64, seam_x: f64) -> extrack::geom::NurbsSurface {
     extrack::geom::fixtures::ellipsoid(a, b, c, seam_x)
 }
+
+pub mod pairs;
