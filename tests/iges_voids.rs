@@ -36,7 +36,11 @@ fn check(file: &str) {
         let (d, sd) = (p["dist"].as_f64().unwrap(), p["sdist"].as_f64().unwrap());
         let r = closest_point(&scene, &Target::All { pose: Pose::identity() }, q).unwrap();
         let tol = 1e-6 * d.max(1.0);
-        assert!((r.distance - d).abs() <= tol, "{file} point {i}: distance {} vs {d}", r.distance);
+        assert!(
+            (r.distance - d).abs() <= tol,
+            "{file} point {i}: distance {} vs {d}",
+            r.distance
+        );
         let s = r.signed_distance.unwrap();
         assert!((s - sd).abs() <= tol, "{file} point {i} {q:?}: signed {s} vs {sd}");
         if in_cavity(&q) {

@@ -138,10 +138,18 @@ fn round_trips() {
                 m.vertices.len()
             ),
         );
+        row.insert("units", format!("{} ({} mm)", m.units.name, m.units.mm_per_unit));
+        // every export declares the source unit: it reads back unchanged
+        let unit_diff = |to: &str, back: &Model, same_format: bool| {
+            let same =
+                back.units.mm_per_unit == m.units.mm_per_unit && (!same_format || back.units.name == m.units.name);
+            (!same).then(|| format!("{key} {to}: unit {:?} read back as {:?}", m.units, back.units))
+        };
         match Format::from_path(&p) {
             Some(Format::Step) => {
                 let (s1, warn, m2) = through(&m, Format::Step, &name);
                 let (s2, _, _) = through(&m2, Format::Step, &name);
+                failures.extend(unit_diff("step→step", &m2, true));
                 let c = compare_models(&m, &m2, &strict());
                 let identical = s1 == s2;
                 row.insert(
@@ -159,17 +167,20 @@ fn round_trips() {
                     failures.push(format!("{key}: the second STEP export differs from the first"));
                 }
                 let (_, warn, m3) = through(&m, Format::Iges, &name);
+                failures.extend(unit_diff("step→iges", &m3, false));
                 let c = compare_models(&m, &m3, &cross());
                 row.insert("step→iges", format!("{}; {} warnings", summary(&c), warn.len()));
             }
             Some(Format::Iges) => {
                 let (_, warn, m2) = through(&m, Format::Iges, &name);
+                failures.extend(unit_diff("iges→iges", &m2, true));
                 let c = compare_models(&m, &m2, &iges_names());
                 row.insert("iges→iges", format!("{}; {} warnings", summary(&c), warn.len()));
                 if !c.is_equal() {
                     failures.push(format!("{key} iges→iges:\n{}", c.report(10)));
                 }
                 let (_, warn, m3) = through(&m, Format::Step, &name);
+                failures.extend(unit_diff("iges→step", &m3, false));
                 let c = compare_models(&m, &m3, &cross());
                 // the first STEP holds the IGES Model's conversions (free trim
                 // curves as edges, …); from then on the pair is idempotent
@@ -185,7 +196,9 @@ fn round_trips() {
                     ),
                 );
                 if !identical {
-                    failures.push(format!("{key}: the third STEP export (iges→step→step→step) differs from the second"));
+                    failures.push(format!(
+                        "{key}: the third STEP export (iges→step→step→step) differs from the second"
+                    ));
                 }
             }
             None => {}

@@ -13,6 +13,7 @@ pub mod compare;
 pub mod iges;
 pub mod scene;
 pub mod step;
+pub mod units;
 
 use crate::geom::{Pose, Vec3};
 use crate::import::model::{Frame, Model};
