@@ -1,9 +1,9 @@
 //! IGES 186 with void shells (flag 0 = shell used reversed): the importer
 //! flips the void's faces like the STEP side does for ORIENTED_CLOSED_SHELL
 //! `.F.` (tests/step_voids.rs), so their material-outward normals point into
-//! the cavity. `fixtures/void_block.{brep.igs,step}` (tools/make_void_block.py,
+//! the cavity. `fixtures/voids/void_block.{brep.igs,step}` (tools/make_void_block.py,
 //! Open CASCADE): a box with a box cavity and a spherical cavity; every signed
-//! distance equals Open CASCADE's (`fixtures/oracle/void_block.closest.json`,
+//! distance equals Open CASCADE's (`fixtures/voids/void_block.closest.json`,
 //! computed on the STEP file), from both files, points inside the cavities
 //! included.
 
@@ -13,7 +13,7 @@ use extrack::track::{closest_point, Target, TrackScene};
 use std::path::Path;
 
 fn check(file: &str) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/voids");
     let model = extrack::import::import_file(&root.join(file)).unwrap();
     assert_eq!(model.bodies.len(), 1, "{file}");
     let body = &model.bodies[0];
@@ -24,7 +24,7 @@ fn check(file: &str) {
     let data = extrack::prepare::prepare(&model, &extrack::prepare::PrepareOptions::default()).unwrap();
     let scene = TrackScene::from_data(&data).unwrap();
     let js: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(root.join("oracle/void_block.closest.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(root.join("void_block.closest.json")).unwrap()).unwrap();
     let in_cavity = |q: &Vec3| {
         let in_box = (5.0..15.0).contains(&q.x) && (5.0..13.0).contains(&q.y) && (5.0..11.0).contains(&q.z);
         in_box || (q - Vec3::new(28.0, 18.0, 10.0)).norm() < 4.0

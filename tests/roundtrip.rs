@@ -25,9 +25,12 @@ const TOL: f64 = 1e-12;
 
 fn files() -> Vec<PathBuf> {
     let crate_root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut v: Vec<PathBuf> = std::fs::read_dir(crate_root.join("fixtures"))
-        .map(|rd| rd.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
+    let mut v: Vec<PathBuf> = Vec::new();
+    for d in ["fixtures", "fixtures/voids"] {
+        if let Ok(rd) = std::fs::read_dir(crate_root.join(d)) {
+            v.extend(rd.flatten().map(|e| e.path()));
+        }
+    }
     let shared = crate_root.join("../shared/fixtures");
     if shared.is_dir() {
         for d in ["corpus", "generated"] {
@@ -52,7 +55,11 @@ fn label(p: &Path) -> String {
         .and_then(|d| d.file_name())
         .map(|d| d.to_string_lossy().to_string())
         .unwrap_or_default();
-    let dir = if dir == "fixtures" { "project".to_string() } else { dir };
+    let dir = match dir.as_str() {
+        "fixtures" => "project".to_string(),
+        "voids" => "project/voids".to_string(),
+        _ => dir,
+    };
     format!(
         "{dir}/{}",
         p.file_name()

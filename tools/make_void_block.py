@@ -3,7 +3,7 @@
 shell) and OUTDIR/void_block.step (BREP_WITH_VOIDS) with Open CASCADE: a
 40 x 30 x 20 mm box at the origin with two cavities, a 10 x 8 x 6 mm box at
 (5, 5, 5) and a sphere of radius 4 at (28, 18, 10).
-Usage: tools/make_void_block.py OUTDIR   (needs `pip install cadquery-ocp`)"""
+Usage: tools/make_void_block.py fixtures/voids   (needs `pip install cadquery-ocp`)"""
 import os
 import re
 import sys
