@@ -14,7 +14,7 @@ use std::path::Path;
 
 fn check(file: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/voids");
-    let model = extrack::import::import_file(&root.join(file)).unwrap();
+    let model = extrack::import::import_file(root.join(file)).unwrap();
     assert_eq!(model.bodies.len(), 1, "{file}");
     let body = &model.bodies[0];
     assert_eq!(body.kind, BodyKind::Solid, "{file}");
