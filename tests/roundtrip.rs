@@ -11,8 +11,11 @@
 //! - IGES → Model → IGES → Model: strict except body names (the IGES reader
 //!   names bodies by directory entry) and natural-boundary loops (a 510 face
 //!   needs a loop; untrimmed B-spline faces get their parameter rectangle).
-//! - IGES → Model → STEP → Model and STEP → Model → IGES → Model: the
-//!   documented cross-format relaxations (`Relaxations`), tolerance 1e-12.
+//! - IGES → Model → STEP → Model: the documented cross-format relaxations
+//!   (`Relaxations`, printed per file) plus unit-speed profiles (the STEP
+//!   writer's reparameterisation applied to the source), tolerance 1e-12;
+//!   asserted equal except the files of `IGES_TO_STEP_EXCEPTIONS`.
+//! - STEP → Model → IGES → Model: the same relaxations, recorded only.
 
 use extrack::export::compare::{compare_models, CompareOptions, Comparison, Relaxations};
 use extrack::export::{write_model, Format};
@@ -22,6 +25,20 @@ use std::path::{Path, PathBuf};
 
 /// Tolerance on every real value (relative above magnitude 1).
 const TOL: f64 = 1e-12;
+
+/// IGES files whose IGES → Model → STEP → Model round trip differs beyond the
+/// named relaxations, with the reason (asserted: every other IGES file
+/// compares equal, and these do differ).
+const IGES_TO_STEP_EXCEPTIONS: &[(&str, &str)] = &[
+    (
+        "iges_harmonyware_torus.igs",
+        "a torus face whose one loop the IGES reader keeps as a hole in the whole surface (clockwise on a surface closed both ways); STEP's single FACE_BOUND reads back as the outer loop",
+    ),
+    (
+        "iges_inventor2011_spring.igs",
+        "the file's 504 edge ranges disagree with its vertices by up to 1.4e-4; STEP stores no edge parameters and the reader projects the vertices",
+    ),
+];
 
 fn files() -> Vec<PathBuf> {
     let crate_root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -130,6 +147,11 @@ fn cross() -> CompareOptions {
 fn round_trips() {
     let mut table: BTreeMap<String, BTreeMap<&'static str, String>> = BTreeMap::new();
     let mut failures = Vec::new();
+    println!(
+        "relaxations: iges→iges {:?}; cross-format {:?} (+ unit-speed profiles for iges→step)",
+        iges_names().relax,
+        cross().relax
+    );
     for p in files() {
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         let key = label(&p);
@@ -188,7 +210,23 @@ fn round_trips() {
                 }
                 let (_, warn, m3) = through(&m, Format::Step, &name);
                 failures.extend(unit_diff("iges→step", &m3, false));
-                let c = compare_models(&m, &m3, &cross());
+                // relaxation "unit-speed profiles": the STEP writer's documented
+                // reparameterisation of revolution / extrusion surfaces on
+                // non-unit line profiles is applied to the source before comparing
+                let mut unit_speed = m.clone();
+                let n = extrack::export::units::unit_speed_profiles(&mut unit_speed);
+                if n > 0 {
+                    row.insert("iges→step relaxation", format!("{n} unit-speed profiles"));
+                }
+                let c = compare_models(&unit_speed, &m3, &cross());
+                let excused = IGES_TO_STEP_EXCEPTIONS.iter().any(|(f, _)| *f == name);
+                if c.is_equal() == excused {
+                    failures.push(format!(
+                        "{key} iges→step: equal = {}, listed as exception = {excused}\n{}",
+                        c.is_equal(),
+                        c.report(10)
+                    ));
+                }
                 // the first STEP holds the IGES Model's conversions (free trim
                 // curves as edges, …); from then on the pair is idempotent
                 let (s2, _, m4) = through(&m3, Format::Step, &name);

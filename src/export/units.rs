@@ -246,7 +246,7 @@ fn surface(s: &Surface, mm: f64) -> Surface {
 /// multiplied by `L` in the trim rectangle and in the face's p-curves, so the
 /// face is the same point set. STEP lines are unit-speed and the STEP reader
 /// measures that parameter in length units. Returns the number of faces changed.
-pub(crate) fn unit_speed_profiles(m: &mut Model) -> usize {
+pub fn unit_speed_profiles(m: &mut Model) -> usize {
     fn unit_line(c: &mut Curve) -> Option<f64> {
         if let Curve::Line { dir, .. } = c {
             let l = dir.norm();
