@@ -51,3 +51,48 @@ fn export_scene_as_step_and_iges() {
         assert_eq!(m.faces.len(), pieces, "{fmt}: one face per piece");
     }
 }
+
+/// `convert` keeps the source length unit: an inch STEP file becomes an IGES
+/// file with unit flag 1 (`INCH`) and back a STEP file with a
+/// CONVERSION_BASED_UNIT 'INCH'; the values in the files are inches (the
+/// block's 2-inch side is written as `2.`) and the Models are in mm as before.
+#[test]
+fn convert_keeps_inches() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/inch_block.step");
+    let igs = dir.path().join("block.igs");
+    let step = dir.path().join("block.step");
+    let o = extrack(&["convert", src, igs.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = extrack(&["convert", igs.to_str().unwrap(), step.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let g = std::fs::read_to_string(&igs).unwrap();
+    let global: String = g
+        .lines()
+        .filter(|l| l.as_bytes().get(72) == Some(&b'G'))
+        .map(|l| &l[..72])
+        .collect();
+    assert!(global.contains(",1.,1,4HINCH,"), "IGES global section: {global}");
+    let s = std::fs::read_to_string(&step).unwrap();
+    assert!(
+        s.contains("CONVERSION_BASED_UNIT('INCH',"),
+        "no inch unit in the STEP file"
+    );
+    assert!(s.contains("LENGTH_MEASURE(25.4)"));
+    let a = extrack::import::import_file(std::path::Path::new(src)).unwrap();
+    for out in [&igs, &step] {
+        let b = extrack::import::import_file(out).unwrap();
+        assert_eq!(b.units.mm_per_unit, 25.4, "{}", out.display());
+        assert_eq!(b.units.name, "inch");
+        assert_eq!(b.vertices.len(), a.vertices.len());
+        // same corners in mm
+        for v in &a.vertices {
+            assert!(b.vertices.iter().any(|w| (w.point - v.point).norm() < 1e-9 * 50.8));
+        }
+    }
+    // the file holds inches: the block is 2 x 1 x 0.5 inch
+    assert!(
+        s.contains("CARTESIAN_POINT('',(2.,"),
+        "STEP coordinates are not in inches"
+    );
+}

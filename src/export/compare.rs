@@ -17,6 +17,7 @@
 //! [`Relaxations`] switch on the documented cross-format equivalences; each one
 //! names the representation difference it accepts.
 
+use crate::geom::Vec3;
 use crate::import::model::{Body, BodyKind, Coedge, Curve, CurveSegment, Frame, Loop, Model, Surface};
 use std::fmt::Write as _;
 
@@ -33,7 +34,8 @@ pub struct Relaxations {
     /// points (STEP lines have unit speed, IGES lines run on `[0, 1]`).
     pub line_parameterisation: bool,
     /// P-curve segments compare by their curve only, not by their range and
-    /// sense flag (STEP p-curves run on their edge's range with the coedge's
+    /// sense flag (with `line_parameterisation`, p-curve lines compare as
+    /// infinite lines: unit direction up to sign and perpendicular offset) (STEP p-curves run on their edge's range with the coedge's
     /// sense; IGES p-curves have their own range, and the IGES reader sets the
     /// flag from the curve's direction relative to the edge).
     pub pcurve_ranges: bool,
@@ -413,6 +415,22 @@ impl<'a> Cmp<'a> {
         }
         if self.o.relax.line_parameterisation {
             if let (Curve::Line { origin: o, dir: d }, Curve::Line { origin: o2, dir: d2 }) = (&x.curve, &y.curve) {
+                if pcurve && self.o.relax.pcurve_ranges {
+                    // by curve only: the same infinite line (ranges and
+                    // speed are the format's, see `pcurve_ranges`)
+                    let (n, n2) = (d.norm(), d2.norm());
+                    if n > 0.0 && n2 > 0.0 {
+                        let (u, mut u2) = (d / n, d2 / n2);
+                        if u.dot(&u2) < 0.0 {
+                            u2 = -u2;
+                        }
+                        self.vec(path, "line direction (unit, up to sign)", &u, &u2);
+                        let off = o2 - o;
+                        let perp = off - u * off.dot(&u);
+                        self.vec(path, "line offset (perpendicular)", &Vec3::zeros(), &perp);
+                        return;
+                    }
+                }
                 self.vec(path, "line start", &(o + d * x.t0), &(o2 + d2 * y.t0));
                 self.vec(path, "line end", &(o + d * x.t1), &(o2 + d2 * y.t1));
                 return;

@@ -826,9 +826,35 @@ fn with_natural_boundaries(model: &Model, warnings: &mut Vec<String>) -> Model {
     m
 }
 
+/// The global section's unit flag, unit name and model-space scale for a
+/// Model in `mm_per_unit`: the unit of the specification's list with that
+/// factor, else millimetres with a model-space scale (model units per mm).
+fn iges_unit(mm_per_unit: f64) -> (i64, &'static str, f64) {
+    const UNITS: [(i64, &str, f64); 10] = [
+        (2, "MM", 1.0),
+        (1, "INCH", 25.4),
+        (4, "FT", 304.8),
+        (5, "MI", 1_609_344.0),
+        (6, "M", 1000.0),
+        (7, "KM", 1.0e6),
+        (8, "MIL", 0.0254),
+        (9, "UM", 0.001),
+        (10, "CM", 10.0),
+        (11, "UIN", 2.54e-5),
+    ];
+    match UNITS.iter().find(|u| u.2 == mm_per_unit) {
+        Some(&(f, n, _)) => (f, n, 1.0),
+        None if mm_per_unit.is_finite() && mm_per_unit > 0.0 => (2, "MM", 1.0 / mm_per_unit),
+        None => (2, "MM", 1.0),
+    }
+}
+
 /// Writes `model` as an IGES 5.3 file.
 pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportError> {
     check_finite(model)?;
+    // every length in the source unit (the global section's unit flag and name)
+    let scaled = super::units::to_file_units(model);
+    let model: &Model = &scaled;
     let mut w = W {
         ents: Vec::new(),
         warnings: Vec::new(),
@@ -1211,7 +1237,11 @@ fn assemble(model: &Model, opts: &IgesOptions, ents: &[Ent], warnings: &mut Vec<
         lossy |= l;
         t
     };
-    let tol = model.tolerance.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(1e-7);
+    let (unit_flag, unit_name, unit_scale) = iges_unit(model.units.mm_per_unit);
+    let tol = model
+        .tolerance
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .unwrap_or_else(|| super::units::stable_div(1e-7, model.units.mm_per_unit.max(f64::MIN_POSITIVE)));
     let maxc = model
         .vertices
         .iter()
@@ -1219,12 +1249,15 @@ fn assemble(model: &Model, opts: &IgesOptions, ents: &[Ent], warnings: &mut Vec<
         .fold(0.0f64, f64::max)
         .max(1.0);
     let global = format!(
-        "1H,,1H;,{},{},{},{},32,38,6,308,15,{},1.,2,2HMM,1,0.01,15H19700101.000000,{},{},{},{},11,0,15H19700101.000000;",
+        "1H,,1H;,{},{},{},{},32,38,6,308,15,{},{},{},{},1,0.01,15H19700101.000000,{},{},{},{},11,0,15H19700101.000000;",
         hs(&model.file_name),
         hs(&file_name),
         hs("extrack"),
         hs(concat!("extrack ", env!("CARGO_PKG_VERSION"))),
         hs(&model.file_name),
+        real(unit_scale),
+        unit_flag,
+        hs(unit_name),
         real(tol),
         real(maxc),
         hs(""),

@@ -13,6 +13,7 @@ pub mod compare;
 pub mod iges;
 pub mod scene;
 pub mod step;
+pub mod units;
 
 use crate::geom::{Pose, Vec3};
 use crate::import::model::{Frame, Model};
@@ -180,10 +181,47 @@ pub(crate) fn pose_of_frame(f: &Frame) -> Pose {
 /// read → quaternion → frame, see [`settle`]).
 pub(crate) fn stable_pose_frame(p: &Pose) -> Frame {
     settle(
-        frame_of_pose(p),
+        snap_axes(frame_of_pose(p)),
         |f| frame_of_pose(&pose_of_frame(&read_frame(f))),
         frame_key,
     )
+}
+
+/// The frame with its axes snapped to the exact signed coordinate axes when
+/// every axis component lies within `1e-12` of 0 or ±1 (a quarter-turn
+/// placement read from a file with rounding noise); other frames unchanged.
+///
+/// Frame → quaternion → frame is not idempotent near such rotations: each
+/// round trip moves the ~1e-14 noise components by an ulp (no cycle within
+/// reach of [`settle`], `step_autocad2000_as1`'s rod placement). The exact
+/// axes are a fixed point: the quaternion of a signed permutation matrix is
+/// exact (components 0, ±½, ±1/√2 or ±1 rounded) and gives the same matrix back.
+fn snap_axes(f: Frame) -> Frame {
+    let snap = |v: &Vec3| -> Option<Vec3> {
+        let mut out = Vec3::zeros();
+        let mut ones = 0;
+        for k in 0..3 {
+            let c = v[k];
+            if c.abs() <= 1e-12 {
+                out[k] = 0.0;
+            } else if (c.abs() - 1.0).abs() <= 1e-12 {
+                out[k] = c.signum();
+                ones += 1;
+            } else {
+                return None;
+            }
+        }
+        (ones == 1).then_some(out)
+    };
+    match (snap(&f.x), snap(&f.y), snap(&f.z)) {
+        (Some(x), Some(y), Some(z)) if z.cross(&x) == y => Frame {
+            origin: f.origin,
+            x,
+            y,
+            z,
+        },
+        _ => f,
+    }
 }
 
 /// Euclidean pole `c / w` that the readers' `pole · w` maps back to the same
@@ -275,6 +313,23 @@ mod tests {
         let again = stable_pose_frame(&pose_of_frame(&read_frame(&f)));
         assert_eq!(f, again);
         assert!((f.origin - Vec3::new(1.0, -2.0, 3.5)).norm() < 1e-15);
+    }
+
+    #[test]
+    fn quarter_turn_placement_with_noise_settles() {
+        // step_autocad2000_as1's rod: axes (0, 1, 0) / (-1, 0, 0) with 1e-14 noise
+        let q = UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(
+            -0.4999999999999999,
+            0.4999999999999931,
+            0.5000000000000071,
+            -0.4999999999999998,
+        ));
+        let p = Pose::from_parts(Vec3::new(90.0, 75.0, 60.0), q);
+        let f = stable_pose_frame(&p);
+        assert_eq!(f.z, Vec3::new(-1.0, 0.0, 0.0));
+        let back = pose_of_frame(&read_frame(&f));
+        assert_eq!(stable_pose_frame(&back), f);
+        assert!(back.iso.rotation.angle_to(&q) < 1e-13);
     }
 
     #[test]

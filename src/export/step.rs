@@ -475,9 +475,64 @@ fn free_segment(c: &Coedge) -> Option<&CurveSegment> {
     c.curve.as_ref()
 }
 
-/// Writes `model` as a STEP AP214 file.
+/// The file's mm per length unit (1 when the Model's is unusable).
+fn unit_factor(u: &crate::import::model::Units) -> f64 {
+    if u.mm_per_unit.is_finite() && u.mm_per_unit > 0.0 {
+        u.mm_per_unit
+    } else {
+        1.0
+    }
+}
+
+/// The length unit instance: SI metre with a prefix when the factor and the
+/// name are those of an SI prefix of the metre, else a CONVERSION_BASED_UNIT (named
+/// `INCH`, `FOOT` or the Model's unit name) on the millimetre.
+fn length_unit(w: &mut W<'_>, u: &crate::import::model::Units) -> usize {
+    const SI: [(f64, &str, &str); 10] = [
+        (1.0, ".MILLI.", "mm"),
+        (1e3, "$", "m"),
+        (1e-3, ".MICRO.", "um"),
+        (1e-6, ".NANO.", "nm"),
+        (10.0, ".CENTI.", "cm"),
+        (100.0, ".DECI.", "dm"),
+        (1e4, ".DECA.", "dam"),
+        (1e5, ".HECTO.", "hm"),
+        (1e6, ".KILO.", "km"),
+        (1e-9, ".PICO.", "pm"),
+    ];
+    let f = unit_factor(u);
+    // SI when the factor and the name are the SI unit's (a file's own
+    // CONVERSION_BASED_UNIT name, e.g. 'millimetre', is kept)
+    if let Some((_, p, _)) = SI
+        .iter()
+        .find(|(k, _, n)| *k == f && (*n == u.name || f == 1.0 && u.name.is_empty()))
+    {
+        return w.add(format!("(LENGTH_UNIT()NAMED_UNIT(*)SI_UNIT({p},.METRE.))"));
+    }
+    let mm = w.add("(LENGTH_UNIT()NAMED_UNIT(*)SI_UNIT(.MILLI.,.METRE.))".into());
+    let name = match u.name.to_ascii_lowercase().as_str() {
+        "inch" | "in" => "INCH".to_string(),
+        "foot" | "ft" => "FOOT".to_string(),
+        n => n.to_ascii_uppercase(),
+    };
+    let dim = w.add("DIMENSIONAL_EXPONENTS(1.,0.,0.,0.,0.,0.,0.)".into());
+    let mwu = w.add(format!("LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE({}),#{mm})", real(f)));
+    w.add(format!(
+        "(CONVERSION_BASED_UNIT({},#{mwu})LENGTH_UNIT()NAMED_UNIT(#{dim}))",
+        string(&name)
+    ))
+}
+
+/// Writes `model` as a STEP AP214 file, in the Model's source length unit.
 pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportError> {
     check_finite(model)?;
+    // revolution / extrusion profiles that are non-unit lines made unit-speed
+    let mut profiled = model.clone();
+    let n = super::units::unit_speed_profiles(&mut profiled);
+    let model: &Model = if n > 0 { &profiled } else { model };
+    // every length in the source unit (declared below)
+    let scaled = super::units::to_file_units(model);
+    let model: &Model = &scaled;
     let mut w = W {
         model,
         ents: Vec::new(),
@@ -485,6 +540,11 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
         ctx2: 0,
         scaled_lines: 0,
     };
+    if n > 0 {
+        w.warnings.push(format!(
+            "{n} surfaces of revolution / extrusion on a non-unit line profile written unit-speed (the profile parameter becomes a length; trims and p-curves scaled with it)"
+        ));
+    }
     let loose = model
         .vertices
         .iter()
@@ -501,10 +561,13 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
     w.add(format!(
         "APPLICATION_PROTOCOL_DEFINITION('international standard','automotive_design',2000,#{app})"
     ));
-    let mm = w.add("(LENGTH_UNIT()NAMED_UNIT(*)SI_UNIT(.MILLI.,.METRE.))".into());
+    let mm = length_unit(&mut w, &model.units);
     let rad = w.add("(NAMED_UNIT(*)PLANE_ANGLE_UNIT()SI_UNIT($,.RADIAN.))".into());
     let sr = w.add("(NAMED_UNIT(*)SI_UNIT($,.STERADIAN.)SOLID_ANGLE_UNIT())".into());
-    let tol = model.tolerance.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(1e-7);
+    let tol = model
+        .tolerance
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .unwrap_or_else(|| super::units::stable_div(1e-7, unit_factor(&model.units)));
     let unc = w.add(format!(
         "UNCERTAINTY_MEASURE_WITH_UNIT(LENGTH_MEASURE({}),#{mm},'distance_accuracy_value','confusion accuracy')",
         real(tol)

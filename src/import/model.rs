@@ -419,6 +419,26 @@ pub struct Model {
 }
 
 impl Model {
+    /// True when the faces `faces` close up topologically: every trim
+    /// coedge is the use of a shared edge and every such edge is used exactly
+    /// twice by these faces (a seam: twice by one face). Faces without loops
+    /// add no edges.
+    pub fn faces_close_up(&self, faces: &[usize]) -> bool {
+        let mut uses: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
+        for &f in faces {
+            let Some(face) = self.faces.get(f) else { return false };
+            for l in face.outer.iter().chain(face.inner.iter()) {
+                for c in &l.coedges {
+                    match c.edge {
+                        Some(e) => *uses.entry(e).or_insert(0) += 1,
+                        None => return false,
+                    }
+                }
+            }
+        }
+        uses.values().all(|&n| n == 2)
+    }
+
     /// An empty Model.
     pub fn new(format: SourceFormat, file_name: impl Into<String>) -> Self {
         Self {

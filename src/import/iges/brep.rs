@@ -73,9 +73,12 @@ impl Reader<'_> {
                 let idx = r.nested(&fe, |r| r.face_510(&fe, (of == 1) == sense, &a, m, cache))?;
                 faces.push(idx);
             }
+            // closed = the topology closes up (a 514 form 1 whose faces leave
+            // edges used once is an open shell in fact)
+            let closed = e.form != 2 && m.faces_close_up(&faces);
             Ok(Shell {
                 faces,
-                closed: e.form != 2,
+                closed,
                 void,
                 source: e.de as u64,
             })

@@ -448,6 +448,15 @@ impl<'e, 'a> Builder<'e, 'a> {
                 };
                 let body_name = if multi { format!("{base} [{k}]") } else { base };
                 let shells = self.solid_shells(it, kind)?;
+                // a surface model of one CLOSED_SHELL that closes up bounds a solid
+                let kind = if kind == BodyKind::OpenShell
+                    && upper_eq(self.type_name(it), b"SHELL_BASED_SURFACE_MODEL")
+                    && matches!(shells.as_slice(), [s] if s.closed && self.model.faces_close_up(&s.faces))
+                {
+                    BodyKind::Solid
+                } else {
+                    kind
+                };
                 let source = self.ex.instances.get(it).map_or(0, |i| i.id);
                 self.model.bodies.push(Body {
                     name: body_name,
