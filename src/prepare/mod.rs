@@ -12,6 +12,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod bernstein;
+pub mod bez2;
 pub mod bvh;
 pub mod convexity;
 pub mod features;
@@ -316,6 +317,13 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
     let face = &model.faces[fi];
     let trim = FaceTrim::new(model, face);
     let fnurbs = nurbs::face_nurbs_of(face, &trim)?;
+    let exact = trim::exact_loops(face, &trim);
+    if exact.approximated > 0 {
+        stats.warnings.push(format!(
+            "prepare: face #{}: {} trim curve(s) without a usable exact p-curve kept as polylines",
+            face.source, exact.approximated
+        ));
+    }
     let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty());
     let sigma = if face.same_sense { 1.0 } else { -1.0 };
     let out = &mut stats.pieces;
@@ -372,7 +380,7 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
                 if !(fu1 > fu0 && fv1 > fv0) {
                     continue;
                 }
-                let status = trim::trim_piece(&trim, outer_first, &fnurbs, domain, nrect);
+                let status = trim::trim_piece(&trim, &exact, outer_first, &fnurbs, domain, nrect);
                 let (trimmed, fully_inside, loops) = match status {
                     trim::TrimStatus::Outside => {
                         stats.dropped += 1;
