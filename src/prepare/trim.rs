@@ -34,7 +34,7 @@ use super::bez2::{self, H2};
 use super::nurbs::FaceNurbs;
 use crate::geom::primitives::ParamMap;
 use crate::import::eval::FaceTrim;
-use crate::import::model::{Curve, CurveSegment, Face};
+use crate::import::model::{Curve, CurveSegment, Face, Model};
 use crate::scene::data::{TrimCurve, TrimLoop};
 
 /// Where a piece lies w.r.t. the face's trims.
@@ -54,8 +54,12 @@ pub enum TrimStatus {
 pub struct ExactLoops {
     /// The chains; consecutive segments meet (tiny gaps are bridged by lines).
     pub chains: Vec<Vec<Vec<H2>>>,
+    /// Control-point boxes `[u0,u1,v0,v1]` of the segments, per chain.
+    pub hulls: Vec<Vec<[f64; 4]>>,
     /// Coedges kept as sampled polylines (for the warnings).
     pub approximated: usize,
+    /// Coedges without a p-curve, projected from their 3-D curves.
+    pub projected: usize,
 }
 
 fn shifts(period: Option<f64>) -> Vec<f64> {
@@ -192,12 +196,130 @@ fn seg_dist(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
     dist(p, [a[0] + t * d[0], a[1] + t * d[1]])
 }
 
+/// The 3-D curve a coedge's samples come from (as [`FaceTrim`] samples it).
+fn coedge_segment(model: &Model, c: &crate::import::model::Coedge) -> Option<CurveSegment> {
+    if let Some(e) = c.edge.and_then(|e| model.edges.get(e)) {
+        Some(CurveSegment {
+            curve: e.curve.clone(),
+            t0: e.t0,
+            t1: e.t1,
+            forward: c.forward,
+        })
+    } else {
+        c.curve.clone()
+    }
+}
+
+/// Face-parameter velocity of the surface curve with 3-D velocity `d` at
+/// `(u, v)` (least squares on the tangent plane); `None` where the surface
+/// is degenerate.
+fn param_velocity(face: &Face, uv: [f64; 2], d: &crate::geom::Vec3) -> Option<[f64; 2]> {
+    let e = face.surface.eval_derivs(uv[0], uv[1]);
+    let (a, b, c) = (e.su.dot(&e.su), e.su.dot(&e.sv), e.sv.dot(&e.sv));
+    let det = a * c - b * b;
+    if !(det > 1e-12 * a * c) {
+        return None;
+    }
+    let (g0, g1) = (e.su.dot(d), e.sv.dot(d));
+    let r = [(g0 * c - g1 * b) / det, (g1 * a - g0 * b) / det];
+    r.iter().all(|x| x.is_finite()).then_some(r)
+}
+
+/// A coedge without a usable p-curve: its 3-D curve projected onto the face
+/// as cubic Hermite pieces in face parameters between the samples (end
+/// points and tangents from the surface, halved until the projected middle
+/// point is within `tol`), straight where the surface is degenerate.
+fn projected_chain(face: &Face, seg: &CurveSegment, samples: &[(f64, f64)], periods: (Option<f64>, Option<f64>), tol: f64) -> Vec<Vec<H2>> {
+    let n = samples.len().saturating_sub(1);
+    let mut out = Vec::with_capacity(n);
+    if n == 0 {
+        return out;
+    }
+    let (nu, nv) = face.surface.natural_bounds();
+    let nat = (nu.unwrap_or((-1e12, 1e12)), nv.unwrap_or((-1e12, 1e12)));
+    let project = |s: f64, seed: [f64; 2]| -> Option<([f64; 2], [f64; 2])> {
+        let c = seg.eval_unit(s);
+        let b = |x: f64, per: Option<f64>, nat: (f64, f64)| per.map_or(nat, |t| (x - t, x + t));
+        let bounds = (b(seed[0], periods.0, nat.0), b(seed[1], periods.1, nat.1));
+        let p = crate::import::eval::newton_surface(&face.surface, &c.p, seed[0], seed[1], bounds);
+        let uv = [p.u, p.v];
+        let d = param_velocity(face, uv, &c.d1)?;
+        Some((uv, d))
+    };
+    fn piece(
+        project: &dyn Fn(f64, [f64; 2]) -> Option<([f64; 2], [f64; 2])>,
+        a: (f64, [f64; 2], [f64; 2]),
+        b: (f64, [f64; 2], [f64; 2]),
+        tol: f64,
+        depth: u32,
+        out: &mut Vec<Vec<H2>>,
+    ) {
+        let k = (b.0 - a.0) / 3.0;
+        let c: Vec<H2> = vec![
+            [a.1[0], a.1[1], 1.0],
+            [a.1[0] + k * a.2[0], a.1[1] + k * a.2[1], 1.0],
+            [b.1[0] - k * b.2[0], b.1[1] - k * b.2[1], 1.0],
+            [b.1[0], b.1[1], 1.0],
+        ];
+        let m = 0.5 * (a.0 + b.0);
+        let guess = bez2::eval(&c, 0.5);
+        let Some((uv, d)) = project(m, guess) else {
+            out.push(line(a.1, b.1));
+            return;
+        };
+        let mut err = dist(uv, guess);
+        for f in [0.25, 0.75] {
+            if err > tol {
+                break;
+            }
+            let g = bez2::eval(&c, f);
+            err = err.max(project(a.0 + f * (b.0 - a.0), g).map_or(f64::INFINITY, |(q, _)| dist(q, g)));
+        }
+        // tangents far longer than the chord: a pole or a cusp, keep it straight
+        let chord = dist(a.1, b.1);
+        let wild = k * (a.2[0].hypot(a.2[1]) + b.2[0].hypot(b.2[1])) > 4.0 * chord + tol;
+        if err <= tol && !wild {
+            out.push(c);
+        } else if depth < 6 && !wild {
+            piece(project, a, (m, uv, d), tol, depth + 1, out);
+            piece(project, (m, uv, d), b, tol, depth + 1, out);
+        } else {
+            out.push(line(a.1, b.1));
+        }
+    }
+    // coarse steps between samples (ends on samples: their unwrapping), refined where needed
+    let step = (n / 8).max(1);
+    let mut idx: Vec<usize> = (0..n).step_by(step).collect();
+    idx.push(n);
+    let at = |i: usize| -> Option<(f64, [f64; 2], [f64; 2])> {
+        let s = i as f64 / n as f64;
+        let (u, v) = samples[i];
+        param_velocity(face, [u, v], &seg.eval_unit(s).d1).map(|d| (s, [u, v], d))
+    };
+    for w in idx.windows(2) {
+        let (i, j) = (w[0], w[1]);
+        match (at(i), at(j)) {
+            (Some(a), Some(b)) => piece(&project, a, b, tol, 0, &mut out),
+            _ => {
+                for k in i..j {
+                    let (p, q) = (samples[k], samples[k + 1]);
+                    if p != q {
+                        out.push(line([p.0, p.1], [q.0, q.1]));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The exact loops of `face` (see the module doc), one per loop of `trim`.
-pub fn exact_loops(face: &Face, trim: &FaceTrim) -> ExactLoops {
+pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
     let face_loops: Vec<&crate::import::model::Loop> = face.outer.iter().chain(face.inner.iter()).collect();
     let ((bu0, bu1), (bv0, bv1)) = trim.bounds;
     let diag = (bu1 - bu0).hypot(bv1 - bv0);
     let tol = if diag.is_finite() && diag > 0.0 { 1e-3 * diag } else { 0.0 };
+    let ptol = 1e-8 * diag;
     let mut out = ExactLoops::default();
     for (li, l) in trim.loops.iter().enumerate() {
         let spans = trim.coedge_spans.get(li).map_or(&[][..], |v| &v[..]);
@@ -229,8 +351,39 @@ pub fn exact_loops(face: &Face, trim: &FaceTrim) -> ExactLoops {
                 .and_then(|c| c.pcurve.as_ref())
                 .and_then(pcurve_chain)
                 .and_then(|c| fit_chain(c, samples, trim.periods, tol));
-            match exact {
+            if std::env::var_os("EXTRACK_TRIM_DEBUG").is_some() && exact.is_none() {
+                let pc = face_loops
+                    .get(sp.face_loop)
+                    .and_then(|fl| fl.coedges.get(sp.coedge))
+                    .and_then(|c| c.pcurve.as_ref());
+                let ch = pc.and_then(pcurve_chain);
+                eprintln!(
+                    "face #{} loop {} coedge {}: pcurve {:?} chain {:?} samples {:?}..{:?} periods {:?}",
+                    face.source,
+                    sp.face_loop,
+                    sp.coedge,
+                    pc.map(|p| (p.curve.type_name(), p.t0, p.t1, p.forward)),
+                    ch.as_ref().map(|c| (c.len(), chain_at(c, 0.0), chain_at(c, 1.0))),
+                    samples.first(),
+                    samples.last(),
+                    trim.periods
+                );
+            }
+            let projected = || {
+                let c = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge))?;
+                let seg = coedge_segment(model, c)?;
+                if matches!(seg.curve, Curve::Polyline(_)) {
+                    return None;
+                }
+                let ch = projected_chain(face, &seg, samples, trim.periods, ptol);
+                (!ch.is_empty()).then_some(ch)
+            };
+            let is_exact = exact.is_some();
+            match exact.or_else(projected) {
                 Some(c) => {
+                    if !is_exact {
+                        out.projected += 1;
+                    }
                     for h in c {
                         push(&mut chain, h);
                     }
@@ -247,6 +400,7 @@ pub fn exact_loops(face: &Face, trim: &FaceTrim) -> ExactLoops {
         }
         out.chains.push(chain);
     }
+    out.hulls = out.chains.iter().map(|c| c.iter().map(|h| bez2::hull(h)).collect()).collect();
     out
 }
 
@@ -271,7 +425,13 @@ pub fn trim_piece(
         'shift: for du in shifts(trim.periods.0) {
             for dv in shifts(trim.periods.1) {
                 let r = [shrunk[0] - du, shrunk[1] - du, shrunk[2] - dv, shrunk[3] - dv];
-                for h in chain {
+                let hulls = exact.hulls.get(li).map_or(&[][..], |v| &v[..]);
+                for (k, h) in chain.iter().enumerate() {
+                    if let Some(b) = hulls.get(k) {
+                        if b[0] > r[1] || b[1] < r[0] || b[2] > r[3] || b[3] < r[2] {
+                            continue;
+                        }
+                    }
                     if bez2::clip_intervals(h, &r).iter().any(|iv| iv.2) {
                         hit_loops.push((li, du, dv));
                         break 'shift;
@@ -291,11 +451,11 @@ pub fn trim_piece(
         };
     }
     // every loop that can wind around a point of the piece (bbox overlap), not only the crossing ones
-    for (li, chain) in exact.chains.iter().enumerate() {
+    for li in 0..exact.chains.len() {
         if hit_loops.iter().any(|h| h.0 == li) {
             continue;
         }
-        let b = chain.iter().map(|h| bez2::hull(h)).fold(
+        let b = exact.hulls.get(li).map_or(&[][..], |v| &v[..]).iter().fold(
             [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY],
             |a, c| [a[0].min(c[0]), a[1].max(c[1]), a[2].min(c[2]), a[3].max(c[3])],
         );
@@ -492,7 +652,16 @@ fn clip_chain(segs: &[Vec<H2>], r: &[f64; 4], closed: bool) -> Vec<Part> {
                     parts.push(Part::Side(vec![start]));
                 }
                 if let Some(Part::Side(run)) = parts.last_mut() {
-                    add_outside(h, a, b, r, run, 0);
+                    let hb = bez2::hull(h);
+                    // wholly beyond one side: its projection runs along that side only
+                    let beyond = hb[1] <= r[0] || hb[0] >= r[1] || hb[3] <= r[2] || hb[2] >= r[3];
+                    if beyond {
+                        let mut q = clamp_to(bez2::eval(h, b), r);
+                        side_bits(&mut q, r);
+                        run.push(q);
+                    } else {
+                        add_outside(h, a, b, r, run, 0);
+                    }
                 }
             }
         }
