@@ -34,7 +34,10 @@ fn main() {
                 }
             }
         }
-        println!("{path}: {} pieces, {bez} Bézier trim curves, {poly} polylines ({pts} points)", scene.pieces.len());
+        println!(
+            "{path}: {} pieces, {bez} Bézier trim curves, {poly} polylines ({pts} points)",
+            scene.pieces.len()
+        );
         for w in stats.warnings.iter().filter(|w| w.contains("trim")) {
             println!("  {w}");
         }

@@ -455,7 +455,16 @@ mod tests {
         // half circle (two quarters) around (0.5, 0.5), radius 0.25, angle 0 → π
         let q1 = quarter([0.5, 0.5], 0.25);
         // second quarter: rotate the first by 90°
-        let q2: Vec<H2> = q1.iter().map(|p| [-(p[1] - 0.5 * p[2]) + 0.5 * p[2], (p[0] - 0.5 * p[2]) + 0.5 * p[2], p[2]]).collect();
+        let q2: Vec<H2> = q1
+            .iter()
+            .map(|p| {
+                [
+                    -(p[1] - 0.5 * p[2]) + 0.5 * p[2],
+                    (p[0] - 0.5 * p[2]) + 0.5 * p[2],
+                    p[2],
+                ]
+            })
+            .collect();
         for q in [&q1, &q2] {
             let m = monotone_in_y(q);
             assert_eq!(m.len(), 1);

@@ -134,7 +134,13 @@ fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
 /// Matches a p-curve chain to the coedge's samples `s` (face parameters,
 /// unwrapped): orientation and whole-period shift; `None` when it does not
 /// follow them within `tol`.
-fn fit_chain(mut c: Vec<Vec<H2>>, s: &[(f64, f64)], periods: (Option<f64>, Option<f64>), tol: f64) -> Option<Vec<Vec<H2>>> {
+fn fit_chain(
+    mut c: Vec<Vec<H2>>,
+    s: &[(f64, f64)],
+    periods: (Option<f64>, Option<f64>),
+    tol: f64,
+    pole: &dyn Fn((f64, f64)) -> bool,
+) -> Option<Vec<Vec<H2>>> {
     let (&f, &l) = (s.first()?, s.last()?);
     let (s0, s1) = ([f.0, f.1], [l.0, l.1]);
     let q1 = s[s.len() / 4];
@@ -150,10 +156,7 @@ fn fit_chain(mut c: Vec<Vec<H2>>, s: &[(f64, f64)], periods: (Option<f64>, Optio
             let x = chain_at(c, g);
             [x[0] + d[0], x[1] + d[1]]
         };
-        let e = dist(at(0.0), s0)
-            + dist(at(1.0), s1)
-            + dist(at(0.25), [q1.0, q1.1])
-            + dist(at(0.75), [q3.0, q3.1]);
+        let e = dist(at(0.0), s0) + dist(at(1.0), s1) + dist(at(0.25), [q1.0, q1.1]) + dist(at(0.75), [q3.0, q3.1]);
         (e, d)
     };
     let r: Vec<Vec<H2>> = c.iter().rev().map(|h| bez2::reversed(h)).collect();
@@ -173,6 +176,10 @@ fn fit_chain(mut c: Vec<Vec<H2>>, s: &[(f64, f64)], periods: (Option<f64>, Optio
         .collect();
     let stride = (s.len() / 24).max(1);
     for p in s.iter().step_by(stride).chain(std::iter::once(&l)) {
+        // a sample at a pole has an arbitrary parameter along the pole
+        if pole(*p) {
+            continue;
+        }
         let p = [p.0, p.1];
         let m = flat
             .windows(2)
@@ -229,7 +236,13 @@ fn param_velocity(face: &Face, uv: [f64; 2], d: &crate::geom::Vec3) -> Option<[f
 /// as cubic Hermite pieces in face parameters between the samples (end
 /// points and tangents from the surface, halved until the projected middle
 /// point is within `tol`), straight where the surface is degenerate.
-fn projected_chain(face: &Face, seg: &CurveSegment, samples: &[(f64, f64)], periods: (Option<f64>, Option<f64>), tol: f64) -> Vec<Vec<H2>> {
+fn projected_chain(
+    face: &Face,
+    seg: &CurveSegment,
+    samples: &[(f64, f64)],
+    periods: (Option<f64>, Option<f64>),
+    tol: f64,
+) -> Vec<Vec<H2>> {
     let n = samples.len().saturating_sub(1);
     let mut out = Vec::with_capacity(n);
     if n == 0 {
@@ -318,8 +331,17 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
     let face_loops: Vec<&crate::import::model::Loop> = face.outer.iter().chain(face.inner.iter()).collect();
     let ((bu0, bu1), (bv0, bv1)) = trim.bounds;
     let diag = (bu1 - bu0).hypot(bv1 - bv0);
-    let tol = if diag.is_finite() && diag > 0.0 { 1e-3 * diag } else { 0.0 };
+    let tol = if diag.is_finite() && diag > 0.0 {
+        1e-3 * diag
+    } else {
+        0.0
+    };
     let ptol = 1e-8 * diag;
+    let pole = |p: (f64, f64)| {
+        let e = face.surface.eval_derivs(p.0, p.1);
+        let (a, b) = (e.su.norm(), e.sv.norm());
+        !(a > 1e-9 * b && b > 1e-9 * a)
+    };
     let mut out = ExactLoops::default();
     for (li, l) in trim.loops.iter().enumerate() {
         let spans = trim.coedge_spans.get(li).map_or(&[][..], |v| &v[..]);
@@ -344,13 +366,15 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
             continue;
         }
         for sp in spans {
-            let Some(samples) = l.get(sp.samples.clone()) else { continue };
+            let Some(samples) = l.get(sp.samples.clone()) else {
+                continue;
+            };
             let exact = face_loops
                 .get(sp.face_loop)
                 .and_then(|fl| fl.coedges.get(sp.coedge))
                 .and_then(|c| c.pcurve.as_ref())
                 .and_then(pcurve_chain)
-                .and_then(|c| fit_chain(c, samples, trim.periods, tol));
+                .and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole));
             if std::env::var_os("EXTRACK_TRIM_DEBUG").is_some() && exact.is_none() {
                 let pc = face_loops
                     .get(sp.face_loop)
@@ -400,7 +424,11 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
         }
         out.chains.push(chain);
     }
-    out.hulls = out.chains.iter().map(|c| c.iter().map(|h| bez2::hull(h)).collect()).collect();
+    out.hulls = out
+        .chains
+        .iter()
+        .map(|c| c.iter().map(|h| bez2::hull(h)).collect())
+        .collect();
     out
 }
 
@@ -461,7 +489,8 @@ pub fn trim_piece(
         );
         'found: for du in shifts(trim.periods.0) {
             for dv in shifts(trim.periods.1) {
-                if b[0] + du <= domain[1] && b[1] + du >= domain[0] && b[2] + dv <= domain[3] && b[3] + dv >= domain[2] {
+                if b[0] + du <= domain[1] && b[1] + du >= domain[0] && b[2] + dv <= domain[3] && b[3] + dv >= domain[2]
+                {
                     hit_loops.push((li, du, dv));
                     break 'found;
                 }
@@ -482,34 +511,15 @@ pub fn trim_piece(
         // piece, and close it along a side of the piece (chosen below).
         let wind = winds(trim, l);
         let copies: &[f64] = if wind.is_some() { &[-1.0, 0.0, 1.0] } else { &[0.0] };
-        let mut segs: Vec<Vec<H2>> = Vec::with_capacity(copies.len() * chain.len() + 2);
-        for &k in copies {
-            let (su, sv) = match wind {
-                Some((d, 0)) => (k * d, 0.0),
-                Some((d, _)) => (0.0, k * d),
-                None => (0.0, 0.0),
-            };
-            for h in chain {
-                let g = shifted(h, du + su, dv + sv);
-                if let Some(prev) = segs.last() {
-                    let (a, b) = (bez2::eval(prev, 1.0), bez2::eval(&g, 0.0));
-                    if a != b {
-                        segs.push(line(a, b));
-                    }
-                }
-                segs.push(g);
-            }
-        }
-        if wind.is_none() {
-            // close the loop
-            if let (Some(f), Some(l)) = (segs.first(), segs.last()) {
-                let (a, b) = (bez2::eval(l, 1.0), bez2::eval(f, 0.0));
-                if a != b {
-                    segs.push(line(a, b));
-                }
-            }
-        }
-        let parts = clip_chain(&segs, &domain, wind.is_none());
+        let offsets: Vec<[f64; 2]> = copies
+            .iter()
+            .map(|&k| match wind {
+                Some((d, 0)) => [du + k * d, dv],
+                Some((d, _)) => [du, dv + k * d],
+                None => [du, dv],
+            })
+            .collect();
+        let parts = clip_chain(chain, &offsets, &domain, wind.is_none());
         let curves = pm.curves(&parts, wind.is_none());
         if curves.is_empty() {
             continue;
@@ -595,12 +605,16 @@ fn corner_between(a: u8, b: u8, r: &[f64; 4]) -> Result<Option<[f64; 2]>, ()> {
 }
 
 /// Appends the projection onto `r` of the part `[a, b]` of `h` (outside `r`) to `run`.
-fn add_outside(h: &[H2], a: f64, b: f64, r: &[f64; 4], run: &mut Vec<[f64; 2]>, depth: u32) {
+fn add_outside(h: &[H2], off: [f64; 2], a: f64, b: f64, r: &[f64; 4], run: &mut Vec<[f64; 2]>, depth: u32) {
     let n = if depth == 0 { 8 } else { 2 };
     let mut prev_t = a;
+    let at = |t: f64| {
+        let p = bez2::eval(h, t);
+        [p[0] + off[0], p[1] + off[1]]
+    };
     for k in 1..=n {
         let t = a + (b - a) * k as f64 / n as f64;
-        let mut q = clamp_to(bez2::eval(h, t), r);
+        let mut q = clamp_to(at(t), r);
         let qb = side_bits(&mut q, r);
         let Some(&last) = run.last() else {
             run.push(q);
@@ -616,13 +630,21 @@ fn add_outside(h: &[H2], a: f64, b: f64, r: &[f64; 4], run: &mut Vec<[f64; 2]>, 
                 run.push(q);
             }
             Err(()) if depth < 40 && t - prev_t > 1e-15 => {
-                add_outside(h, prev_t, t, r, run, depth + 1);
+                add_outside(h, off, prev_t, t, r, run, depth + 1);
             }
             Err(()) => {
                 // opposite sides at the finest step: through the corners nearer the curve
-                let m = bez2::eval(h, 0.5 * (prev_t + t));
-                let cx = if (m[0] - r[0]).abs() < (m[0] - r[1]).abs() { r[0] } else { r[1] };
-                let cy = if (m[1] - r[2]).abs() < (m[1] - r[3]).abs() { r[2] } else { r[3] };
+                let m = at(0.5 * (prev_t + t));
+                let cx = if (m[0] - r[0]).abs() < (m[0] - r[1]).abs() {
+                    r[0]
+                } else {
+                    r[1]
+                };
+                let cy = if (m[1] - r[2]).abs() < (m[1] - r[3]).abs() {
+                    r[2]
+                } else {
+                    r[3]
+                };
                 if lb & 3 != 0 {
                     run.push([lp[0], cy]);
                     run.push([q[0], cy]);
@@ -637,32 +659,74 @@ fn add_outside(h: &[H2], a: f64, b: f64, r: &[f64; 4], run: &mut Vec<[f64; 2]>, 
     }
 }
 
-/// Clips the chain `segs` to the closed rectangle `r` (see the module doc).
-fn clip_chain(segs: &[Vec<H2>], r: &[f64; 4], closed: bool) -> Vec<Part> {
-    let mut parts: Vec<Part> = Vec::new();
-    for h in segs {
-        for (a, b, inside) in bez2::clip_intervals(h, r) {
-            if inside {
-                let s = if a == 0.0 && b == 1.0 { h.clone() } else { bez2::sub(h, a, b) };
-                parts.push(Part::Bez(s));
+/// Clips one segment `h` shifted by `off` to the closed rectangle `r`, appending to `parts`.
+fn clip_one(h: &[H2], off: [f64; 2], r: &[f64; 4], parts: &mut Vec<Part>) {
+    let (Some(first), Some(last)) = (h.first(), h.last()) else {
+        return;
+    };
+    let rr = [r[0] - off[0], r[1] - off[0], r[2] - off[1], r[3] - off[1]];
+    let hb = bez2::hull(h);
+    let side_run = |parts: &mut Vec<Part>, p: [f64; 2]| {
+        let mut q = clamp_to([p[0] + off[0], p[1] + off[1]], r);
+        side_bits(&mut q, r);
+        if !matches!(parts.last(), Some(Part::Side(_))) {
+            parts.push(Part::Side(vec![q]));
+        }
+        q
+    };
+    // wholly beyond one side: its projection runs along that side only
+    if hb[1] <= rr[0] || hb[0] >= rr[1] || hb[3] <= rr[2] || hb[2] >= rr[3] {
+        side_run(parts, [first[0] / first[2], first[1] / first[2]]);
+        let e = side_run(parts, [last[0] / last[2], last[1] / last[2]]);
+        if let Some(Part::Side(run)) = parts.last_mut() {
+            run.push(e);
+        }
+        return;
+    }
+    for (a, b, inside) in bez2::clip_intervals(h, &rr) {
+        if inside {
+            let s = if a == 0.0 && b == 1.0 {
+                h.to_vec()
             } else {
-                let mut start = clamp_to(bez2::eval(h, a), r);
-                side_bits(&mut start, r);
-                if !matches!(parts.last(), Some(Part::Side(_))) {
-                    parts.push(Part::Side(vec![start]));
+                bez2::sub(h, a, b)
+            };
+            parts.push(Part::Bez(shifted(&s, off[0], off[1])));
+        } else {
+            side_run(parts, bez2::eval(h, a));
+            if let Some(Part::Side(run)) = parts.last_mut() {
+                add_outside(h, off, a, b, r, run, 0);
+            }
+        }
+    }
+}
+
+/// Clips the chain (its copies shifted by `offsets`, joined by lines where
+/// they do not meet) to the closed rectangle `r` (see the module doc).
+fn clip_chain(chain: &[Vec<H2>], offsets: &[[f64; 2]], r: &[f64; 4], closed: bool) -> Vec<Part> {
+    let mut parts: Vec<Part> = Vec::new();
+    let end = |h: &[H2], off: [f64; 2], last: bool| -> Option<[f64; 2]> {
+        let p = if last { h.last()? } else { h.first()? };
+        Some([p[0] / p[2] + off[0], p[1] / p[2] + off[1]])
+    };
+    let mut prev: Option<[f64; 2]> = None;
+    let mut start: Option<[f64; 2]> = None;
+    for &off in offsets {
+        for h in chain {
+            let s = end(h, off, false);
+            if let (Some(a), Some(b)) = (prev, s) {
+                if a != b {
+                    clip_one(&line(a, b), [0.0, 0.0], r, &mut parts);
                 }
-                if let Some(Part::Side(run)) = parts.last_mut() {
-                    let hb = bez2::hull(h);
-                    // wholly beyond one side: its projection runs along that side only
-                    let beyond = hb[1] <= r[0] || hb[0] >= r[1] || hb[3] <= r[2] || hb[2] >= r[3];
-                    if beyond {
-                        let mut q = clamp_to(bez2::eval(h, b), r);
-                        side_bits(&mut q, r);
-                        run.push(q);
-                    } else {
-                        add_outside(h, a, b, r, run, 0);
-                    }
-                }
+            }
+            start = start.or(s);
+            clip_one(h, off, r, &mut parts);
+            prev = end(h, off, true);
+        }
+    }
+    if closed {
+        if let (Some(a), Some(b)) = (prev, start) {
+            if a != b {
+                clip_one(&line(a, b), [0.0, 0.0], r, &mut parts);
             }
         }
     }
@@ -748,7 +812,10 @@ impl<'a> PieceMap<'a> {
     }
 
     fn point(&self, p: [f64; 2]) -> [f64; 2] {
-        [self.coord(0, p[0]).0.clamp(0.0, 1.0), self.coord(1, p[1]).0.clamp(0.0, 1.0)]
+        [
+            self.coord(0, p[0]).0.clamp(0.0, 1.0),
+            self.coord(1, p[1]).0.clamp(0.0, 1.0),
+        ]
     }
 
     /// One clipped Bézier part in piece parameters.
@@ -1041,7 +1108,7 @@ mod tests {
         };
         let segs: Vec<Vec<H2>> = (0..4).map(q).collect();
         let rect = [0.0, 0.5, 0.0, 0.5];
-        let parts = clip_chain(&segs, &rect, true);
+        let parts = clip_chain(&segs, &[[0.0, 0.0]], &rect, true);
         // one arc inside (the third quarter), one run along the sides
         let bez: Vec<&Vec<H2>> = parts
             .iter()
@@ -1077,9 +1144,11 @@ mod tests {
         // a square loop well outside a small rectangle winds once around it
         let sq = [[-1.0, -1.0], [2.0, -1.0], [2.0, 2.0], [-1.0, 2.0], [-1.0, -1.0]];
         let segs: Vec<Vec<H2>> = sq.windows(2).map(|w| line(w[0], w[1])).collect();
-        let parts = clip_chain(&segs, &[0.0, 1.0, 0.0, 1.0], true);
+        let parts = clip_chain(&segs, &[[0.0, 0.0]], &[0.0, 1.0, 0.0, 1.0], true);
         assert_eq!(parts.len(), 1);
-        let Part::Side(run) = &parts[0] else { panic!("{parts:?}") };
+        let Part::Side(run) = &parts[0] else {
+            panic!("{parts:?}")
+        };
         let poly = vec![run.clone()];
         assert!(crate::track::body::polygons_contain(&poly, 0.5, 0.5), "{run:?}");
         for c in [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]] {

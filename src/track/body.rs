@@ -133,7 +133,8 @@ pub struct TrimEdge {
 
 impl TrimEdge {
     fn new(h: &[[f64; 3]]) -> Option<Self> {
-        if h.len() < 2 || h.len() > TRIM_EDGE_POINTS || !h.iter().all(|p| p[2] > 0.0 && p.iter().all(|x| x.is_finite())) {
+        if h.len() < 2 || h.len() > TRIM_EDGE_POINTS || !h.iter().all(|p| p[2] > 0.0 && p.iter().all(|x| x.is_finite()))
+        {
             return None;
         }
         let mut a = [[0.0; 3]; TRIM_EDGE_POINTS];
@@ -191,7 +192,11 @@ pub fn trim_edges(p: &crate::scene::data::Piece) -> Vec<TrimEdge> {
                     } else {
                         let n = 256;
                         for k in 0..n {
-                            push_line(&mut out, bez2::eval(h, k as f64 / n as f64), bez2::eval(h, (k + 1) as f64 / n as f64));
+                            push_line(
+                                &mut out,
+                                bez2::eval(h, k as f64 / n as f64),
+                                bez2::eval(h, (k + 1) as f64 / n as f64),
+                            );
                         }
                     }
                     pen = Some(e);
@@ -477,7 +482,10 @@ fn rect_trim(edges: &[TrimEdge], r: &[f64; 4]) -> Option<CellTrim> {
         }
         if e.n == 2 {
             let p = e.points();
-            let (a, c) = ([p[0][0] / p[0][2], p[0][1] / p[0][2]], [p[1][0] / p[1][2], p[1][1] / p[1][2]]);
+            let (a, c) = (
+                [p[0][0] / p[0][2], p[0][1] / p[0][2]],
+                [p[1][0] / p[1][2], p[1][1] / p[1][2]],
+            );
             if !segment_hits_rect(a, c, r) {
                 continue;
             }
@@ -636,7 +644,9 @@ fn build_body(scene: &SceneData, b: &crate::scene::data::Body) -> Result<BodyGeo
                     j as f64 / n as f64,
                     (j + 1) as f64 / n as f64,
                 ];
-                let Some(trim) = rect_trim(&trim_edges, &rect) else { continue };
+                let Some(trim) = rect_trim(&trim_edges, &rect) else {
+                    continue;
+                };
                 let (lo, hi) = aabb_corners(&hull_box(&sub));
                 if !(lo.iter().chain(hi.iter()).all(|x| x.is_finite())) {
                     return Err(bad("non-finite control points".into()));
@@ -711,7 +721,9 @@ fn build_body(scene: &SceneData, b: &crate::scene::data::Body) -> Result<BodyGeo
                             q.iter().all(|&x| x >= -e && x <= 1.0 + e)
                         });
                         let along_side = (0..2).any(|k| {
-                            [0.0, 1.0].iter().any(|&c| pts.iter().all(|p| (p[k] - c).abs() <= 1e-12))
+                            [0.0, 1.0]
+                                .iter()
+                                .any(|&c| pts.iter().all(|p| (p[k] - c).abs() <= 1e-12))
                         });
                         if along_side {
                             continue;
@@ -1151,7 +1163,12 @@ mod tests {
             source_face: 1,
             degree_u: 1,
             degree_v: 1,
-            poles: vec![[0.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0], [1.0, 0.0, 0.0, 1.0], [1.0, 1.0, 0.0, 1.0]],
+            poles: vec![
+                [0.0, 0.0, 0.0, 1.0],
+                [0.0, 1.0, 0.0, 1.0],
+                [1.0, 0.0, 0.0, 1.0],
+                [1.0, 1.0, 0.0, 1.0],
+            ],
             class: ConvexityClass::Planar,
             reversed: false,
             trimmed: true,
