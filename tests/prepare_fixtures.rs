@@ -66,37 +66,78 @@ fn row_integral(s: &extrack::geom::NurbsSurface, t: f64, a: f64, b: f64) -> f64 
 /// each such band (split in 2) and in `s` on each inside interval is
 /// accurate to ~1e-12.
 fn piece_area(p: &Piece) -> f64 {
+    use extrack::prepare::bez2;
     let s = piece_surface(p).expect("valid piece");
     if p.trimmed {
-        let mut segs: Vec<([f64; 2], [f64; 2])> = Vec::new();
+        // the loops as y-monotone rational Bézier pieces (segments have two points)
+        let mut mono: Vec<Vec<[f64; 3]>> = Vec::new();
         for l in &p.trim_loops {
             for c in &l.curves {
                 match c {
-                    TrimCurve::Polyline(v) => segs.extend(v.windows(2).map(|w| (w[0], w[1]))),
-                    TrimCurve::Bezier(_) => panic!("Bezier trims not expected"),
+                    TrimCurve::Polyline(v) => mono.extend(
+                        v.windows(2)
+                            .map(|w| vec![[w[0][0], w[0][1], 1.0], [w[1][0], w[1][1], 1.0]]),
+                    ),
+                    TrimCurve::Bezier(h) => mono.extend(bez2::monotone_in_y(h)),
                 }
             }
         }
-        let mut ts: Vec<f64> = segs.iter().flat_map(|(a, b)| [a[1], b[1]]).chain([0.0, 1.0]).collect();
+        let ends = |h: &[[f64; 3]]| -> (f64, f64) {
+            let (a, b) = (h[0], h[h.len() - 1]);
+            (a[1] / a[2], b[1] / b[2])
+        };
+        let mut ts: Vec<f64> = mono
+            .iter()
+            .flat_map(|h| {
+                let (a, b) = ends(h);
+                [a, b]
+            })
+            .chain([0.0, 1.0])
+            .collect();
         ts.retain(|t| (0.0..=1.0).contains(t));
         ts.sort_by(|a, b| a.partial_cmp(b).unwrap());
         ts.dedup_by(|a, b| (*a - *b).abs() < 1e-15);
         let row = |t: f64| -> f64 {
-            let mut xs: Vec<f64> = segs
-                .iter()
-                .filter(|(a, b)| (a[1] > t) != (b[1] > t))
-                .map(|(a, b)| a[0] + (t - a[1]) / (b[1] - a[1]) * (b[0] - a[0]))
-                .collect();
+            let mut xs: Vec<f64> = Vec::new();
+            for h in &mono {
+                let (a, b) = ends(h);
+                if (a > t) == (b > t) {
+                    continue;
+                }
+                let x = if h.len() == 2 {
+                    let (p, q) = ([h[0][0], h[0][1]], [h[1][0], h[1][1]]);
+                    p[0] + (t - p[1]) / (q[1] - p[1]) * (q[0] - p[0])
+                } else {
+                    let r = bez2::line_crossings(h, 1, t);
+                    match r.first() {
+                        Some(&u) => bez2::eval(h, u)[0],
+                        None => bez2::eval(h, if (a - t).abs() < (b - t).abs() { 0.0 } else { 1.0 })[0],
+                    }
+                };
+                xs.push(x);
+            }
             xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
             xs.chunks(2)
                 .filter(|c| c.len() == 2)
                 .map(|c| row_integral(&s, t, c[0], c[1]))
                 .sum()
         };
+        // between consecutive heights the crossings move smoothly, with square-root
+        // ends where a curve turns: panels graded geometrically towards both ends
+        let mut grade: Vec<f64> = vec![0.0];
+        for k in (1..=16).rev() {
+            grade.push(0.5f64.powi(k));
+        }
+        for k in 2..=16 {
+            grade.push(1.0 - 0.5f64.powi(k));
+        }
+        grade.push(1.0);
         let mut a = 0.0;
         for w in ts.windows(2) {
-            let m = 0.5 * (w[0] + w[1]);
-            a += gl8(w[0], m, row) + gl8(m, w[1], row);
+            for g in grade.windows(2) {
+                let (x0, x1) = (w[0] + (w[1] - w[0]) * g[0], w[0] + (w[1] - w[0]) * g[1]);
+                a += gl8(x0, x1, row);
+            }
         }
         return a;
     }
@@ -227,12 +268,20 @@ fn oracle_areas(dir: &Path, stem: &str) -> BTreeMap<u64, (f64, bool)> {
     out
 }
 
-/// Trimmed faces: the stored trims are polylines through the projected
-/// edge samples (96 per circle / conic, 8 per pole of a B-spline edge), so the
-/// trimmed region differs from the exact one by the chord error, up to 8e-4
-/// relative on these fixtures (the pieces' regions themselves are
-/// integrated exactly, see `piece_area`).
-const TRIMMED_AREA_TOL: f64 = 1.5e-3;
+/// Trimmed faces: the stored trims are the exact p-curves (rational Bézier
+/// spans clipped exactly to the pieces), so the trimmed areas agree with
+/// Open CASCADE's to quadrature accuracy (the pieces' regions are
+/// integrated with graded Gauss–Legendre panels, see `piece_area`).
+/// Exceptions: B-spline faces, where Open CASCADE's own areas are
+/// approximate (tiled_convex's mirror faces #17 and #413 differ by 1.4e-6
+/// in the oracle, ours agree to 1e-9), and sculpted's two trimmed faces,
+/// which stay 2e-5..9e-5 off (not yet explained: see the report of the
+/// `trims` branch).
+const TRIMMED_AREA_TOL: f64 = 1e-6;
+/// See [`TRIMMED_AREA_TOL`].
+const TRIMMED_BSPLINE_AREA_TOL: f64 = 2e-6;
+/// See [`TRIMMED_AREA_TOL`].
+const SCULPTED_AREA_TOL: f64 = 1e-4;
 
 #[test]
 fn generated_step_fixtures_prepare() {
@@ -284,7 +333,14 @@ fn generated_step_fixtures_prepare() {
             if trimmed {
                 loose += 1;
                 worst_loose = worst_loose.max(rel);
-                if rel >= TRIMMED_AREA_TOL {
+                let tol = if stem == "sculpted" {
+                    SCULPTED_AREA_TOL
+                } else if bspline {
+                    TRIMMED_BSPLINE_AREA_TOL
+                } else {
+                    TRIMMED_AREA_TOL
+                };
+                if rel >= tol {
                     failures.push(format!("{stem}: trimmed face #{id}: area {b} vs oracle {a}"));
                 }
             } else {

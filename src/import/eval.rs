@@ -631,6 +631,19 @@ pub struct FaceTrim {
     /// For a cone: the apex parameter `v` and `sin a`; beyond the apex the
     /// parameterisation reverses orientation.
     pub cone_apex: Option<(f64, f64)>,
+    /// Per sampled loop: which samples each coedge gave (for exact trims).
+    pub coedge_spans: Vec<Vec<CoedgeSpan>>,
+}
+
+/// The samples one coedge contributed to a sampled loop of [`FaceTrim`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoedgeSpan {
+    /// Index of the face loop (outer first, then the inner loops).
+    pub face_loop: usize,
+    /// Index of the coedge in that loop.
+    pub coedge: usize,
+    /// Range of its samples in the sampled loop.
+    pub samples: std::ops::Range<usize>,
 }
 
 fn coedge_samples(model: &Model, c: &crate::import::model::Coedge, out: &mut Vec<Vec3>) {
@@ -661,6 +674,7 @@ impl FaceTrim {
     pub fn new(model: &Model, face: &Face) -> Self {
         let periods = face.surface.periods();
         let mut loops = Vec::new();
+        let mut coedge_spans = Vec::new();
         // seams (an edge used twice by the face) lie on the period boundary
         // and bound nothing: leave them out
         let mut uses: Vec<usize> = face
@@ -671,18 +685,28 @@ impl FaceTrim {
             .collect();
         uses.sort_unstable();
         let seam = |e: usize| uses.iter().filter(|&&x| x == e).count() > 1;
-        for lp in face.outer.iter().chain(face.inner.iter()) {
+        for (fl, lp) in face.outer.iter().chain(face.inner.iter()).enumerate() {
             let mut pts = Vec::new();
-            for c in &lp.coedges {
+            let mut spans = Vec::new();
+            for (ci, c) in lp.coedges.iter().enumerate() {
                 if c.edge.is_some_and(seam) {
                     continue;
                 }
+                let first = pts.len();
                 coedge_samples(model, c, &mut pts);
+                if pts.len() > first {
+                    spans.push(CoedgeSpan {
+                        face_loop: fl,
+                        coedge: ci,
+                        samples: first..pts.len(),
+                    });
+                }
             }
             if pts.len() < 2 {
                 continue;
             }
             loops.push(Self::to_uv(&face.surface, &pts, periods));
+            coedge_spans.push(spans);
         }
         let (nu, nv) = face.surface.natural_bounds();
         let mut lo = (f64::INFINITY, f64::INFINITY);
@@ -719,6 +743,7 @@ impl FaceTrim {
             same_sense: face.same_sense,
             bounds: (bu, bv),
             cone_apex,
+            coedge_spans,
         }
     }
 
@@ -1001,6 +1026,7 @@ mod tests {
             same_sense: true,
             bounds: ((0.0, 4.0), (0.0, 4.0)),
             cone_apex: None,
+            coedge_spans: Vec::new(),
         };
         assert!(t.contains(3.0, 3.0));
         assert!(!t.contains(1.5, 1.5));
@@ -1020,6 +1046,7 @@ mod tests {
             same_sense: true,
             bounds: ((0.0, TAU), (0.0, 2.0)),
             cone_apex: None,
+            coedge_spans: Vec::new(),
         };
         assert!(t.contains(1.0, 1.0));
         assert!(t.contains(-5.0, 1.5));

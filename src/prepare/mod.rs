@@ -12,6 +12,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod bernstein;
+pub mod bez2;
 pub mod bvh;
 pub mod convexity;
 pub mod features;
@@ -154,6 +155,8 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
     let mut scene = SceneData::default();
     let total_faces: usize = model.bodies.iter().map(|b| b.face_indices().count()).sum();
     let done_faces = AtomicUsize::new(0);
+    // (projected from 3-D, kept as polylines, faces with polylines)
+    let mut trim_counts = (0usize, 0usize, 0usize);
     for (bi, body) in model.bodies.iter().enumerate() {
         let body_idx = u32::try_from(scene.bodies.len()).map_err(|_| PrepareError::TooLarge)?;
         let piece_first = scene.pieces.len();
@@ -182,6 +185,9 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
                         face_nurbs.insert(fi, f);
                     }
                     stats.pieces_dropped += fo.dropped;
+                    trim_counts.0 += fo.trim_counts.0;
+                    trim_counts.1 += fo.trim_counts.1;
+                    trim_counts.2 += fo.trim_counts.2;
                     stats.warnings.extend(fo.warnings);
                     for (p, info) in fo.pieces {
                         scene.pieces.push(p);
@@ -260,6 +266,18 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
             bvh_root: root.map_or(NONE, |r| r + bvh_first as u32),
         });
     }
+    if trim_counts.0 > 0 {
+        stats.warnings.push(format!(
+            "prepare: {} trim curve(s) have no p-curve: projected from their 3-D curves (cubic pieces within 1e-8 of the face's parameter range)",
+            trim_counts.0
+        ));
+    }
+    if trim_counts.1 > 0 {
+        stats.warnings.push(format!(
+            "prepare: {} trim curve(s) on {} face(s) have neither a usable p-curve nor a projectable 3-D curve: kept as sampled polylines",
+            trim_counts.1, trim_counts.2
+        ));
+    }
     scene.meta.source_name = model.file_name.clone();
     scene.meta.producer = format!("extrack {}", env!("CARGO_PKG_VERSION"));
     scene.meta.source_format = match model.format {
@@ -304,6 +322,8 @@ struct FaceOut {
     pieces: Vec<(Piece, PieceInfo)>,
     warnings: Vec<String>,
     dropped: usize,
+    /// Trim curves projected from 3-D, kept as sampled polylines, and whether any was.
+    trim_counts: (usize, usize, usize),
 }
 
 fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Result<FaceOut, nurbs::NurbsError> {
@@ -312,10 +332,13 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
         pieces: Vec::new(),
         warnings: Vec::new(),
         dropped: 0,
+        trim_counts: (0, 0, 0),
     };
     let face = &model.faces[fi];
     let trim = FaceTrim::new(model, face);
     let fnurbs = nurbs::face_nurbs_of(face, &trim)?;
+    let exact = trim::exact_loops(model, face, &trim);
+    stats.trim_counts = (exact.projected, exact.approximated, usize::from(exact.approximated > 0));
     let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty());
     let sigma = if face.same_sense { 1.0 } else { -1.0 };
     let out = &mut stats.pieces;
@@ -372,7 +395,7 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
                 if !(fu1 > fu0 && fv1 > fv0) {
                     continue;
                 }
-                let status = trim::trim_piece(&trim, outer_first, &fnurbs, domain, nrect);
+                let status = trim::trim_piece(&trim, &exact, outer_first, &fnurbs, domain, nrect);
                 let (trimmed, fully_inside, loops) = match status {
                     trim::TrimStatus::Outside => {
                         stats.dropped += 1;

@@ -1,20 +1,40 @@
 //! Pieces against the face's trim loops: fully inside, partly trimmed (the
 //! loops are stored in the piece's own `[0,1]²`) or outside (dropped).
 //!
-//! The loops are the polygonised, projected and unwrapped loops of
-//! [`FaceTrim`]. A piece is *partly trimmed* when a loop segment (shifted by
-//! the periods of periodic directions) enters the piece's face-parameter
-//! rectangle shrunk by a relative `1e-6`; otherwise the rectangle lies in one
-//! region of constant winding number and [`FaceTrim::contains`] at its
-//! centre decides inside / outside.
+//! **Exact loops.** Each loop of [`FaceTrim`] (3-D edge samples projected
+//! and unwrapped in the face parameters) is rebuilt from the coedges'
+//! p-curves ([`exact_loops`]): a line, circle, ellipse or (rational)
+//! B-spline p-curve becomes its rational Bézier spans (knot insertion),
+//! oriented and shifted by whole periods to match the coedge's samples. A
+//! coedge keeps its samples as a polyline only when it has no p-curve,
+//! the p-curve is a polyline or another kind, or it does not follow the
+//! samples (a warning says so).
 //!
-//! Stored loops: each face-parameter point is clamped to the face's NURBS
-//! range, mapped to NURBS parameters, normalised to the piece and clamped to
-//! `[0,1]²`. Clamping is the nearest-point projection onto a box, so the
-//! winding number of every interior point of the piece is unchanged.
+//! **Classification.** A piece is *partly trimmed* when a loop segment
+//! (shifted by the periods of periodic directions) enters the piece's
+//! face-parameter rectangle shrunk by a relative `1e-6` (exact Bézier
+//! clipping); otherwise the rectangle lies in one region of constant
+//! winding number and [`FaceTrim::contains`] at its centre decides
+//! inside / outside.
+//!
+//! **Stored loops.** Each loop is clipped exactly to the piece's
+//! face-parameter rectangle: Bézier segments are split (de Casteljau) at
+//! the parameters where they cross the sides (Bernstein roots to ~1e-15),
+//! the parts inside are kept; a part outside is replaced by its
+//! nearest-point projection onto the rectangle (a path along the sides,
+//! with the corners it passes), which leaves the winding number of every
+//! interior point unchanged. Then the face parameters are mapped to the
+//! piece's `[0,1]²`: exactly (affine map of the homogeneous control
+//! points) when the face's NURBS parameters are its own; for angular
+//! directions of analytic surfaces (a rational arc parameter, not the
+//! angle) a segment along a parameter line stays exact (a line), any other
+//! becomes cubic Hermite pieces within `1e-11` of the true curve.
 
+use super::bez2::{self, H2};
 use super::nurbs::FaceNurbs;
+use crate::geom::primitives::ParamMap;
 use crate::import::eval::FaceTrim;
+use crate::import::model::{Curve, CurveSegment, Face, Model};
 use crate::scene::data::{TrimCurve, TrimLoop};
 
 /// Where a piece lies w.r.t. the face's trims.
@@ -28,6 +48,20 @@ pub enum TrimStatus {
     Partial(Vec<TrimLoop>),
 }
 
+/// A face's loops as chains of rational Bézier segments in face parameters
+/// (one chain per loop of [`FaceTrim`], same unwrapping).
+#[derive(Debug, Clone, Default)]
+pub struct ExactLoops {
+    /// The chains; consecutive segments meet (tiny gaps are bridged by lines).
+    pub chains: Vec<Vec<Vec<H2>>>,
+    /// Control-point boxes `[u0,u1,v0,v1]` of the segments, per chain.
+    pub hulls: Vec<Vec<[f64; 4]>>,
+    /// Coedges kept as sampled polylines (for the warnings).
+    pub approximated: usize,
+    /// Coedges without a p-curve, projected from their 3-D curves.
+    pub projected: usize,
+}
+
 fn shifts(period: Option<f64>) -> Vec<f64> {
     match period {
         Some(p) => vec![-2.0 * p, -p, 0.0, p, 2.0 * p],
@@ -35,32 +69,374 @@ fn shifts(period: Option<f64>) -> Vec<f64> {
     }
 }
 
-/// Does segment a→b meet the open rectangle `[u0,u1]×[v0,v1]`? (Liang–Barsky)
-fn seg_hits(a: (f64, f64), b: (f64, f64), r: [f64; 4]) -> bool {
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let mut t0: f64 = 0.0;
-    let mut t1: f64 = 1.0;
-    for (p, q) in [(-dx, a.0 - r[0]), (dx, r[1] - a.0), (-dy, a.1 - r[2]), (dy, r[3] - a.1)] {
-        if p == 0.0 {
-            if q <= 0.0 {
-                return false;
+fn line(a: [f64; 2], b: [f64; 2]) -> Vec<H2> {
+    vec![[a[0], a[1], 1.0], [b[0], b[1], 1.0]]
+}
+
+fn shifted(h: &[H2], du: f64, dv: f64) -> Vec<H2> {
+    h.iter().map(|p| [p[0] + du * p[2], p[1] + dv * p[2], p[2]]).collect()
+}
+
+/// The p-curve `seg` as Bézier spans in traversal order (`None` when it has
+/// no exact form here).
+fn pcurve_chain(seg: &CurveSegment) -> Option<Vec<Vec<H2>>> {
+    let mut out: Vec<Vec<H2>> = match &seg.curve {
+        Curve::Composite(parts) => {
+            if !(seg.t0 <= 1e-9 && (seg.t1 - parts.len() as f64).abs() <= 1e-9) {
+                return None;
             }
+            let mut v = Vec::new();
+            for p in parts {
+                v.extend(pcurve_chain(p)?);
+            }
+            v
+        }
+        Curve::Line { .. } | Curve::Circle { .. } | Curve::Ellipse { .. } | Curve::BSpline(_) => {
+            let (c, _) = super::nurbs::curve_nurbs(&seg.curve, (seg.t0, seg.t1)).ok()?;
+            if c.degree + 1 > bez2::MAX_POINTS {
+                return None;
+            }
+            let mut v = Vec::new();
+            for s in c.bezier_spans() {
+                let h: Vec<H2> = s.curve.cw.iter().map(|q| [q[0], q[1], q[3]]).collect();
+                if !h.iter().all(|q| q.iter().all(|x| x.is_finite()) && q[2] > 0.0) {
+                    return None;
+                }
+                v.push(h);
+            }
+            v
+        }
+        _ => return None,
+    };
+    if out.is_empty() {
+        return None;
+    }
+    if !seg.forward {
+        out.reverse();
+        for h in &mut out {
+            h.reverse();
+        }
+    }
+    Some(out)
+}
+
+/// Point at fraction `f` of a chain (by span count and span parameter).
+fn chain_at(c: &[Vec<H2>], f: f64) -> [f64; 2] {
+    let x = (f.clamp(0.0, 1.0) * c.len() as f64).min(c.len() as f64 - 1e-12);
+    let i = (x.floor() as usize).min(c.len() - 1);
+    bez2::eval(&c[i], x - i as f64)
+}
+
+fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// Matches a p-curve chain to the coedge's samples `s` (face parameters,
+/// unwrapped): orientation and whole-period shift; `None` when it does not
+/// follow them within `tol`.
+fn fit_chain(
+    mut c: Vec<Vec<H2>>,
+    s: &[(f64, f64)],
+    periods: (Option<f64>, Option<f64>),
+    tol: f64,
+    pole: &dyn Fn((f64, f64)) -> bool,
+) -> Option<Vec<Vec<H2>>> {
+    let (&f, &l) = (s.first()?, s.last()?);
+    let (s0, s1) = ([f.0, f.1], [l.0, l.1]);
+    let q1 = s[s.len() / 4];
+    let q3 = s[(3 * s.len()) / 4];
+    let shift_of = |p: [f64; 2]| -> [f64; 2] {
+        let d = |x: f64, t: Option<f64>| t.map_or(0.0, |t| (x / t).round() * t);
+        [d(s0[0] - p[0], periods.0), d(s0[1] - p[1], periods.1)]
+    };
+    let score = |c: &[Vec<H2>]| -> (f64, [f64; 2]) {
+        let p = chain_at(c, 0.0);
+        let d = shift_of(p);
+        let at = |g: f64| {
+            let x = chain_at(c, g);
+            [x[0] + d[0], x[1] + d[1]]
+        };
+        let e = dist(at(0.0), s0) + dist(at(1.0), s1) + dist(at(0.25), [q1.0, q1.1]) + dist(at(0.75), [q3.0, q3.1]);
+        (e, d)
+    };
+    let r: Vec<Vec<H2>> = c.iter().rev().map(|h| bez2::reversed(h)).collect();
+    let (ea, da) = score(&c);
+    let (eb, db) = score(&r);
+    let d = if eb < ea {
+        c = r;
+        db
+    } else {
+        da
+    };
+    let c: Vec<Vec<H2>> = c.iter().map(|h| shifted(h, d[0], d[1])).collect();
+    // every sample (at most 24 of them) near the flattened chain
+    let flat: Vec<[f64; 2]> = c
+        .iter()
+        .flat_map(|h| (0..=64).map(move |i| bez2::eval(h, i as f64 / 64.0)))
+        .collect();
+    let stride = (s.len() / 24).max(1);
+    for p in s.iter().step_by(stride).chain(std::iter::once(&l)) {
+        // a sample at a pole has an arbitrary parameter along the pole
+        if pole(*p) {
+            continue;
+        }
+        let p = [p.0, p.1];
+        let m = flat
+            .windows(2)
+            .map(|w| seg_dist(p, w[0], w[1]))
+            .fold(f64::INFINITY, f64::min);
+        if !(m <= tol) {
+            return None;
+        }
+    }
+    Some(c)
+}
+
+fn seg_dist(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let l2 = d[0] * d[0] + d[1] * d[1];
+    let t = if l2 > 0.0 {
+        (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    dist(p, [a[0] + t * d[0], a[1] + t * d[1]])
+}
+
+/// The 3-D curve a coedge's samples come from (as [`FaceTrim`] samples it).
+fn coedge_segment(model: &Model, c: &crate::import::model::Coedge) -> Option<CurveSegment> {
+    if let Some(e) = c.edge.and_then(|e| model.edges.get(e)) {
+        Some(CurveSegment {
+            curve: e.curve.clone(),
+            t0: e.t0,
+            t1: e.t1,
+            forward: c.forward,
+        })
+    } else {
+        c.curve.clone()
+    }
+}
+
+/// Face-parameter velocity of the surface curve with 3-D velocity `d` at
+/// `(u, v)` (least squares on the tangent plane); `None` where the surface
+/// is degenerate.
+fn param_velocity(face: &Face, uv: [f64; 2], d: &crate::geom::Vec3) -> Option<[f64; 2]> {
+    let e = face.surface.eval_derivs(uv[0], uv[1]);
+    let (a, b, c) = (e.su.dot(&e.su), e.su.dot(&e.sv), e.sv.dot(&e.sv));
+    let det = a * c - b * b;
+    if !(det > 1e-12 * a * c) {
+        return None;
+    }
+    let (g0, g1) = (e.su.dot(d), e.sv.dot(d));
+    let r = [(g0 * c - g1 * b) / det, (g1 * a - g0 * b) / det];
+    r.iter().all(|x| x.is_finite()).then_some(r)
+}
+
+/// A coedge without a usable p-curve: its 3-D curve projected onto the face
+/// as cubic Hermite pieces in face parameters between the samples (end
+/// points and tangents from the surface, halved until the projected middle
+/// point is within `tol`), straight where the surface is degenerate.
+fn projected_chain(
+    face: &Face,
+    seg: &CurveSegment,
+    samples: &[(f64, f64)],
+    periods: (Option<f64>, Option<f64>),
+    tol: f64,
+) -> Vec<Vec<H2>> {
+    let n = samples.len().saturating_sub(1);
+    let mut out = Vec::with_capacity(n);
+    if n == 0 {
+        return out;
+    }
+    let (nu, nv) = face.surface.natural_bounds();
+    let nat = (nu.unwrap_or((-1e12, 1e12)), nv.unwrap_or((-1e12, 1e12)));
+    let project = |s: f64, seed: [f64; 2]| -> Option<([f64; 2], [f64; 2])> {
+        let c = seg.eval_unit(s);
+        let b = |x: f64, per: Option<f64>, nat: (f64, f64)| per.map_or(nat, |t| (x - t, x + t));
+        let bounds = (b(seed[0], periods.0, nat.0), b(seed[1], periods.1, nat.1));
+        let p = crate::import::eval::newton_surface(&face.surface, &c.p, seed[0], seed[1], bounds);
+        let uv = [p.u, p.v];
+        let d = param_velocity(face, uv, &c.d1)?;
+        Some((uv, d))
+    };
+    fn piece(
+        project: &dyn Fn(f64, [f64; 2]) -> Option<([f64; 2], [f64; 2])>,
+        a: (f64, [f64; 2], [f64; 2]),
+        b: (f64, [f64; 2], [f64; 2]),
+        tol: f64,
+        depth: u32,
+        out: &mut Vec<Vec<H2>>,
+    ) {
+        let k = (b.0 - a.0) / 3.0;
+        let c: Vec<H2> = vec![
+            [a.1[0], a.1[1], 1.0],
+            [a.1[0] + k * a.2[0], a.1[1] + k * a.2[1], 1.0],
+            [b.1[0] - k * b.2[0], b.1[1] - k * b.2[1], 1.0],
+            [b.1[0], b.1[1], 1.0],
+        ];
+        let m = 0.5 * (a.0 + b.0);
+        let guess = bez2::eval(&c, 0.5);
+        let Some((uv, d)) = project(m, guess) else {
+            out.push(line(a.1, b.1));
+            return;
+        };
+        let mut err = dist(uv, guess);
+        for f in [0.25, 0.75] {
+            if err > tol {
+                break;
+            }
+            let g = bez2::eval(&c, f);
+            err = err.max(project(a.0 + f * (b.0 - a.0), g).map_or(f64::INFINITY, |(q, _)| dist(q, g)));
+        }
+        // tangents far longer than the chord: a pole or a cusp, keep it straight
+        let chord = dist(a.1, b.1);
+        let wild = k * (a.2[0].hypot(a.2[1]) + b.2[0].hypot(b.2[1])) > 4.0 * chord + tol;
+        if err <= tol && !wild {
+            out.push(c);
+        } else if depth < 6 && !wild {
+            piece(project, a, (m, uv, d), tol, depth + 1, out);
+            piece(project, (m, uv, d), b, tol, depth + 1, out);
         } else {
-            let t = q / p;
-            if p < 0.0 {
-                t0 = t0.max(t);
-            } else {
-                t1 = t1.min(t);
+            out.push(line(a.1, b.1));
+        }
+    }
+    // coarse steps between samples (ends on samples: their unwrapping), refined where needed
+    let step = (n / 8).max(1);
+    let mut idx: Vec<usize> = (0..n).step_by(step).collect();
+    idx.push(n);
+    let at = |i: usize| -> Option<(f64, [f64; 2], [f64; 2])> {
+        let s = i as f64 / n as f64;
+        let (u, v) = samples[i];
+        param_velocity(face, [u, v], &seg.eval_unit(s).d1).map(|d| (s, [u, v], d))
+    };
+    for w in idx.windows(2) {
+        let (i, j) = (w[0], w[1]);
+        match (at(i), at(j)) {
+            (Some(a), Some(b)) => piece(&project, a, b, tol, 0, &mut out),
+            _ => {
+                for k in i..j {
+                    let (p, q) = (samples[k], samples[k + 1]);
+                    if p != q {
+                        out.push(line([p.0, p.1], [q.0, q.1]));
+                    }
+                }
             }
         }
     }
-    t0 < t1
+    out
+}
+
+/// The exact loops of `face` (see the module doc), one per loop of `trim`.
+pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
+    let face_loops: Vec<&crate::import::model::Loop> = face.outer.iter().chain(face.inner.iter()).collect();
+    let ((bu0, bu1), (bv0, bv1)) = trim.bounds;
+    let diag = (bu1 - bu0).hypot(bv1 - bv0);
+    let tol = if diag.is_finite() && diag > 0.0 {
+        1e-3 * diag
+    } else {
+        0.0
+    };
+    let ptol = 1e-8 * diag;
+    let pole = |p: (f64, f64)| {
+        let e = face.surface.eval_derivs(p.0, p.1);
+        let (a, b) = (e.su.norm(), e.sv.norm());
+        !(a > 1e-9 * b && b > 1e-9 * a)
+    };
+    let mut out = ExactLoops::default();
+    for (li, l) in trim.loops.iter().enumerate() {
+        let spans = trim.coedge_spans.get(li).map_or(&[][..], |v| &v[..]);
+        let mut chain: Vec<Vec<H2>> = Vec::new();
+        let push = |chain: &mut Vec<Vec<H2>>, h: Vec<H2>| {
+            if let Some(prev) = chain.last() {
+                let (a, b) = (bez2::eval(prev, 1.0), bez2::eval(&h, 0.0));
+                if a != b {
+                    chain.push(line(a, b));
+                }
+            }
+            chain.push(h);
+        };
+        let covered: usize = spans.iter().map(|s| s.samples.len()).sum();
+        if spans.is_empty() || covered != l.len() {
+            // no coedge record: the samples as they are
+            for w in l.windows(2) {
+                push(&mut chain, line([w[0].0, w[0].1], [w[1].0, w[1].1]));
+            }
+            out.approximated += 1;
+            out.chains.push(chain);
+            continue;
+        }
+        for sp in spans {
+            let Some(samples) = l.get(sp.samples.clone()) else {
+                continue;
+            };
+            let exact = face_loops
+                .get(sp.face_loop)
+                .and_then(|fl| fl.coedges.get(sp.coedge))
+                .and_then(|c| c.pcurve.as_ref())
+                .and_then(pcurve_chain)
+                .and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole));
+            if std::env::var_os("EXTRACK_TRIM_DEBUG").is_some() && exact.is_none() {
+                let pc = face_loops
+                    .get(sp.face_loop)
+                    .and_then(|fl| fl.coedges.get(sp.coedge))
+                    .and_then(|c| c.pcurve.as_ref());
+                let ch = pc.and_then(pcurve_chain);
+                eprintln!(
+                    "face #{} loop {} coedge {}: pcurve {:?} chain {:?} samples {:?}..{:?} periods {:?}",
+                    face.source,
+                    sp.face_loop,
+                    sp.coedge,
+                    pc.map(|p| (p.curve.type_name(), p.t0, p.t1, p.forward)),
+                    ch.as_ref().map(|c| (c.len(), chain_at(c, 0.0), chain_at(c, 1.0))),
+                    samples.first(),
+                    samples.last(),
+                    trim.periods
+                );
+            }
+            let projected = || {
+                let c = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge))?;
+                let seg = coedge_segment(model, c)?;
+                if matches!(seg.curve, Curve::Polyline(_)) {
+                    return None;
+                }
+                let ch = projected_chain(face, &seg, samples, trim.periods, ptol);
+                (!ch.is_empty()).then_some(ch)
+            };
+            let is_exact = exact.is_some();
+            match exact.or_else(projected) {
+                Some(c) => {
+                    if !is_exact {
+                        out.projected += 1;
+                    }
+                    for h in c {
+                        push(&mut chain, h);
+                    }
+                }
+                None => {
+                    out.approximated += 1;
+                    for w in samples.windows(2) {
+                        if w[0] != w[1] {
+                            push(&mut chain, line([w[0].0, w[0].1], [w[1].0, w[1].1]));
+                        }
+                    }
+                }
+            }
+        }
+        out.chains.push(chain);
+    }
+    out.hulls = out
+        .chains
+        .iter()
+        .map(|c| c.iter().map(|h| bez2::hull(h)).collect())
+        .collect();
+    out
 }
 
 /// Classifies the piece with face-parameter `domain` `[u0,u1,v0,v1]` and NURBS
 /// rectangle `nrect` `[s0,s1,t0,t1]`. `outer_first`: loop 0 is the outer loop.
 pub fn trim_piece(
     trim: &FaceTrim,
+    exact: &ExactLoops,
     outer_first: bool,
     fnurbs: &FaceNurbs,
     domain: [f64; 4],
@@ -73,20 +449,18 @@ pub fn trim_piece(
     let ev = 1e-6 * (domain[3] - domain[2]);
     let shrunk = [domain[0] + eu, domain[1] - eu, domain[2] + ev, domain[3] - ev];
     let mut hit_loops: Vec<(usize, f64, f64)> = Vec::new();
-    for (li, l) in trim.loops.iter().enumerate() {
+    for (li, chain) in exact.chains.iter().enumerate() {
         'shift: for du in shifts(trim.periods.0) {
             for dv in shifts(trim.periods.1) {
-                let n = l.len();
-                for k in 0..n {
-                    let a = l[k];
-                    let b = l[(k + 1) % n];
-                    if k + 1 == n && ((a.0 - b.0).abs() > 1.0 || (a.1 - b.1).abs() > 1.0) {
-                        // closing step of a loop that winds around a period
-                        if trim.periods.0.is_some() || trim.periods.1.is_some() {
+                let r = [shrunk[0] - du, shrunk[1] - du, shrunk[2] - dv, shrunk[3] - dv];
+                let hulls = exact.hulls.get(li).map_or(&[][..], |v| &v[..]);
+                for (k, h) in chain.iter().enumerate() {
+                    if let Some(b) = hulls.get(k) {
+                        if b[0] > r[1] || b[1] < r[0] || b[2] > r[3] || b[3] < r[2] {
                             continue;
                         }
                     }
-                    if seg_hits((a.0 + du, a.1 + dv), (b.0 + du, b.1 + dv), shrunk) {
+                    if bez2::clip_intervals(h, &r).iter().any(|iv| iv.2) {
                         hit_loops.push((li, du, dv));
                         break 'shift;
                     }
@@ -104,21 +478,18 @@ pub fn trim_piece(
             TrimStatus::Outside
         };
     }
-    let ((ru0, ru1), (rv0, rv1)) = fnurbs.range;
     // every loop that can wind around a point of the piece (bbox overlap), not only the crossing ones
-    for (li, l) in trim.loops.iter().enumerate() {
+    for li in 0..exact.chains.len() {
         if hit_loops.iter().any(|h| h.0 == li) {
             continue;
         }
-        let lo = l
-            .iter()
-            .fold((f64::INFINITY, f64::INFINITY), |a, p| (a.0.min(p.0), a.1.min(p.1)));
-        let hi = l.iter().fold((f64::NEG_INFINITY, f64::NEG_INFINITY), |a, p| {
-            (a.0.max(p.0), a.1.max(p.1))
-        });
+        let b = exact.hulls.get(li).map_or(&[][..], |v| &v[..]).iter().fold(
+            [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY],
+            |a, c| [a[0].min(c[0]), a[1].max(c[1]), a[2].min(c[2]), a[3].max(c[3])],
+        );
         'found: for du in shifts(trim.periods.0) {
             for dv in shifts(trim.periods.1) {
-                if lo.0 + du <= domain[1] && hi.0 + du >= domain[0] && lo.1 + dv <= domain[3] && hi.1 + dv >= domain[2]
+                if b[0] + du <= domain[1] && b[1] + du >= domain[0] && b[2] + dv <= domain[3] && b[3] + dv >= domain[2]
                 {
                     hit_loops.push((li, du, dv));
                     break 'found;
@@ -127,50 +498,38 @@ pub fn trim_piece(
         }
     }
     hit_loops.sort_by_key(|h| h.0);
-    let map = |u: f64, v: f64| -> Option<[f64; 2]> {
-        let (s, t) = fnurbs.to_nurbs(u.clamp(ru0, ru1), v.clamp(rv0, rv1));
-        let x = ((s - nrect[0]) / (nrect[1] - nrect[0])).clamp(0.0, 1.0);
-        let y = ((t - nrect[2]) / (nrect[3] - nrect[2])).clamp(0.0, 1.0);
-        (x.is_finite() && y.is_finite()).then_some([x, y])
-    };
+    let pm = PieceMap::new(fnurbs, nrect);
     let mut loops = Vec::new();
     // loops that wind around a period: (index in `loops`, closing direction)
     let mut winding: Vec<(usize, usize)> = Vec::new();
     for (li, du, dv) in hit_loops {
-        let l = &trim.loops[li];
+        let (Some(l), Some(chain)) = (trim.loops.get(li), exact.chains.get(li)) else {
+            continue;
+        };
         // A loop that winds around a period is an open curve in the unwrapped
         // plane: chain three consecutive copies so it crosses the whole
         // piece, and close it along a side of the piece (chosen below).
         let wind = winds(trim, l);
         let copies: &[f64] = if wind.is_some() { &[-1.0, 0.0, 1.0] } else { &[0.0] };
-        let mut pts: Vec<[f64; 2]> = Vec::with_capacity(copies.len() * l.len() + 3);
-        for &k in copies {
-            let (su, sv) = match wind {
-                Some((d, 0)) => (k * d, 0.0),
-                Some((d, _)) => (0.0, k * d),
-                None => (0.0, 0.0),
-            };
-            for &(u, v) in l {
-                let Some(p) = map(u + du + su, v + dv + sv) else {
-                    continue;
-                };
-                if pts.last() != Some(&p) {
-                    pts.push(p);
-                }
-            }
-        }
-        if pts.len() < 2 {
+        let offsets: Vec<[f64; 2]> = copies
+            .iter()
+            .map(|&k| match wind {
+                Some((d, 0)) => [du + k * d, dv],
+                Some((d, _)) => [du, dv + k * d],
+                None => [du, dv],
+            })
+            .collect();
+        let parts = clip_chain(chain, &offsets, &domain, wind.is_none());
+        let curves = pm.curves(&parts, wind.is_none());
+        if curves.is_empty() {
             continue;
         }
         if let Some((_, dir)) = wind {
             winding.push((loops.len(), dir));
         }
-        if let Some(&f) = pts.first() {
-            pts.push(f);
-        }
         loops.push(TrimLoop {
             outer: outer_first && li == 0,
-            curves: vec![TrimCurve::Polyline(pts)],
+            curves,
         });
     }
     if !winding.is_empty() && winding.len() <= 4 {
@@ -183,6 +542,445 @@ pub fn trim_piece(
     }
 }
 
+/// A loop clipped to a rectangle: kept Bézier parts and runs along the sides.
+#[derive(Debug, Clone, PartialEq)]
+enum Part {
+    /// A part inside the rectangle.
+    Bez(Vec<H2>),
+    /// Points on the rectangle's sides (straight runs between them).
+    Side(Vec<[f64; 2]>),
+}
+
+/// Side bits of a point on the border of `r` (1: x0, 2: x1, 4: y0, 8: y1),
+/// snapping coordinates within `1e-12` of the size onto the side.
+fn side_bits(p: &mut [f64; 2], r: &[f64; 4]) -> u8 {
+    let ex = 1e-12 * (r[1] - r[0]).abs().max(1e-300);
+    let ey = 1e-12 * (r[3] - r[2]).abs().max(1e-300);
+    let mut m = 0;
+    for (bit, k, c, e) in [(1u8, 0, r[0], ex), (2, 0, r[1], ex), (4, 1, r[2], ey), (8, 1, r[3], ey)] {
+        if (p[k] - c).abs() <= e {
+            p[k] = c;
+            m |= bit;
+        }
+    }
+    m
+}
+
+fn clamp_to(p: [f64; 2], r: &[f64; 4]) -> [f64; 2] {
+    [p[0].clamp(r[0], r[1]), p[1].clamp(r[2], r[3])]
+}
+
+/// The corner between two points on adjacent sides, `None` when they share a side.
+/// `Err(())` when they lie on opposite sides only (or off the border).
+#[allow(clippy::result_unit_err)]
+fn corner_between(a: u8, b: u8, r: &[f64; 4]) -> Result<Option<[f64; 2]>, ()> {
+    if a & b != 0 {
+        return Ok(None);
+    }
+    let x = |m: u8| {
+        if m & 1 != 0 {
+            Some(r[0])
+        } else if m & 2 != 0 {
+            Some(r[1])
+        } else {
+            None
+        }
+    };
+    let y = |m: u8| {
+        if m & 4 != 0 {
+            Some(r[2])
+        } else if m & 8 != 0 {
+            Some(r[3])
+        } else {
+            None
+        }
+    };
+    if let (Some(cx), Some(cy)) = (x(a), y(b)) {
+        return Ok(Some([cx, cy]));
+    }
+    if let (Some(cx), Some(cy)) = (x(b), y(a)) {
+        return Ok(Some([cx, cy]));
+    }
+    Err(())
+}
+
+/// Appends the projection onto `r` of the part `[a, b]` of `h` (outside `r`) to `run`.
+fn add_outside(h: &[H2], off: [f64; 2], a: f64, b: f64, r: &[f64; 4], run: &mut Vec<[f64; 2]>, depth: u32) {
+    let n = if depth == 0 { 8 } else { 2 };
+    let mut prev_t = a;
+    let at = |t: f64| {
+        let p = bez2::eval(h, t);
+        [p[0] + off[0], p[1] + off[1]]
+    };
+    for k in 1..=n {
+        let t = a + (b - a) * k as f64 / n as f64;
+        let mut q = clamp_to(at(t), r);
+        let qb = side_bits(&mut q, r);
+        let Some(&last) = run.last() else {
+            run.push(q);
+            prev_t = t;
+            continue;
+        };
+        let mut lp = last;
+        let lb = side_bits(&mut lp, r);
+        match corner_between(lb, qb, r) {
+            Ok(None) => run.push(q),
+            Ok(Some(c)) => {
+                run.push(c);
+                run.push(q);
+            }
+            Err(()) if depth < 40 && t - prev_t > 1e-15 => {
+                add_outside(h, off, prev_t, t, r, run, depth + 1);
+            }
+            Err(()) => {
+                // opposite sides at the finest step: through the corners nearer the curve
+                let m = at(0.5 * (prev_t + t));
+                let cx = if (m[0] - r[0]).abs() < (m[0] - r[1]).abs() {
+                    r[0]
+                } else {
+                    r[1]
+                };
+                let cy = if (m[1] - r[2]).abs() < (m[1] - r[3]).abs() {
+                    r[2]
+                } else {
+                    r[3]
+                };
+                if lb & 3 != 0 {
+                    run.push([lp[0], cy]);
+                    run.push([q[0], cy]);
+                } else {
+                    run.push([cx, lp[1]]);
+                    run.push([cx, q[1]]);
+                }
+                run.push(q);
+            }
+        }
+        prev_t = t;
+    }
+}
+
+/// Clips one segment `h` shifted by `off` to the closed rectangle `r`, appending to `parts`.
+fn clip_one(h: &[H2], off: [f64; 2], r: &[f64; 4], parts: &mut Vec<Part>) {
+    let (Some(first), Some(last)) = (h.first(), h.last()) else {
+        return;
+    };
+    let rr = [r[0] - off[0], r[1] - off[0], r[2] - off[1], r[3] - off[1]];
+    let hb = bez2::hull(h);
+    let side_run = |parts: &mut Vec<Part>, p: [f64; 2]| {
+        let mut q = clamp_to([p[0] + off[0], p[1] + off[1]], r);
+        side_bits(&mut q, r);
+        if !matches!(parts.last(), Some(Part::Side(_))) {
+            parts.push(Part::Side(vec![q]));
+        }
+        q
+    };
+    // wholly beyond one side: its projection runs along that side only
+    if hb[1] <= rr[0] || hb[0] >= rr[1] || hb[3] <= rr[2] || hb[2] >= rr[3] {
+        side_run(parts, [first[0] / first[2], first[1] / first[2]]);
+        let e = side_run(parts, [last[0] / last[2], last[1] / last[2]]);
+        if let Some(Part::Side(run)) = parts.last_mut() {
+            run.push(e);
+        }
+        return;
+    }
+    for (a, b, inside) in bez2::clip_intervals(h, &rr) {
+        if inside {
+            let s = if a == 0.0 && b == 1.0 {
+                h.to_vec()
+            } else {
+                bez2::sub(h, a, b)
+            };
+            parts.push(Part::Bez(shifted(&s, off[0], off[1])));
+        } else {
+            side_run(parts, bez2::eval(h, a));
+            if let Some(Part::Side(run)) = parts.last_mut() {
+                add_outside(h, off, a, b, r, run, 0);
+            }
+        }
+    }
+}
+
+/// Clips the chain (its copies shifted by `offsets`, joined by lines where
+/// they do not meet) to the closed rectangle `r` (see the module doc).
+fn clip_chain(chain: &[Vec<H2>], offsets: &[[f64; 2]], r: &[f64; 4], closed: bool) -> Vec<Part> {
+    let mut parts: Vec<Part> = Vec::new();
+    let end = |h: &[H2], off: [f64; 2], last: bool| -> Option<[f64; 2]> {
+        let p = if last { h.last()? } else { h.first()? };
+        Some([p[0] / p[2] + off[0], p[1] / p[2] + off[1]])
+    };
+    let mut prev: Option<[f64; 2]> = None;
+    let mut start: Option<[f64; 2]> = None;
+    for &off in offsets {
+        for h in chain {
+            let s = end(h, off, false);
+            if let (Some(a), Some(b)) = (prev, s) {
+                if a != b {
+                    clip_one(&line(a, b), [0.0, 0.0], r, &mut parts);
+                }
+            }
+            start = start.or(s);
+            clip_one(h, off, r, &mut parts);
+            prev = end(h, off, true);
+        }
+    }
+    if closed {
+        if let (Some(a), Some(b)) = (prev, start) {
+            if a != b {
+                clip_one(&line(a, b), [0.0, 0.0], r, &mut parts);
+            }
+        }
+    }
+    if closed && parts.len() > 1 {
+        if let (Some(Part::Side(_)), Some(Part::Side(_))) = (parts.first(), parts.last()) {
+            if let (Some(Part::Side(last)), Some(Part::Side(first))) = (parts.pop(), parts.first_mut()) {
+                let mut v = last;
+                v.extend_from_slice(first);
+                *first = v;
+            }
+        }
+    }
+    for p in &mut parts {
+        if let Part::Side(run) = p {
+            simplify_run(run, r);
+        }
+    }
+    parts
+}
+
+/// Drops repeated points and the inner points of straight runs along one side.
+fn simplify_run(run: &mut Vec<[f64; 2]>, r: &[f64; 4]) {
+    run.dedup();
+    if run.len() < 3 {
+        return;
+    }
+    let mut out: Vec<[f64; 2]> = Vec::with_capacity(run.len());
+    for i in 0..run.len() {
+        if i > 0 && i + 1 < run.len() {
+            let (mut a, mut p, mut b) = (run[i - 1], run[i], run[i + 1]);
+            if let Some(&o) = out.last() {
+                a = o;
+            }
+            let m = side_bits(&mut a, r) & side_bits(&mut p, r) & side_bits(&mut b, r);
+            // on one side and going on in the same direction along it
+            let along = if m & 3 != 0 { 1 } else { 0 };
+            if m != 0 && (p[along] - a[along]) * (b[along] - p[along]) >= 0.0 {
+                continue;
+            }
+        }
+        out.push(run[i]);
+    }
+    *run = out;
+}
+
+/// Face parameters → the piece's `[0,1]²`.
+struct PieceMap<'a> {
+    f: &'a FaceNurbs,
+    nrect: [f64; 4],
+}
+
+impl<'a> PieceMap<'a> {
+    fn new(f: &'a FaceNurbs, nrect: [f64; 4]) -> Self {
+        Self { f, nrect }
+    }
+
+    fn identity(&self) -> bool {
+        self.f.mapped.u_map == ParamMap::Identity && self.f.mapped.v_map == ParamMap::Identity
+    }
+
+    /// Unclamped map of one coordinate and its derivative.
+    fn coord(&self, k: usize, x: f64) -> (f64, f64) {
+        let ((ru0, ru1), (rv0, rv1)) = self.f.range;
+        let (m, lo, hi, n0, n1) = if k == 0 {
+            (&self.f.mapped.u_map, ru0, ru1, self.nrect[0], self.nrect[1])
+        } else {
+            (&self.f.mapped.v_map, rv0, rv1, self.nrect[2], self.nrect[3])
+        };
+        let x = x.clamp(lo, hi);
+        let s = m.to_param(x);
+        let dsdx = match m {
+            ParamMap::Identity => 1.0,
+            ParamMap::Arc(a) => {
+                let d = a.param_to_angle_derivs(s)[1];
+                if d != 0.0 {
+                    1.0 / d
+                } else {
+                    0.0
+                }
+            }
+        };
+        ((s - n0) / (n1 - n0), dsdx / (n1 - n0))
+    }
+
+    fn point(&self, p: [f64; 2]) -> [f64; 2] {
+        [
+            self.coord(0, p[0]).0.clamp(0.0, 1.0),
+            self.coord(1, p[1]).0.clamp(0.0, 1.0),
+        ]
+    }
+
+    /// One clipped Bézier part in piece parameters.
+    fn bezier(&self, h: &[H2], out: &mut Vec<TrimCurve>) {
+        let pts: Vec<[f64; 2]> = bez2::points(h).collect();
+        if pts.len() < 2 {
+            return;
+        }
+        let flat = |k: usize| {
+            let e = 1e-13 * (1.0 + pts[0][k].abs());
+            pts.iter().all(|p| (p[k] - pts[0][k]).abs() <= e)
+        };
+        let (a, b) = (bez2::eval(h, 0.0), bez2::eval(h, 1.0));
+        if h.len() == 2 || flat(0) || flat(1) {
+            // a straight segment (or along a parameter line): a line in any map
+            out.push(TrimCurve::Polyline(vec![self.point(a), self.point(b)]));
+            return;
+        }
+        if self.identity() {
+            let n = self.nrect;
+            let (su, sv) = (1.0 / (n[1] - n[0]), 1.0 / (n[3] - n[2]));
+            out.push(TrimCurve::Bezier(
+                h.iter()
+                    .map(|p| [(p[0] - n[0] * p[2]) * su, (p[1] - n[2] * p[2]) * sv, p[2]])
+                    .collect(),
+            ));
+            return;
+        }
+        self.hermite(h, 0.0, 1.0, 0, out);
+    }
+
+    /// The mapped curve `g(h(t))` on `[a, b]` as cubic Hermite pieces within `1e-11`.
+    fn hermite(&self, h: &[H2], a: f64, b: f64, depth: u32, out: &mut Vec<TrimCurve>) {
+        let g = |t: f64| -> ([f64; 2], [f64; 2]) {
+            let (p, d) = bez2::eval_d1(h, t);
+            let (x, dx) = self.coord(0, p[0]);
+            let (y, dy) = self.coord(1, p[1]);
+            ([x, y], [dx * d[0], dy * d[1]])
+        };
+        let (p0, d0) = g(a);
+        let (p3, d3) = g(b);
+        let k = (b - a) / 3.0;
+        let c = [
+            [p0[0], p0[1], 1.0],
+            [p0[0] + k * d0[0], p0[1] + k * d0[1], 1.0],
+            [p3[0] - k * d3[0], p3[1] - k * d3[1], 1.0],
+            [p3[0], p3[1], 1.0],
+        ];
+        let err = [0.25, 0.5, 0.75]
+            .iter()
+            .map(|&s| dist(bez2::eval(&c, s), g(a + (b - a) * s).0))
+            .fold(0.0f64, f64::max);
+        if err <= 1e-11 || depth >= 14 {
+            out.push(TrimCurve::Bezier(c.to_vec()));
+        } else {
+            let m = 0.5 * (a + b);
+            self.hermite(h, a, m, depth + 1, out);
+            self.hermite(h, m, b, depth + 1, out);
+        }
+    }
+
+    /// The parts as consecutive trim curves (`closed`: the last meets the first).
+    fn curves(&self, parts: &[Part], closed: bool) -> Vec<TrimCurve> {
+        let mut cs: Vec<TrimCurve> = Vec::new();
+        let mut any_bez = false;
+        for p in parts {
+            match p {
+                Part::Bez(h) => {
+                    any_bez = true;
+                    self.bezier(h, &mut cs);
+                }
+                Part::Side(run) => {
+                    let v: Vec<[f64; 2]> = run.iter().map(|&q| self.point(q)).collect();
+                    cs.push(TrimCurve::Polyline(v));
+                }
+            }
+        }
+        if !any_bez {
+            // only runs along the sides: a loop around the piece or nothing
+            let pts: Vec<[f64; 2]> = cs
+                .iter()
+                .flat_map(|c| match c {
+                    TrimCurve::Polyline(v) => v.clone(),
+                    TrimCurve::Bezier(_) => Vec::new(),
+                })
+                .collect();
+            let mut d = pts.clone();
+            d.sort_by(|a, b| a[0].total_cmp(&b[0]).then(a[1].total_cmp(&b[1])));
+            d.dedup();
+            if d.len() < 3 {
+                return Vec::new();
+            }
+        }
+        stitch(cs, closed)
+    }
+}
+
+fn first_pt(c: &TrimCurve) -> Option<[f64; 2]> {
+    match c {
+        TrimCurve::Polyline(v) => v.first().copied(),
+        TrimCurve::Bezier(h) => h.first().map(|p| [p[0] / p[2], p[1] / p[2]]),
+    }
+}
+
+fn last_pt(c: &TrimCurve) -> Option<[f64; 2]> {
+    match c {
+        TrimCurve::Polyline(v) => v.last().copied(),
+        TrimCurve::Bezier(h) => h.last().map(|p| [p[0] / p[2], p[1] / p[2]]),
+    }
+}
+
+/// Makes consecutive curves meet (polylines take the neighbour's end point,
+/// gaps between two Béziers get a line), merges neighbouring polylines and
+/// drops polylines of fewer than two distinct points.
+fn stitch(cs: Vec<TrimCurve>, closed: bool) -> Vec<TrimCurve> {
+    let mut out: Vec<TrimCurve> = Vec::with_capacity(cs.len());
+    for c in cs {
+        let prev_end = out.last().and_then(last_pt);
+        match c {
+            TrimCurve::Polyline(mut v) => {
+                if let Some(e) = prev_end {
+                    if v.first() != Some(&e) {
+                        v.insert(0, e);
+                    }
+                }
+                if let Some(TrimCurve::Polyline(p)) = out.last_mut() {
+                    p.extend(v.into_iter().skip(1));
+                } else {
+                    out.push(TrimCurve::Polyline(v));
+                }
+            }
+            TrimCurve::Bezier(h) => {
+                let s = first_pt(&TrimCurve::Bezier(h.clone()));
+                if let (Some(e), Some(s)) = (prev_end, s) {
+                    if e != s {
+                        match out.last_mut() {
+                            Some(TrimCurve::Polyline(p)) => p.push(s),
+                            _ => out.push(TrimCurve::Polyline(vec![e, s])),
+                        }
+                    }
+                }
+                out.push(TrimCurve::Bezier(h));
+            }
+        }
+    }
+    if closed && out.len() > 0 {
+        let (e, s) = (out.last().and_then(last_pt), out.first().and_then(first_pt));
+        if let (Some(e), Some(s)) = (e, s) {
+            if e != s {
+                match out.last_mut() {
+                    Some(TrimCurve::Polyline(p)) => p.push(s),
+                    _ => out.push(TrimCurve::Polyline(vec![e, s])),
+                }
+            }
+        }
+    }
+    for c in &mut out {
+        if let TrimCurve::Polyline(v) = c {
+            v.dedup();
+        }
+    }
+    out.retain(|c| !matches!(c, TrimCurve::Polyline(v) if v.len() < 2));
+    out
+}
+
 /// `Some((net advance, direction))` when loop `l` winds around the period
 /// of direction 0 (u) or 1 (v): its unwrapped end is a period from its start.
 fn winds(trim: &FaceTrim, l: &[(f64, f64)]) -> Option<(f64, usize)> {
@@ -191,6 +989,18 @@ fn winds(trim: &FaceTrim, l: &[(f64, f64)]) -> Option<(f64, usize)> {
     adv(b.0 - a.0, trim.periods.0)
         .map(|d| (d, 0))
         .or_else(|| adv(b.1 - a.1, trim.periods.1).map(|d| (d, 1)))
+}
+
+/// The loop's curves flattened into a polyline (Béziers at 32 steps).
+fn flatten(curves: &[TrimCurve]) -> Vec<[f64; 2]> {
+    let mut v: Vec<[f64; 2]> = Vec::new();
+    for c in curves {
+        match c {
+            TrimCurve::Polyline(p) => v.extend_from_slice(p),
+            TrimCurve::Bezier(h) => v.extend((0..=32).map(|i| bez2::eval(h, i as f64 / 32.0))),
+        }
+    }
+    v
 }
 
 /// Closes the winding loops of a piece (open chains whose ends lie on
@@ -214,27 +1024,25 @@ fn close_winding(
             truth.push((x, y, trim.contains(u, v)));
         }
     }
-    let chains: Vec<Vec<[f64; 2]>> = loops
-        .iter()
-        .map(|l| match l.curves.first() {
-            Some(TrimCurve::Polyline(p)) => p[..p.len().saturating_sub(1)].to_vec(),
-            _ => Vec::new(),
-        })
-        .collect();
+    let chains: Vec<Vec<[f64; 2]>> = loops.iter().map(|l| flatten(&l.curves)).collect();
+    let closure = |k: usize, dir: usize, side: f64| -> Vec<[f64; 2]> {
+        let c = &chains[k];
+        let (Some(&a), Some(&b)) = (c.first(), c.last()) else {
+            return Vec::new();
+        };
+        // winding in u runs across s: close along t = side (and vice versa)
+        if dir == 0 {
+            vec![b, [b[0], side], [a[0], side], a]
+        } else {
+            vec![b, [side, b[1]], [side, a[1]], a]
+        }
+    };
     let close = |combo: usize| -> Vec<Vec<[f64; 2]>> {
         let mut polys = chains.clone();
         for (bit, &(k, dir)) in winding.iter().enumerate() {
             let side = if (combo >> bit) & 1 == 1 { 1.0 } else { 0.0 };
-            let c = &mut polys[k];
-            let (Some(&a), Some(&b)) = (c.first(), c.last()) else {
-                continue;
-            };
-            // winding in u runs across s: close along t = side (and vice versa)
-            if dir == 0 {
-                c.extend([[b[0], side], [a[0], side]]);
-            } else {
-                c.extend([[side, b[1]], [side, a[1]]]);
-            }
+            let cl = closure(k, dir, side);
+            polys[k].extend_from_slice(&cl[1..cl.len().saturating_sub(1).max(1)]);
         }
         polys
     };
@@ -247,13 +1055,15 @@ fn close_winding(
     let best = (0..1usize << winding.len())
         .max_by_key(|&c| agree(&close(c)))
         .unwrap_or(0);
-    for (k, mut p) in close(best).into_iter().enumerate() {
-        if winding.iter().any(|w| w.0 == k) {
-            if let Some(&f) = p.first() {
-                p.push(f);
-            }
-            loops[k].curves = vec![TrimCurve::Polyline(p)];
+    for (bit, &(k, dir)) in winding.iter().enumerate() {
+        let side = if (best >> bit) & 1 == 1 { 1.0 } else { 0.0 };
+        let cl = closure(k, dir, side);
+        if cl.len() < 2 {
+            continue;
         }
+        let mut curves = std::mem::take(&mut loops[k].curves);
+        curves.push(TrimCurve::Polyline(cl));
+        loops[k].curves = stitch(curves, true);
     }
 }
 
@@ -270,4 +1080,79 @@ fn on_range_boundary(trim: &FaceTrim, fnurbs: &FaceNurbs) -> bool {
         l.iter()
             .all(|&(u, v)| near(u, u0, u1, eu, trim.periods.0) || near(v, v0, v1, ev, trim.periods.1))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clipped_circle_keeps_the_arc_and_runs_along_the_sides() {
+        // unit circle (four quarters) around (0.5, 0.5) radius 0.4, rectangle [0, 0.5]²
+        let w = std::f64::consts::FRAC_1_SQRT_2;
+        let (c, r) = ([0.5, 0.5], 0.4);
+        let q = |k: usize| -> Vec<H2> {
+            let rot = |x: f64, y: f64| match k {
+                0 => (x, y),
+                1 => (-y, x),
+                2 => (-x, -y),
+                _ => (y, -x),
+            };
+            let p = [(1.0, 0.0, 1.0), (1.0, 1.0, w), (0.0, 1.0, 1.0)];
+            p.iter()
+                .map(|&(x, y, wt)| {
+                    let (x, y) = rot(x, y);
+                    [(c[0] + r * x) * wt, (c[1] + r * y) * wt, wt]
+                })
+                .collect()
+        };
+        let segs: Vec<Vec<H2>> = (0..4).map(q).collect();
+        let rect = [0.0, 0.5, 0.0, 0.5];
+        let parts = clip_chain(&segs, &[[0.0, 0.0]], &rect, true);
+        // one arc inside (the third quarter), one run along the sides
+        let bez: Vec<&Vec<H2>> = parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Bez(h) => Some(h),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(bez.len(), 1, "{parts:?}");
+        for i in 0..=10 {
+            let p = bez2::eval(bez[0], i as f64 / 10.0);
+            assert!(((p[0] - 0.5).hypot(p[1] - 0.5) - 0.4).abs() < 1e-15);
+            assert!(bez2::in_rect(p, &[-1e-15, 0.5 + 1e-15, -1e-15, 0.5 + 1e-15]), "{p:?}");
+        }
+        let runs: Vec<&Vec<[f64; 2]>> = parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Side(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(runs.len(), 1, "{parts:?}");
+        // the run goes from (0.5, 0.1) through the corner (0.5, 0.5) to (0.1, 0.5)
+        let run = runs[0];
+        assert!(run.contains(&[0.5, 0.5]), "{run:?}");
+        for p in run {
+            assert!(p[0] == 0.5 || p[1] == 0.5, "{run:?}");
+        }
+    }
+
+    #[test]
+    fn a_loop_around_the_rectangle_becomes_its_border() {
+        // a square loop well outside a small rectangle winds once around it
+        let sq = [[-1.0, -1.0], [2.0, -1.0], [2.0, 2.0], [-1.0, 2.0], [-1.0, -1.0]];
+        let segs: Vec<Vec<H2>> = sq.windows(2).map(|w| line(w[0], w[1])).collect();
+        let parts = clip_chain(&segs, &[[0.0, 0.0]], &[0.0, 1.0, 0.0, 1.0], true);
+        assert_eq!(parts.len(), 1);
+        let Part::Side(run) = &parts[0] else {
+            panic!("{parts:?}")
+        };
+        let poly = vec![run.clone()];
+        assert!(crate::track::body::polygons_contain(&poly, 0.5, 0.5), "{run:?}");
+        for c in [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]] {
+            assert!(run.contains(&c), "{run:?}");
+        }
+    }
 }

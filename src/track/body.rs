@@ -14,6 +14,7 @@
 
 use crate::geom::{NurbsCurve, NurbsSurface, Pose, Vec3};
 use crate::prepare::bernstein::{split_u, split_v};
+use crate::prepare::bez2;
 use crate::prepare::hull_box;
 use crate::scene::data::{
     Aabb, BodyKind, Boundary, BvhKind, ConvexityClass, EdgeKind, FeatureRef, SceneData, TrimCurve, NONE,
@@ -114,6 +115,118 @@ pub struct Cell {
     pub trim: CellTrim,
 }
 
+/// Most control points of a [`TrimEdge`] (higher degrees are flattened).
+pub const TRIM_EDGE_POINTS: usize = 16;
+
+/// A `y`-monotone piece of a trim loop: a rational Bézier curve with
+/// homogeneous points `[w·u, w·v, w]` (a straight segment has two), and the
+/// box of its control points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrimEdge {
+    /// Control points (the first `n`).
+    pub h: [[f64; 3]; TRIM_EDGE_POINTS],
+    /// Number of control points (≥ 2).
+    pub n: u8,
+    /// `[u_min, u_max, v_min, v_max]` of the control points.
+    pub hull: [f64; 4],
+}
+
+impl TrimEdge {
+    fn new(h: &[[f64; 3]]) -> Option<Self> {
+        if h.len() < 2 || h.len() > TRIM_EDGE_POINTS || !h.iter().all(|p| p[2] > 0.0 && p.iter().all(|x| x.is_finite()))
+        {
+            return None;
+        }
+        let mut a = [[0.0; 3]; TRIM_EDGE_POINTS];
+        a[..h.len()].copy_from_slice(h);
+        Some(Self {
+            h: a,
+            n: h.len() as u8,
+            hull: bez2::hull(h),
+        })
+    }
+
+    /// The control points.
+    pub fn points(&self) -> &[[f64; 3]] {
+        &self.h[..self.n as usize]
+    }
+}
+
+/// The exact trim loops of a piece as `y`-monotone edges (loops closed, gaps
+/// between consecutive curves bridged by straight segments).
+pub fn trim_edges(p: &crate::scene::data::Piece) -> Vec<TrimEdge> {
+    let mut out = Vec::new();
+    let line = |a: [f64; 2], b: [f64; 2]| [[a[0], a[1], 1.0], [b[0], b[1], 1.0]];
+    for l in &p.trim_loops {
+        let mut first: Option<[f64; 2]> = None;
+        let mut pen: Option<[f64; 2]> = None;
+        let push_line = |out: &mut Vec<TrimEdge>, a: [f64; 2], b: [f64; 2]| {
+            if a != b {
+                out.extend(TrimEdge::new(&line(a, b)));
+            }
+        };
+        for c in &l.curves {
+            match c {
+                TrimCurve::Polyline(v) => {
+                    for &q in v {
+                        if let Some(a) = pen {
+                            push_line(&mut out, a, q);
+                        }
+                        first.get_or_insert(q);
+                        pen = Some(q);
+                    }
+                }
+                TrimCurve::Bezier(h) => {
+                    if h.len() < 2 {
+                        continue;
+                    }
+                    let (s, e) = (bez2::eval(h, 0.0), bez2::eval(h, 1.0));
+                    if let Some(a) = pen {
+                        push_line(&mut out, a, s);
+                    }
+                    first.get_or_insert(s);
+                    if h.len() <= TRIM_EDGE_POINTS {
+                        for m in bez2::monotone_in_y(h) {
+                            out.extend(TrimEdge::new(&m));
+                        }
+                    } else {
+                        let n = 256;
+                        for k in 0..n {
+                            push_line(
+                                &mut out,
+                                bez2::eval(h, k as f64 / n as f64),
+                                bez2::eval(h, (k + 1) as f64 / n as f64),
+                            );
+                        }
+                    }
+                    pen = Some(e);
+                }
+            }
+        }
+        if let (Some(a), Some(b)) = (pen, first) {
+            push_line(&mut out, a, b);
+        }
+    }
+    out
+}
+
+/// Even-odd containment of `(s, t)` in the exact trim loops given as
+/// `y`-monotone edges: the ray towards `+u` is intersected with each curve
+/// exactly (bisection to the last bit of its parameter), so points a hair
+/// inside or outside a curved trim are told apart. Does not allocate.
+pub fn edges_contain(edges: &[TrimEdge], s: f64, t: f64) -> bool {
+    let mut inside = false;
+    for e in edges {
+        if t < e.hull[2] || t > e.hull[3] || s >= e.hull[1] {
+            continue;
+        }
+        if bez2::ray_crosses(e.points(), e.hull[0], e.hull[1], s, t) {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
 /// Runtime form of one piece.
 #[derive(Debug, Clone)]
 pub struct PieceGeom {
@@ -132,6 +245,9 @@ pub struct PieceGeom {
     pub domain: [f64; 4],
     /// Trim polygons in `[0,1]²` (closed, Bézier trims flattened); empty when the piece is untrimmed.
     pub trims: Vec<Vec<[f64; 2]>>,
+    /// The exact trim loops as `y`-monotone pieces (the containment test of
+    /// [`BodyGeom::piece_keeps`]); empty when the piece is untrimmed.
+    pub trim_edges: Vec<TrimEdge>,
     /// Neighbours across the sides (body-local feature indices).
     pub adjacency: Vec<(Boundary, FeatureRef)>,
     /// Range of this piece's cells in [`BodyGeom::cells`].
@@ -355,20 +471,29 @@ fn clip_segment(a: [f64; 2], b: [f64; 2], r: &[f64; 4]) -> Option<(f64, f64)> {
 }
 
 /// Trim status of a rectangle: `None` when it lies entirely outside the kept region.
-fn rect_trim(polys: &[Vec<[f64; 2]>], r: &[f64; 4]) -> Option<CellTrim> {
-    if polys.is_empty() {
+fn rect_trim(edges: &[TrimEdge], r: &[f64; 4]) -> Option<CellTrim> {
+    if edges.is_empty() {
         return Some(CellTrim::Inside);
     }
-    for poly in polys {
-        let n = poly.len();
-        for i in 0..n {
-            if segment_hits_rect(poly[i], poly[(i + 1) % n], r) {
-                return Some(CellTrim::Partial);
+    for e in edges {
+        let b = &e.hull;
+        if b[0] > r[1] || b[1] < r[0] || b[2] > r[3] || b[3] < r[2] {
+            continue;
+        }
+        if e.n == 2 {
+            let p = e.points();
+            let (a, c) = (
+                [p[0][0] / p[0][2], p[0][1] / p[0][2]],
+                [p[1][0] / p[1][2], p[1][1] / p[1][2]],
+            );
+            if !segment_hits_rect(a, c, r) {
+                continue;
             }
         }
+        return Some(CellTrim::Partial);
     }
     let c = (0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3]));
-    polygons_contain(polys, c.0, c.1).then_some(CellTrim::Inside)
+    edges_contain(edges, c.0, c.1).then_some(CellTrim::Inside)
 }
 
 /// The part of the segment `a b` inside `[0,1]²` (`None` when it misses or is a point).
@@ -493,6 +618,7 @@ fn build_body(scene: &SceneData, b: &crate::scene::data::Body) -> Result<BodyGeo
         let (du, dv) = (p.degree_u as usize, p.degree_v as usize);
         let surface = NurbsSurface::bezier(du, dv, p.poles.clone()).map_err(|e| bad(e.to_string()))?;
         let trims = if p.fully_inside { Vec::new() } else { trim_polygons(p) };
+        let trim_edges = if trims.is_empty() { Vec::new() } else { trim_edges(p) };
         let first = cells.len() as u32;
         let n = grid_of(p.class);
         // rows of sub-patches: split in u, then each strip in v
@@ -518,7 +644,9 @@ fn build_body(scene: &SceneData, b: &crate::scene::data::Body) -> Result<BodyGeo
                     j as f64 / n as f64,
                     (j + 1) as f64 / n as f64,
                 ];
-                let Some(trim) = rect_trim(&trims, &rect) else { continue };
+                let Some(trim) = rect_trim(&trim_edges, &rect) else {
+                    continue;
+                };
                 let (lo, hi) = aabb_corners(&hull_box(&sub));
                 if !(lo.iter().chain(hi.iter()).all(|x| x.is_finite())) {
                     return Err(bad("non-finite control points".into()));
@@ -545,6 +673,7 @@ fn build_body(scene: &SceneData, b: &crate::scene::data::Body) -> Result<BodyGeo
             reversed: p.reversed,
             domain: p.domain,
             trims,
+            trim_edges,
             adjacency,
             cells: first..cells.len() as u32,
         });
@@ -585,7 +714,20 @@ fn build_body(scene: &SceneData, b: &crate::scene::data::Body) -> Result<BodyGeo
                     TrimCurve::Bezier(h) => {
                         let cw: Vec<[f64; 4]> = h.iter().map(|x| [x[0], x[1], 0.0, x[2]]).collect();
                         let pts: Vec<[f64; 2]> = h.iter().map(|x| [x[0] / x[2], x[1] / x[2]]).collect();
-                        let in_unit = pts.iter().all(|p| p.iter().all(|&x| (0.0..=1.0).contains(&x)));
+                        // the curve (not its control polygon) inside the piece: exactly clipped trims
+                        let e = 1e-9;
+                        let in_unit = (0..=32).all(|i| {
+                            let q = bez2::eval(h, i as f64 / 32.0);
+                            q.iter().all(|&x| x >= -e && x <= 1.0 + e)
+                        });
+                        let along_side = (0..2).any(|k| {
+                            [0.0, 1.0]
+                                .iter()
+                                .any(|&c| pts.iter().all(|p| (p[k] - c).abs() <= 1e-12))
+                        });
+                        if along_side {
+                            continue;
+                        }
                         match NurbsCurve::bezier(cw) {
                             Ok(curve) if in_unit => vec![(TrimPath::Curve(curve), param_rect(&pts))],
                             // leaves the piece: flattened and clipped to it
@@ -939,7 +1081,7 @@ impl BodyGeom {
         // a witness on a side of the piece is tested a hair inside it (the
         // clipped loops run along the sides)
         let nudge = |x: f64| x + (0.5 - x) * 1e-9;
-        p.trims.is_empty() || polygons_contain(&p.trims, nudge(u), nudge(v))
+        p.trims.is_empty() || edges_contain(&p.trim_edges, nudge(u), nudge(v))
     }
 }
 
@@ -983,13 +1125,110 @@ mod tests {
 
     #[test]
     fn rect_trim_classifies() {
-        let square = vec![vec![[0.25, 0.25], [0.75, 0.25], [0.75, 0.75], [0.25, 0.75]]];
+        let sq = [[0.25, 0.25], [0.75, 0.25], [0.75, 0.75], [0.25, 0.75], [0.25, 0.25]];
+        let square: Vec<TrimEdge> = sq
+            .windows(2)
+            .filter_map(|w| TrimEdge::new(&[[w[0][0], w[0][1], 1.0], [w[1][0], w[1][1], 1.0]]))
+            .collect();
         assert_eq!(rect_trim(&square, &[0.4, 0.6, 0.4, 0.6]), Some(CellTrim::Inside));
         assert_eq!(rect_trim(&square, &[0.0, 0.5, 0.0, 0.5]), Some(CellTrim::Partial));
         assert_eq!(rect_trim(&square, &[0.8, 1.0, 0.8, 1.0]), None);
         assert_eq!(rect_trim(&[], &[0.8, 1.0, 0.8, 1.0]), Some(CellTrim::Inside));
         // a rectangle holding the whole loop is crossed by it
         assert_eq!(rect_trim(&square, &[0.0, 1.0, 0.0, 1.0]), Some(CellTrim::Partial));
+    }
+
+    /// A piece whose outer trim loop is the circle of radius `r` around `c`
+    /// (four rational quarter arcs).
+    fn circle_piece(c: [f64; 2], r: f64) -> crate::scene::data::Piece {
+        use crate::scene::data::{Piece, TrimLoop};
+        let w = std::f64::consts::FRAC_1_SQRT_2;
+        let quarter = |k: usize| -> TrimCurve {
+            let rot = |x: f64, y: f64| match k {
+                0 => (x, y),
+                1 => (-y, x),
+                2 => (-x, -y),
+                _ => (y, -x),
+            };
+            TrimCurve::Bezier(
+                [(1.0, 0.0, 1.0), (1.0, 1.0, w), (0.0, 1.0, 1.0)]
+                    .iter()
+                    .map(|&(x, y, wt)| {
+                        let (x, y) = rot(x, y);
+                        [(c[0] + r * x) * wt, (c[1] + r * y) * wt, wt]
+                    })
+                    .collect(),
+            )
+        };
+        Piece {
+            body: 0,
+            source_face: 1,
+            degree_u: 1,
+            degree_v: 1,
+            poles: vec![
+                [0.0, 0.0, 0.0, 1.0],
+                [0.0, 1.0, 0.0, 1.0],
+                [1.0, 0.0, 0.0, 1.0],
+                [1.0, 1.0, 0.0, 1.0],
+            ],
+            class: ConvexityClass::Planar,
+            reversed: false,
+            trimmed: true,
+            fully_inside: false,
+            domain: [0.0, 1.0, 0.0, 1.0],
+            cone: Default::default(),
+            bbox: Default::default(),
+            trim_loops: vec![TrimLoop {
+                outer: true,
+                curves: (0..4).map(quarter).collect(),
+            }],
+            adjacency: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn exact_containment_near_a_circle() {
+        let (c, r) = ([0.5, 0.45], 0.3);
+        let p = circle_piece(c, r);
+        let edges = trim_edges(&p);
+        let polys = trim_polygons(&p);
+        let mut polygon_wrong = 0;
+        for k in 0..997 {
+            let a = k as f64 * 0.0063;
+            for (d, want) in [(-1e-9, true), (1e-9, false)] {
+                let (s, t) = (c[0] + (r + d) * a.cos(), c[1] + (r + d) * a.sin());
+                assert_eq!(edges_contain(&edges, s, t), want, "angle {a} offset {d}");
+                if polygons_contain(&polys, s, t) != want {
+                    polygon_wrong += 1;
+                }
+            }
+        }
+        // the flattened polygon gets the inner points between its vertices wrong
+        assert!(polygon_wrong > 100, "{polygon_wrong}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn exact_containment_matches_a_dense_polygon(
+            cx in 0.3f64..0.7, cy in 0.3f64..0.7, r in 0.05f64..0.3,
+            pts in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0), 64),
+        ) {
+            let p = circle_piece([cx, cy], r);
+            let edges = trim_edges(&p);
+            let n = 4096;
+            let dense: Vec<Vec<[f64; 2]>> = vec![(0..n)
+                .map(|k| {
+                    let a = std::f64::consts::TAU * k as f64 / n as f64;
+                    [cx + r * a.cos(), cy + r * a.sin()]
+                })
+                .collect()];
+            for (s, t) in pts {
+                let d = ((s - cx).hypot(t - cy) - r).abs();
+                if d > 1e-4 {
+                    proptest::prop_assert_eq!(edges_contain(&edges, s, t), polygons_contain(&dense, s, t));
+                }
+            }
+        }
     }
 
     #[test]
