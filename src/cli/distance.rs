@@ -116,7 +116,9 @@ pub fn result_text(r: &BodyPairResult, a: u32, b: u32) -> String {
     } else {
         "apart"
     };
-    let p = |v: &Vec3| format!("({:.9}, {:.9}, {:.9})", v.x, v.y, v.z);
+    // values that print as zero print without a sign ("0.000000", not "-0.000000")
+    let z = |x: f64, digits: i32| if x.abs() < 0.5 * 10f64.powi(-digits) { 0.0 } else { x };
+    let p = |v: &Vec3| format!("({:.9}, {:.9}, {:.9})", z(v.x, 9), z(v.y, 9), z(v.z, 9));
     format!(
         "bodies {a} and {b}: {state}\n  distance         {:.9} mm\n  signed distance  {:.9} mm\n  point on A       {}  {} (face #{})  params ({:.6}, {:.6})\n  point on B       {}  {} (face #{})  params ({:.6}, {:.6})\n  normal (B away)  ({:.6}, {:.6}, {:.6})\n",
         r.distance,
@@ -131,9 +133,9 @@ pub fn result_text(r: &BodyPairResult, a: u32, b: u32) -> String {
         r.face_b,
         r.params_b[0],
         r.params_b[1],
-        r.normal.x,
-        r.normal.y,
-        r.normal.z,
+        z(r.normal.x, 6),
+        z(r.normal.y, 6),
+        z(r.normal.z, 6),
     )
 }
 
