@@ -259,8 +259,10 @@ fn projected_chain(
         let d = param_velocity(face, uv, &c.d1)?;
         Some((uv, d))
     };
+    /// Projection of the curve at `t` (seeded): `(uv, d uv / dt)`.
+    type Project<'a> = &'a dyn Fn(f64, [f64; 2]) -> Option<([f64; 2], [f64; 2])>;
     fn piece(
-        project: &dyn Fn(f64, [f64; 2]) -> Option<([f64; 2], [f64; 2])>,
+        project: Project,
         a: (f64, [f64; 2], [f64; 2]),
         b: (f64, [f64; 2], [f64; 2]),
         tol: f64,
@@ -961,7 +963,7 @@ fn stitch(cs: Vec<TrimCurve>, closed: bool) -> Vec<TrimCurve> {
             }
         }
     }
-    if closed && out.len() > 0 {
+    if closed && !out.is_empty() {
         let (e, s) = (out.last().and_then(last_pt), out.first().and_then(first_pt));
         if let (Some(e), Some(s)) = (e, s) {
             if e != s {
