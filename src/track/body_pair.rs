@@ -1327,7 +1327,15 @@ impl BodyPairTracker {
                 boxes_a: &self.boxes_a,
                 boxes_b: &self.boxes_b,
                 rel: &rel,
-                cfg: cell_config(&self.cfg),
+                // near contact the Hessian of ½|f − h|² is positive definite
+                // only by the relative curvature (an eigenvalue of order d):
+                // accept Newton steps wherever it is positive definite, or the
+                // globally convergent law crawls and the cell answer stays an iterate
+                cfg: TrackerConfig {
+                    max_iters: 400,
+                    pd_margin: 1e-9,
+                    ..cell_config(&self.cfg)
+                },
                 skip,
             };
             self.far.search(&ctx, &mut best);
