@@ -2,7 +2,10 @@
 //! through the `extern "C"` entry points (`ext_coupler_tick`,
 //! `ext_point_tracker_update`, called through a function pointer so nothing
 //! is inlined across the boundary, as from a C host) against the same call on
-//! the Rust API, on the same 1 kHz path over the rounded box fixture.
+//! the Rust API, on the same 1 kHz path over the rounded box fixture; and one
+//! body-pair update (`ext_pair_tracker_update_pose` against
+//! `BodyPairTracker::update`) on the built-in orbit of two NURBS ellipsoids
+//! (`extrack track --bodies … --motion builtin:orbit`).
 //!
 //! Criterion medians per side, then a paired estimate of the FFI overhead:
 //! alternating batches of 1000 ticks on each side, 100 rounds after one warm-up round, alternating which side goes first, the median of
@@ -14,12 +17,15 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use extrack::capi::coupler::{ext_coupler, ext_coupler_new, ext_coupler_output, ext_coupler_tick};
 use extrack::capi::error::ext_status;
+use extrack::capi::pair::{
+    ext_pair_result, ext_pair_tracker, ext_pair_tracker_free, ext_pair_tracker_new, ext_pair_tracker_update_pose,
+};
 use extrack::capi::scene::{ext_scene, ext_scene_load_buffer};
 use extrack::capi::tracker::{ext_closest_point, ext_point_tracker, ext_point_tracker_new, ext_point_tracker_update};
 use extrack::capi::types::{ext_pose, ext_twist, ext_vec3};
 use extrack::geom::{Pose, Vec3};
 use extrack::track::{
-    BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState, TrackScene, TrackerConfig,
+    BodyPairTracker, BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState, TrackScene, TrackerConfig,
 };
 use std::time::Instant;
 
@@ -34,6 +40,15 @@ type TickFn = unsafe extern "C" fn(
     *const ext_twist,
     f64,
     *mut ext_coupler_output,
+) -> ext_status;
+type PairUpdateFn = unsafe extern "C" fn(
+    *mut ext_pair_tracker,
+    *const ext_pose,
+    *const ext_pose,
+    *const ext_twist,
+    *const ext_twist,
+    f64,
+    *mut ext_pair_result,
 ) -> ext_status;
 type UpdateFn = unsafe extern "C" fn(
     *mut ext_point_tracker,
@@ -291,5 +306,125 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// The body-pair update through the C ABI against the Rust API: two NURBS
+/// ellipsoids (one scene, the same body twice), B on the built-in orbit
+/// around A, twists by finite differences; alternating paired batches as
+/// above, plus criterion medians per side.
+fn bench_pair(c: &mut Criterion) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let model = extrack::import::import_file(root.join("fixtures/ellipsoid.step")).unwrap();
+    let bytes = extrack::prepare::prepare(&model, &Default::default()).unwrap().write();
+    let aligned = extrack::scene::AlignedBytes::from_slice(&bytes);
+    let view = extrack::scene::SceneView::from_bytes(aligned.as_bytes()).unwrap();
+    let ts = TrackScene::new(&view).unwrap();
+    let states = extrack::track::scenarios::body_orbit(&ts.bodies[0], &ts.bodies[0], 2000, H);
+    let states_c: Vec<(ext_pose, ext_twist)> = states
+        .iter()
+        .map(|s| {
+            let o = s.pose.iso.translation.vector;
+            (
+                ext_pose::from(&s.pose),
+                ext_twist {
+                    angular: v(s.twist.omega),
+                    linear: v(s.twist.velocity_at(&o)),
+                },
+            )
+        })
+        .collect();
+    let n = states.len();
+    let still = BodyState::at(Pose::identity());
+    let mut scene: *mut ext_scene = std::ptr::null_mut();
+    assert_eq!(
+        unsafe { ext_scene_load_buffer(bytes.as_ptr(), bytes.len(), &mut scene) },
+        ext_status::EXT_OK
+    );
+    let update: PairUpdateFn = black_box(ext_pair_tracker_update_pose);
+    let new_c = || {
+        let mut t: *mut ext_pair_tracker = std::ptr::null_mut();
+        assert_eq!(
+            unsafe { ext_pair_tracker_new(scene, 0, scene, 0, std::ptr::null(), &mut t) },
+            ext_status::EXT_OK
+        );
+        t
+    };
+    let new_rust = || BodyPairTracker::new(&ts, 0, &ts, 0, Default::default()).unwrap();
+    let mut out = std::mem::MaybeUninit::<ext_pair_result>::uninit();
+
+    let mut g = c.benchmark_group("pair_tracker_update");
+    let mut rust = new_rust();
+    let mut k = 0usize;
+    g.bench_function("rust", |b| {
+        b.iter(|| {
+            k = (k + 1) % n;
+            black_box(rust.update(&ts, &still, &ts, &states[k], H).unwrap())
+        })
+    });
+    let ct = new_c();
+    let mut k = 0usize;
+    g.bench_function("c_abi", |b| {
+        b.iter(|| {
+            k = (k + 1) % n;
+            let (p, t) = &states_c[k];
+            let st = unsafe { update(ct, std::ptr::null(), p, std::ptr::null(), t, H, out.as_mut_ptr()) };
+            black_box(&out);
+            st
+        })
+    });
+    g.finish();
+
+    // paired batches over the same path segment (one lap = n samples)
+    const BATCH: usize = 500;
+    const ROUNDS: usize = 101;
+    let mut rt = new_rust();
+    let cp = new_c();
+    let (mut r_t, mut c_t, mut d) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        // contiguous along the closed lap, so every update is coherent
+        let seg = (round * BATCH..(round + 1) * BATCH).map(|i| i % n);
+        let rust_batch = |rt: &mut BodyPairTracker| {
+            let t0 = Instant::now();
+            for i in seg.clone() {
+                black_box(rt.update(&ts, &still, &ts, &states[i], H).unwrap());
+            }
+            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
+        };
+        let c_batch = |out: &mut std::mem::MaybeUninit<ext_pair_result>| {
+            let t0 = Instant::now();
+            for i in seg.clone() {
+                let (p, t) = &states_c[i];
+                let st = unsafe { update(cp, std::ptr::null(), p, std::ptr::null(), t, H, out.as_mut_ptr()) };
+                assert_eq!(st, ext_status::EXT_OK);
+                black_box(&*out);
+            }
+            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
+        };
+        let (a, b) = if round % 2 == 0 {
+            let a = rust_batch(&mut rt);
+            (a, c_batch(&mut out))
+        } else {
+            let b = c_batch(&mut out);
+            (rust_batch(&mut rt), b)
+        };
+        if round > 0 {
+            r_t.push(a);
+            c_t.push(b);
+            d.push(b - a);
+        }
+    }
+    println!(
+        "paired batches ({} rounds × {BATCH}): pair tracker update rust {:.1} ns, C ABI {:.1} ns, overhead {:+.1} ns \
+         (target ≤ 20 ns)",
+        ROUNDS - 1,
+        median(r_t),
+        median(c_t),
+        median(d)
+    );
+    unsafe {
+        ext_pair_tracker_free(ct);
+        ext_pair_tracker_free(cp);
+        extrack::capi::scene::ext_scene_free(scene);
+    }
+}
+
+criterion_group!(benches, bench, bench_pair);
 criterion_main!(benches);

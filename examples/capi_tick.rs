@@ -8,6 +8,11 @@
 //! ```
 //! The difference of the two totals divided by N is the cost of one call
 //! through the ABI (both runs make the same cold start and setup).
+//!
+//! `pair-rust` / `pair-c` do the same for body-pair updates: two NURBS
+//! ellipsoids, B on the built-in orbit (`scenarios::body_orbit`, one lap of
+//! 2,000 steps), through `BodyPairTracker::update` or
+//! `ext_pair_tracker_update_pose`.
 use extrack::capi::error::ext_status;
 use extrack::capi::scene::{ext_scene, ext_scene_free, ext_scene_load_buffer};
 use extrack::capi::tracker::{
@@ -45,6 +50,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ),
         }
     };
+    if side.starts_with("pair") {
+        return pair(&side, n);
+    }
     let mut acc = 0.0;
     if side == "c" {
         let update: unsafe extern "C" fn(_, _, _, _, _, _, _) -> ext_status = black_box(ext_point_tracker_update);
@@ -86,6 +94,70 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     // SAFETY: live handle, freed once.
     unsafe { ext_scene_free(scene) };
+    println!("{side}: sum of distances {acc}");
+    Ok(())
+}
+
+/// The body-pair side of the comparison (`pair-rust` or `pair-c`).
+fn pair(side: &str, n: usize) -> Result<(), Box<dyn std::error::Error>> {
+    use extrack::capi::pair::{ext_pair_result, ext_pair_tracker, ext_pair_tracker_free, ext_pair_tracker_new};
+    use extrack::capi::types::{ext_pose, ext_twist};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let model = extrack::import::import_file(root.join("fixtures/ellipsoid.step"))?;
+    let bytes = extrack::prepare::prepare(&model, &Default::default())?.write();
+    let aligned = extrack::scene::AlignedBytes::from_slice(&bytes);
+    let view = extrack::scene::SceneView::from_bytes(aligned.as_bytes())?;
+    let ts = TrackScene::new(&view)?;
+    let states = extrack::track::scenarios::body_orbit(&ts.bodies[0], &ts.bodies[0], 2000, 1e-3);
+    let dt = |k: usize| if k == 0 { 0.0 } else { 1e-3 };
+    let mut acc = 0.0;
+    if side == "pair-c" {
+        let mut scene: *mut ext_scene = std::ptr::null_mut();
+        // SAFETY: valid buffer and out pointer.
+        if unsafe { ext_scene_load_buffer(bytes.as_ptr(), bytes.len(), &mut scene) } != ext_status::EXT_OK {
+            return Err("ext_scene_load_buffer failed".into());
+        }
+        let c_states: Vec<(ext_pose, ext_twist)> = states
+            .iter()
+            .map(|s| {
+                let o = s.pose.iso.translation.vector;
+                let twist = ext_twist {
+                    angular: s.twist.omega.into(),
+                    linear: s.twist.velocity_at(&o).into(),
+                };
+                (ext_pose::from(&s.pose), twist)
+            })
+            .collect();
+        let update: unsafe extern "C" fn(_, _, _, _, _, _, _) -> ext_status =
+            black_box(extrack::capi::pair::ext_pair_tracker_update_pose);
+        let mut t: *mut ext_pair_tracker = std::ptr::null_mut();
+        // SAFETY: live scene (twice), NULL config, valid out pointer.
+        if unsafe { ext_pair_tracker_new(scene, 0, scene, 0, std::ptr::null(), &mut t) } != ext_status::EXT_OK {
+            return Err("ext_pair_tracker_new failed".into());
+        }
+        let mut out = std::mem::MaybeUninit::<ext_pair_result>::uninit();
+        for k in 0..n {
+            let (p, tw) = &c_states[k % c_states.len()];
+            // SAFETY: live tracker, valid pointers (NULL pose / twist of A: at rest at its placement).
+            let st = unsafe { update(t, std::ptr::null(), p, std::ptr::null(), tw, dt(k), out.as_mut_ptr()) };
+            if st != ext_status::EXT_OK {
+                return Err("pair update failed".into());
+            }
+            // SAFETY: written on EXT_OK.
+            acc += unsafe { out.assume_init_ref() }.distance;
+        }
+        // SAFETY: live handles, freed once.
+        unsafe {
+            ext_pair_tracker_free(t);
+            ext_scene_free(scene);
+        }
+    } else {
+        let still = BodyState::at(Pose::identity());
+        let mut t = extrack::track::BodyPairTracker::new(&ts, 0, &ts, 0, TrackerConfig::default())?;
+        for k in 0..n {
+            acc += t.update(&ts, &still, &ts, &states[k % states.len()], dt(k))?.distance;
+        }
+    }
     println!("{side}: sum of distances {acc}");
     Ok(())
 }

@@ -152,17 +152,14 @@ pub fn builtin_motion(
     let place_b = |c: Vec3, rot: UnitQuaternion<f64>| Pose::from_parts(c - rot * cb, rot);
     match name {
         "orbit" => {
-            let radius = 1.2 * (ra + rb);
-            let axis = nalgebra::Unit::new_normalize(Vec3::new(1.0, 1.0, 1.0));
+            let states = extrack::track::scenarios::body_orbit(body_a, body_b, steps, BUILTIN_DT);
+            // the lap closes: the last sample repeats the first
             Ok(times
-                .map(|t| {
-                    let th = 2.0 * std::f64::consts::PI * t / BUILTIN_SECONDS;
-                    let c = ca + Vec3::new(radius * th.cos(), radius * th.sin(), 0.25 * ra * (2.0 * th).sin());
-                    PairSample {
-                        t,
-                        pose_a: Pose::identity(),
-                        pose_b: place_b(c, UnitQuaternion::from_axis_angle(&axis, 3.0 * th)),
-                    }
+                .zip(states.iter().cycle())
+                .map(|(t, s)| PairSample {
+                    t,
+                    pose_a: Pose::identity(),
+                    pose_b: s.pose,
                 })
                 .collect())
         }

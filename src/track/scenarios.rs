@@ -42,3 +42,37 @@ pub fn ellipsoid_states(t: f64) -> (BodyState, BodyState) {
     };
     (a, b)
 }
+
+/// The body-pair orbit (`extrack track --bodies I J --motion builtin:orbit`):
+/// A at rest at its placement; B's bounding-sphere centre circles A's in the
+/// world xy-plane at 1.2 × the sum of the bounding-sphere radii, bobbing in z
+/// by a quarter of A's radius (twice per lap), while B spins three times per
+/// lap about (1, 1, 1) through its centre. `steps` samples, `dt` apart, make
+/// one closed lap (sample `steps` would equal sample 0). Each state is B's
+/// pose (relative to its placement) with the exact twist.
+pub fn body_orbit(a: &super::BodyGeom, b: &super::BodyGeom, steps: usize, dt: f64) -> Vec<BodyState> {
+    let sphere = |g: &super::BodyGeom| {
+        let c = g.placement.transform_point(&((g.lo + g.hi) * 0.5));
+        (c, 0.5 * (g.hi - g.lo).norm())
+    };
+    let ((ca, ra), (cb, rb)) = (sphere(a), sphere(b));
+    let radius = 1.2 * (ra + rb);
+    let axis = nalgebra::Unit::new_normalize(Vec3::new(1.0, 1.0, 1.0));
+    let w = std::f64::consts::TAU / (steps.max(1) as f64 * dt);
+    (0..steps)
+        .map(|k| {
+            let th = w * k as f64 * dt;
+            let c = ca + Vec3::new(radius * th.cos(), radius * th.sin(), 0.25 * ra * (2.0 * th).sin());
+            let c_dot = Vec3::new(
+                -radius * w * th.sin(),
+                radius * w * th.cos(),
+                0.5 * ra * w * (2.0 * th).cos(),
+            );
+            let rot = nalgebra::UnitQuaternion::from_axis_angle(&axis, 3.0 * th);
+            BodyState {
+                pose: Pose::from_parts(c - rot * cb, rot),
+                twist: Twist::about_point(axis.into_inner() * 3.0 * w, c, c_dot),
+            }
+        })
+        .collect()
+}
