@@ -965,14 +965,6 @@ fn build_nodes(
         }
         leaves[leaf as usize].push(Item::Trim(k as u32));
     }
-    let mut items = Vec::new();
-    for (i, l) in leaves.iter().enumerate() {
-        if matches!(nodes[i].kind, NodeKind::Leaf(..)) {
-            let first = items.len() as u32;
-            items.extend_from_slice(l);
-            nodes[i].kind = NodeKind::Leaf(first, items.len() as u32);
-        }
-    }
     let cell_box = |r: &std::ops::Range<u32>| {
         let mut lo = Vec3::repeat(f64::INFINITY);
         let mut hi = Vec3::repeat(f64::NEG_INFINITY);
@@ -987,6 +979,54 @@ fn build_nodes(
         Item::Edge(k) => cell_box(&edges[k as usize].cells),
         Item::Trim(k) => cell_box(&(trims[k as usize].cell..trims[k as usize].cell + 1)),
     };
+    // Leaves of the scene's BVH hold whole pieces plus their edges and trim
+    // curves, dozens of items at times; split each into a binary subtree of
+    // at most LEAF_ITEMS items (median of the item boxes' centres along the
+    // widest axis), so far-phase bounds stay tight and item pairs are reached
+    // through boxes rather than enumerated leaf by leaf.
+    const LEAF_ITEMS: usize = 2;
+    fn split_leaf(nodes: &mut Vec<Node>, out: &mut Vec<Item>, mut its: Vec<(Item, Vec3)>, into: u32) {
+        if its.len() <= LEAF_ITEMS {
+            let first = out.len() as u32;
+            out.extend(its.iter().map(|(it, _)| *it));
+            nodes[into as usize].kind = NodeKind::Leaf(first, out.len() as u32);
+            return;
+        }
+        let (lo, hi) = its.iter().fold(
+            (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY)),
+            |(lo, hi), (_, c)| (lo.inf(c), hi.sup(c)),
+        );
+        let axis = (hi - lo).imax();
+        its.sort_by(|x, y| x.1[axis].total_cmp(&y.1[axis]));
+        let right = its.split_off(its.len() / 2);
+        let node = |nodes: &mut Vec<Node>| {
+            nodes.push(Node {
+                lo: Vec3::zeros(),
+                hi: Vec3::zeros(),
+                kind: NodeKind::Leaf(0, 0),
+            });
+            (nodes.len() - 1) as u32
+        };
+        let (l, r) = (node(nodes), node(nodes));
+        nodes[into as usize].kind = NodeKind::Interior(l, r);
+        split_leaf(nodes, out, its, l);
+        split_leaf(nodes, out, right, r);
+    }
+    let mut items = Vec::new();
+    for (i, l) in leaves.iter().enumerate() {
+        if matches!(nodes[i].kind, NodeKind::Leaf(..)) {
+            let its = l
+                .iter()
+                .map(|it| {
+                    let (lo, hi) = item_box(it);
+                    // an item without cells (an empty box) sorts by the origin
+                    let c = if lo.x <= hi.x { (lo + hi) * 0.5 } else { Vec3::zeros() };
+                    (*it, c)
+                })
+                .collect();
+            split_leaf(&mut nodes, &mut items, its, i as u32);
+        }
+    }
     fn fit(nodes: &mut [Node], i: u32, items: &[Item], item_box: &dyn Fn(&Item) -> (Vec3, Vec3)) -> (Vec3, Vec3) {
         let (lo, hi) = match nodes[i as usize].kind {
             NodeKind::Interior(l, r) => {

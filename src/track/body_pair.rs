@@ -220,6 +220,14 @@ impl Rel {
 struct ItemBoxes {
     lo: Vec<Vec3>,
     hi: Vec<Vec3>,
+    /// Per item: whether a converged local minimum against another such item,
+    /// seen from outside, is the pair's minimum ([`unimodal_item`]).
+    unimodal: Vec<bool>,
+    /// Per item: whether it is an affine image of its parameter box (a
+    /// planar parallelogram patch, a straight edge): between two such items
+    /// the squared distance is convex, so any converged minimum is the
+    /// pair's, facing or not ([`affine_item`]).
+    affine: Vec<bool>,
     edges0: u32,
     trims0: u32,
 }
@@ -240,7 +248,20 @@ impl ItemBoxes {
             lo[i] = lo[i].inf(&c.lo);
             hi[i] = hi[i].sup(&c.hi);
         }
-        Self { lo, hi, edges0, trims0 }
+        let pieces = (0..body.pieces.len() as u32).map(Item::Piece);
+        let edges = (0..body.edges.len() as u32).map(Item::Edge);
+        let trims = (0..body.trims.len() as u32).map(Item::Trim);
+        let all: Vec<Item> = pieces.chain(edges).chain(trims).collect();
+        let unimodal = all.iter().map(|&it| unimodal_item(body, it)).collect();
+        let affine = all.iter().map(|&it| affine_item(body, it)).collect();
+        Self {
+            lo,
+            hi,
+            unimodal,
+            affine,
+            edges0,
+            trims0,
+        }
     }
 
     #[inline]
@@ -515,6 +536,67 @@ fn unimodal_class(body: &BodyGeom, item: Item) -> bool {
     }
 }
 
+/// Whether an item is an affine map of its parameter box: a planar piece
+/// whose patch is bilinear with equal weights and a parallelogram of control
+/// points (to 1e-12 of its size), or a straight edge (see [`unimodal_item`]:
+/// collinear control points in order make the distance along it unimodal).
+fn affine_item(body: &BodyGeom, item: Item) -> bool {
+    match item {
+        Item::Piece(k) => {
+            let s = &body.pieces[k as usize].surface;
+            if s.degree_u != 1 || s.degree_v != 1 || s.n_u != 2 || s.n_v != 2 || s.cw.len() != 4 {
+                return false;
+            }
+            let w = s.cw[0][3];
+            if !(w > 0.0) || s.cw.iter().any(|h| h[3] != w) {
+                return false;
+            }
+            let p = |i: usize| Vec3::new(s.cw[i][0], s.cw[i][1], s.cw[i][2]) / w;
+            let size = (p(3) - p(0)).norm() + (p(1) - p(2)).norm();
+            // bilinear is affine exactly when P00 + P11 = P10 + P01
+            (p(0) + p(3) - p(1) - p(2)).norm() <= 1e-12 * size
+        }
+        Item::Edge(_) => unimodal_item(body, item),
+        Item::Trim(_) => false,
+    }
+}
+
+/// Whether an item's converged, facing local minimum against another such
+/// item is that pair's minimum: planar and convex pieces (PG-2005's nice
+/// pieces seen from outside), and straight edges — a segment is a convex
+/// set, so the distance from a point running along it to a convex piece
+/// seen from outside has one minimum. An edge counts as straight when its
+/// control points lie on the chord between its ends (to 1e-12 of its
+/// length) in order, so the parameterisation runs monotonically along it.
+fn unimodal_item(body: &BodyGeom, item: Item) -> bool {
+    match item {
+        Item::Piece(_) => unimodal_class(body, item),
+        Item::Edge(k) => {
+            let cw = &body.edges[k as usize].curve.cw;
+            let pt = |h: &crate::geom::Hpoint| Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]);
+            let (Some(first), Some(last)) = (cw.first(), cw.last()) else {
+                return false;
+            };
+            let (p0, p1) = (pt(first), pt(last));
+            let chord = p1 - p0;
+            let len = chord.norm();
+            if !(len > 0.0) || cw.iter().any(|h| !(h[3] > 0.0)) {
+                return false;
+            }
+            let dir = chord / len;
+            let mut along = 0.0;
+            cw.iter().all(|h| {
+                let q = pt(h) - p0;
+                let t = q.dot(&dir);
+                let ok = (q - dir * t).norm() <= 1e-12 * len && t >= along - 1e-12 * len;
+                along = along.max(t);
+                ok
+            })
+        }
+        Item::Trim(_) => false,
+    }
+}
+
 /// What the far phase leaves to the caller's tracker.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum PairSkip {
@@ -544,10 +626,33 @@ struct Entry {
     key: f64,
 }
 
+/// The front's order: a min-heap on the key, so an update visits only the
+/// entries whose bound fell below the best distance.
+#[derive(Debug, Clone, Copy)]
+struct ByKey(Entry);
+
+impl PartialEq for ByKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.key.total_cmp(&other.0.key).is_eq()
+    }
+}
+impl Eq for ByKey {}
+impl PartialOrd for ByKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for ByKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // reversed: the smallest key on top of `BinaryHeap`
+        other.0.key.total_cmp(&self.0.key)
+    }
+}
+
 /// Depth of the test tree down to which the front keeps entries (at most
 /// about `2^FRONT_DEPTH` of them); deeper pairs are summarised by their
 /// ancestor at this depth.
-const FRONT_DEPTH: u32 = 7;
+const FRONT_DEPTH: u32 = 24;
 
 /// Entries beyond which the front is folded back into the root pair (with
 /// the smallest key: the minimum of the bounds of a partition bounds the whole).
@@ -559,11 +664,14 @@ const FRONT_CAP: usize = 1 << 15;
 /// to their working size during the first searches and are then reused).
 #[derive(Debug, Clone)]
 pub struct PairFar {
-    front: Vec<Entry>,
+    front: std::collections::BinaryHeap<ByKey>,
     next: Vec<Entry>,
     /// Each cell's last witness parameters on its side (warm starts).
     xa: Vec<[f64; 2]>,
     xb: Vec<[f64; 2]>,
+    /// Each unimodal item's last witness parameters (warm starts of whole-item solves; NaN: none).
+    ya: Vec<[f64; 2]>,
+    yb: Vec<[f64; 2]>,
     /// Accumulated bound on B's motion relative to A since the bounds were made.
     s: f64,
     /// Cell pairs solved in the last search.
@@ -600,14 +708,26 @@ fn centres(body: &BodyGeom) -> Vec<[f64; 2]> {
         .collect()
 }
 
+/// Whether a converged local minimum of items `ia`, `ib` (indices of
+/// [`ItemBoxes`]) is the pair's minimum: both affine, or both unimodal and
+/// seen from outside (facing).
+#[inline]
+fn proves_minimum(ctx: &Ctx, ia: usize, ib: usize, c: &PairCandidate) -> bool {
+    c.converged
+        && ((ctx.boxes_a.affine[ia] && ctx.boxes_b.affine[ib])
+            || (ctx.boxes_a.unimodal[ia] && ctx.boxes_b.unimodal[ib] && c.facing()))
+}
+
 impl PairFar {
     /// An empty front for bodies `a` and `b` (the first search is cold).
     pub fn new(a: &BodyGeom, b: &BodyGeom) -> Self {
         Self {
-            front: Vec::with_capacity(1024),
+            front: std::collections::BinaryHeap::with_capacity(1024),
             next: Vec::with_capacity(1024),
             xa: centres(a),
             xb: centres(b),
+            ya: vec![[f64::NAN; 2]; a.pieces.len() + a.edges.len() + a.trims.len()],
+            yb: vec![[f64::NAN; 2]; b.pieces.len() + b.edges.len() + b.trims.len()],
             s: 0.0,
             solved: 0,
             iterations: 0,
@@ -620,6 +740,8 @@ impl PairFar {
         self.next.clear();
         self.xa.fill([f64::NAN; 2]);
         self.xb.fill([f64::NAN; 2]);
+        self.ya.fill([f64::NAN; 2]);
+        self.yb.fill([f64::NAN; 2]);
         self.s = 0.0;
     }
 
@@ -640,35 +762,38 @@ impl PairFar {
             return;
         }
         if self.front.is_empty() {
-            self.front.push(Entry {
+            self.front.push(ByKey(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
                 b: ctx.b.root,
                 depth: 0,
                 key: f64::NEG_INFINITY,
-            });
+            }));
         }
         self.next.clear();
-        let mut front = std::mem::take(&mut self.front);
-        for e in &front {
-            if e.key - self.s >= best.d {
-                self.next.push(*e);
-            } else {
-                self.expand(ctx, *e, best);
+        // every entry below the best distance is expanded once; what the
+        // expansions make goes back in afterwards (it may lie below too,
+        // where a bound is only a box bound, and waits for the next update)
+        while let Some(top) = self.front.peek() {
+            if top.0.key - self.s >= best.d {
+                break;
             }
+            let Some(ByKey(e)) = self.front.pop() else { break };
+            self.expand(ctx, e, best);
         }
-        front.clear();
-        self.front = std::mem::replace(&mut self.next, front);
+        for e in self.next.drain(..) {
+            self.front.push(ByKey(e));
+        }
         if self.front.len() > FRONT_CAP {
-            let k = self.front.iter().fold(f64::INFINITY, |m, e| m.min(e.key));
+            let k = self.front.iter().fold(f64::INFINITY, |m, e| m.min(e.0.key));
             self.front.clear();
-            self.front.push(Entry {
+            self.front.push(ByKey(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
                 b: ctx.b.root,
                 depth: 0,
                 key: k,
-            });
+            }));
         }
     }
 
@@ -773,6 +898,15 @@ impl PairFar {
             }
             return k;
         }
+        if ba.unimodal[ia as usize] && bb.unimodal[ib as usize] {
+            if let Some(k) = self.solve_items(ctx, ia, ib, best) {
+                let k = k.max(lb);
+                if keep {
+                    self.push(EntryKind::Items, ia, ib, depth, k);
+                }
+                return k;
+            }
+        }
         let cells = |body: &BodyGeom, it: Item| match it {
             Item::Piece(p) => body.pieces[p as usize].cells.clone(),
             Item::Edge(x) => body.edges[x as usize].cells.clone(),
@@ -792,6 +926,50 @@ impl PairFar {
             self.push(EntryKind::Items, ia, ib, depth, k);
         }
         k
+    }
+
+    /// Solves a pair of unimodal items (planar or convex pieces, straight
+    /// edges) over their whole parameter boxes, warm-started from each item's
+    /// last witness, instead of cell pair by cell pair. A converged minimum
+    /// seen from outside is the pair's minimum over the untrimmed boxes, so
+    /// it bounds the pair (points of the trimmed regions are among them;
+    /// trimmed-away witnesses are not taken as answers: their boundaries are
+    /// items of their own). `None` when the answer proves nothing (the
+    /// caller then goes cell by cell).
+    fn solve_items(&mut self, ctx: &Ctx, ia: u32, ib: u32, best: &mut PairCandidate) -> Option<f64> {
+        let (item_a, item_b) = (ctx.boxes_a.item(ia), ctx.boxes_b.item(ib));
+        let (ra, rb) = (item_domain(ctx.a, item_a), item_domain(ctx.b, item_b));
+        let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        let (ya, yb) = (self.ya[ia as usize], self.yb[ib as usize]);
+        let ya = if ya[0].is_nan() { centre(&ra) } else { ya };
+        let yb = if yb[0].is_nan() { centre(&rb) } else { yb };
+        self.solved += 1;
+        let sol = solve_pair(
+            &ctx.cfg,
+            SideRef {
+                body: ctx.a,
+                item: item_a,
+                rect: ra,
+            },
+            SideRef {
+                body: ctx.b,
+                item: item_b,
+                rect: rb,
+            },
+            ctx.rel,
+            [ya[0], ya[1], yb[0], yb[1]],
+        );
+        self.iterations += sol.iterations;
+        let c = sol.cand;
+        if !proves_minimum(ctx, ia as usize, ib as usize, &c) {
+            return None;
+        }
+        self.ya[ia as usize] = [c.x[0], c.x[1]];
+        self.yb[ib as usize] = [c.x[2], c.x[3]];
+        if c.d < best.d && keeps(ctx.a, item_a, c.x[0], c.x[1]) && keeps(ctx.b, item_b, c.x[2], c.x[3]) {
+            *best = c;
+        }
+        Some(c.d)
     }
 
     /// Lower bound of cell pair `(ca, cb)`, solving it when its box bound is
@@ -839,7 +1017,7 @@ impl PairFar {
         if keep && c.d < best.d {
             *best = c;
         }
-        let unimodal = c.converged && unimodal_class(ctx.a, a.item) && unimodal_class(ctx.b, b.item) && c.facing();
+        let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
         if unimodal {
             c.d.max(lb)
         } else {
