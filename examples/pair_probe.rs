@@ -59,7 +59,7 @@ fn main() {
                 "{k:5} d {:.6} conv/facing {:?} {:?}/{:?} modes {:?}/{:?} it {} sw {} cells {} front {} {:.1} µs",
                 r.distance,
                 t.active()
-                    .map(|c| (c.converged, c.na, c.x, c.nb.dot(&(c.pb - c.pa))))
+                    .map(|c| (c.converged, c.na, c.nb, c.x, c.nb.dot(&(c.pb - c.pa))))
                     .unwrap(),
                 r.feature_a,
                 r.feature_b,

@@ -138,6 +138,7 @@ fn orbit(radius: f64, n: usize, i: usize) -> Pose {
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn track_against_brute(
     a: &TrackScene,
     b: &TrackScene,
@@ -146,6 +147,7 @@ fn track_against_brute(
     n: usize,
     every: usize,
     samples: usize,
+    tol: f64,
 ) {
     let mut t = BodyPairTracker::new(a, 0, b, 0, TrackerConfig::default()).unwrap();
     assert_eq!(t.convex(), convex, "convexity of the pair");
@@ -157,12 +159,12 @@ fn track_against_brute(
             let (d, pa, pb) = body_pair_distance(a, 0, &Pose::identity(), b, 0, &pose, samples, 4).unwrap();
             let cold = body_distance(a, 0, &Pose::identity(), b, 0, &pose).unwrap();
             assert!(
-                (cold.distance - d).abs() <= 1e-8,
+                (cold.distance - d).abs() <= tol,
                 "step {i}: cold {} vs brute force {d}",
                 cold.distance
             );
             assert!(
-                (r.distance - d).abs() <= 1e-8,
+                (r.distance - d).abs() <= tol,
                 "step {i}: tracked {} ({:?}/{:?}) vs brute force {d} (pa {pa:?} pb {pb:?}) {r:?} front {}",
                 r.distance,
                 r.feature_a,
@@ -179,7 +181,12 @@ fn convex_trimmed_bodies_match_brute_force() {
     // tiled_convex: an ellipsoid cut by two planes, 10 pieces, edges and
     // trimmed faces; both convex, so the Lin–Canny exit is taken
     let s = fixture("tiled_convex.step");
-    track_against_brute(&s, &s, true, 9.0, 600, 50, 16);
+    // 1e-7 mm: the file's own tolerance (its uncertainty is 1e-7 mm). Its
+    // faces' borders come from Open CASCADE's approximated p-curves, which
+    // lie up to that far from the exact 3-D edges; brute force measures to
+    // the p-curve borders, the tracker to whichever of the two features the
+    // witness sits on (2.5e-8 mm apart at worst along this orbit)
+    track_against_brute(&s, &s, true, 9.0, 600, 50, 16, 1e-7);
 }
 
 #[test]
@@ -190,5 +197,5 @@ fn non_convex_body_matches_brute_force() {
     let b = fixture("sculpted.step");
     let bb = &b.bodies[0];
     let radius = 4.0 + 0.6 * (bb.hi - bb.lo).norm();
-    track_against_brute(&a, &b, false, radius, 300, 60, 10);
+    track_against_brute(&a, &b, false, radius, 300, 60, 10, 1e-8);
 }

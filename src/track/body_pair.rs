@@ -228,6 +228,10 @@ struct ItemBoxes {
     /// the squared distance is convex, so any converged minimum is the
     /// pair's, facing or not ([`affine_item`]).
     affine: Vec<bool>,
+    /// Per item: a trim curve linked to a B-rep edge of the body. The edge is
+    /// the exact curve (a projected trim is only within 1e-8 of the trim's
+    /// size of it), so the far phase takes the edge and skips the trim.
+    redundant: Vec<bool>,
     edges0: u32,
     trims0: u32,
 }
@@ -254,14 +258,20 @@ impl ItemBoxes {
         let all: Vec<Item> = pieces.chain(edges).chain(trims).collect();
         let unimodal = all.iter().map(|&it| unimodal_item(body, it)).collect();
         let affine = all.iter().map(|&it| affine_item(body, it)).collect();
-        Self {
+        let mut boxes = Self {
             lo,
             hi,
             unimodal,
             affine,
+            redundant: Vec::new(),
             edges0,
             trims0,
-        }
+        };
+        boxes.redundant = all
+            .iter()
+            .map(|&it| matches!(it, Item::Trim(t) if (body.trims[t as usize].edge as usize) < body.edges.len()))
+            .collect();
+        boxes
     }
 
     #[inline]
@@ -458,62 +468,136 @@ fn solve_pair(cfg: &TrackerConfig, a: SideRef, b: SideRef, rel: &Rel, x0: [f64; 
     }
 }
 
-/// Lin–Canny test of one side of a converged pair (in that body's frame),
-/// `p` the witness, `q` the other witness, `d = |q − p|`: an interior piece
-/// witness must see `q` on its outer side; any other witness (on an edge, a
-/// trim curve, or saturated on a piece side) must be in its Voronoi region:
-/// no piece near it has a point closer to `q` than `d`. Pieces whose box is
-/// at least `d` from `q` cannot; the others are solved from their point
-/// nearest `p` (a local test, which needs no unimodality of the piece).
+/// The pieces incident to a witness point and their parameters there, kept
+/// between updates so that a coherent update re-projects instead of
+/// searching (fixed size: no allocation per update).
+#[derive(Debug, Clone, Copy)]
+struct Incident {
+    item: Option<Item>,
+    n: usize,
+    at: [(u32, [f64; 2]); 8],
+}
+
+impl Incident {
+    const NONE: Incident = Incident {
+        item: None,
+        n: 0,
+        at: [(0, [0.0; 2]); 8],
+    };
+}
+
+/// Whether `v` lies in the cone spanned by the unit vectors `ns`, to an
+/// angle of 1e-5 (non-negative least squares by cyclic coordinate descent).
+/// The slack covers witnesses on projected trim curves (1e-8 of the trim
+/// size off the true crease) and the controller's tolerance; a direction
+/// that far outside the cone moves the minimum by O(1e-10) of the radius
+/// of curvature.
+fn in_cone(ns: &[Vec3], v: &Vec3) -> bool {
+    let l = v.norm();
+    if !(l > 0.0) || ns.is_empty() {
+        return false;
+    }
+    let mut r = v / l;
+    let mut w = [0.0; 8];
+    for _ in 0..200 {
+        for (i, n) in ns.iter().enumerate() {
+            let a = (w[i] + n.dot(&r)).max(0.0);
+            r -= n * (a - w[i]);
+            w[i] = a;
+        }
+        if r.norm() <= 1e-5 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Lin–Canny's local test on a convex solid, as a normal-cone test: the
+/// direction `v` from the witness `p` (body-local) to the other body's
+/// witness lies in the body's normal cone at `p` (the cone of the outward
+/// normals of every face through `p`: one at a piece's interior, two on a
+/// crease or seam, all of them at a vertex). When it holds on both bodies,
+/// the planes through the witnesses normal to `v` separate two convex
+/// bodies, so the pair is the global minimum. The incident pieces are the
+/// pieces passing within 1e-6 of the body's size of `p` whose trimmed face
+/// holds that point (kept at it or next to it), found by projecting `p`
+/// onto the pieces near it; `cache` keeps them for the next update.
 #[allow(clippy::too_many_arguments)]
-fn side_ok(
+fn cone_ok(
     body: &BodyGeom,
     boxes: &ItemBoxes,
     item: Item,
     mode: Mode,
     n: &Vec3,
     p: &Vec3,
-    q: &Vec3,
-    d: f64,
+    v: &Vec3,
+    scale: f64,
+    cache: &mut Incident,
     iterations: &mut u32,
 ) -> bool {
     if matches!(item, Item::Piece(_)) && mode == Mode::Interior {
-        return n.dot(&(q - p)) >= 0.0;
+        return in_cone(&[*n], v);
+    }
+    if matches!(item, Item::Trim(_)) {
+        // a trim curve without a linked edge may be a projection (within
+        // 1e-8 of the trim's size of the true border): its witness is not
+        // exact enough to end the search; the far phase decides
+        return false;
     }
     let cfg = cell_config(&TrackerConfig::default());
-    let tol = 1e-9 * (1.0 + d);
-    for (k, piece) in body.pieces.iter().enumerate() {
-        if item == Item::Piece(k as u32) {
-            continue;
-        }
-        let i = boxes.index(Item::Piece(k as u32));
-        if super::body::box_dist2(&boxes.lo[i], &boxes.hi[i], q) >= (d - tol) * (d - tol) {
-            continue;
-        }
-        let s = &piece.surface;
-        let mut x0 = ([0.5, 0.5], f64::INFINITY);
-        for a in 0..=4 {
-            for b in 0..=4 {
-                let uv = [a as f64 * 0.25, b as f64 * 0.25];
-                let e = (s.eval(uv[0], uv[1]) - p).norm_squared();
-                if e < x0.1 {
-                    x0 = (uv, e);
-                }
+    let tol = 1e-6 * (1.0 + scale);
+    let mut ns = [Vec3::zeros(); 8];
+    let mut m = 0;
+    // re-project onto last update's incident pieces
+    if cache.item == Some(item) && cache.n > 0 {
+        for i in 0..cache.n {
+            let (k, x0) = cache.at[i];
+            let (dk, _, xk, _, it, _, nk) = super::far::solve_piece(body, &cfg, k, &[0.0, 1.0, 0.0, 1.0], x0, p);
+            *iterations += it;
+            if dk > tol {
+                m = 0;
+                break;
             }
-        }
-        let (dk, _, xk, _, it, _, _) = super::far::solve_piece(body, &cfg, k as u32, &[0.0, 1.0, 0.0, 1.0], x0.0, q);
-        *iterations += it;
-        // a closer kept point: not in the witness's Voronoi region; a closer
-        // point outside the trims: undecided (the trimmed face's own closest
-        // point may still be closer), except on the piece the witness's trim
-        // curve bounds (there the trimmed face's closest point is on its
-        // border, which the curve solve covers)
-        let own = matches!(item, Item::Trim(t) if body.trims[t as usize].piece == k as u32);
-        if dk < d - tol && (body.piece_keeps(k as u32, xk[0], xk[1]) || !own) {
-            return false;
+            cache.at[i].1 = xk;
+            ns[m] = nk;
+            m += 1;
         }
     }
-    true
+    if m == 0 {
+        cache.item = Some(item);
+        cache.n = 0;
+        for (k, piece) in body.pieces.iter().enumerate() {
+            let i = boxes.index(Item::Piece(k as u32));
+            if super::body::box_dist2(&boxes.lo[i], &boxes.hi[i], p) > tol * tol {
+                continue;
+            }
+            let s = &piece.surface;
+            let mut x0 = ([0.5, 0.5], f64::INFINITY);
+            for a in 0..=4 {
+                for b in 0..=4 {
+                    let uv = [a as f64 * 0.25, b as f64 * 0.25];
+                    let e = (s.eval(uv[0], uv[1]) - p).norm_squared();
+                    if e < x0.1 {
+                        x0 = (uv, e);
+                    }
+                }
+            }
+            let (dk, _, xk, _, it, _, nk) =
+                super::far::solve_piece(body, &cfg, k as u32, &[0.0, 1.0, 0.0, 1.0], x0.0, p);
+            *iterations += it;
+            let h = 1e-7;
+            let kept = [[0.0, 0.0], [h, 0.0], [-h, 0.0], [0.0, h], [0.0, -h]]
+                .iter()
+                .any(|d| body.piece_keeps(k as u32, xk[0] + d[0], xk[1] + d[1]));
+            if dk <= tol && kept && m < ns.len() {
+                ns[m] = nk;
+                cache.at[m] = (k as u32, xk);
+                m += 1;
+            }
+        }
+        cache.n = m;
+    }
+    in_cone(&ns[..m], v)
 }
 
 /// Whether the trims keep a witness (piece sides only).
@@ -875,6 +959,10 @@ impl PairFar {
 
     fn expand_items(&mut self, ctx: &Ctx, ia: u32, ib: u32, depth: u32, best: &mut PairCandidate) -> f64 {
         let (ba, bb) = (ctx.boxes_a, ctx.boxes_b);
+        if ba.redundant[ia as usize] || bb.redundant[ib as usize] {
+            // a trim curve along a B-rep edge: the edge (exact) stands for it
+            return f64::INFINITY;
+        }
         let lb = ctx.rel.box_bound(
             &ba.lo[ia as usize],
             &ba.hi[ia as usize],
@@ -1225,6 +1313,8 @@ pub struct BodyPairTracker {
     far: PairFar,
     probe_a: FarState,
     probe_b: FarState,
+    /// Pieces incident to the last witnesses (Lin–Canny's cone test).
+    incident: [Incident; 2],
     active: Option<PairCandidate>,
     penetrating: bool,
     x_ff: Vector4<f64>,
@@ -1270,6 +1360,7 @@ impl BodyPairTracker {
             scale: 1.0 + (a.hi - a.lo).norm().max((b.hi - b.lo).norm()),
             far: PairFar::new(a, b),
             probe_a: FarState::new(a),
+            incident: [Incident::NONE; 2],
             probe_b: FarState::new(b),
             active: None,
             penetrating: false,
@@ -1305,6 +1396,7 @@ impl BodyPairTracker {
         self.active = None;
         self.penetrating = false;
         self.x_ff = Vector4::zeros();
+        self.incident = [Incident::NONE; 2];
         self.last = None;
     }
 
@@ -1462,35 +1554,34 @@ impl BodyPairTracker {
         // trim curve) must be in its Voronoi region (no adjacent piece
         // closer to the other witness)
         let lin_canny = self.convex
-            && (settled || {
-                let rt = rel.frame.r.transpose();
-                best.converged
-                    && best.d > tol
-                    && (matches!(best.ia, Item::Piece(_)) || best.mode_a == Mode::Interior)
-                    && (matches!(best.ib, Item::Piece(_)) || best.mode_b == Mode::Interior)
-                    && side_ok(
+            && (settled
+                || best.converged && best.d > tol && {
+                    let rt = rel.frame.r.transpose();
+                    let [ia, ib] = &mut self.incident;
+                    cone_ok(
                         a,
                         &self.boxes_a,
                         best.ia,
                         best.mode_a,
                         &best.na,
                         &best.pa,
-                        &best.pb,
-                        best.d,
+                        &(best.pb - best.pa),
+                        self.scale,
+                        ia,
                         &mut iterations,
-                    )
-                    && side_ok(
+                    ) && cone_ok(
                         b,
                         &self.boxes_b,
                         best.ib,
                         best.mode_b,
                         &(rt * best.nb),
                         &(rt * (best.pb - rel.frame.t)),
-                        &(rt * (best.pa - rel.frame.t)),
-                        best.d,
+                        &(rt * (best.pa - best.pb)),
+                        self.scale,
+                        ib,
                         &mut iterations,
                     )
-            });
+                });
         if !lin_canny {
             let skip = tracked.map(|(ia, ib)| {
                 if settled && unimodal_class(a, ia) && unimodal_class(b, ib) {
