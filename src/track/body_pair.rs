@@ -399,6 +399,19 @@ struct PairSolve {
     feed_forward: Option<Vector4<f64>>,
 }
 
+/// The settings of the far phase's pair solves: near contact the Hessian
+/// of ½|f − h|² is positive definite only by the relative curvature (an
+/// eigenvalue of order d), so Newton steps are accepted wherever it is
+/// positive definite at all; otherwise the globally convergent law crawls
+/// and a cell's answer stays an iterate.
+fn pair_cell_config(cfg: &TrackerConfig) -> TrackerConfig {
+    TrackerConfig {
+        max_iters: 400,
+        pd_margin: 1e-9,
+        ..cell_config(cfg)
+    }
+}
+
 /// Solves the feature pair `(a.item, b.item)` within the boxes `a.rect ×
 /// b.rect`, started at `x0`, with `cfg`'s law.
 fn solve_pair(cfg: &TrackerConfig, a: SideRef, b: SideRef, rel: &Rel, x0: [f64; 4]) -> PairSolve {
@@ -1493,6 +1506,21 @@ impl BodyPairTracker {
                 .feed_forward
                 .unwrap_or_else(|| feed_forward_rate(&cfg, &s.loc, &Vector4::from(s.cand.x), &s.lo, &s.hi));
             best = s.cand;
+            if !best.converged && !self.penetrating {
+                // after a jump, or near contact where the Hessian is positive
+                // definite only by O(d): finish with the far phase's settings
+                let r = solve_pair(
+                    &pair_cell_config(&self.cfg),
+                    side(a, prev.ia),
+                    side(b, prev.ib),
+                    &rel,
+                    best.x,
+                );
+                iterations += r.iterations;
+                if r.cand.d <= best.d || r.cand.converged {
+                    best = r.cand;
+                }
+            }
             if !self.penetrating {
                 best = self.switch_sides(a, b, &rel, best, &mut switches, &mut iterations);
             }
@@ -1583,11 +1611,14 @@ impl BodyPairTracker {
                     )
                 });
         if !lin_canny {
-            let skip = tracked.map(|(ia, ib)| {
+            let skip = tracked.and_then(|(ia, ib)| {
                 if settled && unimodal_class(a, ia) && unimodal_class(b, ib) {
-                    PairSkip::Items(ia, ib)
+                    Some(PairSkip::Items(ia, ib))
+                } else if best.converged {
+                    Some(PairSkip::Basin(ia, ib, best.x))
                 } else {
-                    PairSkip::Basin(ia, ib, best.x)
+                    // an unconverged pair proves nothing about its cells
+                    None
                 }
             });
             let ctx = Ctx {
@@ -1596,15 +1627,7 @@ impl BodyPairTracker {
                 boxes_a: &self.boxes_a,
                 boxes_b: &self.boxes_b,
                 rel: &rel,
-                // near contact the Hessian of ½|f − h|² is positive definite
-                // only by the relative curvature (an eigenvalue of order d):
-                // accept Newton steps wherever it is positive definite, or the
-                // globally convergent law crawls and the cell answer stays an iterate
-                cfg: TrackerConfig {
-                    max_iters: 400,
-                    pd_margin: 1e-9,
-                    ..cell_config(&self.cfg)
-                },
+                cfg: pair_cell_config(&self.cfg),
                 skip,
             };
             self.far.search(&ctx, &mut best);
@@ -1625,7 +1648,7 @@ impl BodyPairTracker {
         let mut penetrating = false;
         if self.solid {
             if best.d <= 1e-9 * self.scale {
-                if let Some(p) = self.probe_penetration(a, b, &rel, &mut iterations) {
+                if let Some(p) = self.probe_penetration(a, b, &rel, &best, &mut iterations) {
                     best = p;
                     penetrating = true;
                 }
@@ -1737,6 +1760,7 @@ impl BodyPairTracker {
         a: &BodyGeom,
         b: &BodyGeom,
         rel: &Rel,
+        contact: &PairCandidate,
         iterations: &mut u32,
     ) -> Option<PairCandidate> {
         let cfg = cell_config(&self.cfg);
@@ -1745,36 +1769,94 @@ impl BodyPairTracker {
         type Seed = (f64, Item, [f64; 2], Item, [f64; 2]);
         let mut deepest: Option<Seed> = None;
         let rt = rel.frame.r.transpose();
-        for (from_b, (src, dst, probe)) in [(true, (b, a, &mut self.probe_a)), (false, (a, b, &mut self.probe_b))] {
-            for cell in &src.cells {
-                let Item::Piece(k) = cell.item else { continue };
-                let uv = [0.5 * (cell.rect[0] + cell.rect[1]), 0.5 * (cell.rect[2] + cell.rect[3])];
-                if !src.piece_keeps(k, uv[0], uv[1]) {
-                    continue;
-                }
-                let p = src.pieces[k as usize].surface.eval(uv[0], uv[1]);
-                // into the other body's frame
-                let q = if from_b {
-                    rel.frame.r * p + rel.frame.t
+        let (probe_a, probe_b) = (&mut self.probe_a, &mut self.probe_b);
+        // whether the point of piece `k` of one body at `uv` lies inside the
+        // other body; keeps the deepest such point with its nearest feature
+        let mut try_point = |from_b: bool, k: u32, uv: [f64; 2], deepest: &mut Option<Seed>| {
+            let (src, dst, probe) = if from_b {
+                (b, a, &mut *probe_a)
+            } else {
+                (a, b, &mut *probe_b)
+            };
+            let uv = [uv[0].clamp(0.0, 1.0), uv[1].clamp(0.0, 1.0)];
+            if !src.piece_keeps(k, uv[0], uv[1]) {
+                return;
+            }
+            let p = src.pieces[k as usize].surface.eval(uv[0], uv[1]);
+            // into the other body's frame
+            let q = if from_b {
+                rel.frame.r * p + rel.frame.t
+            } else {
+                rt * (p - rel.frame.t)
+            };
+            if (0..3).any(|i| q[i] < dst.lo[i] - tol || q[i] > dst.hi[i] + tol) {
+                return;
+            }
+            probe.reset(dst);
+            let mut c = Candidate::NONE;
+            probe.search(dst, &cfg, &q, None, &mut c);
+            *iterations += probe.iterations;
+            if !c.d.is_finite() || c.d <= tol || !orient(dst, &c, &q).inside {
+                return;
+            }
+            if deepest.map_or(true, |d| c.d > d.0) {
+                *deepest = Some(if from_b {
+                    (c.d, c.item, c.x, Item::Piece(k), uv)
                 } else {
-                    rt * (p - rel.frame.t)
-                };
-                if (0..3).any(|i| q[i] < dst.lo[i] - tol || q[i] > dst.hi[i] + tol) {
-                    continue;
+                    (c.d, Item::Piece(k), uv, c.item, c.x)
+                });
+            }
+        };
+        // 1. the centre of every piece cell
+        for (from_b, src) in [(true, b), (false, a)] {
+            for cell in &src.cells {
+                if let Item::Piece(k) = cell.item {
+                    let uv = [0.5 * (cell.rect[0] + cell.rect[1]), 0.5 * (cell.rect[2] + cell.rect[3])];
+                    try_point(from_b, k, uv, &mut deepest);
                 }
-                probe.reset(dst);
-                let mut c = Candidate::NONE;
-                probe.search(dst, &cfg, &q, None, &mut c);
-                *iterations += probe.iterations;
-                if !c.d.is_finite() || c.d <= tol || !orient(dst, &c, &q).inside {
-                    continue;
+            }
+        }
+        // 2. a shallow overlap can miss every centre: rings of points around
+        // the contact (where the two surfaces cross), widening
+        if deepest.is_none() {
+            let around = |body: &BodyGeom, item: Item, x: [f64; 2]| match item {
+                Item::Piece(k) => Some((k, x)),
+                Item::Trim(t) => {
+                    let tr = &body.trims[t as usize];
+                    Some((tr.piece, trim_point(body, t, x[0]).1))
                 }
-                if deepest.map_or(true, |d| c.d > d.0) {
-                    deepest = Some(if from_b {
-                        (c.d, c.item, c.x, cell.item, uv)
-                    } else {
-                        (c.d, cell.item, uv, c.item, c.x)
-                    });
+                Item::Edge(_) => None,
+            };
+            let sides = [
+                (true, around(b, contact.ib, [contact.x[2], contact.x[3]])),
+                (false, around(a, contact.ia, [contact.x[0], contact.x[1]])),
+            ];
+            'rings: for r in [1e-3, 4e-3, 1.6e-2, 6.4e-2, 0.256] {
+                for (from_b, at) in sides {
+                    let Some((k, x)) = at else { continue };
+                    for j in 0..8 {
+                        let th = j as f64 * std::f64::consts::FRAC_PI_4;
+                        try_point(from_b, k, [x[0] + r * th.cos(), x[1] + r * th.sin()], &mut deepest);
+                    }
+                }
+                if deepest.is_some() {
+                    break 'rings;
+                }
+            }
+        }
+        // 3. last resort: a 4×4 grid on every piece cell
+        if deepest.is_none() {
+            for (from_b, src) in [(true, b), (false, a)] {
+                for cell in &src.cells {
+                    if let Item::Piece(k) = cell.item {
+                        for i in 0..4 {
+                            for j in 0..4 {
+                                let f = |t: usize, lo: f64, hi: f64| lo + (hi - lo) * (t as f64 + 0.5) / 4.0;
+                                let uv = [f(i, cell.rect[0], cell.rect[1]), f(j, cell.rect[2], cell.rect[3])];
+                                try_point(from_b, k, uv, &mut deepest);
+                            }
+                        }
+                    }
                 }
             }
         }
