@@ -1,8 +1,9 @@
 //! Body–body distances against Open CASCADE's `BRepExtrema_DistShapeShape`
 //! at moved poses (`fixtures/oracle/*.pairs.json`, format
 //! `formats/oracle_pairs.md`): cold queries to 1e-6 relative (1e-6 mm
-//! below 1 mm). Overlapping cases are skipped (Open CASCADE reports 0 there,
-//! we report the penetration pair). Sets whose CAD file is in
+//! below 1 mm), and one coherent tracker per set through all cases (two
+//! laps). Overlapping cases (Open CASCADE reports 0 there, we report the
+//! penetration pair) must be flagged as penetrating. Sets whose CAD file is in
 //! `../shared/fixtures/corpus` are skipped with a message when it is absent.
 
 mod common;
