@@ -721,6 +721,9 @@ struct Entry {
     /// Depth in the test tree (the root pair is 0).
     depth: u32,
     key: f64,
+    /// An item pair's last witness parameters (NaN: none), the warm start
+    /// of its next whole-item solve.
+    x: [f64; 4],
 }
 
 /// The front's order: a min-heap on the key, so an update visits only the
@@ -865,6 +868,7 @@ impl PairFar {
                 b: ctx.b.root,
                 depth: 0,
                 key: f64::NEG_INFINITY,
+                x: [f64::NAN; 4],
             }));
         }
         self.next.clear();
@@ -890,24 +894,30 @@ impl PairFar {
                 b: ctx.b.root,
                 depth: 0,
                 key: k,
+                x: [f64::NAN; 4],
             }));
         }
     }
 
     fn push(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64) {
+        self.push_warm(kind, a, b, depth, bound, [f64::NAN; 4]);
+    }
+
+    fn push_warm(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64, x: [f64; 4]) {
         self.next.push(Entry {
             kind,
             a,
             b,
             depth,
             key: bound + self.s,
+            x,
         });
     }
 
     fn expand(&mut self, ctx: &Ctx, e: Entry, best: &mut PairCandidate) {
         match e.kind {
             EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, e.depth, best),
-            EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, best),
+            EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, e.x, best),
         };
     }
 
@@ -935,7 +945,7 @@ impl PairFar {
                     for j in fb..eb {
                         let ib = ctx.boxes_b.index(ctx.b.leaf_items[j as usize]) as u32;
                         // item pairs below the front are summarised by their ancestor
-                        k = k.min(self.expand_items(ctx, ia, ib, below, best));
+                        k = k.min(self.expand_items(ctx, ia, ib, below, [f64::NAN; 4], best));
                     }
                 }
                 k
@@ -970,7 +980,15 @@ impl PairFar {
         kf.min(kg)
     }
 
-    fn expand_items(&mut self, ctx: &Ctx, ia: u32, ib: u32, depth: u32, best: &mut PairCandidate) -> f64 {
+    fn expand_items(
+        &mut self,
+        ctx: &Ctx,
+        ia: u32,
+        ib: u32,
+        depth: u32,
+        warm: [f64; 4],
+        best: &mut PairCandidate,
+    ) -> f64 {
         let (ba, bb) = (ctx.boxes_a, ctx.boxes_b);
         if ba.redundant[ia as usize] || bb.redundant[ib as usize] {
             // a trim curve along a B-rep edge: the edge (exact) stands for it
@@ -986,7 +1004,7 @@ impl PairFar {
         let keep = depth <= FRONT_DEPTH;
         if lb >= best.d {
             if keep {
-                self.push(EntryKind::Items, ia, ib, depth, lb);
+                self.push_warm(EntryKind::Items, ia, ib, depth, lb, warm);
             }
             return lb;
         }
@@ -1000,10 +1018,10 @@ impl PairFar {
             return k;
         }
         if ba.unimodal[ia as usize] && bb.unimodal[ib as usize] {
-            if let Some(k) = self.solve_items(ctx, ia, ib, best) {
+            if let Some((k, x)) = self.solve_items(ctx, ia, ib, warm, best) {
                 let k = k.max(lb);
                 if keep {
-                    self.push(EntryKind::Items, ia, ib, depth, k);
+                    self.push_warm(EntryKind::Items, ia, ib, depth, k, x);
                 }
                 return k;
             }
@@ -1030,18 +1048,30 @@ impl PairFar {
     }
 
     /// Solves a pair of unimodal items (planar or convex pieces, straight
-    /// edges) over their whole parameter boxes, warm-started from each item's
-    /// last witness, instead of cell pair by cell pair. A converged minimum
+    /// edges) over their whole parameter boxes, warm-started from the pair's
+    /// last witness (else each item's), instead of cell pair by cell pair. A converged minimum
     /// seen from outside is the pair's minimum over the untrimmed boxes, so
     /// it bounds the pair (points of the trimmed regions are among them;
     /// trimmed-away witnesses are not taken as answers: their boundaries are
     /// items of their own). `None` when the answer proves nothing (the
     /// caller then goes cell by cell).
-    fn solve_items(&mut self, ctx: &Ctx, ia: u32, ib: u32, best: &mut PairCandidate) -> Option<f64> {
+    fn solve_items(
+        &mut self,
+        ctx: &Ctx,
+        ia: u32,
+        ib: u32,
+        warm: [f64; 4],
+        best: &mut PairCandidate,
+    ) -> Option<(f64, [f64; 4])> {
         let (item_a, item_b) = (ctx.boxes_a.item(ia), ctx.boxes_b.item(ib));
         let (ra, rb) = (item_domain(ctx.a, item_a), item_domain(ctx.b, item_b));
         let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
-        let (ya, yb) = (self.ya[ia as usize], self.yb[ib as usize]);
+        // the pair's own last witness, else each item's last witness
+        let (ya, yb) = if warm[0].is_nan() {
+            (self.ya[ia as usize], self.yb[ib as usize])
+        } else {
+            ([warm[0], warm[1]], [warm[2], warm[3]])
+        };
         let ya = if ya[0].is_nan() { centre(&ra) } else { ya };
         let yb = if yb[0].is_nan() { centre(&rb) } else { yb };
         self.solved += 1;
@@ -1070,7 +1100,7 @@ impl PairFar {
         if c.d < best.d && keeps(ctx.a, item_a, c.x[0], c.x[1]) && keeps(ctx.b, item_b, c.x[2], c.x[3]) {
             *best = c;
         }
-        Some(c.d)
+        Some((c.d, c.x))
     }
 
     /// Lower bound of cell pair `(ca, cb)`, solving it when its box bound is
@@ -1322,6 +1352,7 @@ pub struct BodyPairTracker {
     convex: bool,
     solid: bool,
     radius_b: f64,
+    centre_b: Vec3,
     scale: f64,
     far: PairFar,
     probe_a: FarState,
@@ -1351,15 +1382,9 @@ impl BodyPairTracker {
         if b.pieces.is_empty() {
             return Err(BodyError::EmptyBody(body_b));
         }
-        let mut radius_b = 0.0f64;
-        for i in 0..8 {
-            let c = Vec3::new(
-                if i & 1 == 0 { b.lo.x } else { b.hi.x },
-                if i & 2 == 0 { b.lo.y } else { b.hi.y },
-                if i & 4 == 0 { b.lo.z } else { b.hi.z },
-            );
-            radius_b = radius_b.max(c.norm());
-        }
+        // B's box centre (body-local) and the radius of its box about it
+        let centre_b = (b.lo + b.hi) * 0.5;
+        let radius_b = 0.5 * (b.hi - b.lo).norm();
         Ok(Self {
             cfg,
             body_a,
@@ -1370,6 +1395,7 @@ impl BodyPairTracker {
             convex: convex_solid(a) && convex_solid(b),
             solid: a.kind == BodyKind::Solid && b.kind == BodyKind::Solid,
             radius_b,
+            centre_b,
             scale: 1.0 + (a.hi - a.lo).norm().max((b.hi - b.lo).norm()),
             far: PairFar::new(a, b),
             probe_a: FarState::new(a),
@@ -1456,11 +1482,13 @@ impl BodyPairTracker {
         let pose_a = body_pose(a, &state_a.pose);
         let pose_b = body_pose(b, &state_b.pose);
         let rel = Rel::new(&pose_a, &pose_b, &state_a.twist, &state_b.twist);
-        // any point p of B moved by at most |ΔR p| + |Δt| ≤ θ·|p| + |Δt| in A's frame
+        // any point p = c + e of B (c its box centre, |e| ≤ r) moved in A's
+        // frame by at most the displacement of c plus θ·r (θ the rotation angle)
         let moved = self.last.map_or(f64::INFINITY, |(r0, t0)| {
             let dr = rel.frame.r * r0.transpose();
             let cos = ((dr.trace() - 1.0) * 0.5).clamp(-1.0, 1.0);
-            (rel.frame.t - t0).norm() + cos.acos() * self.radius_b
+            let c = &self.centre_b;
+            ((rel.frame.r * c + rel.frame.t) - (r0 * c + t0)).norm() + cos.acos() * self.radius_b
         });
         if moved.is_finite() {
             self.far.advance(moved);
