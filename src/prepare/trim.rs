@@ -93,7 +93,8 @@ fn pcurve_chain(seg: &CurveSegment) -> Option<Vec<Vec<H2>>> {
         }
         Curve::Line { .. } | Curve::Circle { .. } | Curve::Ellipse { .. } | Curve::BSpline(_) => {
             let (c, _) = super::nurbs::curve_nurbs(&seg.curve, (seg.t0, seg.t1)).ok()?;
-            if c.degree + 1 > bez2::MAX_POINTS {
+            // the scene stores Bézier trims of degree ≤ 15
+            if c.degree > 15 {
                 return None;
             }
             let mut v = Vec::new();
@@ -377,24 +378,6 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                 .and_then(|c| c.pcurve.as_ref())
                 .and_then(pcurve_chain)
                 .and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole));
-            if std::env::var_os("EXTRACK_TRIM_DEBUG").is_some() && exact.is_none() {
-                let pc = face_loops
-                    .get(sp.face_loop)
-                    .and_then(|fl| fl.coedges.get(sp.coedge))
-                    .and_then(|c| c.pcurve.as_ref());
-                let ch = pc.and_then(pcurve_chain);
-                eprintln!(
-                    "face #{} loop {} coedge {}: pcurve {:?} chain {:?} samples {:?}..{:?} periods {:?}",
-                    face.source,
-                    sp.face_loop,
-                    sp.coedge,
-                    pc.map(|p| (p.curve.type_name(), p.t0, p.t1, p.forward)),
-                    ch.as_ref().map(|c| (c.len(), chain_at(c, 0.0), chain_at(c, 1.0))),
-                    samples.first(),
-                    samples.last(),
-                    trim.periods
-                );
-            }
             let projected = || {
                 let c = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge))?;
                 let seg = coedge_segment(model, c)?;
