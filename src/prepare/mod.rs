@@ -268,7 +268,7 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
     }
     if trim_counts.0 > 0 {
         stats.warnings.push(format!(
-            "prepare: {} trim curve(s) have no p-curve: projected from their 3-D curves (cubic pieces within 1e-8 of the face's parameter range)",
+            "prepare: {} trim curve(s) have no p-curve: projected from their 3-D curves (cubic pieces aimed at 1e-8 of the diagonal of the face's trim bounds, see formats/scene.md)",
             trim_counts.0
         ));
     }

@@ -28,7 +28,8 @@
 //! points) when the face's NURBS parameters are its own; for angular
 //! directions of analytic surfaces (a rational arc parameter, not the
 //! angle) a segment along a parameter line stays exact (a line), any other
-//! becomes cubic Hermite pieces within `1e-11` of the true curve.
+//! becomes cubic Hermite pieces, halved towards `1e-11` of the true curve
+//! (checked at each piece's midpoint, at most 14 halvings).
 
 use super::bez2::{self, H2};
 use super::nurbs::FaceNurbs;
@@ -832,7 +833,8 @@ impl<'a> PieceMap<'a> {
         self.hermite(h, 0.0, 1.0, 0, out);
     }
 
-    /// The mapped curve `g(h(t))` on `[a, b]` as cubic Hermite pieces within `1e-11`.
+    /// The mapped curve `g(h(t))` on `[a, b]` as cubic Hermite pieces: halved
+    /// until the midpoint error is at most `1e-11` or after 14 halvings.
     fn hermite(&self, h: &[H2], a: f64, b: f64, depth: u32, out: &mut Vec<TrimCurve>) {
         let g = |t: f64| -> ([f64; 2], [f64; 2]) {
             let (p, d) = bez2::eval_d1(h, t);
