@@ -199,3 +199,28 @@ fn non_convex_body_matches_brute_force() {
     let radius = 4.0 + 0.6 * (bb.hi - bb.lo).norm();
     track_against_brute(&a, &b, false, radius, 300, 60, 10, 1e-8);
 }
+
+#[test]
+fn equal_feature_pairs_do_not_take_turns() {
+    // the assembly's sphere orbiting the box: the witness on the box often
+    // lies on a crease or at a corner, where a piece witness saturated on its
+    // side, the edge and the vertex give the same distance; the tracker must
+    // keep one of them (before: 1,562 switches in 2,001 updates, now 33)
+    let s = fixture("assembly.step");
+    let path = extrack::track::scenarios::body_orbit(&s.bodies[0], &s.bodies[1], 2000, 1e-3);
+    let mut t = BodyPairTracker::new(&s, 0, &s, 1, TrackerConfig::default()).unwrap();
+    let still = BodyState::at(Pose::identity());
+    let mut switches = 0;
+    for (i, st) in path.iter().enumerate() {
+        let r = t.update(&s, &still, &s, st, 1e-3).unwrap();
+        switches += r.switches;
+        if i % 250 == 0 {
+            let cold = body_distance(&s, 0, &Pose::identity(), &s, 1, &st.pose).unwrap();
+            assert!(
+                (r.distance - cold.distance).abs() <= 1e-9 * (1.0 + cold.distance),
+                "step {i}"
+            );
+        }
+    }
+    assert!(switches <= 100, "{switches} feature switches in 2,000 updates");
+}

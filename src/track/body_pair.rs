@@ -780,6 +780,15 @@ pub struct PairFar {
     pub iterations: u32,
 }
 
+/// Whether a far-phase answer replaces the best pair so far: lower by more
+/// than a rounding tie (1e-12 relative). Equal answers of different feature
+/// pairs (a witness on a crease is also a piece witness saturated on its
+/// side) keep the tracked pair instead of switching back and forth.
+#[inline]
+fn improves(c: &PairCandidate, best: &PairCandidate) -> bool {
+    c.d < best.d - 1e-12 * (1.0 + c.d)
+}
+
 /// Unit direction of the best pair so far (zero while there is none): the
 /// slab direction of [`Rel::box_bound`].
 #[inline]
@@ -1097,7 +1106,7 @@ impl PairFar {
         }
         self.ya[ia as usize] = [c.x[0], c.x[1]];
         self.yb[ib as usize] = [c.x[2], c.x[3]];
-        if c.d < best.d && keeps(ctx.a, item_a, c.x[0], c.x[1]) && keeps(ctx.b, item_b, c.x[2], c.x[3]) {
+        if improves(&c, best) && keeps(ctx.a, item_a, c.x[0], c.x[1]) && keeps(ctx.b, item_b, c.x[2], c.x[3]) {
             *best = c;
         }
         Some((c.d, c.x))
@@ -1145,7 +1154,7 @@ impl PairFar {
         self.xb[cb as usize] = [c.x[2], c.x[3]];
         let keep = (a.trim == CellTrim::Inside || keeps(ctx.a, a.item, c.x[0], c.x[1]))
             && (b.trim == CellTrim::Inside || keeps(ctx.b, b.item, c.x[2], c.x[3]));
-        if keep && c.d < best.d {
+        if keep && improves(&c, best) {
             *best = c;
         }
         let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
@@ -1762,12 +1771,21 @@ impl BodyPairTracker {
                     }
                 }
             }
-            // a switch must move the witness off the shared side or lower the distance
+            // a switch must move the witness off the shared side or lower the
+            // distance: a piece saturated on a crease goes onto the curve at a
+            // tie, but a curve at its end (a vertex) only onto another curve
+            // whose witness leaves the vertex (else equal pairs at a vertex
+            // would take turns)
+            let onto_curve = |from: Item, mode: Mode, to: Item, to_mode: Mode| {
+                !matches!(to, Item::Piece(_))
+                    && mode != Mode::Interior
+                    && (matches!(from, Item::Piece(_)) || to_mode == Mode::Interior)
+            };
             match next.filter(|n| {
                 n.d < c.d - tol
                     || (n.mode_a == Mode::Interior && n.mode_b == Mode::Interior)
-                    || (!matches!(n.ia, Item::Piece(_)) && c.mode_a != Mode::Interior)
-                    || (!matches!(n.ib, Item::Piece(_)) && c.mode_b != Mode::Interior)
+                    || onto_curve(c.ia, c.mode_a, n.ia, n.mode_a)
+                    || onto_curve(c.ib, c.mode_b, n.ib, n.mode_b)
             }) {
                 Some(n) if (n.ia, n.ib) != (c.ia, c.ib) => {
                     *switches += 1;
