@@ -23,7 +23,6 @@ const CLOSEST_EXCEPTIONS: &[(&str, usize, &str)] = &[
         3,
         "edges rebuilt by Open CASCADE off the file's curves",
     ),
-    ("iges_rhino2006_sphere.igs", 1, "projection at the degenerate pole row"),
 ];
 
 #[test]

@@ -324,7 +324,36 @@ pub fn check_face(m: &Model, trims: &[FaceTrim], fi: usize, q: &Vec3, boundary_t
         _ => true,
     };
     let in_hole = t.inner.iter().any(|h| h.len() >= 3 && inside_loop(h));
-    let inside = (in_outer && !in_hole) || bnd <= boundary_tol;
+    let mut inside = (in_outer && !in_hole) || bnd <= boundary_tol;
+    if !inside {
+        // at a degenerate row (a pole) every u (or v) of the row is the same
+        // point: the projection's parameter along it is arbitrary, so the
+        // point is on the face when any parameter of the row that gives the
+        // same point lies inside the trims
+        let ((u0, u1), (v0, v1)) = t.bx;
+        let same = |uv: (f64, f64)| (f.surface.eval(uv.0, uv.1) - q).norm() <= 1e-9 * (1.0 + q.norm());
+        let inside_at = |uv: (f64, f64)| {
+            let at = |poly: &Vec<(f64, f64)>| {
+                let b = poly_box(&[poly]);
+                let lo = b.map_or((0.0, 0.0), |b| (b.0 .0, b.1 .0));
+                inside_polygon(
+                    poly,
+                    (wrap_into(uv.0, lo.0 - 1e-9, pu), wrap_into(uv.1, lo.1 - 1e-9, pv)),
+                )
+            };
+            let outer = match &t.outer {
+                Some(o) if o.len() >= 3 => at(o),
+                _ => true,
+            };
+            outer && !t.inner.iter().any(|h| h.len() >= 3 && at(h))
+        };
+        inside = (0..=64).any(|k| {
+            let s = k as f64 / 64.0;
+            let along_u = (u0 + s * (u1 - u0), pr.uv.1);
+            let along_v = (pr.uv.0, v0 + s * (v1 - v0));
+            (same(along_u) && inside_at(along_u)) || (same(along_v) && inside_at(along_v))
+        });
+    }
     Hit {
         surface_distance: pr.distance,
         inside,
