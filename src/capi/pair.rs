@@ -8,7 +8,9 @@ use super::scene::{body_failure, ext_scene, scene_ref, SceneInner};
 use super::tracker::{
     ext_feature_kind, ext_mode, ext_tracker_config, feature_code, mode_code, with_object, Poisonable,
 };
-use super::types::{body_state, ext_pose, ext_twist, ext_vec3, input, output, pose_from_matrix};
+use super::types::{
+    body_state, body_state_unit, ext_pose, ext_twist, ext_vec3, input, output, pose_from_matrix, unit_or_null,
+};
 use crate::track::{body_distance, BodyPairResult, BodyPairTracker, BodyState, TrackerConfig};
 use std::sync::Arc;
 
@@ -231,7 +233,7 @@ fn update_with(
     dt: f64,
     out: *mut ext_pair_result,
 ) -> CResult {
-    if !(0.0..f64::INFINITY).contains(&dt) {
+    if !(dt >= 0.0 && dt < f64::INFINITY) {
         return Err(Failure::invalid(format_args!("dt = {dt} must be finite and >= 0")));
     }
     // finiteness of the poses and twists is checked by the tracker
@@ -251,11 +253,11 @@ fn update_with(
 unsafe fn matrix_state(m: *const f64, twist: *const ext_twist, what: &str) -> CResult<BodyState> {
     // SAFETY: see `# Safety`.
     let pose = match unsafe { m.cast::<[f64; 16]>().as_ref() } {
-        Some(m) => ext_pose::from(&pose_from_matrix(m, false, what)?),
-        None => ext_pose::IDENTITY,
+        Some(m) => Some(ext_pose::from(&pose_from_matrix(m, false, what)?)),
+        None => None,
     };
     // SAFETY: see `# Safety`.
-    body_state(Some(&pose), unsafe { twist.as_ref() })
+    body_state(pose.as_ref(), unsafe { twist.as_ref() })
 }
 
 /// One tracking update with the bodies' poses as 4×4 homogeneous matrices.
@@ -338,8 +340,12 @@ pub unsafe extern "C" fn ext_pair_tracker_update_pose(
         let out = output(out, "out")?;
         // SAFETY: NULL or readable by contract (all four).
         let (pa, pb, ta, tb) = unsafe { (pose_a.as_ref(), pose_b.as_ref(), twist_a.as_ref(), twist_b.as_ref()) };
-        let sa = body_state(Some(pa.unwrap_or(&ext_pose::IDENTITY)), ta).map_err(|f| rename(f, "pose_a"))?;
-        let sb = body_state(Some(pb.unwrap_or(&ext_pose::IDENTITY)), tb).map_err(|f| rename(f, "pose_b"))?;
+        if unit_or_null(pa) && unit_or_null(pb) {
+            // the servo tick's path: states built in place, no `Result`
+            return update_with(t, &body_state_unit(pa, ta), &body_state_unit(pb, tb), dt, out);
+        }
+        let sa = body_state(pa, ta).map_err(|f| rename(f, "pose_a"))?;
+        let sb = body_state(pb, tb).map_err(|f| rename(f, "pose_b"))?;
         update_with(t, &sa, &sb, dt, out)
     })
 }

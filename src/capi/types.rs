@@ -183,17 +183,58 @@ impl From<&Pose> for ext_pose {
 /// The Rust body state from a pose (NULL: identity) and an optional twist
 /// (NULL: at rest), for the trackers: the quaternion is checked and
 /// renormalised here, finiteness is checked by the tracker itself.
-#[inline]
+///
+/// This runs on every servo tick, so the common case (a quaternion that is
+/// unit to rounding) is inline and branch-light; renormalisation and the
+/// error message are out of line.
+#[inline(always)]
 pub(crate) fn body_state(pose: Option<&ext_pose>, twist: Option<&ext_twist>) -> CResult<BodyState> {
+    match pose {
+        Some(p) if !unit_or_null(pose) => {
+            let p = renormalised(p)?;
+            Ok(body_state_unit(Some(&ext_pose::from(&p)), twist))
+        }
+        _ => Ok(body_state_unit(pose, twist)),
+    }
+}
+
+/// True when `pose` is NULL or its quaternion is unit to rounding, so that
+/// [`body_state_unit`] applies.
+#[inline(always)]
+pub(crate) fn unit_or_null(pose: Option<&ext_pose>) -> bool {
+    pose.is_none_or(|p| {
+        let q = &p.orientation;
+        ((q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z) - 1.0).abs() <= 4.0 * f64::EPSILON
+    })
+}
+
+/// [`body_state`] for a pose that passed [`unit_or_null`]: no check, no
+/// `Result` (the servo tick's path builds the state in place).
+#[inline(always)]
+pub(crate) fn body_state_unit(pose: Option<&ext_pose>, twist: Option<&ext_twist>) -> BodyState {
     let pose = match pose {
-        Some(p) => p.unit("pose")?,
         None => Pose::identity(),
+        Some(p) => {
+            let q = &p.orientation;
+            Pose::from_parts(
+                p.position.vec(),
+                UnitQuaternion::new_unchecked(Quaternion::new(q.w, q.x, q.y, q.z)),
+            )
+        }
     };
     let twist = match twist {
         None => Twist::zero(),
         Some(t) => Twist::about_point(t.angular.vec(), pose.iso.translation.vector, t.linear.vec()),
     };
-    Ok(BodyState { pose, twist })
+    BodyState { pose, twist }
+}
+
+/// The slow path of [`body_state`]: a quaternion off unit norm by more than
+/// rounding is renormalised, or rejected beyond the tolerance.
+#[cold]
+#[inline(never)]
+fn renormalised(p: &ext_pose) -> CResult<Pose> {
+    p.unit("pose")
 }
 
 /// A checked servo time step: finite and > 0.

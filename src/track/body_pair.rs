@@ -1689,7 +1689,11 @@ impl BodyPairTracker {
                     best = p;
                     penetrating = true;
                 }
-            } else if inside(&best) && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe) {
+            } else if !lin_canny
+                && inside(&best)
+                && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe)
+            {
+                // (a Lin–Canny exit proved a separating plane: no containment)
                 // one body inside the other without touching
                 penetrating = true;
             }
