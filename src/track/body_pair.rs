@@ -44,10 +44,10 @@
 
 use super::body::{BodyError, BodyGeom, CellTrim, Item, NodeKind, TrackScene};
 use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
-use super::core::{clamp_box, feed_forward_rate, track_loop, Local};
+use super::core::{clamp_box, feed_forward_rate, track_loop, Local, LoopOut};
 use super::far::{cell_config, trim_domain, trim_point, Candidate, FarState};
 use super::motion::BodyState;
-use super::patch_pair::{pair_local, to_world, Frame, PairState};
+use super::patch_pair::{coherent_step, pair_local, to_world, Frame, PairState};
 use super::point_body::{body_pose, orient};
 use super::point_patch::{mode_of, taylor};
 use crate::geom::{CurvePoint, Pose, SurfacePoint, Twist, Vec3};
@@ -443,6 +443,51 @@ fn solve_pair(cfg: &TrackerConfig, a: SideRef, b: SideRef, rel: &Rel, x0: [f64; 
             b: taylor(&st.b, &Vector2::new(d[2], d[3])),
         },
     );
+    finish_pair(a, b, rel, lo, hi, out)
+}
+
+/// [`solve_pair`] for the tracked pair of a coherent update: two pieces
+/// under the hybrid law first try one coherent step from `x0` (one
+/// evaluation, one Cholesky factor for the step and the next feed-forward;
+/// see [`coherent_step`]); the general loop runs when it is refused.
+fn solve_pair_coherent(cfg: &TrackerConfig, a: SideRef, b: SideRef, rel: &Rel, x0: [f64; 4]) -> PairSolve {
+    if cfg.law == ControlLaw::Hybrid && matches!((a.item, b.item), (Item::Piece(_), Item::Piece(_))) {
+        let lo = Vector4::new(a.rect[0], a.rect[2], b.rect[0], b.rect[2]);
+        let hi = Vector4::new(a.rect[1], a.rect[3], b.rect[1], b.rect[3]);
+        let x = Vector4::new(x0[0], x0[1], x0[2], x0[3]);
+        if (0..4).all(|i| x[i] > lo[i] && x[i] < hi[i]) {
+            let st = PairState {
+                a: eval_item(a.body, a.item, x[0], x[1]),
+                b: to_world(&eval_item(b.body, b.item, x[2], x[3]), &rel.frame),
+            };
+            if let Some(c) = coherent_step(cfg, &st, &BodyState::default(), &rel.state_b, &x, &lo, &hi) {
+                let out = LoopOut {
+                    x: c.x,
+                    state: c.state,
+                    loc: c.loc,
+                    active: [false; 4],
+                    iterations: 1,
+                    evaluations: 1,
+                    converged: true,
+                    left_domain: false,
+                    feed_forward: cfg.feed_forward.then_some(c.feed_forward),
+                };
+                return finish_pair(a, b, rel, lo, hi, out);
+            }
+        }
+    }
+    solve_pair(cfg, a, b, rel, x0)
+}
+
+/// The candidate of a finished pair solve: witnesses, modes, outward normals.
+fn finish_pair(
+    a: SideRef,
+    b: SideRef,
+    rel: &Rel,
+    lo: Vector4<f64>,
+    hi: Vector4<f64>,
+    out: LoopOut<4, PairState>,
+) -> PairSolve {
     let x = [out.x[0], out.x[1], out.x[2], out.x[3]];
     let (da, db) = (item_domain(a.body, a.item), item_domain(b.body, b.item));
     let mode_a = item_mode(a.item, &da, x[0], x[1], [out.active[0], out.active[1]]);
@@ -1371,6 +1416,13 @@ pub struct BodyPairTracker {
     active: Option<PairCandidate>,
     penetrating: bool,
     x_ff: Vector4<f64>,
+    /// The parameter acceleration of the tracked pair, by differences of the
+    /// feed-forward rates of consecutive updates (zero when not known): the
+    /// warm start is extrapolated to second order, so a coherent step is
+    /// short enough to be accepted after one evaluation.
+    x_acc: Vector4<f64>,
+    /// `x_ff` belongs to the tracked pair of the previous update.
+    ff_valid: bool,
     last: Option<(Matrix3<f64>, Vec3)>,
 }
 
@@ -1413,6 +1465,8 @@ impl BodyPairTracker {
             active: None,
             penetrating: false,
             x_ff: Vector4::zeros(),
+            x_acc: Vector4::zeros(),
+            ff_valid: false,
             last: None,
         })
     }
@@ -1444,6 +1498,8 @@ impl BodyPairTracker {
         self.active = None;
         self.penetrating = false;
         self.x_ff = Vector4::zeros();
+        self.x_acc = Vector4::zeros();
+        self.ff_valid = false;
         self.incident = [Incident::NONE; 2];
         self.last = None;
     }
@@ -1520,10 +1576,10 @@ impl BodyPairTracker {
             let mut x0 = prev.x;
             if cfg.feed_forward {
                 for (i, xi) in x0.iter_mut().enumerate() {
-                    *xi += self.x_ff[i] * dt;
+                    *xi += (self.x_ff[i] + 0.5 * self.x_acc[i] * dt) * dt;
                 }
             }
-            let s = solve_pair(
+            let s = solve_pair_coherent(
                 &cfg,
                 SideRef {
                     body: a,
@@ -1539,9 +1595,16 @@ impl BodyPairTracker {
                 x0,
             );
             iterations += s.iterations;
-            self.x_ff = s
+            let ff = s
                 .feed_forward
                 .unwrap_or_else(|| feed_forward_rate(&cfg, &s.loc, &Vector4::from(s.cand.x), &s.lo, &s.hi));
+            self.x_acc = if self.ff_valid && dt > 0.0 && s.cand.converged {
+                (ff - self.x_ff) / dt
+            } else {
+                Vector4::zeros()
+            };
+            self.x_ff = ff;
+            self.ff_valid = s.cand.converged;
             best = s.cand;
             if !best.converged && !self.penetrating {
                 // after a jump, or near contact where the Hessian is positive
@@ -1560,6 +1623,12 @@ impl BodyPairTracker {
             }
             if !self.penetrating {
                 best = self.switch_sides(a, b, &rel, best, &mut switches, &mut iterations);
+                if (best.ia, best.ib) != (prev.ia, prev.ib) {
+                    // the rates belong to the pair that was left
+                    self.x_ff = Vector4::zeros();
+                    self.x_acc = Vector4::zeros();
+                    self.ff_valid = false;
+                }
             }
             if !(keeps(a, best.ia, best.x[0], best.x[1]) && keeps(b, best.ib, best.x[2], best.x[3])) {
                 // the tracked witness left a trimmed face: the previous
@@ -1679,6 +1748,8 @@ impl BodyPairTracker {
                 switches += 1;
             }
             self.x_ff = Vector4::zeros();
+            self.x_acc = Vector4::zeros();
+            self.ff_valid = false;
         }
 
         // 4. contact: touching, or interpenetrating (seed the penetration pair)

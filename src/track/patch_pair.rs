@@ -141,6 +141,60 @@ pub(crate) fn pair_local(st: &PairState, a: &BodyState, b: &BodyState) -> Local<
     }
 }
 
+/// One accepted coherent step of the patch–patch problem (the servo-loop
+/// case of the hybrid law).
+pub(crate) struct CoherentStep {
+    /// Parameters after the step.
+    pub x: Vector4<f64>,
+    /// Geometry at `x`, by second-order Taylor expansion from the evaluation.
+    pub state: PairState,
+    /// Local data at the evaluated parameters (before the step).
+    pub loc: Local<4>,
+    /// The next feed-forward rate −M⁻¹b from the step's Cholesky factor.
+    pub feed_forward: Vector4<f64>,
+}
+
+/// The coherent hybrid step from an evaluated state `st` at `x` (strictly
+/// inside the box `lo..hi`): one Cholesky factor of the Hessian (the hybrid
+/// safely-positive-definite test) serves the Newton step and the next
+/// feed-forward; the step is accepted when its metric length is at most
+/// `step_tol` and it stays in the box (the Newton exit of
+/// [`track_loop`](super::core::track_loop)). `None` when a condition fails:
+/// the caller runs the general loop.
+#[inline]
+pub(crate) fn coherent_step(
+    cfg: &TrackerConfig,
+    st: &PairState,
+    a: &BodyState,
+    b: &BodyState,
+    x: &Vector4<f64>,
+    lo: &Vector4<f64>,
+    hi: &Vector4<f64>,
+) -> Option<CoherentStep> {
+    if !(0..4).all(|i| x[i] > lo[i] && x[i] < hi[i]) {
+        return None;
+    }
+    let loc = pair_local(st, a, b);
+    let chol = Chol::new(&loc.hess, Some((&loc.metric, cfg.pd_margin)))?;
+    let d = chol.solve(&(-loc.g))?;
+    let len2 = (d.transpose() * loc.metric * d)[(0, 0)];
+    let xn = x + d;
+    if !(len2 <= cfg.step_tol * cfg.step_tol && (0..4).all(|i| xn[i] >= lo[i] && xn[i] <= hi[i])) {
+        return None;
+    }
+    let state = PairState {
+        a: taylor(&st.a, &Vector2::new(d[0], d[1])),
+        b: taylor(&st.b, &Vector2::new(d[2], d[3])),
+    };
+    let feed_forward = chol.solve(&(-pair_b(&state.a, &state.b, a, b)))?;
+    Some(CoherentStep {
+        x: xn,
+        state,
+        loc,
+        feed_forward,
+    })
+}
+
 /// Tracks the closest pair of points between two patches in rigid motion.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PatchPairTracker {
@@ -283,36 +337,16 @@ impl PatchPairTracker {
         lo: &Vector4<f64>,
         hi: &Vector4<f64>,
     ) -> Option<PairWitness> {
-        if !(0..4).all(|i| x[i] > lo[i] && x[i] < hi[i]) {
-            return None;
-        }
         let st = PairState {
             a: to_world(&patch_a.eval_derivs(x[0], x[1]), frame_a),
             b: to_world(&patch_b.eval_derivs(x[2], x[3]), frame_b),
         };
-        let loc = pair_local(&st, body_a, body_b);
-        let chol = Chol::new(&loc.hess, Some((&loc.metric, self.cfg.pd_margin)))?;
-        let d = chol.solve(&(-loc.g))?;
-        let len2 = (d.transpose() * loc.metric * d)[(0, 0)];
-        let xn = x + d;
-        if !(len2 <= self.cfg.step_tol * self.cfg.step_tol && (0..4).all(|i| xn[i] >= lo[i] && xn[i] <= hi[i])) {
-            return None;
-        }
-        // second-order Taylor expansion of the points and first derivatives
-        let step = |sp: &SurfacePoint, du: f64, dv: f64| SurfacePoint {
-            p: sp.p
-                + sp.su * du
-                + sp.sv * dv
-                + (sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv)) * 0.5,
-            su: sp.su + sp.suu * du + sp.suv * dv,
-            sv: sp.sv + sp.suv * du + sp.svv * dv,
-            ..*sp
-        };
-        let st = PairState {
-            a: step(&st.a, d[0], d[1]),
-            b: step(&st.b, d[2], d[3]),
-        };
-        let ff = chol.solve(&(-pair_b(&st.a, &st.b, body_a, body_b)))?;
+        let CoherentStep {
+            x: xn,
+            state: st,
+            feed_forward: ff,
+            ..
+        } = coherent_step(&self.cfg, &st, body_a, body_b, &x, lo, hi)?;
         let (pa, pb) = (st.a.p, st.b.p);
         let dv = pb - pa;
         let dist = dv.norm();
