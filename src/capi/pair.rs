@@ -233,7 +233,7 @@ fn update_with(
     dt: f64,
     out: *mut ext_pair_result,
 ) -> CResult {
-    if !(dt >= 0.0 && dt < f64::INFINITY) {
+    if !(0.0..f64::INFINITY).contains(&dt) {
         return Err(Failure::invalid(format_args!("dt = {dt} must be finite and >= 0")));
     }
     // finiteness of the poses and twists is checked by the tracker

@@ -202,10 +202,13 @@ pub(crate) fn body_state(pose: Option<&ext_pose>, twist: Option<&ext_twist>) -> 
 /// [`body_state_unit`] applies.
 #[inline(always)]
 pub(crate) fn unit_or_null(pose: Option<&ext_pose>) -> bool {
-    pose.is_none_or(|p| {
-        let q = &p.orientation;
-        ((q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z) - 1.0).abs() <= 4.0 * f64::EPSILON
-    })
+    match pose {
+        None => true,
+        Some(p) => {
+            let q = &p.orientation;
+            ((q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z) - 1.0).abs() <= 4.0 * f64::EPSILON
+        }
+    }
 }
 
 /// [`body_state`] for a pose that passed [`unit_or_null`]: no check, no
