@@ -214,6 +214,8 @@ pub(crate) fn build(
     let mut vmap: BTreeMap<usize, u32> = BTreeMap::new();
     let mut vinc: BTreeMap<usize, Incidence> = BTreeMap::new();
     let n_samples = opts.edge_samples.max(2);
+    // per face: the scene edges along its loops (for linking trims to edges)
+    let mut face_edges: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
     for ei in edge_ids {
         let Some(edge) = model.edges.get(ei) else { continue };
         let adj: Vec<usize> = edge.faces.iter().copied().filter(|f| faces.contains_key(f)).collect();
@@ -333,6 +335,9 @@ pub(crate) fn build(
         if edge.t0 > edge.t1 {
             vs.swap(0, 1);
         }
+        for f in &adj {
+            face_edges.entry(*f).or_default().push(e_index);
+        }
         scene.edges.push(Edge {
             kind,
             source_id: edge.source,
@@ -345,6 +350,7 @@ pub(crate) fn build(
             samples,
         });
     }
+    link_trims(scene, &faces, &face_edges);
     let mut ordered: Vec<(u32, usize)> = vmap.iter().map(|(&m, &s)| (s, m)).collect();
     ordered.sort();
     for (_, vi) in ordered {
@@ -360,4 +366,89 @@ pub(crate) fn build(
         });
     }
     Ok(())
+}
+
+/// Fractions of a trim curve sampled to decide whether it runs along an edge.
+const LINK_SAMPLES: [f64; 5] = [0.1, 0.3, 0.5, 0.7, 0.9];
+
+/// Distance, relative to the face's size, within which a trim curve counts
+/// as running along a B-rep edge of its face. Trim curves are the file's
+/// p-curves or projections of the edges, which lie within about 1e-8 to 1e-7
+/// of the exact 3-D edge; 1e-6 leaves a margin and is far below the
+/// distance between two different edges of a face.
+const LINK_TOL: f64 = 1e-6;
+
+/// Links every trim curve of a piece that runs along a B-rep edge of its
+/// face to that edge (`Boundary::Trim` adjacency): the runtime then tracks
+/// the edge's exact curve there and uses its Voronoi data, instead of the
+/// trim curve (a p-curve or projection). A curve is linked when its points
+/// at [`LINK_SAMPLES`] all lie within [`LINK_TOL`] × the face's size of one
+/// edge of the face; curves that match no edge stay trims.
+fn link_trims(scene: &mut SceneData, faces: &BTreeMap<usize, FaceCtx>, face_edges: &BTreeMap<usize, Vec<u32>>) {
+    use super::bez2;
+    use crate::scene::data::TrimCurve;
+    for (fi, ctx) in faces {
+        let Some(edges) = face_edges.get(fi) else { continue };
+        let curves: Vec<(u32, NurbsCurve)> = edges
+            .iter()
+            .filter_map(|&e| {
+                let ed = &scene.edges[e as usize];
+                NurbsCurve::try_from_homogeneous(ed.curve_degree as usize, ed.knots.clone(), ed.poles.clone())
+                    .ok()
+                    .map(|c| (e, c))
+            })
+            .collect();
+        if curves.is_empty() {
+            continue;
+        }
+        for &pi in &ctx.pieces {
+            let piece = &scene.pieces[pi];
+            if piece.fully_inside || piece.trim_loops.is_empty() {
+                continue;
+            }
+            let Some(surface) = super::piece_surface(piece) else {
+                continue;
+            };
+            let size = (Vec3::from(piece.bbox.max) - Vec3::from(piece.bbox.min)).norm();
+            let tol = LINK_TOL * size.max(1e-300);
+            let mut links = Vec::new();
+            for (li, l) in piece.trim_loops.iter().enumerate() {
+                for (ci, c) in l.curves.iter().enumerate() {
+                    let at = |f: f64| -> [f64; 2] {
+                        match c {
+                            TrimCurve::Bezier(h) => bez2::eval(h, f),
+                            TrimCurve::Polyline(v) => {
+                                let x = f * (v.len() - 1) as f64;
+                                let i = (x.floor() as usize).min(v.len().saturating_sub(2));
+                                let r = x - i as f64;
+                                let (a, b) = (v[i], v[(i + 1).min(v.len() - 1)]);
+                                [a[0] + r * (b[0] - a[0]), a[1] + r * (b[1] - a[1])]
+                            }
+                        }
+                    };
+                    let pts: Vec<Vec3> = LINK_SAMPLES
+                        .iter()
+                        .map(|&f| {
+                            let [u, v] = at(f);
+                            surface.eval(u.clamp(0.0, 1.0), v.clamp(0.0, 1.0))
+                        })
+                        .collect();
+                    let along = curves.iter().find(|(_, curve)| {
+                        pts.iter()
+                            .all(|p| crate::track::brute::closest_on_curve(curve, p, 32).2 <= tol)
+                    });
+                    if let Some(&(e, _)) = along {
+                        links.push(Adjacency {
+                            boundary: Boundary::Trim {
+                                trim_loop: li as u32,
+                                curve: ci as u32,
+                            },
+                            feature: FeatureRef::Edge(e),
+                        });
+                    }
+                }
+            }
+            scene.pieces[pi].adjacency.extend(links);
+        }
+    }
 }
