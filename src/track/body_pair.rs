@@ -845,6 +845,65 @@ fn slab_dir(best: &PairCandidate) -> Vec3 {
     }
 }
 
+/// The items (indices of [`ItemBoxes`]) that lie on one piece's patch: the
+/// piece, its trim curves and the B-rep edges along it. Any pair of such
+/// items of two pieces has a distance at least the pieces' minimum (each is
+/// a subset of its patch), so while the tracker holds that minimum the far
+/// phase need not solve them (they tie with it along parallel faces).
+#[derive(Debug, Clone, Copy)]
+struct Dominated {
+    n: usize,
+    items: [u32; DOMINATED_MAX],
+}
+
+/// At most this many items are remembered per piece (the rest are solved as usual).
+const DOMINATED_MAX: usize = 16;
+
+impl Dominated {
+    #[inline]
+    fn has(&self, i: u32) -> bool {
+        self.items[..self.n].contains(&i)
+    }
+
+    /// The items on piece `k`'s patch. An adjacent edge counts when its
+    /// points at five parameters lie on the patch within 1e-9 of the body's
+    /// size (an edge may run on past the piece, onto a neighbour).
+    fn of(body: &BodyGeom, boxes: &ItemBoxes, k: u32, scale: f64) -> Self {
+        let mut d = Dominated {
+            n: 0,
+            items: [0; DOMINATED_MAX],
+        };
+        let mut add = |d: &mut Dominated, i: usize| {
+            if d.n < DOMINATED_MAX && !d.has(i as u32) {
+                d.items[d.n] = i as u32;
+                d.n += 1;
+            }
+        };
+        add(&mut d, boxes.index(Item::Piece(k)));
+        for (t, tr) in body.trims.iter().enumerate() {
+            if tr.piece == k {
+                add(&mut d, boxes.index(Item::Trim(t as u32)));
+            }
+        }
+        let piece = &body.pieces[k as usize];
+        for &(_, f) in &piece.adjacency {
+            let FeatureRef::Edge(e) = f else { continue };
+            let Some(edge) = body.edges.get(e as usize) else {
+                continue;
+            };
+            let (t0, t1) = edge.curve.domain();
+            let on = [0.0, 0.25, 0.5, 0.75, 1.0].iter().all(|&f| {
+                let q = edge.curve.eval(t0 + f * (t1 - t0));
+                super::brute::closest_on_patch(&piece.surface, &q, 5, 2).distance <= 1e-9 * scale
+            });
+            if on {
+                add(&mut d, boxes.index(Item::Edge(e)));
+            }
+        }
+        d
+    }
+}
+
 struct Ctx<'a> {
     a: &'a BodyGeom,
     b: &'a BodyGeom,
@@ -853,6 +912,8 @@ struct Ctx<'a> {
     rel: &'a Rel,
     cfg: TrackerConfig,
     skip: Option<PairSkip>,
+    /// With `skip = Items(pa, pb)`: the items on `pa`'s and on `pb`'s patch.
+    dom: Option<(&'a Dominated, &'a Dominated)>,
 }
 
 fn centres(body: &BodyGeom) -> Vec<[f64; 2]> {
@@ -1063,8 +1124,10 @@ impl PairFar {
             return lb;
         }
         let (item_a, item_b) = (ba.item(ia), bb.item(ib));
-        if ctx.skip == Some(PairSkip::Items(item_a, item_b)) {
+        if ctx.skip == Some(PairSkip::Items(item_a, item_b)) || ctx.dom.is_some_and(|(da, db)| da.has(ia) && db.has(ib))
+        {
             // tracked by the caller, unimodal: its minimum is `best.d`
+            // (items on the two pieces' patches: at least that)
             let k = best.d.max(lb);
             if keep {
                 self.push(EntryKind::Items, ia, ib, depth, k);
@@ -1416,6 +1479,10 @@ pub struct BodyPairTracker {
     active: Option<PairCandidate>,
     penetrating: bool,
     x_ff: Vector4<f64>,
+    /// Per piece of A / of B, the items on its patch ([`Dominated`]), filled
+    /// when the piece is first part of a settled tracked pair.
+    dom_a: Vec<Option<Dominated>>,
+    dom_b: Vec<Option<Dominated>>,
     /// The parameter acceleration of the tracked pair, by differences of the
     /// feed-forward rates of consecutive updates (zero when not known): the
     /// warm start is extrapolated to second order, so a coherent step is
@@ -1465,6 +1532,8 @@ impl BodyPairTracker {
             active: None,
             penetrating: false,
             x_ff: Vector4::zeros(),
+            dom_a: vec![None; a.pieces.len()],
+            dom_b: vec![None; b.pieces.len()],
             x_acc: Vector4::zeros(),
             ff_valid: false,
             last: None,
@@ -1727,6 +1796,25 @@ impl BodyPairTracker {
                     None
                 }
             });
+            if let Some(PairSkip::Items(Item::Piece(pa), Item::Piece(pb))) = skip {
+                // computed once per piece (a few projections), then kept
+                let (pa, pb) = (pa as usize, pb as usize);
+                if self.dom_a.get(pa).is_some_and(Option::is_none) {
+                    self.dom_a[pa] = Some(Dominated::of(a, &self.boxes_a, pa as u32, self.scale));
+                }
+                if self.dom_b.get(pb).is_some_and(Option::is_none) {
+                    self.dom_b[pb] = Some(Dominated::of(b, &self.boxes_b, pb as u32, self.scale));
+                }
+            }
+            let dom = match skip {
+                Some(PairSkip::Items(Item::Piece(pa), Item::Piece(pb))) => {
+                    match (self.dom_a.get(pa as usize), self.dom_b.get(pb as usize)) {
+                        (Some(Some(da)), Some(Some(db))) => Some((da, db)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
             let ctx = Ctx {
                 a,
                 b,
@@ -1735,6 +1823,7 @@ impl BodyPairTracker {
                 rel: &rel,
                 cfg: pair_cell_config(&self.cfg),
                 skip,
+                dom,
             };
             self.far.search(&ctx, &mut best);
             iterations += self.far.iterations;
