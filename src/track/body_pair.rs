@@ -873,7 +873,7 @@ impl Dominated {
             n: 0,
             items: [0; DOMINATED_MAX],
         };
-        let mut add = |d: &mut Dominated, i: usize| {
+        let add = |d: &mut Dominated, i: usize| {
             if d.n < DOMINATED_MAX && !d.has(i as u32) {
                 d.items[d.n] = i as u32;
                 d.n += 1;
