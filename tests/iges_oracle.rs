@@ -12,18 +12,7 @@ const FACE_COUNT_EXCEPTIONS: &[(&str, usize, &str)] = &[];
 
 /// Closest-point differences from Open CASCADE, each explained in formats/iges.md
 /// ("Known differences"): file → most oracle points allowed off the imported geometry.
-const CLOSEST_EXCEPTIONS: &[(&str, usize, &str)] = &[
-    (
-        "iges_hm_nentity.igs",
-        19,
-        "118 form 0 (arc-length) ruled surfaces DE 541, 621; DE 655; DE 641",
-    ),
-    (
-        "iges_ansa9_occ131_2.igs",
-        3,
-        "edges rebuilt by Open CASCADE off the file's curves",
-    ),
-];
+const CLOSEST_EXCEPTIONS: &[(&str, usize, &str)] = &[];
 
 #[test]
 fn every_iges_fixture_imports_and_face_counts_match_occt() {
