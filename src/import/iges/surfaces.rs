@@ -296,6 +296,12 @@ impl Reader<'_> {
                 if dirflg == 1 {
                     n2 = reverse(&n2);
                 }
+                if e.form == 0 && ![&s1, &s2].iter().all(|c| matches!(c.curve, Curve::Line { .. })) {
+                    self.notes.push(format!(
+                        "118 DE {} is form 0 (rails joined at equal relative arc length): joined at equal normalised parameter instead, as Open CASCADE does",
+                        e.de
+                    ));
+                }
                 let s = ruled(&n1, &n2).ok_or_else(|| self.err(e, "ruled surface rails cannot be made compatible"))?;
                 let dom = s.domain();
                 SurfaceDef {
