@@ -181,7 +181,7 @@ fn oracle_closest_points_lie_on_imported_faces_inside_trims() {
 #[test]
 fn hm_nentity_off_domain_pcurve_is_dropped_and_form0_ruled_surfaces_are_reported() {
     let Some(root) = fixtures() else { return };
-    let m = import_file(&root.join("corpus/iges_hm_nentity.igs")).unwrap();
+    let m = import_file(root.join("corpus/iges_hm_nentity.igs")).unwrap();
     // 142 DE 639 (outer loop of the 144 DE 641): its parameter-space circle is in
     // model space, far outside the 114 surface's [0, 1] × [0, 3]
     assert!(
