@@ -1122,7 +1122,8 @@ pub struct Projection {
 
 /// Projects `q` onto `s` within the parameter box `bx` (`((u0,u1),(v0,v1))`):
 /// closed form for analytic surfaces, else a `grid × grid` search followed by
-/// clamped Gauss–Newton iterations from the best samples. `tol` is the
+/// clamped Gauss–Newton iterations from the 8 best local minima of the grid
+/// (the nearest foot wins). `tol` is the
 /// parameter step (relative to the box) at which iterations stop. More robust
 /// near degenerate pole rows than [`project_surface`] (used by the IGES tests).
 pub fn project(s: &Surface, q: &Vec3, bx: ((f64, f64), (f64, f64)), grid: usize, tol: f64) -> Projection {
