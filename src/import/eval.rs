@@ -1122,7 +1122,8 @@ pub struct Projection {
 
 /// Projects `q` onto `s` within the parameter box `bx` (`((u0,u1),(v0,v1))`):
 /// closed form for analytic surfaces, else a `grid × grid` search followed by
-/// clamped Gauss–Newton iterations from the best samples. `tol` is the
+/// clamped Gauss–Newton iterations from the 8 best local minima of the grid
+/// (the nearest foot wins). `tol` is the
 /// parameter step (relative to the box) at which iterations stop. More robust
 /// near degenerate pole rows than [`project_surface`] (used by the IGES tests).
 pub fn project(s: &Surface, q: &Vec3, bx: ((f64, f64), (f64, f64)), grid: usize, tol: f64) -> Projection {
@@ -1144,52 +1145,80 @@ pub fn project(s: &Surface, q: &Vec3, bx: ((f64, f64), (f64, f64)), grid: usize,
     }
     .max(2);
     let (per_u, per_v) = s.periods();
-    let mut best = (f64::INFINITY, u0, v0);
+    let mut samples = Vec::with_capacity((g + 1) * (g + 1));
     for i in 0..=g {
         let u = u0 + (u1 - u0) * i as f64 / g as f64;
         for j in 0..=g {
             let v = v0 + (v1 - v0) * j as f64 / g as f64;
-            let d = (s.eval(u, v) - q).norm_squared();
-            if d < best.0 {
-                best = (d, u, v);
+            samples.push(((s.eval(u, v) - q).norm_squared(), u, v));
+        }
+    }
+    // Gauss–Newton from the best few local minima of the grid: on folded or
+    // self-overlapping patches the best sample can lie on the wrong sheet
+    let at = |i: usize, j: usize| samples[i * (g + 1) + j].0;
+    let mut firsts: Vec<(f64, f64, f64)> = Vec::new();
+    for i in 0..=g {
+        for j in 0..=g {
+            let d = at(i, j);
+            let lower = (i.saturating_sub(1)..=(i + 1).min(g))
+                .flat_map(|a| (j.saturating_sub(1)..=(j + 1).min(g)).map(move |b| (a, b)))
+                .any(|(a, b)| at(a, b) < d);
+            if !lower {
+                firsts.push(samples[i * (g + 1) + j]);
             }
         }
     }
-    let (mut u, mut v) = (best.1, best.2);
+    firsts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    firsts.truncate(8);
     let su_span = (u1 - u0).abs().max(1e-300);
     let sv_span = (v1 - v0).abs().max(1e-300);
-    for _ in 0..100 {
-        let d = s.eval_derivs(u, v);
-        let r = d.p - q;
-        let a11 = d.su.dot(&d.su);
-        let a12 = d.su.dot(&d.sv);
-        let a22 = d.sv.dot(&d.sv);
-        let b1 = -r.dot(&d.su);
-        let b2 = -r.dot(&d.sv);
-        let det = a11 * a22 - a12 * a12;
-        let (du, dv) = if det.abs() > 1e-300 {
-            ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det)
-        } else if a11 > 0.0 {
-            (b1 / a11, 0.0)
-        } else if a22 > 0.0 {
-            (0.0, b2 / a22)
-        } else {
-            break;
-        };
-        // limit the step to a tenth of the box
-        let scale = (du.abs() / (0.1 * su_span)).max(dv.abs() / (0.1 * sv_span)).max(1.0);
-        let wrap = |x: f64, a: f64, b: f64, per: Option<f64>| match per {
-            Some(p) if (b - a - p).abs() <= 1e-9 * p.max(1.0) => a + (x - a).rem_euclid(p),
-            _ => x.clamp(a.min(b), a.max(b)),
-        };
-        let nu = wrap(u + du / scale, u0, u1, per_u);
-        let nv = wrap(v + dv / scale, v0, v1, per_v);
-        let moved = ((du / scale) / su_span).abs().max(((dv / scale) / sv_span).abs());
-        u = nu;
-        v = nv;
-        if moved < tol {
+    let descend = |mut u: f64, mut v: f64| -> (f64, f64) {
+        for _ in 0..100 {
+            let d = s.eval_derivs(u, v);
+            let r = d.p - q;
+            let a11 = d.su.dot(&d.su);
+            let a12 = d.su.dot(&d.sv);
+            let a22 = d.sv.dot(&d.sv);
+            let b1 = -r.dot(&d.su);
+            let b2 = -r.dot(&d.sv);
+            let det = a11 * a22 - a12 * a12;
+            let (du, dv) = if det.abs() > 1e-300 {
+                ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det)
+            } else if a11 > 0.0 {
+                (b1 / a11, 0.0)
+            } else if a22 > 0.0 {
+                (0.0, b2 / a22)
+            } else {
+                break;
+            };
+            // limit the step to a tenth of the box
+            let scale = (du.abs() / (0.1 * su_span)).max(dv.abs() / (0.1 * sv_span)).max(1.0);
+            let wrap = |x: f64, a: f64, b: f64, per: Option<f64>| match per {
+                Some(p) if (b - a - p).abs() <= 1e-9 * p.max(1.0) => a + (x - a).rem_euclid(p),
+                _ => x.clamp(a.min(b), a.max(b)),
+            };
+            let nu = wrap(u + du / scale, u0, u1, per_u);
+            let nv = wrap(v + dv / scale, v0, v1, per_v);
+            let moved = ((du / scale) / su_span).abs().max(((dv / scale) / sv_span).abs());
+            u = nu;
+            v = nv;
+            if moved < tol {
+                break;
+            }
+        }
+        (u, v)
+    };
+    let mut best: Option<Projection> = None;
+    for &(_, su, sv) in &firsts {
+        let (u, v) = descend(su, sv);
+        let p = finish(u, v);
+        if best.map_or(true, |b| p.distance < b.distance) {
+            best = Some(p);
+        }
+        // a foot this close cannot be improved on by another start
+        if p.distance <= 1e-12 * (1.0 + q.norm()) {
             break;
         }
     }
-    finish(u, v)
+    best.unwrap_or_else(|| finish(u0, v0))
 }

@@ -58,7 +58,16 @@ impl Reader<'_> {
                     "curve on surface with neither a parameter-space nor a model-space curve",
                 ));
             }
-            let _ = pref;
+            let pc = match (pc, &c3) {
+                (Some(b), Some(_)) if !in_domain(&b, sd) => {
+                    r.notes.push(format!(
+                        "142 DE {}: parameter-space curve DE {bptr} leaves the surface's parameter domain (preference flag {pref}): the model-space curve DE {cptr} is used",
+                        e.de
+                    ));
+                    None
+                }
+                (b, _) => b,
+            };
             let coedges = match (pc, c3) {
                 (Some(b), Some(c)) => {
                     let bs = split_composite(b.clone());
@@ -268,6 +277,25 @@ fn loop_signed_area(l: &Loop) -> Option<f64> {
         a += p.x * q.y - q.x * p.y;
     }
     Some(0.5 * a)
+}
+
+/// True when a p-curve stays inside the surface's natural parameter box
+/// (checked at 17 points, 1e-3 of the box's size slack; periodic directions
+/// and unbounded surfaces are not checked). Some producers write model-space
+/// coordinates into the parameter-space curve of a 142 (`iges_hm_nentity.igs`
+/// DE 639: a circle at (6, 7.25) on a spline surface with `u ∈ [0, 1]`).
+fn in_domain(b: &CurveSegment, sd: &SurfaceDef) -> bool {
+    let Some(((u0, u1), (v0, v1))) = sd.domain else {
+        return true;
+    };
+    let (pu, pv) = sd.surface.periods();
+    let (su, sv) = ((u1 - u0).abs() * 1e-3, (v1 - v0).abs() * 1e-3);
+    (0..=16).all(|k| {
+        let p = b.point_at(k as f64 / 16.0);
+        let ok_u = pu.is_some() || (p.x >= u0.min(u1) - su && p.x <= u0.max(u1) + su);
+        let ok_v = pv.is_some() || (p.y >= v0.min(v1) - sv && p.y <= v0.max(v1) + sv);
+        ok_u && ok_v
+    })
 }
 
 fn coedge(pcurve: Option<CurveSegment>, curve: Option<CurveSegment>, de: usize) -> Coedge {

@@ -41,6 +41,101 @@ fn ellipse_arc(f: &Frame, a: f64, b: f64, t0: f64, t1: f64) -> Option<NurbsCurve
     NurbsCurve::try_from_homogeneous(2, knots, cw).ok()
 }
 
+/// Homogeneous 2D poles `(X, Y, W)` of one arc piece of half-angle `alpha`
+/// centred on angle 0, in Open CASCADE's "rational C1" parameterisation
+/// (`Convert_RationalC1`): with the quadratic B-splines `U(t)`, `V(t)` on
+/// knots `[-α, 0, α]` (`U` poles `1, 1 + α/4·tan(α/2)` twice, `1`; `V` poles
+/// `∓tan(α/2)`, `±(α/4 − tan(α/2))`), the point is at angle `2·atan2(V, U)`,
+/// i.e. `X = U² − V²`, `Y = 2UV`, `W = U² + V²`: an exact quartic B-spline on
+/// knots `[-α×5, 0×3, α×5]` (C1 at 0). Returns its 8 poles.
+fn rational_c1_piece(alpha: f64) -> [[f64; 3]; 8] {
+    let tq = (alpha / 2.0).tan();
+    let a4 = alpha / 4.0;
+    let v = [-tq, a4 - tq, tq - a4, tq];
+    let u = [1.0, 1.0 + a4 * tq, 1.0 + a4 * tq, 1.0];
+    // Bézier pieces of the quadratics (knot 0 inserted once, equal spans)
+    let bez = |p: [f64; 4]| -> [[f64; 3]; 2] {
+        let m = 0.5 * (p[1] + p[2]);
+        [[p[0], p[1], m], [m, p[2], p[3]]]
+    };
+    // product of two quadratic Bézier polynomials as a quartic Bézier
+    let mul = |a: [f64; 3], b: [f64; 3]| -> [f64; 5] {
+        [
+            a[0] * b[0],
+            (a[0] * b[1] + a[1] * b[0]) / 2.0,
+            (a[0] * b[2] + 4.0 * a[1] * b[1] + a[2] * b[0]) / 6.0,
+            (a[1] * b[2] + a[2] * b[1]) / 2.0,
+            a[2] * b[2],
+        ]
+    };
+    let (ub, vb) = (bez(u), bez(v));
+    let mut out = [[0.0; 3]; 8];
+    for piece in 0..2 {
+        let (uu, vv, uv) = (
+            mul(ub[piece], ub[piece]),
+            mul(vb[piece], vb[piece]),
+            mul(ub[piece], vb[piece]),
+        );
+        // left piece gives poles 0..=3, right piece poles 4..=7 (its 1..=4):
+        // the common Bézier point is removed (C1 join, knot multiplicity 3)
+        for k in 0..4 {
+            let j = if piece == 0 { k } else { k + 1 };
+            out[piece * 4 + k] = [uu[j] - vv[j], 2.0 * uv[j], uu[j] + vv[j]];
+        }
+    }
+    out
+}
+
+/// An arc of `o + a cos t·x + b sin t·y`, `t ∈ [t0, t1]`, as Open CASCADE
+/// converts a trimmed circle or ellipse for a ruled surface
+/// (`GeomConvert::CurveToBSplineCurve` with `Convert_RationalC1`): one quartic
+/// rational piece of two C1 spans, or two such pieces (joined C0) when the arc
+/// spans 6 rad or more. Same point set as [`to_nurbs`] but a different
+/// correspondence between parameter and angle (not the angle, not arc length),
+/// which decides where the rulings of a 118 surface go.
+fn ellipse_arc_rational_c1(f: &Frame, a: f64, b: f64, t0: f64, t1: f64) -> Option<NurbsCurve> {
+    let span = t1 - t0;
+    if !(span > 0.0 && span.is_finite()) {
+        return None;
+    }
+    let n = if span < 6.0 { 1 } else { 2 };
+    let d = span / n as f64;
+    let alpha = d / 2.0;
+    let local = rational_c1_piece(alpha);
+    let mut knots = vec![t0; 5];
+    let mut cw: Vec<Hpoint> = Vec::with_capacity(8 * n);
+    for k in 0..n {
+        let beta = t0 + d * k as f64 + alpha;
+        let (sb, cb) = beta.sin_cos();
+        for (i, p) in local.iter().enumerate() {
+            if k > 0 && i == 0 {
+                continue; // shared with the previous piece's last pole
+            }
+            let (x, y, w) = (cb * p[0] - sb * p[1], sb * p[0] + cb * p[1], p[2]);
+            let q = f.origin * w + f.x * (a * x) + f.y * (b * y);
+            cw.push([q.x, q.y, q.z, w]);
+        }
+        knots.extend([t0 + d * k as f64 + alpha; 3]);
+        if k + 1 < n {
+            knots.extend([t0 + d * (k + 1) as f64; 4]);
+        }
+    }
+    knots.extend([t1; 5]);
+    NurbsCurve::try_from_homogeneous(4, knots, cw).ok()
+}
+
+/// The NURBS form Open CASCADE gives a 118 ruled surface's rail: circles and
+/// ellipses in the "rational C1" parameterisation (see
+/// `ellipse_arc_rational_c1`), everything else as [`to_nurbs`]. Rails are
+/// paired by equal normalised parameter, so this choice moves the rulings.
+pub fn to_nurbs_rail(seg: &CurveSegment) -> Option<NurbsCurve> {
+    match &seg.curve {
+        Curve::Circle { frame, radius } => ellipse_arc_rational_c1(frame, *radius, *radius, seg.t0, seg.t1),
+        Curve::Ellipse { frame, semi_x, semi_y } => ellipse_arc_rational_c1(frame, *semi_x, *semi_y, seg.t0, seg.t1),
+        _ => to_nurbs(seg),
+    }
+}
+
 fn hyperbola_arc(f: &Frame, a: f64, b: f64, t0: f64, t1: f64) -> Option<NurbsCurve> {
     let span = t1 - t0;
     if !(span > 0.0 && span.is_finite()) {
@@ -196,6 +291,7 @@ pub fn cubic_breakpoint_knots(t: &[f64]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::f64::consts::TAU;
 
     #[test]
     fn circle_arc_nurbs_lies_on_circle() {
@@ -207,6 +303,42 @@ mod tests {
             assert!((p.norm() - 2.0).abs() < 1e-12);
         }
         assert!((c.eval(0.3) - Vec3::new(2.0 * 0.3f64.cos(), 2.0 * 0.3f64.sin(), 0.0)).norm() < 1e-12);
+    }
+
+    #[test]
+    fn rational_c1_arc_lies_on_circle_and_matches_open_cascade_weights() {
+        let f = Frame::default();
+        for (t0, t1) in [(0.3, 2.1), (-1.0, 4.9), (0.0, TAU)] {
+            let c = ellipse_arc_rational_c1(&f, 2.0, 2.0, t0, t1).unwrap();
+            assert_eq!(c.degree, 4);
+            for i in 0..=60 {
+                let t = t0 + (t1 - t0) * i as f64 / 60.0;
+                assert!((c.eval(t).norm() - 2.0).abs() < 1e-12, "{t0}..{t1} at {t}");
+            }
+            let end = |t: f64| Vec3::new(2.0 * t.cos(), 2.0 * t.sin(), 0.0);
+            assert!((c.eval(t0) - end(t0)).norm() < 1e-12);
+            assert!((c.eval(t1) - end(t1)).norm() < 1e-12);
+            // the mid parameter of each piece is the mid angle (symmetric map)
+            let n = if t1 - t0 < 6.0 { 1.0 } else { 2.0 };
+            let d = (t1 - t0) / n;
+            assert!((c.eval(t0 + d / 2.0) - end(t0 + d / 2.0)).norm() < 1e-12);
+        }
+        // iges_hm_nentity.igs DE 537 (arc of half-angle atan2(0.47, 0.375)):
+        // Open CASCADE's ruled surface DE 541 has these weight ratios
+        // w[2]/w[0], w[3]/w[0] along the arc (read through OCP).
+        let alpha = 0.47f64.atan2(0.375);
+        let p = rational_c1_piece(alpha);
+        let occt = [
+            1.0008770860900065 / 1.0008183205333134,
+            0.9974862728433673 / 1.0008183205333134,
+        ];
+        assert!((p[1][2] / p[0][2] - 1.0).abs() < 1e-14);
+        assert!((p[2][2] / p[0][2] - occt[0]).abs() < 1e-12, "{}", p[2][2] / p[0][2]);
+        assert!((p[3][2] / p[0][2] - occt[1]).abs() < 1e-12, "{}", p[3][2] / p[0][2]);
+        // the map from parameter to angle is neither the angle nor arc length
+        let c = ellipse_arc_rational_c1(&f, 1.0, 1.0, -alpha, alpha).unwrap();
+        let q = c.eval(-alpha / 2.0);
+        assert!((q.y.atan2(q.x) + alpha / 2.0).abs() > 1e-4);
     }
 
     #[test]

@@ -18,7 +18,7 @@
 use super::curves::map_segment;
 use super::directory::DirEntry;
 use super::error::IgesError;
-use super::nurbs::{cubic_breakpoint_knots, cubic_power_to_bezier, map_nurbs, reverse, to_nurbs};
+use super::nurbs::{cubic_breakpoint_knots, cubic_power_to_bezier, map_nurbs, reverse, to_nurbs, to_nurbs_rail};
 use super::reader::Reader;
 use super::transform::{Affine, Map2};
 use crate::geom::{Hpoint, NurbsCurve, NurbsSurface, Vec3};
@@ -287,12 +287,20 @@ impl Reader<'_> {
                 let _devflg = p.opt_int()?;
                 let s1 = self.curve(c1, e, &a)?;
                 let s2 = self.curve(c2, e, &a)?;
-                let n1 = to_nurbs(&s1).ok_or_else(|| self.err(e, "first rail cannot be converted to a B-spline"))?;
-                let n2 = to_nurbs(&s2).ok_or_else(|| self.err(e, "second rail cannot be converted to a B-spline"))?;
+                let n1 =
+                    to_nurbs_rail(&s1).ok_or_else(|| self.err(e, "first rail cannot be converted to a B-spline"))?;
+                let n2 =
+                    to_nurbs_rail(&s2).ok_or_else(|| self.err(e, "second rail cannot be converted to a B-spline"))?;
                 let n1 = if s1.forward { n1 } else { reverse(&n1) };
                 let mut n2 = if s2.forward { n2 } else { reverse(&n2) };
                 if dirflg == 1 {
                     n2 = reverse(&n2);
+                }
+                if e.form == 0 && ![&s1, &s2].iter().all(|c| matches!(c.curve, Curve::Line { .. })) {
+                    self.notes.push(format!(
+                        "118 DE {} is form 0 (rails joined at equal relative arc length): joined at equal normalised parameter instead, as Open CASCADE does",
+                        e.de
+                    ));
                 }
                 let s = ruled(&n1, &n2).ok_or_else(|| self.err(e, "ruled surface rails cannot be made compatible"))?;
                 let dom = s.domain();
