@@ -204,3 +204,13 @@ pub fn real_of(p: Param) -> Option<f64> {
         _ => None,
     }
 }
+
+/// An entity or enumeration name in upper case, borrowed when it already is
+/// (the usual case: no allocation per entity read).
+pub fn upper(n: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if n.iter().any(u8::is_ascii_lowercase) {
+        std::borrow::Cow::Owned(n.to_ascii_uppercase())
+    } else {
+        std::borrow::Cow::Borrowed(n)
+    }
+}

@@ -80,8 +80,8 @@ impl<'e, 'a> Builder<'e, 'a> {
     pub fn placement(&mut self, idx: usize) -> Result<Frame, StepError> {
         let a = self.simple(idx);
         let o = self.point(a.reference(1)?)?;
-        let name = a.entity.to_ascii_uppercase();
-        let (axis, reference) = match name.as_slice() {
+        let name = super::access::upper(a.entity);
+        let (axis, reference) = match &*name {
             b"AXIS2_PLACEMENT_3D" => {
                 let z = match a.opt_reference(2)? {
                     Some(r) => self.direction(r)?,
@@ -149,16 +149,16 @@ impl<'e, 'a> Builder<'e, 'a> {
 
     fn curve_uncached(&mut self, idx: usize) -> Result<Curve, StepError> {
         let a = self.simple(idx);
-        let name = a.entity.to_ascii_uppercase();
+        let name = super::access::upper(a.entity);
         if self.has(idx, b"B_SPLINE_CURVE")
             || matches!(
-                name.as_slice(),
+                &*name,
                 b"B_SPLINE_CURVE_WITH_KNOTS" | b"BEZIER_CURVE" | b"UNIFORM_CURVE" | b"QUASI_UNIFORM_CURVE"
             )
         {
             return self.bspline_curve(idx);
         }
-        match name.as_slice() {
+        match &*name {
             b"LINE" => {
                 let origin = self.point(a.reference(1)?)?;
                 let (d, _mag) = self.vector(a.reference(2)?)?;
@@ -466,16 +466,16 @@ impl<'e, 'a> Builder<'e, 'a> {
 
     fn surface_uncached(&mut self, idx: usize) -> Result<Surface, StepError> {
         let a = self.simple(idx);
-        let name = a.entity.to_ascii_uppercase();
+        let name = super::access::upper(a.entity);
         if self.has(idx, b"B_SPLINE_SURFACE")
             || matches!(
-                name.as_slice(),
+                &*name,
                 b"B_SPLINE_SURFACE_WITH_KNOTS" | b"BEZIER_SURFACE" | b"UNIFORM_SURFACE" | b"QUASI_UNIFORM_SURFACE"
             )
         {
             return self.bspline_surface(idx);
         }
-        match name.as_slice() {
+        match &*name {
             b"PLANE" => Ok(Surface::Plane {
                 frame: self.placement(a.reference(1)?)?,
             }),

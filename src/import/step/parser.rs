@@ -11,11 +11,9 @@
 use super::arena::{Exchange, IdIndex, Instance, Param, Record, Span};
 use super::error::{At, StepError};
 use nom::{
-    branch::alt,
     bytes::complete::{tag, take_while, take_while1},
-    character::complete::{digit0, digit1, one_of},
-    combinator::{opt, recognize},
-    sequence::{pair, tuple},
+    combinator::recognize,
+    sequence::pair,
     IResult,
 };
 
@@ -27,17 +25,6 @@ fn keyword(i: &[u8]) -> IResult<&[u8], &[u8]> {
         take_while1(|c: u8| c.is_ascii_alphabetic() || c == b'!' || c == b'_'),
         take_while(|c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-'),
     ))(i)
-}
-
-fn number(i: &[u8]) -> IResult<&[u8], &[u8]> {
-    recognize(tuple((
-        opt(one_of("+-")),
-        alt((
-            recognize(pair(digit1, opt(pair(tag("."), digit0)))),
-            recognize(pair(tag("."), digit1)),
-        )),
-        opt(tuple((one_of("eE"), opt(one_of("+-")), digit1))),
-    )))(i)
 }
 
 fn enumeration(i: &[u8]) -> IResult<&[u8], &[u8]> {
@@ -339,12 +326,12 @@ impl<'a> Parser<'a> {
                     first = true;
                     continue;
                 }
-                c if c.is_ascii_digit() || c == b'+' || c == b'-' || c == b'.' => match number(self.rest()) {
-                    Ok((r, num)) => {
-                        self.pos = src.len() - r.len();
-                        parse_number(num).ok_or_else(|| self.syntax("a number"))?
+                c if c.is_ascii_digit() || c == b'+' || c == b'-' || c == b'.' => match scan_number(self.rest()) {
+                    Some((n, value)) => {
+                        self.pos += n;
+                        value
                     }
-                    Err(_) => return Err(self.syntax("a number")),
+                    None => return Err(self.syntax("a number")),
                 },
                 c if c.is_ascii_alphabetic() || c == b'!' => {
                     let k = self.keyword()?;
@@ -485,7 +472,126 @@ fn parse_u64(d: &[u8]) -> u64 {
         .fold(0u64, |a, &c| a.wrapping_mul(10).wrapping_add((c - b'0') as u64))
 }
 
-fn parse_number(s: &[u8]) -> Option<Param> {
+/// Exact powers of ten representable as `f64` (10^22 is the largest).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// Scans a number token at the start of `s` (ISO 10303-21 integer or real:
+/// `[+-] digits [. digits] [E [+-] digits]`, also `.5` and `1.`) in one pass;
+/// returns its length and value (`Param::Int` without `.` or exponent).
+///
+/// Reals whose significant digits fit 2^53 with a decimal exponent within
+/// ±22 are converted exactly by one IEEE multiplication or division of two
+/// exact values (Clinger's fast path, correctly rounded); every other real
+/// goes through `str::parse`, so the result always equals `str::parse::<f64>`
+/// of the token. Non-finite results are rejected (`None`).
+pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
+    let mut i = 0;
+    let neg = match s.first() {
+        Some(b'-') => {
+            i = 1;
+            true
+        }
+        Some(b'+') => {
+            i = 1;
+            false
+        }
+        _ => false,
+    };
+    let int_start = i;
+    while s.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    let int_end = i;
+    let mut frac_start = i;
+    let mut frac_end = i;
+    let mut is_real = false;
+    if s.get(i) == Some(&b'.') {
+        is_real = true;
+        frac_start = i + 1;
+        i += 1;
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        frac_end = i;
+    }
+    if int_end == int_start && frac_end == frac_start {
+        return None; // no digit at all (`.`, `+.`, `-`)
+    }
+    let mut exp: i64 = 0;
+    if matches!(s.get(i), Some(b'e' | b'E')) {
+        let mut j = i + 1;
+        let eneg = match s.get(j) {
+            Some(b'-') => {
+                j += 1;
+                true
+            }
+            Some(b'+') => {
+                j += 1;
+                false
+            }
+            _ => false,
+        };
+        let d0 = j;
+        while let Some(&c) = s.get(j).filter(|c| c.is_ascii_digit()) {
+            exp = (exp * 10 + (c - b'0') as i64).min(1 << 40);
+            j += 1;
+        }
+        if j > d0 {
+            // a complete exponent (else the `E` is not part of the number)
+            is_real = true;
+            if eneg {
+                exp = -exp;
+            }
+            i = j;
+        } else {
+            exp = 0;
+        }
+    }
+    let text = &s[..i];
+    let int_digits = &s[int_start..int_end];
+    let frac_digits = &s[frac_start..frac_end];
+    if !is_real {
+        if int_digits.len() <= 18 {
+            let v = int_digits.iter().fold(0i64, |a, &c| a * 10 + (c - b'0') as i64);
+            return Some((i, Param::Int(if neg { -v } else { v })));
+        }
+        return parse_number_slow(text).map(|p| (i, p));
+    }
+    // significant digits: the digit string without leading and trailing zeros
+    let digit = |k: usize| -> u8 {
+        if k < int_digits.len() {
+            int_digits[k]
+        } else {
+            frac_digits[k - int_digits.len()]
+        }
+    };
+    let n = int_digits.len() + frac_digits.len();
+    let Some(first) = (0..n).find(|&k| digit(k) != b'0') else {
+        return Some((i, Param::Real(if neg { -0.0 } else { 0.0 })));
+    };
+    let last = (first..n).rev().find(|&k| digit(k) != b'0').unwrap_or(first);
+    if last - first < 19 {
+        let mant = (first..=last).fold(0u64, |a, k| a * 10 + (digit(k) - b'0') as u64);
+        // weight of the digit at `last` is 10^(int_len - 1 - last)
+        let e10 = exp + int_digits.len() as i64 - 1 - last as i64;
+        if mant <= 1u64 << 53 && (-22..=22).contains(&e10) {
+            let m = mant as f64;
+            let v = if e10 >= 0 {
+                m * POW10[e10 as usize]
+            } else {
+                m / POW10[(-e10) as usize]
+            };
+            return Some((i, Param::Real(if neg { -v } else { v })));
+        }
+    }
+    parse_number_slow(text).map(|p| (i, p))
+}
+
+/// `str::parse` of a scanned number token (integers too large for `i64` become reals).
+fn parse_number_slow(s: &[u8]) -> Option<Param> {
     let is_real = s.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));
     let text = std::str::from_utf8(s).ok()?;
     if !is_real {

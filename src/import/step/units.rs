@@ -32,7 +32,7 @@ impl Default for ContextUnits {
 }
 
 fn prefix_factor(p: &[u8]) -> Option<(f64, &'static str)> {
-    Some(match p.to_ascii_uppercase().as_slice() {
+    Some(match &*super::access::upper(p) {
         b"EXA" => (1e18, "E"),
         b"PETA" => (1e15, "P"),
         b"TERA" => (1e12, "T"),
@@ -84,9 +84,9 @@ impl<'e, 'a> Builder<'e, 'a> {
                 }
                 _ => None,
             };
-            let name = si.enumeration(off + 1)?.to_ascii_uppercase();
+            let name = super::access::upper(si.enumeration(off + 1)?);
             let (f, sym) = prefix.unwrap_or((1.0, ""));
-            return Ok(match name.as_slice() {
+            return Ok(match &*name {
                 b"METRE" => Length(f * 1000.0, format!("{sym}m")),
                 b"RADIAN" => Angle(f),
                 _ => Other,
