@@ -191,8 +191,13 @@ fn edge_cases_match_str_parse() {
         state ^= state << 17;
         state
     };
-    for _ in 0..200_000 {
-        let len = 1 + (next() % 20) as usize;
+    for k in 0..400_000 {
+        // half of them with 16 to 20 digits (beyond 2^53)
+        let len = if k % 2 == 0 {
+            16 + (next() % 5) as usize
+        } else {
+            1 + (next() % 20) as usize
+        };
         let digits: String = (0..len).map(|_| char::from(b'0' + (next() % 10) as u8)).collect();
         let dot = (next() % (len as u64 + 1)) as usize;
         let mut t = String::new();
@@ -204,6 +209,9 @@ fn edge_cases_match_str_parse() {
         t.push_str(&digits[dot..]);
         if next() % 2 == 0 {
             t.push_str(&format!("E{}", (next() % 61) as i64 - 30));
+        }
+        if next() % 4 == 0 {
+            t.push_str("000");
         }
         check(&t);
     }

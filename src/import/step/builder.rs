@@ -40,8 +40,10 @@ pub struct Builder<'e, 'a> {
     pub face_map: Vec<u32>,
     /// Curve cache (instance index, scale bits).
     pub curves: HashMap<(usize, u64), Curve>,
-    /// Surface cache.
+    /// Surface cache (shared surfaces not held by a face).
     pub surfaces: HashMap<(usize, u64), Surface>,
+    /// Surfaces held by a Model face: key → face index.
+    pub surface_faces: HashMap<(usize, u64), usize>,
     /// EDGE_CURVE instance → its Edge runs against the STEP edge direction.
     pub edge_flips: HashMap<usize, bool>,
     /// Solid / shell / face items already placed as a body.
@@ -66,6 +68,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             face_map: vec![NONE; n],
             curves: HashMap::new(),
             surfaces: HashMap::new(),
+            surface_faces: HashMap::new(),
             edge_flips: HashMap::new(),
             placed_items: std::collections::HashSet::new(),
         }

@@ -500,24 +500,29 @@ pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
         }
         _ => false,
     };
+    // significant digits accumulate in `mant` (`nd` of them); zeros after the
+    // last non-zero digit wait in `zeros`; `last` is the digit index (integer
+    // and fraction digits counted together) of the last non-zero digit
+    let mut acc = Digits::default();
     let int_start = i;
-    while s.get(i).is_some_and(u8::is_ascii_digit) {
+    while let Some(&c) = s.get(i).filter(|c| c.is_ascii_digit()) {
+        acc.push(c - b'0', i - int_start);
         i += 1;
     }
-    let int_end = i;
-    let mut frac_start = i;
-    let mut frac_end = i;
+    let int_len = i - int_start;
     let mut is_real = false;
+    let mut frac_len = 0;
     if s.get(i) == Some(&b'.') {
         is_real = true;
-        frac_start = i + 1;
         i += 1;
-        while s.get(i).is_some_and(u8::is_ascii_digit) {
+        let frac_start = i;
+        while let Some(&c) = s.get(i).filter(|c| c.is_ascii_digit()) {
+            acc.push(c - b'0', int_len + i - frac_start);
             i += 1;
         }
-        frac_end = i;
+        frac_len = i - frac_start;
     }
-    if int_end == int_start && frac_end == frac_start {
+    if int_len == 0 && frac_len == 0 {
         return None; // no digit at all (`.`, `+.`, `-`)
     }
     let mut exp: i64 = 0;
@@ -550,45 +555,125 @@ pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
             exp = 0;
         }
     }
-    let text = &s[..i];
-    let int_digits = &s[int_start..int_end];
-    let frac_digits = &s[frac_start..frac_end];
     if !is_real {
-        if int_digits.len() <= 18 {
-            let v = int_digits.iter().fold(0i64, |a, &c| a * 10 + (c - b'0') as i64);
+        if int_len <= 18 {
+            let v = s[int_start..int_start + int_len]
+                .iter()
+                .fold(0i64, |a, &c| a * 10 + (c - b'0') as i64);
             return Some((i, Param::Int(if neg { -v } else { v })));
         }
-        return parse_number_slow(text).map(|p| (i, p));
+        return parse_number_slow(&s[..i]).map(|p| (i, p));
     }
-    // significant digits: the digit string without leading and trailing zeros
-    let digit = |k: usize| -> u8 {
-        if k < int_digits.len() {
-            int_digits[k]
-        } else {
-            frac_digits[k - int_digits.len()]
-        }
-    };
-    let n = int_digits.len() + frac_digits.len();
-    let Some(first) = (0..n).find(|&k| digit(k) != b'0') else {
+    if acc.nd == 0 {
         return Some((i, Param::Real(if neg { -0.0 } else { 0.0 })));
-    };
-    let last = (first..n).rev().find(|&k| digit(k) != b'0').unwrap_or(first);
-    if last - first < 19 {
-        let mant = (first..=last).fold(0u64, |a, k| a * 10 + (digit(k) - b'0') as u64);
-        // weight of the digit at `last` is 10^(int_len - 1 - last)
-        let e10 = exp + int_digits.len() as i64 - 1 - last as i64;
-        if mant <= 1u64 << 53 && (-22..=22).contains(&e10) {
-            let m = mant as f64;
-            let v = if e10 >= 0 {
-                m * POW10[e10 as usize]
-            } else {
-                m / POW10[(-e10) as usize]
-            };
+    }
+    if !acc.overflow {
+        // the digit at `last` weighs 10^(int_len - 1 - last)
+        let e10 = exp + int_len as i64 - 1 - acc.last as i64;
+        if let Some(v) = exact_real(acc.mant, e10) {
             return Some((i, Param::Real(if neg { -v } else { v })));
         }
     }
-    parse_number_slow(text).map(|p| (i, p))
+    parse_number_slow(&s[..i]).map(|p| (i, p))
 }
+
+/// `mant · 10^e10` correctly rounded to `f64` (`mant` > 0), or `None` when
+/// outside the exact fast paths:
+/// - `mant` ≤ 2^53 and |e10| ≤ 22: both factors are exact doubles, one IEEE
+///   multiplication or division rounds correctly (Clinger);
+/// - 0 ≤ e10 ≤ 19: the product is an exact `u128`, converted with one rounding;
+/// - −19 ≤ e10 < 0: `mant` shifted left by `s` bits divided by 10^-e10 in
+///   `u128` gives a quotient of at least 62 bits; a non-zero remainder sets its
+///   lowest bit (a sticky bit far below the rounding position), so converting
+///   the quotient rounds as the exact value would; the power-of-two scale by
+///   2^-s is exact.
+#[inline]
+fn exact_real(mant: u64, e10: i64) -> Option<f64> {
+    if mant <= 1u64 << 53 && (-22..=22).contains(&e10) {
+        let m = mant as f64;
+        return Some(if e10 >= 0 {
+            m * POW10[e10 as usize]
+        } else {
+            m / POW10[(-e10) as usize]
+        });
+    }
+    if (0..=19).contains(&e10) {
+        let x = mant as u128 * POW10_U64[e10 as usize] as u128;
+        return Some(x as f64);
+    }
+    if (-19..0).contains(&e10) {
+        let d = POW10_U64[(-e10) as usize] as u128;
+        // put the top bit of `mant` at bit 126
+        let shift = 63 + mant.leading_zeros();
+        let n = (mant as u128) << shift;
+        let q = n / d;
+        let q = q | ((n % d != 0) as u128);
+        // 2^-shift, exact (shift ≤ 126)
+        let scale = f64::from_bits((1023 - u64::from(shift)) << 52);
+        return Some(q as f64 * scale);
+    }
+    None
+}
+
+/// Significant decimal digits of a number being scanned.
+#[derive(Default)]
+struct Digits {
+    /// The digits from the first to the last non-zero one.
+    mant: u64,
+    /// How many digits `mant` holds.
+    nd: usize,
+    /// Zeros seen since the last non-zero digit.
+    zeros: usize,
+    /// Index of the last non-zero digit.
+    last: usize,
+    /// More than 19 significant digits.
+    overflow: bool,
+}
+
+impl Digits {
+    #[inline]
+    fn push(&mut self, d: u8, index: usize) {
+        if d == 0 {
+            if self.nd > 0 {
+                self.zeros += 1;
+            }
+            return;
+        }
+        let n = self.nd + self.zeros + 1;
+        if n > 19 {
+            self.overflow = true;
+            return;
+        }
+        self.mant = self.mant * POW10_U64[self.zeros + 1] + d as u64;
+        self.nd = n;
+        self.zeros = 0;
+        self.last = index;
+    }
+}
+
+/// Powers of ten as integers (10^19 is the largest `u64` one).
+const POW10_U64: [u64; 20] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+    1_000_000_000,
+    10_000_000_000,
+    100_000_000_000,
+    1_000_000_000_000,
+    10_000_000_000_000,
+    100_000_000_000_000,
+    1_000_000_000_000_000,
+    10_000_000_000_000_000,
+    100_000_000_000_000_000,
+    1_000_000_000_000_000_000,
+    10_000_000_000_000_000_000,
+];
 
 /// `str::parse` of a scanned number token (integers too large for `i64` become reals).
 fn parse_number_slow(s: &[u8]) -> Option<Param> {
@@ -689,9 +774,10 @@ pub fn parse(src: &[u8]) -> Result<Exchange<'_>, StepError> {
         records,
         params,
         index: IdIndex::Dense(Vec::new()),
+        ref_counts: Vec::new(),
     };
     ex.index = build_index(&ex)?;
-    check_refs(&ex)?;
+    ex.ref_counts = check_refs(&ex)?;
     Ok(ex)
 }
 
@@ -730,8 +816,9 @@ fn build_index(ex: &Exchange<'_>) -> Result<IdIndex, StepError> {
 /// Every `#N` used anywhere must be defined. The parameters of an instance
 /// occupy one contiguous arena range (nested lists are flushed before their
 /// parent), from the end of the previous instance's last record to the end of
-/// its own last record.
-fn check_refs(ex: &Exchange<'_>) -> Result<(), StepError> {
+/// its own last record. Returns how many references each instance receives.
+fn check_refs(ex: &Exchange<'_>) -> Result<Vec<u8>, StepError> {
+    let mut counts = vec![0u8; ex.instances.len()];
     let mut from = 0usize;
     for inst in &ex.instances {
         let recs = ex.records_of(inst);
@@ -743,7 +830,9 @@ fn check_refs(ex: &Exchange<'_>) -> Result<(), StepError> {
             .max(from);
         for p in ex.params.get(from..end).unwrap_or(&[]) {
             if let Param::Ref(t) = *p {
-                if ex.index.get(t).is_none() {
+                if let Some(c) = ex.index.get(t).and_then(|k| counts.get_mut(k)) {
+                    *c = c.saturating_add(1);
+                } else {
                     return Err(StepError::Dangling {
                         at: At {
                             line: ex.line_of(inst.offset),
@@ -756,7 +845,7 @@ fn check_refs(ex: &Exchange<'_>) -> Result<(), StepError> {
         }
         from = end;
     }
-    Ok(())
+    Ok(counts)
 }
 
 #[cfg(test)]

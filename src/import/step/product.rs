@@ -63,6 +63,10 @@ fn upper_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 fn is_shape_rep_name(n: &[u8]) -> bool {
+    // every candidate ends in `REPRESENTATION`: a cheap reject first
+    if n.len() < 14 || !n[n.len() - 14..].eq_ignore_ascii_case(b"REPRESENTATION") {
+        return false;
+    }
     let u = super::access::upper(n);
     (u.ends_with(b"SHAPE_REPRESENTATION") && &*u != b"CONTEXT_DEPENDENT_SHAPE_REPRESENTATION")
         || &*u == b"REPRESENTATION"
@@ -294,9 +298,10 @@ impl<'e, 'a> Builder<'e, 'a> {
                 }
             }
         }
+        let reps: Vec<usize> = (0..ex.instances.len()).filter(|&k| self.is_rep(k)).collect();
         for phase in 0..2 {
-            for k in 0..ex.instances.len() {
-                if !rep_done[k] && self.is_rep(k) && (phase == 1 || !mapped[k]) {
+            for &k in &reps {
+                if !rep_done[k] && (phase == 1 || !mapped[k]) {
                     let mut stack = Vec::new();
                     for r in self.group(&g, &[k]) {
                         if !rep_done[r] {

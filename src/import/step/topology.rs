@@ -272,7 +272,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         let bounds = a.refs(1)?;
         let surf = a.reference(2)?;
         let same_sense = a.boolean(3, true)?;
-        let surface = self.surface(surf)?;
+        let surface = self.surface_for(surf, false)?;
         let mut outer = None;
         let mut inner = Vec::new();
         let mut seam_uses = Vec::new();
@@ -320,6 +320,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 }
             }
         }
+        self.surface_in_face(surf, f);
         self.model.faces.push(Face {
             surface,
             same_sense,
