@@ -1,7 +1,9 @@
 //! Parser of the ISO 10303-21 exchange structure (clear-text encoding).
 //!
-//! One pass over the bytes: nom recognisers for the tokens (keywords, numbers,
-//! references, enumerations, strings, binaries), an explicit stack for nested
+//! One pass over the bytes: token recognisers (a nom one for enumerations;
+//! keywords, numbers, references, strings and binaries scanned by hand, since
+//! they are most of the file: numbers in one pass with an exact fast float
+//! conversion, [`scan_number`]), an explicit stack for nested
 //! lists (so a nesting bomb cannot overflow the call stack; depth is limited
 //! to [`MAX_DEPTH`]), and all parameters appended to one flat arena
 //! ([`super::arena`]). Strings are kept as raw spans and decoded only when an
@@ -11,20 +13,30 @@
 use super::arena::{Exchange, IdIndex, Instance, Param, Record, Span};
 use super::error::{At, StepError};
 use nom::{
-    bytes::complete::{tag, take_while, take_while1},
-    combinator::recognize,
-    sequence::pair,
+    bytes::complete::{tag, take_while1},
     IResult,
 };
 
 /// Deepest list nesting accepted (real files use at most 4).
 pub const MAX_DEPTH: usize = 32;
 
-fn keyword(i: &[u8]) -> IResult<&[u8], &[u8]> {
-    recognize(pair(
-        take_while1(|c: u8| c.is_ascii_alphabetic() || c == b'!' || c == b'_'),
-        take_while(|c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-'),
-    ))(i)
+/// Length of the keyword at the start of `i` (0 when there is none): a run
+/// of letters, `!` and `_`, then letters, digits, `_` and `-` (the same
+/// language as `recognize(pair(take_while1(..), take_while(..)))`, scanned
+/// by hand because keywords are the most frequent token after numbers).
+#[inline]
+fn keyword_len(i: &[u8]) -> usize {
+    let head = i
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphabetic() || c == b'!' || c == b'_')
+        .count();
+    if head == 0 {
+        return 0;
+    }
+    head + i[head..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+        .count()
 }
 
 fn enumeration(i: &[u8]) -> IResult<&[u8], &[u8]> {
@@ -138,16 +150,17 @@ impl<'a> Parser<'a> {
 
     fn keyword(&mut self) -> Result<&'a [u8], StepError> {
         self.ws()?;
-        match keyword(self.rest()) {
-            Ok((r, k)) => {
-                self.pos = self.src.len() - r.len();
-                Ok(k)
-            }
-            Err(_) if self.pos >= self.src.len() => Err(StepError::Unterminated {
+        let rest = self.rest();
+        match keyword_len(rest) {
+            0 if rest.is_empty() => Err(StepError::Unterminated {
                 at: self.at(self.pos),
                 what: "section",
             }),
-            Err(_) => Err(self.syntax("a keyword")),
+            0 => Err(self.syntax("a keyword")),
+            n => {
+                self.pos += n;
+                Ok(&rest[..n])
+            }
         }
     }
 
@@ -500,24 +513,36 @@ pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
         }
         _ => false,
     };
-    // significant digits accumulate in `mant` (`nd` of them); zeros after the
-    // last non-zero digit wait in `zeros`; `last` is the digit index (integer
-    // and fraction digits counted together) of the last non-zero digit
-    let mut acc = Digits::default();
+    // all digits accumulate in `mant`, exact while at most 19 of them follow
+    // the first non-zero one (`nd` counts those); longer digit strings are
+    // rescanned below
+    let mut mant: u64 = 0;
+    let mut nd = 0usize;
     let int_start = i;
-    while let Some(&c) = s.get(i).filter(|c| c.is_ascii_digit()) {
-        acc.push(c - b'0', i - int_start);
+    while let Some(&c) = s.get(i) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        mant = mant.wrapping_mul(10).wrapping_add(d as u64);
+        nd += (nd > 0 || mant != 0) as usize;
         i += 1;
     }
     let int_len = i - int_start;
     let mut is_real = false;
+    let mut frac_start = i;
     let mut frac_len = 0;
     if s.get(i) == Some(&b'.') {
         is_real = true;
         i += 1;
-        let frac_start = i;
-        while let Some(&c) = s.get(i).filter(|c| c.is_ascii_digit()) {
-            acc.push(c - b'0', int_len + i - frac_start);
+        frac_start = i;
+        while let Some(&c) = s.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            mant = mant.wrapping_mul(10).wrapping_add(d as u64);
+            nd += (nd > 0 || mant != 0) as usize;
             i += 1;
         }
         frac_len = i - frac_start;
@@ -557,22 +582,35 @@ pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
     }
     if !is_real {
         if int_len <= 18 {
-            let v = s[int_start..int_start + int_len]
-                .iter()
-                .fold(0i64, |a, &c| a * 10 + (c - b'0') as i64);
+            // exact: fewer than 10^18
+            let v = mant as i64;
             return Some((i, Param::Int(if neg { -v } else { v })));
         }
         return parse_number_slow(&s[..i]).map(|p| (i, p));
     }
-    if acc.nd == 0 {
+    let (mant, e10) = if nd <= 19 {
+        (mant, exp - frac_len as i64)
+    } else {
+        // long digit string: keep the significant digits only
+        let mut acc = Digits::default();
+        for (k, &c) in s[int_start..int_start + int_len]
+            .iter()
+            .chain(&s[frac_start..frac_start + frac_len])
+            .enumerate()
+        {
+            acc.push(c - b'0', k);
+        }
+        if acc.overflow {
+            return parse_number_slow(&s[..i]).map(|p| (i, p));
+        }
+        // the digit at `last` weighs 10^(int_len - 1 - last)
+        (acc.mant, exp + int_len as i64 - 1 - acc.last as i64)
+    };
+    if mant == 0 {
         return Some((i, Param::Real(if neg { -0.0 } else { 0.0 })));
     }
-    if !acc.overflow {
-        // the digit at `last` weighs 10^(int_len - 1 - last)
-        let e10 = exp + int_len as i64 - 1 - acc.last as i64;
-        if let Some(v) = exact_real(acc.mant, e10) {
-            return Some((i, Param::Real(if neg { -v } else { v })));
-        }
+    if let Some(v) = exact_real(mant, e10) {
+        return Some((i, Param::Real(if neg { -v } else { v })));
     }
     parse_number_slow(&s[..i]).map(|p| (i, p))
 }
@@ -588,7 +626,14 @@ pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
 ///   the quotient rounds as the exact value would; the power-of-two scale by
 ///   2^-s is exact.
 #[inline]
-fn exact_real(mant: u64, e10: i64) -> Option<f64> {
+fn exact_real(mut mant: u64, mut e10: i64) -> Option<f64> {
+    if mant > 1u64 << 53 {
+        // trailing zeros of the digit string go to the exponent
+        while mant % 10 == 0 {
+            mant /= 10;
+            e10 += 1;
+        }
+    }
     if mant <= 1u64 << 53 && (-22..=22).contains(&e10) {
         let m = mant as f64;
         return Some(if e10 >= 0 {
