@@ -124,7 +124,18 @@ impl<'e, 'a> Builder<'e, 'a> {
     }
 
     /// Units of a representation context instance.
+    /// Read once per context (every later request is a copy: placements
+    /// switch contexts item by item).
     pub fn context_units(&mut self, ctx: usize) -> Result<ContextUnits, StepError> {
+        if let Some(cu) = self.context_cache.get(&ctx) {
+            return Ok(cu.clone());
+        }
+        let cu = self.context_units_uncached(ctx)?;
+        self.context_cache.insert(ctx, cu.clone());
+        Ok(cu)
+    }
+
+    fn context_units_uncached(&mut self, ctx: usize) -> Result<ContextUnits, StepError> {
         let mut cu = ContextUnits::default();
         self.records(ctx);
         if let Some(g) = self.part(ctx, b"GLOBAL_UNIT_ASSIGNED_CONTEXT") {
