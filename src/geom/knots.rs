@@ -59,14 +59,46 @@ fn breakpoints(p: usize, n: usize, knots: &[f64]) -> Vec<f64> {
 }
 
 /// Raises every domain breakpoint to multiplicity ≥ `p` (1-D).
+///
+/// Each insertion is done in place (the same arithmetic as [`insert_1d`]: the
+/// `p` affected poles are recomputed from the old ones, the rest shift), so a
+/// long row costs one memory move per inserted knot.
 fn refine_1d(p: usize, knots: &[f64], cw: &[Hpoint]) -> (Vec<f64>, Vec<Hpoint>) {
     let mut k = knots.to_vec();
     let mut c = cw.to_vec();
+    if p > super::MAX_DEGREE {
+        // not a valid degree: the allocating path (never taken for checked surfaces)
+        for b in breakpoints(p, cw.len(), knots) {
+            while multiplicity(&k, b) < p {
+                let (nk, nc) = insert_1d(p, &k, &c, b);
+                k = nk;
+                c = nc;
+            }
+        }
+        return (k, c);
+    }
+    let mut fresh = [[0.0; 4]; super::MAX_DEGREE];
     for b in breakpoints(p, cw.len(), knots) {
-        while multiplicity(&k, b) < p {
-            let (nk, nc) = insert_1d(p, &k, &c, b);
-            k = nk;
-            c = nc;
+        let m = multiplicity(&k, b);
+        for _ in m..p {
+            let n = c.len();
+            let s = find_span(n, p, b, &k);
+            // poles k−p+1 ..= k from the old net (k ≥ p − 1 ≥ 0 since b is in the domain)
+            let lo = s + 1 - p;
+            for (slot, i) in fresh.iter_mut().zip(lo..=s) {
+                let a = (b - k[i]) / (k[i + p] - k[i]);
+                let (pi, pm) = (c[i], c[i - 1]);
+                *slot = [
+                    a * pi[0] + (1.0 - a) * pm[0],
+                    a * pi[1] + (1.0 - a) * pm[1],
+                    a * pi[2] + (1.0 - a) * pm[2],
+                    a * pi[3] + (1.0 - a) * pm[3],
+                ];
+            }
+            // new pole i > s is old pole i − 1: shift the tail by one
+            c.insert(s, [0.0; 4]);
+            c[lo..=s].copy_from_slice(&fresh[..p]);
+            k.insert(s + 1, b);
         }
     }
     (k, c)
@@ -181,10 +213,15 @@ impl NurbsSurface {
             }
         }
         NurbsSurface {
+            degree_u: self.degree_u,
+            degree_v: self.degree_v,
             knots_u,
+            knots_v: self.knots_v.clone(),
             n_u,
+            n_v: self.n_v,
             cw,
-            ..self.clone()
+            rational: self.rational,
+            table: SpanTable::default(),
         }
     }
 
@@ -195,12 +232,20 @@ impl NurbsSurface {
             .collect();
         let knots_v = rows[0].0.clone();
         let n_v = rows[0].1.len();
-        let cw = rows.into_iter().flat_map(|(_, r)| r).collect();
+        let mut cw = Vec::with_capacity(n_v * self.n_u);
+        for (_, r) in &rows {
+            cw.extend_from_slice(r);
+        }
         NurbsSurface {
+            degree_u: self.degree_u,
+            degree_v: self.degree_v,
+            knots_u: self.knots_u.clone(),
             knots_v,
+            n_u: self.n_u,
             n_v,
             cw,
-            ..self.clone()
+            rational: self.rational,
+            table: SpanTable::default(),
         }
     }
 
@@ -234,9 +279,7 @@ impl NurbsSurface {
     /// non-empty knot spans, u-major order.
     pub fn bezier_patches(&self) -> Vec<BezierPatch> {
         let (pu, pv) = (self.degree_u, self.degree_v);
-        let r = self.map_u(|k, c| refine_1d(pu, k, c)).map_v(|k, c| refine_1d(pv, k, c));
-        let su = bezier_spans(pu, r.n_u, &r.knots_u);
-        let sv = bezier_spans(pv, r.n_v, &r.knots_v);
+        let (r, su, sv) = self.refined();
         let mut out = Vec::with_capacity(su.len() * sv.len());
         for (iu, &(u, fu)) in su.iter().enumerate() {
             for (iv, &(v, fv)) in sv.iter().enumerate() {
@@ -265,6 +308,34 @@ impl NurbsSurface {
             }
         }
         out
+    }
+
+    /// The net with every breakpoint raised to full multiplicity and the
+    /// Bézier spans of both directions.
+    #[allow(clippy::type_complexity)]
+    fn refined(&self) -> (NurbsSurface, Vec<((f64, f64), usize)>, Vec<((f64, f64), usize)>) {
+        let (pu, pv) = (self.degree_u, self.degree_v);
+        let r = self.map_u(|k, c| refine_1d(pu, k, c)).map_v(|k, c| refine_1d(pv, k, c));
+        let su = bezier_spans(pu, r.n_u, &r.knots_u);
+        let sv = bezier_spans(pv, r.n_v, &r.knots_v);
+        (r, su, sv)
+    }
+
+    /// The homogeneous poles of every patch of [`NurbsSurface::bezier_patches`]
+    /// (same order, `(degree_u + 1)(degree_v + 1)` each, row-major) with the
+    /// span counts in u and v, without building the patches.
+    pub(crate) fn bezier_blocks(&self) -> (usize, usize, Vec<Hpoint>) {
+        let (pu, pv) = (self.degree_u, self.degree_v);
+        let (r, su, sv) = self.refined();
+        let mut out = Vec::with_capacity(su.len() * sv.len() * (pu + 1) * (pv + 1));
+        for &(_, fu) in &su {
+            for &(_, fv) in &sv {
+                for i in fu..=fu + pu {
+                    out.extend_from_slice(&r.cw[i * r.n_v + fv..=i * r.n_v + fv + pv]);
+                }
+            }
+        }
+        (su.len(), sv.len(), out)
     }
 }
 

@@ -287,11 +287,12 @@ impl SpanTable {
             if su * sv * per > MAX_TABLE_POLES {
                 return Self::default();
             }
-            let patches = s.bezier_patches();
-            if patches.len() != su * sv || patches.iter().any(|b| b.patch.cw.len() != per) {
+            // the poles of `bezier_patches()`, without building the patches
+            let (nu, nv, blocks) = s.bezier_blocks();
+            if nu * nv != su * sv || blocks.len() != su * sv * per {
                 return Self::default();
             }
-            patches.iter().flat_map(|b| b.patch.cw.iter().copied()).collect()
+            blocks
         };
         if !(u.inv.iter().chain(&v.inv).all(|x| x.is_finite() && *x > 0.0)
             && blocks.iter().flatten().all(|x| x.is_finite()))

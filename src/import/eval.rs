@@ -633,6 +633,9 @@ pub struct FaceTrim {
     pub cone_apex: Option<(f64, f64)>,
     /// Per sampled loop: which samples each coedge gave (for exact trims).
     pub coedge_spans: Vec<Vec<CoedgeSpan>>,
+    /// True when the loops ran against the face sense and [`FaceTrim::new`]
+    /// reversed `same_sense` to match them (see there).
+    pub healed: bool,
 }
 
 /// The samples one coedge contributed to a sampled loop of [`FaceTrim`].
@@ -737,14 +740,51 @@ impl FaceTrim {
             Surface::Cone { radius, semi_angle, .. } => Some((-radius / semi_angle.sin(), semi_angle.sin())),
             _ => None,
         };
-        Self {
+        let mut t = Self {
             loops,
             periods,
             same_sense: face.same_sense,
             bounds: (bu, bv),
             cone_apex,
             coedge_spans,
+            healed: false,
+        };
+        // Orientation witness: a seam lies inside the face (the face continues
+        // on both of its sides), so the middle of a seam edge must test inside.
+        // When a loop winds around a period (the only case where the side is
+        // read from the loops' orientation) and it tests outside, the loops
+        // run against the face sense — some writers (Euclid) close sphere and
+        // cone caps so — and the face is the other side, as Open CASCADE's
+        // wire-orientation repair decides.
+        if t.loops.iter().any(|l| t.winds(l)) {
+            let witness = face
+                .outer
+                .iter()
+                .chain(face.inner.iter())
+                .flat_map(|l| l.coedges.iter())
+                .filter_map(|c| c.edge.filter(|&e| seam(e)))
+                .find_map(|e| model.edges.get(e));
+            if let Some(e) = witness {
+                let mid = CurveSegment {
+                    curve: e.curve.clone(),
+                    t0: e.t0,
+                    t1: e.t1,
+                    forward: true,
+                }
+                .eval_unit(0.5)
+                .p;
+                if let Some(&(u, v)) = Self::to_uv(&face.surface, &[mid], periods).first() {
+                    // a little off the seam, where the face lies on both sides
+                    let nudge = |x: f64, per: Option<f64>| per.map_or(x, |p| x + 1e-4 * p);
+                    let (u, v) = (nudge(u, periods.0), nudge(v, periods.1));
+                    if u.is_finite() && v.is_finite() && !t.contains(u, v) {
+                        t.same_sense = !t.same_sense;
+                        t.healed = true;
+                    }
+                }
+            }
         }
+        t
     }
 
     fn to_uv(s: &Surface, pts: &[Vec3], periods: (Option<f64>, Option<f64>)) -> Vec<(f64, f64)> {
@@ -1027,6 +1067,7 @@ mod tests {
             bounds: ((0.0, 4.0), (0.0, 4.0)),
             cone_apex: None,
             coedge_spans: Vec::new(),
+            healed: false,
         };
         assert!(t.contains(3.0, 3.0));
         assert!(!t.contains(1.5, 1.5));
@@ -1047,6 +1088,7 @@ mod tests {
             bounds: ((0.0, TAU), (0.0, 2.0)),
             cone_apex: None,
             coedge_spans: Vec::new(),
+            healed: false,
         };
         assert!(t.contains(1.0, 1.0));
         assert!(t.contains(-5.0, 1.5));

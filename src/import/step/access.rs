@@ -152,6 +152,19 @@ impl<'e, 'a> Args<'e, 'a> {
             .map(|p| real_of(self.untyped(*p)).ok_or_else(|| self.wrong(k, "a list of reals", p)))
             .collect()
     }
+    /// A list of up to three reals without allocating: the first three
+    /// (missing ones 0) and the list's length (checked by the caller).
+    pub fn reals3(&self, k: usize) -> Result<([f64; 3], usize), StepError> {
+        let l = self.list(k)?;
+        let mut out = [0.0; 3];
+        for (slot, p) in out.iter_mut().zip(l) {
+            *slot = real_of(self.untyped(*p)).ok_or_else(|| self.wrong(k, "a list of reals", p))?;
+        }
+        if let Some(p) = l.iter().skip(3).find(|p| real_of(self.untyped(**p)).is_none()) {
+            return Err(self.wrong(k, "a list of reals", p));
+        }
+        Ok((out, l.len()))
+    }
     /// A list of integers.
     pub fn ints(&self, k: usize) -> Result<Vec<i64>, StepError> {
         let l = self.list(k)?;
@@ -202,5 +215,15 @@ pub fn real_of(p: Param) -> Option<f64> {
         Param::Real(r) => Some(r),
         Param::Int(i) => Some(i as f64),
         _ => None,
+    }
+}
+
+/// An entity or enumeration name in upper case, borrowed when it already is
+/// (the usual case: no allocation per entity read).
+pub fn upper(n: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if n.iter().any(u8::is_ascii_lowercase) {
+        std::borrow::Cow::Owned(n.to_ascii_uppercase())
+    } else {
+        std::borrow::Cow::Borrowed(n)
     }
 }

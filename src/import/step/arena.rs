@@ -138,6 +138,9 @@ pub struct Exchange<'a> {
     pub params: Vec<Param>,
     /// Id → instance index.
     pub index: IdIndex,
+    /// Per instance index: how many references to it the file holds
+    /// (saturating at 255), so the builder caches only shared geometry.
+    pub ref_counts: Vec<u8>,
 }
 
 impl<'a> Exchange<'a> {
@@ -174,6 +177,12 @@ impl<'a> Exchange<'a> {
     #[inline]
     pub fn name(&self, rec: &Record) -> &'a [u8] {
         rec.name.of(self.src)
+    }
+
+    /// How many references instance index `k` receives (saturating at 255).
+    #[inline]
+    pub fn ref_count(&self, k: usize) -> u8 {
+        self.ref_counts.get(k).copied().unwrap_or(0)
     }
 
     /// Instance by id.

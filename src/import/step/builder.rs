@@ -40,8 +40,12 @@ pub struct Builder<'e, 'a> {
     pub face_map: Vec<u32>,
     /// Curve cache (instance index, scale bits).
     pub curves: HashMap<(usize, u64), Curve>,
-    /// Surface cache.
+    /// Surface cache (shared surfaces not held by a face).
     pub surfaces: HashMap<(usize, u64), Surface>,
+    /// Surfaces held by a Model face: key → face index.
+    pub surface_faces: HashMap<(usize, u64), usize>,
+    /// Units of each representation context read so far.
+    pub context_cache: HashMap<usize, super::units::ContextUnits>,
     /// EDGE_CURVE instance → its Edge runs against the STEP edge direction.
     pub edge_flips: HashMap<usize, bool>,
     /// Solid / shell / face items already placed as a body.
@@ -66,6 +70,8 @@ impl<'e, 'a> Builder<'e, 'a> {
             face_map: vec![NONE; n],
             curves: HashMap::new(),
             surfaces: HashMap::new(),
+            surface_faces: HashMap::new(),
+            context_cache: HashMap::new(),
             edge_flips: HashMap::new(),
             placed_items: std::collections::HashSet::new(),
         }
@@ -169,20 +175,23 @@ impl<'e, 'a> Builder<'e, 'a> {
     /// One warning line per entity type never read, with its count.
     pub fn skipped_warnings(&self) -> Vec<String> {
         let ex = self.ex;
-        let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+        // keyed by the name bytes (keywords are ASCII: byte order is the
+        // string order); no allocation for simple instances
+        let mut counts: std::collections::BTreeMap<std::borrow::Cow<'a, [u8]>, usize> =
+            std::collections::BTreeMap::new();
         for (k, inst) in ex.instances.iter().enumerate() {
             if self.visited.get(k).copied().unwrap_or(true) {
                 continue;
             }
             let recs = ex.records_of(inst);
             let name = if recs.len() == 1 {
-                String::from_utf8_lossy(ex.name(&recs[0])).into_owned()
+                std::borrow::Cow::Borrowed(ex.name(&recs[0]))
             } else {
-                let names: Vec<String> = recs
-                    .iter()
-                    .map(|r| String::from_utf8_lossy(ex.name(r)).into_owned())
-                    .collect();
-                format!("({})", names.join(" "))
+                let names: Vec<&[u8]> = recs.iter().map(|r| ex.name(r)).collect();
+                let mut n = b"(".to_vec();
+                n.extend_from_slice(&names.join(&b' '));
+                n.push(b')');
+                std::borrow::Cow::Owned(n)
             };
             *counts.entry(name).or_insert(0) += 1;
         }
@@ -190,7 +199,8 @@ impl<'e, 'a> Builder<'e, 'a> {
             .into_iter()
             .map(|(name, n)| {
                 format!(
-                    "skipped {n} {name} instance{} (not used by any placed shape)",
+                    "skipped {n} {} instance{} (not used by any placed shape)",
+                    String::from_utf8_lossy(&name),
                     if n == 1 { "" } else { "s" }
                 )
             })

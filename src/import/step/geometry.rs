@@ -33,12 +33,12 @@ impl<'e, 'a> Builder<'e, 'a> {
         if !a.entity.eq_ignore_ascii_case(b"CARTESIAN_POINT") {
             return Err(a.err("expected a CARTESIAN_POINT"));
         }
-        let c = a.reals(1)?;
-        if c.is_empty() || c.len() > 3 {
-            return Err(a.count_err("coordinate count", c.len() as i64));
+        let (c, n) = a.reals3(1)?;
+        if n == 0 || n > 3 {
+            return Err(a.count_err("coordinate count", n as i64));
         }
-        let g = |k: usize| c.get(k).copied().unwrap_or(0.0);
-        let p = match (c.len(), self.uv_scale) {
+        let g = |k: usize| c[k];
+        let p = match (n, self.uv_scale) {
             (2, Some((su, sv))) => Vec3::new(g(0) * su, g(1) * sv, 0.0),
             _ => Vec3::new(g(0), g(1), g(2)) * self.scale,
         };
@@ -55,11 +55,11 @@ impl<'e, 'a> Builder<'e, 'a> {
         if !a.entity.eq_ignore_ascii_case(b"DIRECTION") {
             return Err(a.err("expected a DIRECTION"));
         }
-        let c = a.reals(1)?;
-        if c.is_empty() || c.len() > 3 {
-            return Err(a.count_err("direction ratio count", c.len() as i64));
+        let (c, n) = a.reals3(1)?;
+        if n == 0 || n > 3 {
+            return Err(a.count_err("direction ratio count", n as i64));
         }
-        let g = |k: usize| c.get(k).copied().unwrap_or(0.0);
+        let g = |k: usize| c[k];
         unit(&a, Vec3::new(g(0), g(1), g(2)))
     }
 
@@ -80,8 +80,8 @@ impl<'e, 'a> Builder<'e, 'a> {
     pub fn placement(&mut self, idx: usize) -> Result<Frame, StepError> {
         let a = self.simple(idx);
         let o = self.point(a.reference(1)?)?;
-        let name = a.entity.to_ascii_uppercase();
-        let (axis, reference) = match name.as_slice() {
+        let name = super::access::upper(a.entity);
+        let (axis, reference) = match &*name {
             b"AXIS2_PLACEMENT_3D" => {
                 let z = match a.opt_reference(2)? {
                     Some(r) => self.direction(r)?,
@@ -133,32 +133,40 @@ impl<'e, 'a> Builder<'e, 'a> {
     /// Any curve. TRIMMED_CURVE maps to its basis curve (the trim is carried by
     /// the edge's vertices or the composite segment), SURFACE_CURVE /
     /// SEAM_CURVE / INTERSECTION_CURVE to their 3-D curve.
+    ///
+    /// Only curves the file references more than once are cached (a curve
+    /// with one referrer is asked for once), so most are built without a copy.
     pub fn curve(&mut self, idx: usize) -> Result<Curve, StepError> {
+        let shared = self.ex.ref_count(idx) > 1;
         let key = self.key(idx);
-        if let Some(c) = self.curves.get(&key).cloned() {
-            self.records(idx);
-            return Ok(c);
+        if shared {
+            if let Some(c) = self.curves.get(&key).cloned() {
+                self.records(idx);
+                return Ok(c);
+            }
         }
         self.enter(idx, "curve definition")?;
         let r = self.curve_uncached(idx);
         self.leave(idx);
         let c = r?;
-        self.curves.insert(key, c.clone());
+        if shared {
+            self.curves.insert(key, c.clone());
+        }
         Ok(c)
     }
 
     fn curve_uncached(&mut self, idx: usize) -> Result<Curve, StepError> {
         let a = self.simple(idx);
-        let name = a.entity.to_ascii_uppercase();
+        let name = super::access::upper(a.entity);
         if self.has(idx, b"B_SPLINE_CURVE")
             || matches!(
-                name.as_slice(),
+                &*name,
                 b"B_SPLINE_CURVE_WITH_KNOTS" | b"BEZIER_CURVE" | b"UNIFORM_CURVE" | b"QUASI_UNIFORM_CURVE"
             )
         {
             return self.bspline_curve(idx);
         }
-        match name.as_slice() {
+        match &*name {
             b"LINE" => {
                 let origin = self.point(a.reference(1)?)?;
                 let (d, _mag) = self.vector(a.reference(2)?)?;
@@ -451,8 +459,24 @@ impl<'e, 'a> Builder<'e, 'a> {
 
     /// Any surface.
     pub fn surface(&mut self, idx: usize) -> Result<Surface, StepError> {
+        let s = self.surface_for(idx, true)?;
+        Ok(s)
+    }
+
+    /// A surface; `cache` false when the caller stores it in a face and
+    /// registers that face with [`Builder::surface_in_face`] (no copy kept).
+    pub fn surface_for(&mut self, idx: usize, cache: bool) -> Result<Surface, StepError> {
         let key = self.key(idx);
         if let Some(s) = self.surfaces.get(&key).cloned() {
+            self.records(idx);
+            return Ok(s);
+        }
+        if let Some(s) = self
+            .surface_faces
+            .get(&key)
+            .and_then(|&f| self.model.faces.get(f))
+            .map(|f| f.surface.clone())
+        {
             self.records(idx);
             return Ok(s);
         }
@@ -460,22 +484,33 @@ impl<'e, 'a> Builder<'e, 'a> {
         let r = self.surface_uncached(idx);
         self.leave(idx);
         let s = r?;
-        self.surfaces.insert(key, s.clone());
+        if cache && self.ex.ref_count(idx) > 1 {
+            self.surfaces.insert(key, s.clone());
+        }
         Ok(s)
+    }
+
+    /// Records that Model face `face` holds surface instance `idx` built
+    /// under the current unit factors (later requests copy it from there).
+    pub fn surface_in_face(&mut self, idx: usize, face: usize) {
+        let key = self.key(idx);
+        if self.ex.ref_count(idx) > 1 && !self.surfaces.contains_key(&key) {
+            self.surface_faces.entry(key).or_insert(face);
+        }
     }
 
     fn surface_uncached(&mut self, idx: usize) -> Result<Surface, StepError> {
         let a = self.simple(idx);
-        let name = a.entity.to_ascii_uppercase();
+        let name = super::access::upper(a.entity);
         if self.has(idx, b"B_SPLINE_SURFACE")
             || matches!(
-                name.as_slice(),
+                &*name,
                 b"B_SPLINE_SURFACE_WITH_KNOTS" | b"BEZIER_SURFACE" | b"UNIFORM_SURFACE" | b"QUASI_UNIFORM_SURFACE"
             )
         {
             return self.bspline_surface(idx);
         }
-        match name.as_slice() {
+        match &*name {
             b"PLANE" => Ok(Surface::Plane {
                 frame: self.placement(a.reference(1)?)?,
             }),

@@ -23,7 +23,7 @@ pub fn read_header(ex: &Exchange<'_>) -> Result<Header, StepError> {
         };
         let mut a = Args::new(ex, usize::MAX, rec);
         a.idx = usize::MAX;
-        let name = a.entity.to_ascii_uppercase();
+        let name = super::access::upper(a.entity);
         let string_at = |k: usize| -> Result<String, StepError> {
             match a.args.get(k) {
                 Some(Param::Str(s)) => super::strings::decode(s.of(ex.src)).map_err(|msg| StepError::Encoding {
@@ -36,7 +36,7 @@ pub fn read_header(ex: &Exchange<'_>) -> Result<Header, StepError> {
                 _ => Ok(String::new()),
             }
         };
-        match name.as_slice() {
+        match &*name {
             b"FILE_NAME" => {
                 // name, time_stamp, author, organization, preprocessor_version, originating_system, authorization
                 let pre = string_at(4)?;

@@ -1,7 +1,9 @@
 //! Parser of the ISO 10303-21 exchange structure (clear-text encoding).
 //!
-//! One pass over the bytes: nom recognisers for the tokens (keywords, numbers,
-//! references, enumerations, strings, binaries), an explicit stack for nested
+//! One pass over the bytes: token recognisers (a nom one for enumerations;
+//! keywords, numbers, references, strings and binaries scanned by hand, since
+//! they are most of the file: numbers in one pass with an exact fast float
+//! conversion, [`scan_number`]), an explicit stack for nested
 //! lists (so a nesting bomb cannot overflow the call stack; depth is limited
 //! to [`MAX_DEPTH`]), and all parameters appended to one flat arena
 //! ([`super::arena`]). Strings are kept as raw spans and decoded only when an
@@ -11,33 +13,30 @@
 use super::arena::{Exchange, IdIndex, Instance, Param, Record, Span};
 use super::error::{At, StepError};
 use nom::{
-    branch::alt,
-    bytes::complete::{tag, take_while, take_while1},
-    character::complete::{digit0, digit1, one_of},
-    combinator::{opt, recognize},
-    sequence::{pair, tuple},
+    bytes::complete::{tag, take_while1},
     IResult,
 };
 
 /// Deepest list nesting accepted (real files use at most 4).
 pub const MAX_DEPTH: usize = 32;
 
-fn keyword(i: &[u8]) -> IResult<&[u8], &[u8]> {
-    recognize(pair(
-        take_while1(|c: u8| c.is_ascii_alphabetic() || c == b'!' || c == b'_'),
-        take_while(|c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-'),
-    ))(i)
-}
-
-fn number(i: &[u8]) -> IResult<&[u8], &[u8]> {
-    recognize(tuple((
-        opt(one_of("+-")),
-        alt((
-            recognize(pair(digit1, opt(pair(tag("."), digit0)))),
-            recognize(pair(tag("."), digit1)),
-        )),
-        opt(tuple((one_of("eE"), opt(one_of("+-")), digit1))),
-    )))(i)
+/// Length of the keyword at the start of `i` (0 when there is none): a run
+/// of letters, `!` and `_`, then letters, digits, `_` and `-` (the same
+/// language as `recognize(pair(take_while1(..), take_while(..)))`, scanned
+/// by hand because keywords are the most frequent token after numbers).
+#[inline]
+fn keyword_len(i: &[u8]) -> usize {
+    let head = i
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphabetic() || c == b'!' || c == b'_')
+        .count();
+    if head == 0 {
+        return 0;
+    }
+    head + i[head..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+        .count()
 }
 
 fn enumeration(i: &[u8]) -> IResult<&[u8], &[u8]> {
@@ -151,16 +150,17 @@ impl<'a> Parser<'a> {
 
     fn keyword(&mut self) -> Result<&'a [u8], StepError> {
         self.ws()?;
-        match keyword(self.rest()) {
-            Ok((r, k)) => {
-                self.pos = self.src.len() - r.len();
-                Ok(k)
-            }
-            Err(_) if self.pos >= self.src.len() => Err(StepError::Unterminated {
+        let rest = self.rest();
+        match keyword_len(rest) {
+            0 if rest.is_empty() => Err(StepError::Unterminated {
                 at: self.at(self.pos),
                 what: "section",
             }),
-            Err(_) => Err(self.syntax("a keyword")),
+            0 => Err(self.syntax("a keyword")),
+            n => {
+                self.pos += n;
+                Ok(&rest[..n])
+            }
         }
     }
 
@@ -339,12 +339,12 @@ impl<'a> Parser<'a> {
                     first = true;
                     continue;
                 }
-                c if c.is_ascii_digit() || c == b'+' || c == b'-' || c == b'.' => match number(self.rest()) {
-                    Ok((r, num)) => {
-                        self.pos = src.len() - r.len();
-                        parse_number(num).ok_or_else(|| self.syntax("a number"))?
+                c if c.is_ascii_digit() || c == b'+' || c == b'-' || c == b'.' => match scan_number(self.rest()) {
+                    Some((n, value)) => {
+                        self.pos += n;
+                        value
                     }
-                    Err(_) => return Err(self.syntax("a number")),
+                    None => return Err(self.syntax("a number")),
                 },
                 c if c.is_ascii_alphabetic() || c == b'!' => {
                     let k = self.keyword()?;
@@ -485,7 +485,243 @@ fn parse_u64(d: &[u8]) -> u64 {
         .fold(0u64, |a, &c| a.wrapping_mul(10).wrapping_add((c - b'0') as u64))
 }
 
-fn parse_number(s: &[u8]) -> Option<Param> {
+/// Exact powers of ten representable as `f64` (10^22 is the largest).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// Scans a number token at the start of `s` (ISO 10303-21 integer or real:
+/// `[+-] digits [. digits] [E [+-] digits]`, also `.5` and `1.`) in one pass;
+/// returns its length and value (`Param::Int` without `.` or exponent).
+///
+/// Reals whose significant digits fit 2^53 with a decimal exponent within
+/// ±22 are converted exactly by one IEEE multiplication or division of two
+/// exact values (Clinger's fast path, correctly rounded); every other real
+/// goes through `str::parse`, so the result always equals `str::parse::<f64>`
+/// of the token. Non-finite results are rejected (`None`).
+pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
+    let mut i = 0;
+    let neg = match s.first() {
+        Some(b'-') => {
+            i = 1;
+            true
+        }
+        Some(b'+') => {
+            i = 1;
+            false
+        }
+        _ => false,
+    };
+    // all digits accumulate in `mant`, exact while at most 19 of them follow
+    // the first non-zero one (`nd` counts those); longer digit strings are
+    // rescanned below
+    let mut mant: u64 = 0;
+    let mut nd = 0usize;
+    let int_start = i;
+    while let Some(&c) = s.get(i) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        mant = mant.wrapping_mul(10).wrapping_add(d as u64);
+        nd += (nd > 0 || mant != 0) as usize;
+        i += 1;
+    }
+    let int_len = i - int_start;
+    let mut is_real = false;
+    let mut frac_start = i;
+    let mut frac_len = 0;
+    if s.get(i) == Some(&b'.') {
+        is_real = true;
+        i += 1;
+        frac_start = i;
+        while let Some(&c) = s.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            mant = mant.wrapping_mul(10).wrapping_add(d as u64);
+            nd += (nd > 0 || mant != 0) as usize;
+            i += 1;
+        }
+        frac_len = i - frac_start;
+    }
+    if int_len == 0 && frac_len == 0 {
+        return None; // no digit at all (`.`, `+.`, `-`)
+    }
+    let mut exp: i64 = 0;
+    if matches!(s.get(i), Some(b'e' | b'E')) {
+        let mut j = i + 1;
+        let eneg = match s.get(j) {
+            Some(b'-') => {
+                j += 1;
+                true
+            }
+            Some(b'+') => {
+                j += 1;
+                false
+            }
+            _ => false,
+        };
+        let d0 = j;
+        while let Some(&c) = s.get(j).filter(|c| c.is_ascii_digit()) {
+            exp = (exp * 10 + (c - b'0') as i64).min(1 << 40);
+            j += 1;
+        }
+        if j > d0 {
+            // a complete exponent (else the `E` is not part of the number)
+            is_real = true;
+            if eneg {
+                exp = -exp;
+            }
+            i = j;
+        } else {
+            exp = 0;
+        }
+    }
+    if !is_real {
+        if int_len <= 18 {
+            // exact: fewer than 10^18
+            let v = mant as i64;
+            return Some((i, Param::Int(if neg { -v } else { v })));
+        }
+        return parse_number_slow(&s[..i]).map(|p| (i, p));
+    }
+    let (mant, e10) = if nd <= 19 {
+        (mant, exp - frac_len as i64)
+    } else {
+        // long digit string: keep the significant digits only
+        let mut acc = Digits::default();
+        for (k, &c) in s[int_start..int_start + int_len]
+            .iter()
+            .chain(&s[frac_start..frac_start + frac_len])
+            .enumerate()
+        {
+            acc.push(c - b'0', k);
+        }
+        if acc.overflow {
+            return parse_number_slow(&s[..i]).map(|p| (i, p));
+        }
+        // the digit at `last` weighs 10^(int_len - 1 - last)
+        (acc.mant, exp + int_len as i64 - 1 - acc.last as i64)
+    };
+    if mant == 0 {
+        return Some((i, Param::Real(if neg { -0.0 } else { 0.0 })));
+    }
+    if let Some(v) = exact_real(mant, e10) {
+        return Some((i, Param::Real(if neg { -v } else { v })));
+    }
+    parse_number_slow(&s[..i]).map(|p| (i, p))
+}
+
+/// `mant · 10^e10` correctly rounded to `f64` (`mant` > 0), or `None` when
+/// outside the exact fast paths:
+/// - `mant` ≤ 2^53 and |e10| ≤ 22: both factors are exact doubles, one IEEE
+///   multiplication or division rounds correctly (Clinger);
+/// - 0 ≤ e10 ≤ 19: the product is an exact `u128`, converted with one rounding;
+/// - −19 ≤ e10 < 0: `mant` shifted left by `s` bits divided by 10^-e10 in
+///   `u128` gives a quotient of at least 62 bits; a non-zero remainder sets its
+///   lowest bit (a sticky bit far below the rounding position), so converting
+///   the quotient rounds as the exact value would; the power-of-two scale by
+///   2^-s is exact.
+#[inline]
+fn exact_real(mut mant: u64, mut e10: i64) -> Option<f64> {
+    if mant > 1u64 << 53 {
+        // trailing zeros of the digit string go to the exponent
+        while mant % 10 == 0 {
+            mant /= 10;
+            e10 += 1;
+        }
+    }
+    if mant <= 1u64 << 53 && (-22..=22).contains(&e10) {
+        let m = mant as f64;
+        return Some(if e10 >= 0 {
+            m * POW10[e10 as usize]
+        } else {
+            m / POW10[(-e10) as usize]
+        });
+    }
+    if (0..=19).contains(&e10) {
+        let x = mant as u128 * POW10_U64[e10 as usize] as u128;
+        return Some(x as f64);
+    }
+    if (-19..0).contains(&e10) {
+        let d = POW10_U64[(-e10) as usize] as u128;
+        // put the top bit of `mant` at bit 126
+        let shift = 63 + mant.leading_zeros();
+        let n = (mant as u128) << shift;
+        let q = n / d;
+        let q = q | ((n % d != 0) as u128);
+        // 2^-shift, exact (shift ≤ 126)
+        let scale = f64::from_bits((1023 - u64::from(shift)) << 52);
+        return Some(q as f64 * scale);
+    }
+    None
+}
+
+/// Significant decimal digits of a number being scanned.
+#[derive(Default)]
+struct Digits {
+    /// The digits from the first to the last non-zero one.
+    mant: u64,
+    /// How many digits `mant` holds.
+    nd: usize,
+    /// Zeros seen since the last non-zero digit.
+    zeros: usize,
+    /// Index of the last non-zero digit.
+    last: usize,
+    /// More than 19 significant digits.
+    overflow: bool,
+}
+
+impl Digits {
+    #[inline]
+    fn push(&mut self, d: u8, index: usize) {
+        if d == 0 {
+            if self.nd > 0 {
+                self.zeros += 1;
+            }
+            return;
+        }
+        let n = self.nd + self.zeros + 1;
+        if n > 19 {
+            self.overflow = true;
+            return;
+        }
+        self.mant = self.mant * POW10_U64[self.zeros + 1] + d as u64;
+        self.nd = n;
+        self.zeros = 0;
+        self.last = index;
+    }
+}
+
+/// Powers of ten as integers (10^19 is the largest `u64` one).
+const POW10_U64: [u64; 20] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+    1_000_000_000,
+    10_000_000_000,
+    100_000_000_000,
+    1_000_000_000_000,
+    10_000_000_000_000,
+    100_000_000_000_000,
+    1_000_000_000_000_000,
+    10_000_000_000_000_000,
+    100_000_000_000_000_000,
+    1_000_000_000_000_000_000,
+    10_000_000_000_000_000_000,
+];
+
+/// `str::parse` of a scanned number token (integers too large for `i64` become reals).
+fn parse_number_slow(s: &[u8]) -> Option<Param> {
     let is_real = s.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));
     let text = std::str::from_utf8(s).ok()?;
     if !is_real {
@@ -583,9 +819,10 @@ pub fn parse(src: &[u8]) -> Result<Exchange<'_>, StepError> {
         records,
         params,
         index: IdIndex::Dense(Vec::new()),
+        ref_counts: Vec::new(),
     };
     ex.index = build_index(&ex)?;
-    check_refs(&ex)?;
+    ex.ref_counts = check_refs(&ex)?;
     Ok(ex)
 }
 
@@ -624,8 +861,9 @@ fn build_index(ex: &Exchange<'_>) -> Result<IdIndex, StepError> {
 /// Every `#N` used anywhere must be defined. The parameters of an instance
 /// occupy one contiguous arena range (nested lists are flushed before their
 /// parent), from the end of the previous instance's last record to the end of
-/// its own last record.
-fn check_refs(ex: &Exchange<'_>) -> Result<(), StepError> {
+/// its own last record. Returns how many references each instance receives.
+fn check_refs(ex: &Exchange<'_>) -> Result<Vec<u8>, StepError> {
+    let mut counts = vec![0u8; ex.instances.len()];
     let mut from = 0usize;
     for inst in &ex.instances {
         let recs = ex.records_of(inst);
@@ -637,7 +875,9 @@ fn check_refs(ex: &Exchange<'_>) -> Result<(), StepError> {
             .max(from);
         for p in ex.params.get(from..end).unwrap_or(&[]) {
             if let Param::Ref(t) = *p {
-                if ex.index.get(t).is_none() {
+                if let Some(c) = ex.index.get(t).and_then(|k| counts.get_mut(k)) {
+                    *c = c.saturating_add(1);
+                } else {
                     return Err(StepError::Dangling {
                         at: At {
                             line: ex.line_of(inst.offset),
@@ -650,7 +890,7 @@ fn check_refs(ex: &Exchange<'_>) -> Result<(), StepError> {
         }
         from = end;
     }
-    Ok(())
+    Ok(counts)
 }
 
 #[cfg(test)]

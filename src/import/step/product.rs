@@ -63,9 +63,13 @@ fn upper_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 fn is_shape_rep_name(n: &[u8]) -> bool {
-    let u = n.to_ascii_uppercase();
-    (u.ends_with(b"SHAPE_REPRESENTATION") && u.as_slice() != b"CONTEXT_DEPENDENT_SHAPE_REPRESENTATION")
-        || u.as_slice() == b"REPRESENTATION"
+    // every candidate ends in `REPRESENTATION`: a cheap reject first
+    if n.len() < 14 || !n[n.len() - 14..].eq_ignore_ascii_case(b"REPRESENTATION") {
+        return false;
+    }
+    let u = super::access::upper(n);
+    (u.ends_with(b"SHAPE_REPRESENTATION") && &*u != b"CONTEXT_DEPENDENT_SHAPE_REPRESENTATION")
+        || &*u == b"REPRESENTATION"
 }
 
 impl<'e, 'a> Builder<'e, 'a> {
@@ -132,10 +136,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 let pa = self.simple(pds);
                 if let Ok(def) = pa.reference(2) {
                     if upper_eq(self.type_name(def), b"PRODUCT_DEFINITION")
-                        || self
-                            .type_name(def)
-                            .to_ascii_uppercase()
-                            .starts_with(b"PRODUCT_DEFINITION")
+                        || super::access::upper(self.type_name(def)).starts_with(b"PRODUCT_DEFINITION")
                     {
                         self.records(def);
                         g.pd_reps.entry(def).or_default().push(rep);
@@ -297,9 +298,10 @@ impl<'e, 'a> Builder<'e, 'a> {
                 }
             }
         }
+        let reps: Vec<usize> = (0..ex.instances.len()).filter(|&k| self.is_rep(k)).collect();
         for phase in 0..2 {
-            for k in 0..ex.instances.len() {
-                if !rep_done[k] && self.is_rep(k) && (phase == 1 || !mapped[k]) {
+            for &k in &reps {
+                if !rep_done[k] && (phase == 1 || !mapped[k]) {
                     let mut stack = Vec::new();
                     for r in self.group(&g, &[k]) {
                         if !rep_done[r] {
@@ -486,7 +488,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                     self.place_rep(g, r, p, name, stack, rep_done, first_units, unreached)?;
                 }
             } else if matches!(
-                self.type_name(it).to_ascii_uppercase().as_slice(),
+                &*super::access::upper(self.type_name(it)),
                 b"AXIS2_PLACEMENT_3D" | b"AXIS2_PLACEMENT_2D" | b"AXIS1_PLACEMENT"
             ) {
                 // frames used by the placements
@@ -498,7 +500,7 @@ impl<'e, 'a> Builder<'e, 'a> {
     }
 
     fn solid_kind(&self, idx: usize) -> Option<BodyKind> {
-        match self.type_name(idx).to_ascii_uppercase().as_slice() {
+        match &*super::access::upper(self.type_name(idx)) {
             b"MANIFOLD_SOLID_BREP" | b"BREP_WITH_VOIDS" | b"FACETED_BREP" => Some(BodyKind::Solid),
             b"SHELL_BASED_SURFACE_MODEL" | b"OPEN_SHELL" | b"CLOSED_SHELL" => Some(BodyKind::OpenShell),
             b"ADVANCED_FACE" | b"FACE_SURFACE" => Some(BodyKind::Faces),
@@ -508,8 +510,8 @@ impl<'e, 'a> Builder<'e, 'a> {
 
     fn solid_shells(&mut self, idx: usize, kind: BodyKind) -> Result<Vec<crate::import::model::Shell>, StepError> {
         let a = self.simple(idx);
-        let name = a.entity.to_ascii_uppercase();
-        match (kind, name.as_slice()) {
+        let name = super::access::upper(a.entity);
+        match (kind, &*name) {
             (BodyKind::Solid, b"BREP_WITH_VOIDS") => {
                 let mut shells = vec![self.shell(a.reference(1)?, false)?];
                 for v in a.refs(2)? {

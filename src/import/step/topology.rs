@@ -109,11 +109,8 @@ impl<'e, 'a> Builder<'e, 'a> {
         let a = self.simple(edge_idx);
         let g = a.reference(3)?;
         let ga = self.simple(g);
-        let name = ga.entity.to_ascii_uppercase();
-        if !matches!(
-            name.as_slice(),
-            b"SURFACE_CURVE" | b"SEAM_CURVE" | b"INTERSECTION_CURVE"
-        ) {
+        let name = super::access::upper(ga.entity);
+        if !matches!(&*name, b"SURFACE_CURVE" | b"SEAM_CURVE" | b"INTERSECTION_CURVE") {
             return Ok(Vec::new());
         }
         let mut out = Vec::new();
@@ -155,8 +152,8 @@ impl<'e, 'a> Builder<'e, 'a> {
         seam_uses: &mut Vec<usize>,
     ) -> Result<Coedge, StepError> {
         let a = self.simple(idx);
-        let name = a.entity.to_ascii_uppercase();
-        let (edge_idx, orientation) = match name.as_slice() {
+        let name = super::access::upper(a.entity);
+        let (edge_idx, orientation) = match &*name {
             b"ORIENTED_EDGE" => {
                 let mut e = a.reference(3)?;
                 let mut o = a.boolean(4, true)?;
@@ -217,9 +214,9 @@ impl<'e, 'a> Builder<'e, 'a> {
         seam_uses: &mut Vec<usize>,
     ) -> Result<Option<Loop>, StepError> {
         let a = self.simple(idx);
-        let name = a.entity.to_ascii_uppercase();
+        let name = super::access::upper(a.entity);
         let source = self.ex.instances.get(idx).map_or(0, |i| i.id);
-        match name.as_slice() {
+        match &*name {
             b"EDGE_LOOP" => {
                 let mut coedges = Vec::new();
                 for oe in a.refs(1)? {
@@ -268,21 +265,21 @@ impl<'e, 'a> Builder<'e, 'a> {
             return Ok(f);
         }
         let a = self.simple(idx);
-        let name = a.entity.to_ascii_uppercase();
-        if !matches!(name.as_slice(), b"ADVANCED_FACE" | b"FACE_SURFACE") {
+        let name = super::access::upper(a.entity);
+        if !matches!(&*name, b"ADVANCED_FACE" | b"FACE_SURFACE") {
             return Err(a.err("expected an ADVANCED_FACE or FACE_SURFACE"));
         }
         let bounds = a.refs(1)?;
         let surf = a.reference(2)?;
         let same_sense = a.boolean(3, true)?;
-        let surface = self.surface(surf)?;
+        let surface = self.surface_for(surf, false)?;
         let mut outer = None;
         let mut inner = Vec::new();
         let mut seam_uses = Vec::new();
         for b in bounds {
             let ba = self.simple(b);
-            let bname = ba.entity.to_ascii_uppercase();
-            let is_outer = match bname.as_slice() {
+            let bname = super::access::upper(ba.entity);
+            let is_outer = match &*bname {
                 b"FACE_OUTER_BOUND" => true,
                 b"FACE_BOUND" => false,
                 _ => return Err(ba.err("expected a FACE_BOUND or FACE_OUTER_BOUND")),
@@ -323,6 +320,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 }
             }
         }
+        self.surface_in_face(surf, f);
         self.model.faces.push(Face {
             surface,
             same_sense,
@@ -337,9 +335,9 @@ impl<'e, 'a> Builder<'e, 'a> {
     /// CLOSED_SHELL / OPEN_SHELL / ORIENTED_CLOSED_SHELL / ORIENTED_OPEN_SHELL → Shell.
     pub fn shell(&mut self, idx: usize, void: bool) -> Result<Shell, StepError> {
         let a = self.simple(idx);
-        let name = a.entity.to_ascii_uppercase();
+        let name = super::access::upper(a.entity);
         let source = self.ex.instances.get(idx).map_or(0, |i| i.id);
-        match name.as_slice() {
+        match &*name {
             b"CLOSED_SHELL" | b"OPEN_SHELL" | b"CONNECTED_FACE_SET" => {
                 let mut faces = Vec::new();
                 for f in a.refs(1)? {
@@ -347,7 +345,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 }
                 Ok(Shell {
                     faces,
-                    closed: name.as_slice() == b"CLOSED_SHELL",
+                    closed: &*name == b"CLOSED_SHELL",
                     void,
                     source,
                 })

@@ -32,7 +32,7 @@ impl Default for ContextUnits {
 }
 
 fn prefix_factor(p: &[u8]) -> Option<(f64, &'static str)> {
-    Some(match p.to_ascii_uppercase().as_slice() {
+    Some(match &*super::access::upper(p) {
         b"EXA" => (1e18, "E"),
         b"PETA" => (1e15, "P"),
         b"TERA" => (1e12, "T"),
@@ -84,9 +84,9 @@ impl<'e, 'a> Builder<'e, 'a> {
                 }
                 _ => None,
             };
-            let name = si.enumeration(off + 1)?.to_ascii_uppercase();
+            let name = super::access::upper(si.enumeration(off + 1)?);
             let (f, sym) = prefix.unwrap_or((1.0, ""));
-            return Ok(match name.as_slice() {
+            return Ok(match &*name {
                 b"METRE" => Length(f * 1000.0, format!("{sym}m")),
                 b"RADIAN" => Angle(f),
                 _ => Other,
@@ -124,7 +124,18 @@ impl<'e, 'a> Builder<'e, 'a> {
     }
 
     /// Units of a representation context instance.
+    /// Read once per context (every later request is a copy: placements
+    /// switch contexts item by item).
     pub fn context_units(&mut self, ctx: usize) -> Result<ContextUnits, StepError> {
+        if let Some(cu) = self.context_cache.get(&ctx) {
+            return Ok(cu.clone());
+        }
+        let cu = self.context_units_uncached(ctx)?;
+        self.context_cache.insert(ctx, cu.clone());
+        Ok(cu)
+    }
+
+    fn context_units_uncached(&mut self, ctx: usize) -> Result<ContextUnits, StepError> {
         let mut cu = ContextUnits::default();
         self.records(ctx);
         if let Some(g) = self.part(ctx, b"GLOBAL_UNIT_ASSIGNED_CONTEXT") {
