@@ -181,18 +181,18 @@ impl Params {
         while p < text.len() && text[p] == b' ' {
             p += 1;
         }
-        let start = p;
-        while p < text.len() {
-            let c = text[p];
-            if c == self.pd || c == self.rd || c == b' ' || c == b'H' || c == b'h' {
-                break;
-            }
-            p += 1;
-        }
-        if p == start || p >= text.len() || (text[p] != self.pd && text[p] != self.rd) {
+        // one pass: the number must end exactly at a delimiter (anything
+        // else, e.g. a Hollerith count or embedded blanks, takes the
+        // general path)
+        let numeric = |c: u8| matches!(c, b'0'..=b'9' | b'+' | b'-' | b'.' | b'E' | b'e' | b'D' | b'd');
+        if numeric(self.pd) || numeric(self.rd) {
             return None;
         }
-        let v = fast_real(&text[start..p])?;
+        let (v, end) = scan_real(text, p)?;
+        p = end;
+        if p >= text.len() || (text[p] != self.pd && text[p] != self.rd) {
+            return None;
+        }
         self.ended = text[p] == self.rd;
         self.pos = p + 1;
         self.index += 1;
@@ -353,15 +353,30 @@ const POW10: [f64; 23] = [
     1e21, 1e22,
 ];
 
+/// The exact fast path of [`parse_real`] on a whole token: `None` unless the
+/// token is a plain decimal real of at most 15 significant digits whose
+/// exponent keeps it exact (one rounding).
 fn fast_real(r: &[u8]) -> Option<f64> {
-    let mut i = 0;
-    let neg = match r.first() {
+    match scan_real(r, 0) {
+        Some((v, end)) if end == r.len() => Some(v),
+        _ => None,
+    }
+}
+
+/// Reads a plain decimal real starting at `r[i0]` (the fast path: at most 15
+/// significant digits, `|exponent| ≤ 22`, so `mantissa × 10^e` rounds once
+/// and equals `str::parse`); returns the value and the index of the first
+/// byte after it. `None` when the text there is not such a number.
+#[inline]
+fn scan_real(r: &[u8], i0: usize) -> Option<(f64, usize)> {
+    let mut i = i0;
+    let neg = match r.get(i0) {
         Some(b'-') => {
-            i = 1;
+            i += 1;
             true
         }
         Some(b'+') => {
-            i = 1;
+            i += 1;
             false
         }
         _ => false,
@@ -417,9 +432,6 @@ fn fast_real(r: &[u8]) -> Option<f64> {
         }
         exp = exp.saturating_add(if eneg { -e } else { e });
     }
-    if i != r.len() {
-        return None;
-    }
     let m = mant as f64;
     let v = if mant == 0 {
         0.0
@@ -430,7 +442,7 @@ fn fast_real(r: &[u8]) -> Option<f64> {
     } else {
         return None;
     };
-    Some(if neg { -v } else { v })
+    Some((if neg { -v } else { v }, i))
 }
 
 /// Parses an IGES integer (a real with an integral value is accepted).
