@@ -1,5 +1,6 @@
 //! insta snapshots of `inspect --json` for the project's own STEP fixtures:
-//! an assembly with two placed bodies and a hand-made inch-unit block.
+//! an assembly with two placed bodies, a hand-made inch-unit block, and every
+//! other STEP fixture.
 
 use extrack::import::{import_file, InspectReport};
 use std::path::Path;
@@ -39,4 +40,25 @@ fn inch_block_geometry_is_in_mm() {
         [a[0].max(v.point.x), a[1].max(v.point.y), a[2].max(v.point.z)]
     });
     assert_eq!(max, [50.8, 25.4, 12.7]);
+}
+
+/// Every other STEP fixture of the project: the report of each is a snapshot
+/// (counts, surface types, units, bodies, warnings).
+#[test]
+fn every_project_step_fixture() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".step") && n != "assembly.step" && n != "inch_block.step")
+        .collect();
+    names.sort();
+    assert!(names.len() >= 10, "fixtures missing: {names:?}");
+    for name in names {
+        let r = report(&name);
+        assert!(r.faces > 0, "{name}: no faces");
+        assert_eq!(r.format, extrack::import::model::SourceFormat::Step, "{name}");
+        insta::assert_json_snapshot!(format!("inspect_{}", name.replace('.', "_")), r);
+    }
 }
