@@ -519,15 +519,7 @@ pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
     let mut mant: u64 = 0;
     let mut nd = 0usize;
     let int_start = i;
-    while let Some(&c) = s.get(i) {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        mant = mant.wrapping_mul(10).wrapping_add(d as u64);
-        nd += (nd > 0 || mant != 0) as usize;
-        i += 1;
-    }
+    i = accumulate_digits(s, i, &mut mant, &mut nd);
     let int_len = i - int_start;
     let mut is_real = false;
     let mut frac_start = i;
@@ -536,15 +528,7 @@ pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
         is_real = true;
         i += 1;
         frac_start = i;
-        while let Some(&c) = s.get(i) {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            mant = mant.wrapping_mul(10).wrapping_add(d as u64);
-            nd += (nd > 0 || mant != 0) as usize;
-            i += 1;
-        }
+        i = accumulate_digits(s, i, &mut mant, &mut nd);
         frac_len = i - frac_start;
     }
     if int_len == 0 && frac_len == 0 {
@@ -891,6 +875,24 @@ fn check_refs(ex: &Exchange<'_>) -> Result<Vec<u8>, StepError> {
         from = end;
     }
     Ok(counts)
+}
+
+/// Accumulates the decimal digits of `s` from `i` into `mant` (wrapping;
+/// exact while at most 19 significant digits) and counts the significant
+/// ones (from the first non-zero digit) in `nd`; returns the index after the
+/// last digit.
+#[inline(always)]
+fn accumulate_digits(s: &[u8], mut i: usize, mant: &mut u64, nd: &mut usize) -> usize {
+    while let Some(&c) = s.get(i) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        *mant = mant.wrapping_mul(10).wrapping_add(d as u64);
+        *nd += (*nd > 0 || *mant != 0) as usize;
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
