@@ -1,10 +1,13 @@
 //! Development probe of the body–body tracker along an orbit: per-update
 //! active pair, modes, cell pairs solved and front size.
 //! `cargo run --release --example pair_probe -- FILE_A BODY_A FILE_B BODY_B [STEPS] [GAP]`
-use extrack::geom::{Pose, Twist, Vec3};
+//! (the orbit of `benches/body_pair.rs`, with twists).
+#[path = "../benches/common/orbit.rs"]
+mod orbit_path;
+use extrack::geom::Pose;
 use extrack::prepare::{prepare, PrepareOptions};
 use extrack::track::{BodyPairTracker, BodyState, TrackScene, TrackerConfig};
-use nalgebra::UnitQuaternion;
+use orbit_path::orbit;
 use std::time::Instant;
 
 fn load(p: &str) -> TrackScene {
@@ -19,11 +22,7 @@ fn main() {
     let n: usize = a.get(5).map_or(2000, |s| s.parse().unwrap());
     let gap: f64 = a.get(6).map_or(0.5, |s| s.parse().unwrap());
     let (ba, bb) = (&sa.bodies[ia as usize], &sb.bodies[ib as usize]);
-    let ca = ba.placement.transform_point(&((ba.lo + ba.hi) * 0.5));
-    let ra = 0.5 * (ba.hi - ba.lo).norm();
-    let rb = 0.5 * (bb.hi - bb.lo).norm();
-    let radius = 0.8 * (ra + rb) + gap;
-    let axis = Vec3::new(0.3, -0.5, 1.0).normalize();
+    let path = orbit(&sa, ia, &sb, ib, n, gap);
     let mut t = BodyPairTracker::new(&sa, ia, &sb, ib, TrackerConfig::default()).unwrap();
     println!(
         "pieces {} / {}, cells {} / {}, convex {}",
@@ -35,17 +34,9 @@ fn main() {
     );
     let still = BodyState::default();
     let (mut times, mut cells, mut fronts) = (Vec::new(), 0u64, 0u64);
-    for k in 0..n {
-        let w = k as f64 / n as f64 * std::f64::consts::TAU;
-        let c = ca + Vec3::new(radius * w.cos(), radius * w.sin(), 0.2 * ra * (2.0 * w).sin());
-        let rot = UnitQuaternion::from_scaled_axis(axis * (1.5 * w));
-        let placed = bb.placement.transform_point(&((bb.lo + bb.hi) * 0.5));
-        let st = BodyState {
-            pose: Pose::from_parts(c - rot * placed, rot),
-            twist: Twist::zero(),
-        };
+    for (k, st) in path.iter().enumerate() {
         let t0 = Instant::now();
-        let r = t.update(&sa, &still, &sb, &st, 1e-3).unwrap();
+        let r = t.update(&sa, &still, &sb, st, 1e-3).unwrap();
         let dt = t0.elapsed().as_secs_f64() * 1e6;
         if k > 0 {
             times.push(dt);

@@ -47,7 +47,7 @@ use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
 use super::core::{clamp_box, feed_forward_rate, track_loop, Local, LoopOut};
 use super::far::{cell_config, trim_domain, trim_point, Candidate, FarState};
 use super::motion::BodyState;
-use super::patch_pair::{coherent_step, pair_local, to_world, Frame, PairState};
+use super::patch_pair::{coherent_step, lock, pair_local, to_world, Frame, PairState};
 use super::point_body::{body_pose, orient};
 use super::point_patch::{mode_of, taylor};
 use crate::geom::{CurvePoint, Pose, SurfacePoint, Twist, Vec3};
@@ -212,6 +212,23 @@ impl Rel {
         }
         s.sqrt().max(slab)
     }
+
+    /// Distance bound between an item of A in the hull of `ha` and an item
+    /// of B in the hull of `hb` (B's frame): their gap along the unit
+    /// direction `n` (A's frame), `min n·B − max n·A`. Along the direction
+    /// of the pair's own last witnesses it is the pair's distance for two
+    /// planar pieces and stays within second order of it while they move,
+    /// where a box bound loses the pieces' tilt. `−∞` without hulls.
+    #[inline]
+    fn hull_bound(&self, ha: &[Vec3], hb: &[Vec3], n: &Vec3) -> f64 {
+        if ha.is_empty() || hb.is_empty() {
+            return f64::NEG_INFINITY;
+        }
+        let nb = self.frame.r.tr_mul(n);
+        let max_a = ha.iter().fold(f64::NEG_INFINITY, |m, p| m.max(n.dot(p)));
+        let min_b = hb.iter().fold(f64::INFINITY, |m, p| m.min(nb.dot(p)));
+        min_b + n.dot(&self.frame.t) - max_a
+    }
 }
 
 /// Boxes of every item of a body (union of its cells), indexed pieces,
@@ -232,6 +249,13 @@ struct ItemBoxes {
     /// the exact curve (a projected trim is only within 1e-8 of the trim's
     /// size of it), so the far phase takes the edge and skips the trim.
     redundant: Vec<bool>,
+    /// Per item: the range of `hull` holding its control points (a trim
+    /// curve uses its piece's, which contain it); empty when a weight is
+    /// not positive (no convex-hull property, no hull bound).
+    hull_range: Vec<(u32, u32)>,
+    /// Control points of the pieces and edges (body-local, Euclidean): each
+    /// item lies in their convex hull.
+    hull: Vec<Vec3>,
     edges0: u32,
     trims0: u32,
 }
@@ -258,12 +282,15 @@ impl ItemBoxes {
         let all: Vec<Item> = pieces.chain(edges).chain(trims).collect();
         let unimodal = all.iter().map(|&it| unimodal_item(body, it)).collect();
         let affine = all.iter().map(|&it| affine_item(body, it)).collect();
+        let (hull_range, hull) = control_hulls(body);
         let mut boxes = Self {
             lo,
             hi,
             unimodal,
             affine,
             redundant: Vec::new(),
+            hull_range,
+            hull,
             edges0,
             trims0,
         };
@@ -272,6 +299,13 @@ impl ItemBoxes {
             .map(|&it| matches!(it, Item::Trim(t) if (body.trims[t as usize].edge as usize) < body.edges.len()))
             .collect();
         boxes
+    }
+
+    /// The control points whose convex hull holds item `i`.
+    #[inline]
+    fn hull_of(&self, i: u32) -> &[Vec3] {
+        let (s, e) = self.hull_range[i as usize];
+        &self.hull[s as usize..e as usize]
     }
 
     #[inline]
@@ -293,6 +327,40 @@ impl ItemBoxes {
             Item::Trim(i - self.trims0)
         }
     }
+}
+
+/// Euclidean control points of homogeneous poles, `None` when a weight is
+/// not positive (the curve or patch then need not lie in their hull).
+fn euclidean_poles(cw: &[crate::geom::Hpoint]) -> Option<impl Iterator<Item = Vec3> + '_> {
+    cw.iter()
+        .all(|p| p[3] > 0.0 && p.iter().all(|c| c.is_finite()))
+        .then(|| cw.iter().map(|p| Vec3::new(p[0] / p[3], p[1] / p[3], p[2] / p[3])))
+}
+
+/// The control-point hulls of a body's items, indexed like [`ItemBoxes`]:
+/// a piece's patch and an edge's curve lie in the convex hull of their
+/// control points (positive weights); a trim curve lies on its piece's
+/// patch, so its piece's points serve.
+fn control_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
+    let mut hull = Vec::new();
+    let mut range = Vec::with_capacity(body.pieces.len() + body.edges.len() + body.trims.len());
+    let add = |hull: &mut Vec<Vec3>, cw: &[crate::geom::Hpoint]| {
+        let s = hull.len() as u32;
+        if let Some(pts) = euclidean_poles(cw) {
+            hull.extend(pts);
+        }
+        (s, hull.len() as u32)
+    };
+    for p in &body.pieces {
+        range.push(add(&mut hull, &p.surface.cw));
+    }
+    for e in &body.edges {
+        range.push(add(&mut hull, &e.curve.cw));
+    }
+    for t in &body.trims {
+        range.push(range.get(t.piece as usize).copied().unwrap_or((0, 0)));
+    }
+    (range, hull)
 }
 
 #[inline]
@@ -331,22 +399,6 @@ fn item_domain(body: &BodyGeom, item: Item) -> [f64; 4] {
             [a, b, 0.0, 0.0]
         }
     }
-}
-
-/// Locks parameter `i` (the unused second parameter of a curve): identity
-/// rows in the Jacobian and metric, no gradient, no motion term.
-#[inline]
-fn lock(l: &mut Local<4>, i: usize) {
-    for j in 0..4 {
-        l.hess[(i, j)] = 0.0;
-        l.hess[(j, i)] = 0.0;
-        l.metric[(i, j)] = 0.0;
-        l.metric[(j, i)] = 0.0;
-    }
-    l.hess[(i, i)] = 1.0;
-    l.metric[(i, i)] = 1.0;
-    l.g[i] = 0.0;
-    l.b[i] = 0.0;
 }
 
 /// Mode of a witness w.r.t. its whole item (not the cell it was solved in).
@@ -446,21 +498,24 @@ fn solve_pair(cfg: &TrackerConfig, a: SideRef, b: SideRef, rel: &Rel, x0: [f64; 
     finish_pair(a, b, rel, lo, hi, out)
 }
 
-/// [`solve_pair`] for the tracked pair of a coherent update: two pieces
-/// under the hybrid law first try one coherent step from `x0` (one
-/// evaluation, one Cholesky factor for the step and the next feed-forward;
-/// see [`coherent_step`]); the general loop runs when it is refused.
+/// [`solve_pair`] for the tracked pair of a coherent update: under the
+/// hybrid law, first one coherent step from `x0` (one evaluation, one
+/// Cholesky factor for the step and the next feed-forward; see
+/// [`coherent_step`]), for any pair of pieces, edges and trim curves (a
+/// curve's unused parameter locked); the general loop runs when it is refused.
 fn solve_pair_coherent(cfg: &TrackerConfig, a: SideRef, b: SideRef, rel: &Rel, x0: [f64; 4]) -> PairSolve {
-    if cfg.law == ControlLaw::Hybrid && matches!((a.item, b.item), (Item::Piece(_), Item::Piece(_))) {
+    if cfg.law == ControlLaw::Hybrid {
         let lo = Vector4::new(a.rect[0], a.rect[2], b.rect[0], b.rect[2]);
         let hi = Vector4::new(a.rect[1], a.rect[3], b.rect[1], b.rect[3]);
+        let (ca, cb) = (!matches!(a.item, Item::Piece(_)), !matches!(b.item, Item::Piece(_)));
+        let locked = [false, ca, false, cb];
         let x = Vector4::new(x0[0], x0[1], x0[2], x0[3]);
-        if (0..4).all(|i| x[i] > lo[i] && x[i] < hi[i]) {
+        if (0..4).all(|i| locked[i] || (x[i] > lo[i] && x[i] < hi[i])) {
             let st = PairState {
                 a: eval_item(a.body, a.item, x[0], x[1]),
                 b: to_world(&eval_item(b.body, b.item, x[2], x[3]), &rel.frame),
             };
-            if let Some(c) = coherent_step(cfg, &st, &BodyState::default(), &rel.state_b, &x, &lo, &hi) {
+            if let Some(c) = coherent_step(cfg, &st, &BodyState::default(), &rel.state_b, &x, &lo, &hi, locked) {
                 let out = LoopOut {
                     x: c.x,
                     state: c.state,
@@ -769,7 +824,17 @@ struct Entry {
     /// An item pair's last witness parameters (NaN: none), the warm start
     /// of its next whole-item solve.
     x: [f64; 4],
+    /// An item pair's last witness direction `(pb − pa)/d` (A's frame; NaN:
+    /// none), the direction of its hull bound ([`Rel::hull_bound`]).
+    n: Vec3,
 }
+
+/// An item pair's warm data: its last witness parameters and witness
+/// direction (NaN: none).
+type Warm = ([f64; 4], Vec3);
+
+/// No warm data.
+const WARM_NONE: Warm = ([f64::NAN; 4], Vec3::new(f64::NAN, f64::NAN, f64::NAN));
 
 /// The front's order: a min-heap on the key, so an update visits only the
 /// entries whose bound fell below the best distance.
@@ -984,6 +1049,7 @@ impl PairFar {
                 depth: 0,
                 key: f64::NEG_INFINITY,
                 x: [f64::NAN; 4],
+                n: Vec3::repeat(f64::NAN),
             }));
         }
         self.next.clear();
@@ -1010,15 +1076,16 @@ impl PairFar {
                 depth: 0,
                 key: k,
                 x: [f64::NAN; 4],
+                n: Vec3::repeat(f64::NAN),
             }));
         }
     }
 
     fn push(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64) {
-        self.push_warm(kind, a, b, depth, bound, [f64::NAN; 4]);
+        self.push_warm(kind, a, b, depth, bound, WARM_NONE);
     }
 
-    fn push_warm(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64, x: [f64; 4]) {
+    fn push_warm(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64, (x, n): Warm) {
         self.next.push(Entry {
             kind,
             a,
@@ -1026,13 +1093,14 @@ impl PairFar {
             depth,
             key: bound + self.s,
             x,
+            n,
         });
     }
 
     fn expand(&mut self, ctx: &Ctx, e: Entry, best: &mut PairCandidate) {
         match e.kind {
             EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, e.depth, best),
-            EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, e.x, best),
+            EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, (e.x, e.n), best),
         };
     }
 
@@ -1060,7 +1128,7 @@ impl PairFar {
                     for j in fb..eb {
                         let ib = ctx.boxes_b.index(ctx.b.leaf_items[j as usize]) as u32;
                         // item pairs below the front are summarised by their ancestor
-                        k = k.min(self.expand_items(ctx, ia, ib, below, [f64::NAN; 4], best));
+                        k = k.min(self.expand_items(ctx, ia, ib, below, WARM_NONE, best));
                     }
                 }
                 k
@@ -1095,27 +1163,26 @@ impl PairFar {
         kf.min(kg)
     }
 
-    fn expand_items(
-        &mut self,
-        ctx: &Ctx,
-        ia: u32,
-        ib: u32,
-        depth: u32,
-        warm: [f64; 4],
-        best: &mut PairCandidate,
-    ) -> f64 {
+    fn expand_items(&mut self, ctx: &Ctx, ia: u32, ib: u32, depth: u32, warm: Warm, best: &mut PairCandidate) -> f64 {
         let (ba, bb) = (ctx.boxes_a, ctx.boxes_b);
         if ba.redundant[ia as usize] || bb.redundant[ib as usize] {
             // a trim curve along a B-rep edge: the edge (exact) stands for it
             return f64::INFINITY;
         }
-        let lb = ctx.rel.box_bound(
+        let mut lb = ctx.rel.box_bound(
             &ba.lo[ia as usize],
             &ba.hi[ia as usize],
             &bb.lo[ib as usize],
             &bb.hi[ib as usize],
             &slab_dir(best),
         );
+        if lb < best.d {
+            // the pair's own witness direction, else the best pair's
+            let n = if warm.1[0].is_nan() { slab_dir(best) } else { warm.1 };
+            if n != Vec3::zeros() {
+                lb = lb.max(ctx.rel.hull_bound(ba.hull_of(ia), bb.hull_of(ib), &n));
+            }
+        }
         let keep = depth <= FRONT_DEPTH;
         if lb >= best.d {
             if keep {
@@ -1135,10 +1202,10 @@ impl PairFar {
             return k;
         }
         if ba.unimodal[ia as usize] && bb.unimodal[ib as usize] {
-            if let Some((k, x)) = self.solve_items(ctx, ia, ib, warm, best) {
+            if let Some((k, w)) = self.solve_items(ctx, ia, ib, warm.0, best) {
                 let k = k.max(lb);
                 if keep {
-                    self.push_warm(EntryKind::Items, ia, ib, depth, k, x);
+                    self.push_warm(EntryKind::Items, ia, ib, depth, k, w);
                 }
                 return k;
             }
@@ -1179,7 +1246,7 @@ impl PairFar {
         ib: u32,
         warm: [f64; 4],
         best: &mut PairCandidate,
-    ) -> Option<(f64, [f64; 4])> {
+    ) -> Option<(f64, Warm)> {
         let (item_a, item_b) = (ctx.boxes_a.item(ia), ctx.boxes_b.item(ib));
         let (ra, rb) = (item_domain(ctx.a, item_a), item_domain(ctx.b, item_b));
         let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
@@ -1217,7 +1284,8 @@ impl PairFar {
         if improves(&c, best) && keeps(ctx.a, item_a, c.x[0], c.x[1]) && keeps(ctx.b, item_b, c.x[2], c.x[3]) {
             *best = c;
         }
-        Some((c.d, c.x))
+        let n = if c.d > 0.0 { (c.pb - c.pa) / c.d } else { WARM_NONE.1 };
+        Some((c.d, (c.x, n)))
     }
 
     /// Lower bound of cell pair `(ca, cb)`, solving it when its box bound is

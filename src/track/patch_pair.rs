@@ -141,6 +141,22 @@ pub(crate) fn pair_local(st: &PairState, a: &BodyState, b: &BodyState) -> Local<
     }
 }
 
+/// Locks parameter `i` (the unused second parameter of a curve): identity
+/// rows in the Jacobian and metric, no gradient, no motion term.
+#[inline]
+pub(crate) fn lock(l: &mut Local<4>, i: usize) {
+    for j in 0..4 {
+        l.hess[(i, j)] = 0.0;
+        l.hess[(j, i)] = 0.0;
+        l.metric[(i, j)] = 0.0;
+        l.metric[(j, i)] = 0.0;
+    }
+    l.hess[(i, i)] = 1.0;
+    l.metric[(i, i)] = 1.0;
+    l.g[i] = 0.0;
+    l.b[i] = 0.0;
+}
+
 /// One accepted coherent step of the patch–patch problem (the servo-loop
 /// case of the hybrid law).
 pub(crate) struct CoherentStep {
@@ -160,8 +176,11 @@ pub(crate) struct CoherentStep {
 /// feed-forward; the step is accepted when its metric length is at most
 /// `step_tol` and it stays in the box (the Newton exit of
 /// [`track_loop`](super::core::track_loop)). `None` when a condition fails:
-/// the caller runs the general loop.
+/// the caller runs the general loop. Parameters flagged in `locked` (the
+/// unused second parameter of a curve side, see [`lock`]) stay where they
+/// are and take no part in the box tests.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn coherent_step(
     cfg: &TrackerConfig,
     st: &PairState,
@@ -170,16 +189,22 @@ pub(crate) fn coherent_step(
     x: &Vector4<f64>,
     lo: &Vector4<f64>,
     hi: &Vector4<f64>,
+    locked: [bool; 4],
 ) -> Option<CoherentStep> {
-    if !(0..4).all(|i| x[i] > lo[i] && x[i] < hi[i]) {
+    if !(0..4).all(|i| locked[i] || (x[i] > lo[i] && x[i] < hi[i])) {
         return None;
     }
-    let loc = pair_local(st, a, b);
+    let mut loc = pair_local(st, a, b);
+    for (i, &l) in locked.iter().enumerate() {
+        if l {
+            lock(&mut loc, i);
+        }
+    }
     let chol = Chol::new(&loc.hess, Some((&loc.metric, cfg.pd_margin)))?;
     let d = chol.solve(&(-loc.g))?;
     let len2 = (d.transpose() * loc.metric * d)[(0, 0)];
     let xn = x + d;
-    if !(len2 <= cfg.step_tol * cfg.step_tol && (0..4).all(|i| xn[i] >= lo[i] && xn[i] <= hi[i])) {
+    if !(len2 <= cfg.step_tol * cfg.step_tol && (0..4).all(|i| locked[i] || (xn[i] >= lo[i] && xn[i] <= hi[i]))) {
         return None;
     }
     let state = PairState {
@@ -346,7 +371,7 @@ impl PatchPairTracker {
             state: st,
             feed_forward: ff,
             ..
-        } = coherent_step(&self.cfg, &st, body_a, body_b, &x, lo, hi)?;
+        } = coherent_step(&self.cfg, &st, body_a, body_b, &x, lo, hi, [false; 4])?;
         let (pa, pb) = (st.a.p, st.b.p);
         let dv = pb - pa;
         let dist = dv.norm();
