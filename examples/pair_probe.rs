@@ -34,7 +34,10 @@ fn main() {
     );
     let still = BodyState::default();
     let (mut times, mut cells, mut fronts) = (Vec::new(), 0u64, 0u64);
-    for (k, st) in path.iter().enumerate() {
+    // PROBE_LAPS=k runs the orbit k times (instruction counts per update:
+    // the difference of two lap counts, without the cold start)
+    let laps: usize = std::env::var("PROBE_LAPS").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    for (k, st) in path.iter().cycle().take(laps * path.len()).enumerate() {
         let t0 = Instant::now();
         let r = t.update(&sa, &still, &sb, st, 1e-3).unwrap();
         let dt = t0.elapsed().as_secs_f64() * 1e6;
@@ -43,7 +46,7 @@ fn main() {
             cells += r.cells_solved as u64;
             fronts += t.front_len() as u64;
         }
-        if std::env::var_os("PROBE_QUIET").is_none() && k % (n / 40).max(1) == 0 {
+        if std::env::var_os("PROBE_QUIET").is_none() && k < n && k % (n / 40).max(1) == 0 {
             let cold = extrack::track::body_distance(&sa, ia, &Pose::identity(), &sb, ib, &st.pose).unwrap();
             print!("cold {:.6} {:?}/{:?} ", cold.distance, cold.feature_a, cold.feature_b);
             println!(
