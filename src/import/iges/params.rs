@@ -200,6 +200,44 @@ impl Params {
         Some(v)
     }
 
+    /// Fast path for a plain integer (`[+-]` and 1–18 digits) followed by a
+    /// delimiter; `None` leaves the cursor untouched for the general path.
+    #[inline]
+    fn quick_int(&mut self) -> Option<i64> {
+        if self.ended || !self.quick {
+            return None;
+        }
+        let text = &self.text;
+        let mut p = self.pos;
+        while p < text.len() && text[p] == b' ' {
+            p += 1;
+        }
+        let neg = match text.get(p) {
+            Some(b'-') => {
+                p += 1;
+                true
+            }
+            Some(b'+') => {
+                p += 1;
+                false
+            }
+            _ => false,
+        };
+        let d0 = p;
+        let mut v = 0i64;
+        while p < text.len() && text[p].is_ascii_digit() && p - d0 < 18 {
+            v = v * 10 + (text[p] - b'0') as i64;
+            p += 1;
+        }
+        if p == d0 || p >= text.len() || (text[p] != self.pd && text[p] != self.rd) {
+            return None;
+        }
+        self.ended = text[p] == self.rd;
+        self.pos = p + 1;
+        self.index += 1;
+        Some(if neg { -v } else { v })
+    }
+
     /// A real, `None` when omitted or past the end of the record.
     pub fn opt_real(&mut self) -> Result<Option<f64>, IgesError> {
         if let Some(v) = self.quick_number() {
@@ -238,6 +276,9 @@ impl Params {
 
     /// An integer, `None` when omitted or past the end.
     pub fn opt_int(&mut self) -> Result<Option<i64>, IgesError> {
+        if let Some(v) = self.quick_int() {
+            return Ok(Some(v));
+        }
         match self.next_tok()? {
             None | Some(Tok::Empty) => Ok(None),
             Some(Tok::Str(_)) => Err(self.err("expected an integer, found a string")),
@@ -261,7 +302,11 @@ impl Params {
     }
 
     /// A required integer (omitted = 0).
+    #[inline]
     pub fn int(&mut self) -> Result<i64, IgesError> {
+        if let Some(v) = self.quick_int() {
+            return Ok(v);
+        }
         self.int_or(0)
     }
 
