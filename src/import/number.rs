@@ -144,7 +144,20 @@ pub fn scan_decimal(s: &[u8], i0: usize, exp_letter: impl Fn(u8) -> bool) -> Opt
     }
     let sig = i;
     let mut mant = 0u64;
-    i = accumulate_digits(s, i, &mut mant);
+    // integer parts are mostly short: a few digits one at a time, then the
+    // eight-at-a-time loop for long ones
+    while let Some(&c) = s.get(i) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        mant = mant * 10 + d as u64;
+        i += 1;
+        if i - sig == 4 {
+            i = accumulate_digits(s, i, &mut mant);
+            break;
+        }
+    }
     let int_len = i - int_start;
     let mut nd = i - sig;
     let (mut dot, mut frac_start, mut frac_len) = (false, i, 0);

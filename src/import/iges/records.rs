@@ -199,6 +199,11 @@ pub fn split(bytes: &[u8]) -> Result<Records<'_>, IgesError> {
                 continue;
             }
         };
+        if list.is_empty() && matches!(section, Section::Directory | Section::Parameter) {
+            // first record of a long section: room for the rest of the
+            // file's records (at least 73 bytes each), so it never regrows
+            list.reserve(bytes.len().saturating_sub(pos) / 73 + 1);
+        }
         if seq != list.len() + 1 {
             return Err(IgesError::Record {
                 line: line_no,
