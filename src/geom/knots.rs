@@ -58,49 +58,87 @@ fn breakpoints(p: usize, n: usize, knots: &[f64]) -> Vec<f64> {
     b
 }
 
-/// Raises every domain breakpoint to multiplicity ≥ `p` (1-D).
-///
-/// Each insertion is done in place (the same arithmetic as [`insert_1d`]: the
-/// `p` affected poles are recomputed from the old ones, the rest shift), so a
-/// long row costs one memory move per inserted knot.
-fn refine_1d(p: usize, knots: &[f64], cw: &[Hpoint]) -> (Vec<f64>, Vec<Hpoint>) {
+/// One knot insertion of a refinement ([`refine_plan`]): the span `s` it
+/// falls in (the new pole goes to slot `s`) and the blend factors of the
+/// poles `s − p + 1 ..= s`. They depend on the knots only, so one plan serves
+/// every row of a surface net.
+struct Insertion {
+    s: usize,
+    a: [f64; super::MAX_DEGREE],
+}
+
+/// The insertions that raise every domain breakpoint of a 1-D B-spline of
+/// degree `p` (`1 ≤ p ≤ MAX_DEGREE`, `n` poles) to multiplicity ≥ `p`, in
+/// order, and the refined knots.
+fn refine_plan(p: usize, knots: &[f64], n: usize) -> (Vec<f64>, Vec<Insertion>) {
     let mut k = knots.to_vec();
-    let mut c = cw.to_vec();
-    if p > super::MAX_DEGREE {
-        // not a valid degree: the allocating path (never taken for checked surfaces)
-        for b in breakpoints(p, cw.len(), knots) {
-            while multiplicity(&k, b) < p {
-                let (nk, nc) = insert_1d(p, &k, &c, b);
-                k = nk;
-                c = nc;
-            }
-        }
-        return (k, c);
-    }
-    let mut fresh = [[0.0; 4]; super::MAX_DEGREE];
-    for b in breakpoints(p, cw.len(), knots) {
+    let mut plan = Vec::new();
+    let mut len = n;
+    for b in breakpoints(p, n, knots) {
         let m = multiplicity(&k, b);
         for _ in m..p {
-            let n = c.len();
-            let s = find_span(n, p, b, &k);
-            // poles k−p+1 ..= k from the old net (k ≥ p − 1 ≥ 0 since b is in the domain)
+            let s = find_span(len, p, b, &k);
+            // poles s−p+1 ..= s from the old net (s ≥ p − 1 ≥ 0 since b is in the domain)
             let lo = s + 1 - p;
-            for (slot, i) in fresh.iter_mut().zip(lo..=s) {
-                let a = (b - k[i]) / (k[i + p] - k[i]);
-                let (pi, pm) = (c[i], c[i - 1]);
-                *slot = [
-                    a * pi[0] + (1.0 - a) * pm[0],
-                    a * pi[1] + (1.0 - a) * pm[1],
-                    a * pi[2] + (1.0 - a) * pm[2],
-                    a * pi[3] + (1.0 - a) * pm[3],
-                ];
+            let mut a = [0.0; super::MAX_DEGREE];
+            for (slot, i) in a.iter_mut().zip(lo..=s) {
+                *slot = (b - k[i]) / (k[i + p] - k[i]);
             }
-            // new pole i > s is old pole i − 1: shift the tail by one
-            c.insert(s, [0.0; 4]);
-            c[lo..=s].copy_from_slice(&fresh[..p]);
+            plan.push(Insertion { s, a });
             k.insert(s + 1, b);
+            len += 1;
         }
     }
+    (k, plan)
+}
+
+/// Applies a [`refine_plan`] to one row of poles, in place: each insertion
+/// recomputes the `p` affected poles from the old ones (the same arithmetic
+/// as [`insert_1d`]) and shifts the rest, one memory move per inserted knot.
+fn apply_plan(p: usize, plan: &[Insertion], c: &mut Vec<Hpoint>) {
+    let mut fresh = [[0.0; 4]; super::MAX_DEGREE];
+    for ins in plan {
+        let s = ins.s;
+        let lo = s + 1 - p;
+        for ((slot, i), &a) in fresh.iter_mut().zip(lo..=s).zip(&ins.a) {
+            let (pi, pm) = (c[i], c[i - 1]);
+            *slot = [
+                a * pi[0] + (1.0 - a) * pm[0],
+                a * pi[1] + (1.0 - a) * pm[1],
+                a * pi[2] + (1.0 - a) * pm[2],
+                a * pi[3] + (1.0 - a) * pm[3],
+            ];
+        }
+        // new pole i > s is old pole i − 1: shift the tail by one
+        c.insert(s, [0.0; 4]);
+        c[lo..=s].copy_from_slice(&fresh[..p]);
+    }
+}
+
+/// [`refine_1d`] one allocating [`insert_1d`] at a time (any degree).
+fn refine_by_insertion(p: usize, knots: &[f64], cw: &[Hpoint]) -> (Vec<f64>, Vec<Hpoint>) {
+    let mut k = knots.to_vec();
+    let mut c = cw.to_vec();
+    for b in breakpoints(p, cw.len(), knots) {
+        while multiplicity(&k, b) < p {
+            let (nk, nc) = insert_1d(p, &k, &c, b);
+            k = nk;
+            c = nc;
+        }
+    }
+    (k, c)
+}
+
+/// Raises every domain breakpoint to multiplicity ≥ `p` (1-D).
+fn refine_1d(p: usize, knots: &[f64], cw: &[Hpoint]) -> (Vec<f64>, Vec<Hpoint>) {
+    if p == 0 || p > super::MAX_DEGREE {
+        // not a valid degree (never taken for checked curves)
+        return refine_by_insertion(p, knots, cw);
+    }
+    let (k, plan) = refine_plan(p, knots, cw.len());
+    let mut c = Vec::with_capacity(cw.len() + plan.len());
+    c.extend_from_slice(cw);
+    apply_plan(p, &plan, &mut c);
     (k, c)
 }
 
@@ -310,12 +348,55 @@ impl NurbsSurface {
         out
     }
 
+    /// The net with every breakpoint raised to full multiplicity (degrees in
+    /// `1..=MAX_DEGREE`): each direction's insertions are planned once from
+    /// its knots and applied to every column, then every row (the same
+    /// arithmetic as refining each row on its own).
+    fn refined_net(&self) -> NurbsSurface {
+        let (pu, pv) = (self.degree_u, self.degree_v);
+        let (knots_u, plan_u) = refine_plan(pu, &self.knots_u, self.n_u);
+        let (knots_v, plan_v) = refine_plan(pv, &self.knots_v, self.n_v);
+        let (n_u, n_v) = (self.n_u + plan_u.len(), self.n_v + plan_v.len());
+        let mut net_u = vec![[0.0; 4]; n_u * self.n_v];
+        let mut line = Vec::with_capacity(n_u.max(n_v));
+        for j in 0..self.n_v {
+            line.clear();
+            line.extend((0..self.n_u).map(|i| self.cw[i * self.n_v + j]));
+            apply_plan(pu, &plan_u, &mut line);
+            for (i, c) in line.iter().enumerate() {
+                net_u[i * self.n_v + j] = *c;
+            }
+        }
+        let mut cw = Vec::with_capacity(n_u * n_v);
+        for row in net_u.chunks_exact(self.n_v.max(1)) {
+            line.clear();
+            line.extend_from_slice(row);
+            apply_plan(pv, &plan_v, &mut line);
+            cw.extend_from_slice(&line);
+        }
+        NurbsSurface {
+            degree_u: pu,
+            degree_v: pv,
+            knots_u,
+            knots_v,
+            n_u,
+            n_v,
+            cw,
+            rational: self.rational,
+            table: SpanTable::default(),
+        }
+    }
+
     /// The net with every breakpoint raised to full multiplicity and the
     /// Bézier spans of both directions.
     #[allow(clippy::type_complexity)]
     fn refined(&self) -> (NurbsSurface, Vec<((f64, f64), usize)>, Vec<((f64, f64), usize)>) {
         let (pu, pv) = (self.degree_u, self.degree_v);
-        let r = self.map_u(|k, c| refine_1d(pu, k, c)).map_v(|k, c| refine_1d(pv, k, c));
+        let r = if (1..=super::MAX_DEGREE).contains(&pu) && (1..=super::MAX_DEGREE).contains(&pv) {
+            self.refined_net()
+        } else {
+            self.map_u(|k, c| refine_1d(pu, k, c)).map_v(|k, c| refine_1d(pv, k, c))
+        };
         let su = bezier_spans(pu, r.n_u, &r.knots_u);
         let sv = bezier_spans(pv, r.n_v, &r.knots_v);
         (r, su, sv)
@@ -363,6 +444,21 @@ mod tests {
             Some(&w),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn planned_refinement_equals_row_by_row_bit_for_bit() {
+        let s = sample_surface();
+        let (pu, pv) = (s.degree_u, s.degree_v);
+        let want = s
+            .map_u(|k, c| refine_by_insertion(pu, k, c))
+            .map_v(|k, c| refine_by_insertion(pv, k, c));
+        let got = s.refined_net();
+        assert_eq!((got.n_u, got.n_v), (want.n_u, want.n_v));
+        assert_eq!(got.knots_u, want.knots_u);
+        assert_eq!(got.knots_v, want.knots_v);
+        let bits = |n: &NurbsSurface| n.cw.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&got), bits(&want));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 pub mod eval;
 pub mod iges;
 pub mod model;
+pub mod number;
 pub mod report;
 pub mod step;
 

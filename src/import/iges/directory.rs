@@ -60,17 +60,25 @@ fn int_field(r: &Record<'_>, k: usize, de: usize, name: &str) -> Result<i64, Ige
     if a == b {
         return Ok(0);
     }
-    let s = String::from_utf8_lossy(&f[a..b]);
     super::params::parse_int(&f[a..b]).ok_or_else(|| IgesError::Directory {
         line: r.line,
         de,
         msg: format!(
-            "field {} ({name}, columns {}-{}) is not an integer: {s:?}",
+            "field {} ({name}, columns {}-{}) is not an integer: {:?}",
             k + 1,
             k * 8 + 1,
-            k * 8 + 8
+            k * 8 + 8,
+            String::from_utf8_lossy(&f[a..b])
         ),
     })
+}
+
+/// The entry label, trimmed (no allocation when blank).
+fn label(f: &[u8]) -> String {
+    if f.iter().all(|&c| c == b' ') {
+        return String::new();
+    }
+    String::from_utf8_lossy(f).trim().to_string()
 }
 
 /// Parses all directory entries. The records come in pairs (checked by the record splitter).
@@ -89,10 +97,10 @@ pub fn parse(records: &[Record<'_>]) -> Result<Vec<DirEntry>, IgesError> {
             });
         }
         let status = field(a, 8);
-        let digits: Vec<u8> = status
-            .iter()
-            .map(|&c| if c == b' ' { 0 } else { c.wrapping_sub(b'0') })
-            .collect();
+        let mut digits = [0u8; 8];
+        for (d, &c) in digits.iter_mut().zip(status) {
+            *d = if c == b' ' { 0 } else { c.wrapping_sub(b'0') };
+        }
         if digits.iter().any(|&d| d > 9) {
             return Err(IgesError::Directory {
                 line: a.line,
@@ -119,7 +127,7 @@ pub fn parse(records: &[Record<'_>]) -> Result<Vec<DirEntry>, IgesError> {
             use_flag: pair_at(4),
             param_count: int_field(b, 3, de, "parameter line count")?,
             form: int_field(b, 4, de, "form number")?,
-            label: String::from_utf8_lossy(field(b, 7)).trim().to_string(),
+            label: label(field(b, 7)),
             subscript: int_field(b, 8, de, "entity subscript").unwrap_or(0),
         });
     }

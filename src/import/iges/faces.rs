@@ -288,13 +288,19 @@ fn in_domain(b: &CurveSegment, sd: &SurfaceDef) -> bool {
     let Some(((u0, u1), (v0, v1))) = sd.domain else {
         return true;
     };
-    let (pu, pv) = sd.surface.periods();
     let (su, sv) = ((u1 - u0).abs() * 1e-3, (v1 - v0).abs() * 1e-3);
+    // the periods (which sample a spline surface) only matter for a point
+    // outside the box, so they are computed at the first such point
+    let mut periods = None;
     (0..=16).all(|k| {
         let p = b.point_at(k as f64 / 16.0);
-        let ok_u = pu.is_some() || (p.x >= u0.min(u1) - su && p.x <= u0.max(u1) + su);
-        let ok_v = pv.is_some() || (p.y >= v0.min(v1) - sv && p.y <= v0.max(v1) + sv);
-        ok_u && ok_v
+        let in_u = p.x >= u0.min(u1) - su && p.x <= u0.max(u1) + su;
+        let in_v = p.y >= v0.min(v1) - sv && p.y <= v0.max(v1) + sv;
+        if in_u && in_v {
+            return true;
+        }
+        let (pu, pv) = *periods.get_or_insert_with(|| sd.surface.periods());
+        (pu.is_some() || in_u) && (pv.is_some() || in_v)
     })
 }
 

@@ -8,6 +8,7 @@
 //! allocation ([`Params::count`]), so memory stays bounded by the file size.
 
 use super::error::IgesError;
+use crate::import::number;
 
 /// One lexed parameter.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,13 +46,17 @@ pub struct Params {
     ended: bool,
     pd: u8,
     rd: u8,
+    /// Neither delimiter can be part of a number (the one-pass number path is usable).
+    quick: bool,
     origin: Origin,
 }
 
 impl Params {
     /// A cursor over `text`; `starts` maps offsets to file lines.
     pub fn new(text: Vec<u8>, starts: Vec<(usize, usize)>, pd: u8, rd: u8, origin: Origin) -> Self {
+        let numeric = |c: u8| matches!(c, b'0'..=b'9' | b'+' | b'-' | b'.' | b'E' | b'e' | b'D' | b'd');
         Self {
+            quick: !numeric(pd) && !numeric(rd),
             text,
             starts,
             pos: 0,
@@ -173,7 +178,7 @@ impl Params {
     /// cursor untouched for the general path.
     #[inline]
     fn quick_number(&mut self) -> Option<f64> {
-        if self.ended {
+        if self.ended || !self.quick {
             return None;
         }
         let text = &self.text;
@@ -184,10 +189,6 @@ impl Params {
         // one pass: the number must end exactly at a delimiter (anything
         // else, e.g. a Hollerith count or embedded blanks, takes the
         // general path)
-        let numeric = |c: u8| matches!(c, b'0'..=b'9' | b'+' | b'-' | b'.' | b'E' | b'e' | b'D' | b'd');
-        if numeric(self.pd) || numeric(self.rd) {
-            return None;
-        }
         let (v, end) = scan_real(text, p)?;
         p = end;
         if p >= text.len() || (text[p] != self.pd && text[p] != self.rd) {
@@ -197,6 +198,44 @@ impl Params {
         self.pos = p + 1;
         self.index += 1;
         Some(v)
+    }
+
+    /// Fast path for a plain integer (`[+-]` and 1–18 digits) followed by a
+    /// delimiter; `None` leaves the cursor untouched for the general path.
+    #[inline]
+    fn quick_int(&mut self) -> Option<i64> {
+        if self.ended || !self.quick {
+            return None;
+        }
+        let text = &self.text;
+        let mut p = self.pos;
+        while p < text.len() && text[p] == b' ' {
+            p += 1;
+        }
+        let neg = match text.get(p) {
+            Some(b'-') => {
+                p += 1;
+                true
+            }
+            Some(b'+') => {
+                p += 1;
+                false
+            }
+            _ => false,
+        };
+        let d0 = p;
+        let mut v = 0i64;
+        while p < text.len() && text[p].is_ascii_digit() && p - d0 < 18 {
+            v = v * 10 + (text[p] - b'0') as i64;
+            p += 1;
+        }
+        if p == d0 || p >= text.len() || (text[p] != self.pd && text[p] != self.rd) {
+            return None;
+        }
+        self.ended = text[p] == self.rd;
+        self.pos = p + 1;
+        self.index += 1;
+        Some(if neg { -v } else { v })
     }
 
     /// A real, `None` when omitted or past the end of the record.
@@ -227,12 +266,19 @@ impl Params {
     }
 
     /// A required real (omitted = 0.0 as the specification's default).
+    #[inline]
     pub fn real(&mut self) -> Result<f64, IgesError> {
+        if let Some(v) = self.quick_number() {
+            return Ok(v);
+        }
         self.real_or(0.0)
     }
 
     /// An integer, `None` when omitted or past the end.
     pub fn opt_int(&mut self) -> Result<Option<i64>, IgesError> {
+        if let Some(v) = self.quick_int() {
+            return Ok(Some(v));
+        }
         match self.next_tok()? {
             None | Some(Tok::Empty) => Ok(None),
             Some(Tok::Str(_)) => Err(self.err("expected an integer, found a string")),
@@ -256,7 +302,11 @@ impl Params {
     }
 
     /// A required integer (omitted = 0).
+    #[inline]
     pub fn int(&mut self) -> Result<i64, IgesError> {
+        if let Some(v) = self.quick_int() {
+            return Ok(v);
+        }
         self.int_or(0)
     }
 
@@ -316,8 +366,8 @@ fn trim(s: &[u8]) -> &[u8] {
 }
 
 /// Parses an IGES real: Fortran `D` exponents and a trailing `.` are accepted.
-/// Fast exact path (Clinger) for up to 15 significant digits and `|exp| ≤ 22`,
-/// the standard library's correctly rounded parser otherwise.
+/// Fast exact path ([`scan_real`]) for up to [`FAST_DIGITS`] significant
+/// digits, the standard library's correctly rounded parser otherwise.
 pub fn parse_real(r: &[u8]) -> Option<f64> {
     if let Some(v) = fast_real(r) {
         return Some(v);
@@ -348,14 +398,8 @@ pub fn parse_real(r: &[u8]) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
-    1e21, 1e22,
-];
-
 /// The exact fast path of [`parse_real`] on a whole token: `None` unless the
-/// token is a plain decimal real of at most 15 significant digits whose
-/// exponent keeps it exact (one rounding).
+/// token is a plain decimal real that [`scan_real`] converts exactly.
 fn fast_real(r: &[u8]) -> Option<f64> {
     match scan_real(r, 0) {
         Some((v, end)) if end == r.len() => Some(v),
@@ -363,86 +407,27 @@ fn fast_real(r: &[u8]) -> Option<f64> {
     }
 }
 
-/// Reads a plain decimal real starting at `r[i0]` (the fast path: at most 15
-/// significant digits, `|exponent| ≤ 22`, so `mantissa × 10^e` rounds once
-/// and equals `str::parse`); returns the value and the index of the first
-/// byte after it. `None` when the text there is not such a number.
+/// Significant digits up to which [`scan_real`] converts on its fast path
+/// (every such mantissa is an exact `u64`).
+const FAST_DIGITS: usize = 19;
+
+/// Reads a plain decimal real starting at `r[i0]` (`E`, `e`, `D` or `d`
+/// exponents; at most [`FAST_DIGITS`] significant digits, converted exactly
+/// by [`number::exact_real`], so the value equals `str::parse`'s); returns
+/// the value and the index of the first byte after it. `None` when the text
+/// there is not such a number (the caller then takes the general path).
 #[inline]
 fn scan_real(r: &[u8], i0: usize) -> Option<(f64, usize)> {
-    let mut i = i0;
-    let neg = match r.get(i0) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    let mut mant: u64 = 0;
-    let mut digits = 0u32;
-    let mut any = false;
-    let mut exp: i32 = 0;
-    while i < r.len() && r[i].is_ascii_digit() {
-        any = true;
-        if mant != 0 || r[i] != b'0' {
-            digits += 1;
-        }
-        mant = mant.wrapping_mul(10).wrapping_add((r[i] - b'0') as u64);
-        i += 1;
-    }
-    if i < r.len() && r[i] == b'.' {
-        i += 1;
-        while i < r.len() && r[i].is_ascii_digit() {
-            any = true;
-            if mant != 0 || r[i] != b'0' {
-                digits += 1;
-            }
-            mant = mant.wrapping_mul(10).wrapping_add((r[i] - b'0') as u64);
-            exp -= 1;
-            i += 1;
-        }
-    }
-    if !any || digits > 15 {
+    let d = number::scan_decimal(r, i0, |c| matches!(c, b'E' | b'e' | b'D' | b'd'))?;
+    if d.nd > FAST_DIGITS {
         return None;
     }
-    if i < r.len() && matches!(r[i], b'E' | b'e' | b'D' | b'd') {
-        i += 1;
-        let eneg = match r.get(i) {
-            Some(b'-') => {
-                i += 1;
-                true
-            }
-            Some(b'+') => {
-                i += 1;
-                false
-            }
-            _ => false,
-        };
-        let mut e: i32 = 0;
-        let s0 = i;
-        while i < r.len() && r[i].is_ascii_digit() {
-            e = e.saturating_mul(10).saturating_add((r[i] - b'0') as i32);
-            i += 1;
-        }
-        if i == s0 {
-            return None;
-        }
-        exp = exp.saturating_add(if eneg { -e } else { e });
-    }
-    let m = mant as f64;
-    let v = if mant == 0 {
+    let v = if d.mant == 0 {
         0.0
-    } else if (0..=22).contains(&exp) {
-        m * POW10[exp as usize]
-    } else if (-22..0).contains(&exp) {
-        m / POW10[(-exp) as usize]
     } else {
-        return None;
+        number::exact_real(d.mant, d.exp.unwrap_or(0) - d.frac_len as i64)?
     };
-    Some((if neg { -v } else { v }, i))
+    Some((if d.neg { -v } else { v }, d.end))
 }
 
 /// Parses an IGES integer (a real with an integral value is accepted).

@@ -134,12 +134,18 @@ impl<'a> Reader<'a> {
         for r in &self.recs.parameter[first - 1..last] {
             let d = r.data;
             let field = d.get(65..72).unwrap_or(&[]);
-            let digits = field.iter().filter(|c| **c != b' ');
-            let parsed = if field.iter().any(|c| *c != b' ') && digits.clone().all(|c| c.is_ascii_digit()) {
-                Some(digits.fold(0usize, |a, &c| a * 10 + (c - b'0') as usize))
-            } else {
-                None
-            };
+            // the digits of columns 66-72, blanks anywhere ignored
+            let mut parsed = None;
+            for &c in field {
+                match c {
+                    b' ' => {}
+                    b'0'..=b'9' => parsed = Some(parsed.unwrap_or(0usize) * 10 + (c - b'0') as usize),
+                    _ => {
+                        parsed = None;
+                        break;
+                    }
+                }
+            }
             let back_ok = match parsed {
                 Some(v) => v == e.de,
                 None => {

@@ -7,8 +7,9 @@
 //! Start, Global, Directory, Parameter, Terminate.
 
 use super::error::IgesError;
-use nom::bytes::complete::take;
-use nom::character::complete::{one_of, space0};
+use nom::character::complete::space0;
+use nom::combinator::map_opt;
+use nom::number::complete::be_u8;
 use nom::IResult;
 
 /// A section of an IGES file.
@@ -69,32 +70,43 @@ pub struct Records<'a> {
     pub lines: usize,
 }
 
-/// Parses the tail of a record from column 73: section letter and sequence number.
-fn record_tail(input: &[u8]) -> IResult<&[u8], (char, &[u8])> {
-    let (rest, letter) = one_of("SGDPTsgdpt")(input)?;
-    let (rest, _) = space0(rest)?;
-    let (rest, digits) = take(rest.len())(rest)?;
-    Ok((rest, (letter, digits)))
+/// The section letter of column 73 (either case), `None` for any other byte.
+fn section_letter(c: u8) -> Option<Section> {
+    Some(match c.to_ascii_uppercase() {
+        b'S' => Section::Start,
+        b'G' => Section::Global,
+        b'D' => Section::Directory,
+        b'P' => Section::Parameter,
+        b'T' => Section::Terminate,
+        _ => return None,
+    })
 }
 
-fn parse_seq(digits: &[u8]) -> Option<usize> {
-    let a = digits.iter().position(|b| *b != b' ')?;
-    let b = digits.iter().rposition(|b| *b != b' ')? + 1;
-    let s = &digits[a..b];
-    if s.len() > 7 || !s.iter().all(|b| b.is_ascii_digit()) {
+/// Parses the tail of a record from column 73: section letter (either
+/// case) and the sequence-number field after any blanks or tabs.
+fn record_tail(input: &[u8]) -> IResult<&[u8], (u8, Section, &[u8])> {
+    let (rest, (letter, section)) = map_opt(be_u8, |c| section_letter(c).map(|s| (c, s)))(input)?;
+    let (digits, _) = space0(rest)?;
+    Ok((&[], (letter, section, digits)))
+}
+
+/// The sequence number: at most seven digits between blanks.
+fn parse_seq(field: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i < field.len() && field[i] == b' ' {
+        i += 1;
+    }
+    let start = i;
+    let mut v = 0usize;
+    while i < field.len() && field[i].is_ascii_digit() {
+        v = v * 10 + (field[i] - b'0') as usize;
+        i += 1;
+    }
+    let n = i - start;
+    if n == 0 || n > 7 || field[i..].iter().any(|&b| b != b' ') {
         return None;
     }
-    Some(s.iter().fold(0usize, |acc, &c| acc * 10 + (c - b'0') as usize))
-}
-
-fn section_of(c: char) -> Section {
-    match c.to_ascii_uppercase() {
-        'S' => Section::Start,
-        'G' => Section::Global,
-        'D' => Section::Directory,
-        'P' => Section::Parameter,
-        _ => Section::Terminate,
-    }
+    Some(v)
 }
 
 /// Splits a file into records and sections.
@@ -135,17 +147,14 @@ pub fn split(bytes: &[u8]) -> Result<Records<'_>, IgesError> {
             });
         }
         let tail = &line[72..line.len().min(80)];
-        let (letter, digits) = match record_tail(tail) {
-            Ok((_, v)) => v,
-            Err(_) => {
-                let c = line[72] as char;
-                let msg = if matches!(c, 'B' | 'b' | 'C' | 'c') && !seen_any {
-                    "binary or compressed IGES (flag in column 73) is not supported".to_string()
-                } else {
-                    format!("unknown section letter {c:?} in column 73 (expected S, G, D, P or T)")
-                };
-                return Err(IgesError::Record { line: line_no, msg });
-            }
+        let Ok((_, (letter, section, digits))) = record_tail(tail) else {
+            let c = tail[0] as char;
+            let msg = if matches!(c, 'B' | 'b' | 'C' | 'c') && !seen_any {
+                "binary or compressed IGES (flag in column 73) is not supported".to_string()
+            } else {
+                format!("unknown section letter {c:?} in column 73 (expected S, G, D, P or T)")
+            };
+            return Err(IgesError::Record { line: line_no, msg });
         };
         if letter.is_ascii_lowercase() {
             lower_case += 1;
@@ -157,7 +166,6 @@ pub fn split(bytes: &[u8]) -> Result<Records<'_>, IgesError> {
                 String::from_utf8_lossy(digits)
             ),
         })?;
-        let section = section_of(letter);
         if section < current {
             return Err(IgesError::Section {
                 line: line_no,
@@ -191,6 +199,11 @@ pub fn split(bytes: &[u8]) -> Result<Records<'_>, IgesError> {
                 continue;
             }
         };
+        if list.is_empty() && matches!(section, Section::Directory | Section::Parameter) {
+            // first record of a long section: room for the rest of the
+            // file's records (at least 73 bytes each), so it never regrows
+            list.reserve(bytes.len().saturating_sub(pos) / 73 + 1);
+        }
         if seq != list.len() + 1 {
             return Err(IgesError::Record {
                 line: line_no,

@@ -12,6 +12,7 @@
 
 use super::arena::{Exchange, IdIndex, Instance, Param, Record, Span};
 use super::error::{At, StepError};
+use crate::import::number::{exact_real, scan_decimal, Decimal, POW10_U64};
 use nom::{
     bytes::complete::{tag, take_while1},
     IResult,
@@ -485,12 +486,6 @@ fn parse_u64(d: &[u8]) -> u64 {
         .fold(0u64, |a, &c| a.wrapping_mul(10).wrapping_add((c - b'0') as u64))
 }
 
-/// Exact powers of ten representable as `f64` (10^22 is the largest).
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
-    1e21, 1e22,
-];
-
 /// Scans a number token at the start of `s` (ISO 10303-21 integer or real:
 /// `[+-] digits [. digits] [E [+-] digits]`, also `.5` and `1.`) in one pass;
 /// returns its length and value (`Param::Int` without `.` or exponent).
@@ -501,69 +496,23 @@ const POW10: [f64; 23] = [
 /// goes through `str::parse`, so the result always equals `str::parse::<f64>`
 /// of the token. Non-finite results are rejected (`None`).
 pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
-    let mut i = 0;
-    let neg = match s.first() {
-        Some(b'-') => {
-            i = 1;
-            true
-        }
-        Some(b'+') => {
-            i = 1;
-            false
-        }
-        _ => false,
-    };
     // all digits accumulate in `mant`, exact while at most 19 of them follow
     // the first non-zero one (`nd` counts those); longer digit strings are
     // rescanned below
-    let mut mant: u64 = 0;
-    let mut nd = 0usize;
-    let int_start = i;
-    i = accumulate_digits(s, i, &mut mant, &mut nd);
-    let int_len = i - int_start;
-    let mut is_real = false;
-    let mut frac_start = i;
-    let mut frac_len = 0;
-    if s.get(i) == Some(&b'.') {
-        is_real = true;
-        i += 1;
-        frac_start = i;
-        i = accumulate_digits(s, i, &mut mant, &mut nd);
-        frac_len = i - frac_start;
-    }
-    if int_len == 0 && frac_len == 0 {
-        return None; // no digit at all (`.`, `+.`, `-`)
-    }
-    let mut exp: i64 = 0;
-    if matches!(s.get(i), Some(b'e' | b'E')) {
-        let mut j = i + 1;
-        let eneg = match s.get(j) {
-            Some(b'-') => {
-                j += 1;
-                true
-            }
-            Some(b'+') => {
-                j += 1;
-                false
-            }
-            _ => false,
-        };
-        let d0 = j;
-        while let Some(&c) = s.get(j).filter(|c| c.is_ascii_digit()) {
-            exp = (exp * 10 + (c - b'0') as i64).min(1 << 40);
-            j += 1;
-        }
-        if j > d0 {
-            // a complete exponent (else the `E` is not part of the number)
-            is_real = true;
-            if eneg {
-                exp = -exp;
-            }
-            i = j;
-        } else {
-            exp = 0;
-        }
-    }
+    let Decimal {
+        neg,
+        mant,
+        nd,
+        int_start,
+        int_len,
+        dot,
+        frac_start,
+        frac_len,
+        exp,
+        end: i,
+    } = scan_decimal(s, 0, |c| matches!(c, b'e' | b'E'))?;
+    let is_real = dot || exp.is_some();
+    let exp = exp.unwrap_or(0);
     if !is_real {
         if int_len <= 18 {
             // exact: fewer than 10^18
@@ -597,51 +546,6 @@ pub fn scan_number(s: &[u8]) -> Option<(usize, Param)> {
         return Some((i, Param::Real(if neg { -v } else { v })));
     }
     parse_number_slow(&s[..i]).map(|p| (i, p))
-}
-
-/// `mant · 10^e10` correctly rounded to `f64` (`mant` > 0), or `None` when
-/// outside the exact fast paths:
-/// - `mant` ≤ 2^53 and |e10| ≤ 22: both factors are exact doubles, one IEEE
-///   multiplication or division rounds correctly (Clinger);
-/// - 0 ≤ e10 ≤ 19: the product is an exact `u128`, converted with one rounding;
-/// - −19 ≤ e10 < 0: `mant` shifted left by `s` bits divided by 10^-e10 in
-///   `u128` gives a quotient of at least 62 bits; a non-zero remainder sets its
-///   lowest bit (a sticky bit far below the rounding position), so converting
-///   the quotient rounds as the exact value would; the power-of-two scale by
-///   2^-s is exact.
-#[inline]
-fn exact_real(mut mant: u64, mut e10: i64) -> Option<f64> {
-    if mant > 1u64 << 53 {
-        // trailing zeros of the digit string go to the exponent
-        while mant % 10 == 0 {
-            mant /= 10;
-            e10 += 1;
-        }
-    }
-    if mant <= 1u64 << 53 && (-22..=22).contains(&e10) {
-        let m = mant as f64;
-        return Some(if e10 >= 0 {
-            m * POW10[e10 as usize]
-        } else {
-            m / POW10[(-e10) as usize]
-        });
-    }
-    if (0..=19).contains(&e10) {
-        let x = mant as u128 * POW10_U64[e10 as usize] as u128;
-        return Some(x as f64);
-    }
-    if (-19..0).contains(&e10) {
-        let d = POW10_U64[(-e10) as usize] as u128;
-        // put the top bit of `mant` at bit 126
-        let shift = 63 + mant.leading_zeros();
-        let n = (mant as u128) << shift;
-        let q = n / d;
-        let q = q | ((n % d != 0) as u128);
-        // 2^-shift, exact (shift ≤ 126)
-        let scale = f64::from_bits((1023 - u64::from(shift)) << 52);
-        return Some(q as f64 * scale);
-    }
-    None
 }
 
 /// Significant decimal digits of a number being scanned.
@@ -679,30 +583,6 @@ impl Digits {
         self.last = index;
     }
 }
-
-/// Powers of ten as integers (10^19 is the largest `u64` one).
-const POW10_U64: [u64; 20] = [
-    1,
-    10,
-    100,
-    1_000,
-    10_000,
-    100_000,
-    1_000_000,
-    10_000_000,
-    100_000_000,
-    1_000_000_000,
-    10_000_000_000,
-    100_000_000_000,
-    1_000_000_000_000,
-    10_000_000_000_000,
-    100_000_000_000_000,
-    1_000_000_000_000_000,
-    10_000_000_000_000_000,
-    100_000_000_000_000_000,
-    1_000_000_000_000_000_000,
-    10_000_000_000_000_000_000,
-];
 
 /// `str::parse` of a scanned number token (integers too large for `i64` become reals).
 fn parse_number_slow(s: &[u8]) -> Option<Param> {
@@ -875,24 +755,6 @@ fn check_refs(ex: &Exchange<'_>) -> Result<Vec<u8>, StepError> {
         from = end;
     }
     Ok(counts)
-}
-
-/// Accumulates the decimal digits of `s` from `i` into `mant` (wrapping;
-/// exact while at most 19 significant digits) and counts the significant
-/// ones (from the first non-zero digit) in `nd`; returns the index after the
-/// last digit.
-#[inline(always)]
-fn accumulate_digits(s: &[u8], mut i: usize, mant: &mut u64, nd: &mut usize) -> usize {
-    while let Some(&c) = s.get(i) {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        *mant = mant.wrapping_mul(10).wrapping_add(d as u64);
-        *nd += (*nd > 0 || *mant != 0) as usize;
-        i += 1;
-    }
-    i
 }
 
 #[cfg(test)]
