@@ -25,7 +25,7 @@
 use super::{check_finite, ExportError, Written};
 use crate::geom::{NurbsCurve, Pose, Vec3};
 use crate::import::iges::nurbs::{reverse, to_nurbs};
-use crate::import::model::{BodyKind, Curve, CurveSegment, Face, Frame, Loop, Model, Surface};
+use crate::import::model::{Body, BodyKind, Curve, CurveSegment, Face, Frame, Loop, Model, Surface};
 use std::collections::HashMap;
 use std::f64::consts::PI;
 use std::fmt::Write as _;
@@ -975,7 +975,35 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
             e.params = el;
         }
         let mut face_de: HashMap<usize, usize> = HashMap::new();
+        // bodies with the same shells (instances of one component) share one
+        // definition: a 308 subfigure holding the 186 / 514 and one 408
+        // instance per body with the body's placement as its 124
+        let shell_key = |b: &Body| -> Vec<(Vec<usize>, bool, bool)> {
+            b.shells.iter().map(|s| (s.faces.clone(), s.closed, s.void)).collect()
+        };
+        let mut uses: HashMap<Vec<(Vec<usize>, bool, bool)>, usize> = HashMap::new();
+        for b in model
+            .bodies
+            .iter()
+            .filter(|b| b.kind != BodyKind::Faces && !b.shells.is_empty())
+        {
+            *uses.entry(shell_key(b)).or_insert(0) += 1;
+        }
+        let mut definitions: HashMap<Vec<(Vec<usize>, bool, bool)>, usize> = HashMap::new();
         for (bk, body) in model.bodies.iter().enumerate() {
+            let key = shell_key(body);
+            let instanced = body.kind != BodyKind::Faces && uses.get(&key).copied().unwrap_or(0) > 1;
+            if let (true, Some(&def)) = (instanced, definitions.get(&key)) {
+                let inst = w.add(408, 0, format!("408,{def},0.,0.,0.,1.;"));
+                if body.placement.iso != Pose::identity().iso {
+                    let t = w.pose_transform(&body.placement);
+                    if let Some(e) = w.ent_mut(inst) {
+                        e.transform = t;
+                    }
+                }
+                roots.push(inst);
+                continue;
+            }
             let mut shells = Vec::new();
             for s in &body.shells {
                 let mut fl = Vec::new();
@@ -1022,6 +1050,26 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
                     }
                 }
                 _ => tops.extend(shells.iter().copied()),
+            }
+            if instanced {
+                let (name, lossy) = hollerith(&body.name);
+                if lossy {
+                    w.warnings.push(format!(
+                        "body {bk}: non-ASCII characters of the name {:?} written as '?' (308 definition name)",
+                        body.name
+                    ));
+                }
+                let members: Vec<String> = tops.iter().map(|d| d.to_string()).collect();
+                let def = w.add(308, 0, format!("308,0,{name},{},{};", members.len(), members.join(",")));
+                definitions.insert(key, def);
+                let inst = w.add(408, 0, format!("408,{def},0.,0.,0.,1.;"));
+                if let Some(t) = placement {
+                    if let Some(e) = w.ent_mut(inst) {
+                        e.transform = t;
+                    }
+                }
+                roots.push(inst);
+                continue;
             }
             for de in tops {
                 let mut shared_placement = false;
