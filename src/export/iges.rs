@@ -667,7 +667,8 @@ impl W {
     }
 }
 
-fn shift_curve(c: &Curve, d: &Vec3) -> Curve {
+/// `c` moved by `d`.
+pub(crate) fn shift_curve(c: &Curve, d: &Vec3) -> Curve {
     match c {
         Curve::Line { origin, dir } => Curve::Line {
             origin: origin + d,
@@ -1119,8 +1120,11 @@ fn face_510(
     elist: usize,
 ) -> Result<usize, ExportError> {
     let face = &model.faces[f];
-    let sd = w.surface(&face.surface, &format!("face {f}"));
-    let m = pmap_of(&face.surface);
+    let bounded = bounded_extrusion(model, face);
+    let surface = bounded.as_ref().unwrap_or(&face.surface);
+    let sd = w.surface(surface, &format!("face {f}"));
+    let m = pmap_of(surface);
+    let keep = keep_pcurves(w, face, f);
     let mut loops = Vec::new();
     for l in face.outer.iter().chain(face.inner.iter()) {
         let mut t = format!("508,{}", l.coedges.len());
@@ -1131,7 +1135,7 @@ fn face_510(
                 )));
             };
             let _ = write!(t, ",0,{elist},{},{}", edge_idx[&e], i32::from(c.forward));
-            match &c.pcurve {
+            match c.pcurve.as_ref().filter(|_| keep) {
                 Some(pc) => {
                     let de = w.pcurve(pc, &m);
                     let _ = write!(t, ",1,0,{de}");
@@ -1156,12 +1160,104 @@ fn face_510(
     Ok(w.add(510, 1, t))
 }
 
+/// An unbounded extrusion face as a `Trimmed` extrusion that holds the
+/// face: u = the profile's natural range, v from 0 (or lower) to a bound of
+/// the face's edges along the direction (`(p − c(u))·d` over 17 samples of
+/// each edge and of the profile, widened by 1e-9 of the extent); `None` for
+/// other faces or without edges.
+fn bounded_extrusion(model: &Model, face: &Face) -> Option<Surface> {
+    let Surface::Extrusion { profile, direction } = &face.surface else {
+        return None;
+    };
+    let u = crate::import::step::geometry::natural_range(profile)?;
+    const N: usize = 16;
+    let (mut c_lo, mut c_hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for k in 0..=N {
+        let x = profile.eval(u.0 + (u.1 - u.0) * k as f64 / N as f64).dot(direction);
+        c_lo = c_lo.min(x);
+        c_hi = c_hi.max(x);
+    }
+    let (mut p_lo, mut p_hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for c in face
+        .outer
+        .iter()
+        .chain(face.inner.iter())
+        .flat_map(|l| l.coedges.iter())
+    {
+        let seg = match (c.edge.and_then(|e| model.edges.get(e)), &c.curve) {
+            (Some(e), _) => CurveSegment {
+                curve: e.curve.clone(),
+                t0: e.t0,
+                t1: e.t1,
+                forward: true,
+            },
+            (None, Some(s)) => s.clone(),
+            _ => continue,
+        };
+        for k in 0..=N {
+            let x = seg.point_at(k as f64 / N as f64).dot(direction);
+            p_lo = p_lo.min(x);
+            p_hi = p_hi.max(x);
+        }
+    }
+    if !(p_lo.is_finite() && p_hi.is_finite() && c_lo.is_finite() && c_hi.is_finite()) {
+        return None;
+    }
+    let (lo, hi) = (p_lo - c_hi, p_hi - c_lo);
+    let pad = 1e-9 * (hi - lo).abs().max(1.0);
+    // from the directrix unless the face reaches below it (then the writer moves it)
+    let v = (if lo < -pad { lo - pad } else { 0.0 }, hi + pad);
+    Some(Surface::Trimmed {
+        basis: Box::new(face.surface.clone()),
+        u,
+        v,
+    })
+}
+
+/// The profile type of a revolution / extrusion (also trimmed or offset)
+/// whose profile the writer converts to a rational 126 with another
+/// parameterisation (ellipse, hyperbola, parabola).
+fn converted_profile(s: &Surface) -> Option<&'static str> {
+    match s {
+        Surface::Trimmed { basis, .. } | Surface::Offset { basis, .. } => converted_profile(basis),
+        Surface::Revolution { profile, .. } | Surface::Extrusion { profile, .. } => matches!(
+            **profile,
+            Curve::Ellipse { .. } | Curve::Hyperbola { .. } | Curve::Parabola { .. }
+        )
+        .then(|| profile.type_name()),
+        _ => None,
+    }
+}
+
+/// False (with a warning) when the face's p-curves cannot be written: their
+/// profile parameter would not match the converted profile's (the loops'
+/// 3-D edges still bound the face).
+fn keep_pcurves(w: &mut W, face: &Face, f: usize) -> bool {
+    let Some(kind) = converted_profile(&face.surface) else {
+        return true;
+    };
+    let n = face
+        .outer
+        .iter()
+        .chain(face.inner.iter())
+        .flat_map(|l| l.coedges.iter())
+        .filter(|c| c.pcurve.is_some())
+        .count();
+    if n > 0 {
+        w.warnings.push(format!(
+            "face {f}: {n} p-curves left out: the {}'s {kind} profile is written as a rational B-spline whose parameter differs",
+            face.surface.type_name()
+        ));
+    }
+    false
+}
+
 /// A 142 curve on surface for loop `l` with its p-curves as a 102 composite
 /// (the model-space composite is added by the caller).
-fn loop_142(w: &mut W, sd: usize, l: &Loop, m: &Map2) -> usize {
+fn loop_142(w: &mut W, sd: usize, l: &Loop, m: &Map2, keep_pcurves: bool) -> usize {
     let mut pcs = Vec::new();
     for c in &l.coedges {
-        match &c.pcurve {
+        match c.pcurve.as_ref().filter(|_| keep_pcurves) {
             Some(p) => pcs.push(w.pcurve(p, m)),
             None => {
                 pcs.clear();
@@ -1187,8 +1283,11 @@ fn loop_142(w: &mut W, sd: usize, l: &Loop, m: &Map2) -> usize {
 }
 
 fn face_144(w: &mut W, model: &Model, face: &Face, f: usize) -> Result<usize, ExportError> {
-    let sd = w.surface(&face.surface, &format!("face {f}"));
-    let m = pmap_of(&face.surface);
+    let bounded = bounded_extrusion(model, face);
+    let surface = bounded.as_ref().unwrap_or(&face.surface);
+    let sd = w.surface(surface, &format!("face {f}"));
+    let m = pmap_of(surface);
+    let keep = keep_pcurves(w, face, f);
     let mut curves3: Vec<Vec<CurveSegment>> = Vec::new();
     for l in face.outer.iter().chain(face.inner.iter()) {
         let mut segs = Vec::new();
@@ -1212,7 +1311,7 @@ fn face_144(w: &mut W, model: &Model, face: &Face, f: usize) -> Result<usize, Ex
     }
     let mut bounds = Vec::new();
     for (k, l) in face.outer.iter().chain(face.inner.iter()).enumerate() {
-        let b = loop_142(w, sd, l, &m);
+        let b = loop_142(w, sd, l, &m, keep);
         // model-space composite
         let segs = &curves3[k];
         if segs.len() == l.coedges.len() && !segs.is_empty() {
