@@ -978,7 +978,8 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
         let mut face_de: HashMap<usize, usize> = HashMap::new();
         // bodies with the same shells (instances of one component) share one
         // definition: a 308 subfigure holding the 186 / 514 and one 408
-        // instance per body with the body's placement as its 124
+        // instance per body with the body's placement as its 124; a placed
+        // body of its own is written the same way
         let shell_key = |b: &Body| -> Vec<(Vec<usize>, bool, bool)> {
             b.shells.iter().map(|s| (s.faces.clone(), s.closed, s.void)).collect()
         };
@@ -993,7 +994,10 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
         let mut definitions: HashMap<Vec<(Vec<usize>, bool, bool)>, usize> = HashMap::new();
         for (bk, body) in model.bodies.iter().enumerate() {
             let key = shell_key(body);
-            let instanced = body.kind != BodyKind::Faces && uses.get(&key).copied().unwrap_or(0) > 1;
+            // a placed body too: Open CASCADE 8.0.1 ignores a 124 on a 186
+            // (it reads the solid unplaced) but applies a 408's
+            let instanced = body.kind != BodyKind::Faces
+                && (uses.get(&key).copied().unwrap_or(0) > 1 || body.placement.iso != Pose::identity().iso);
             if let (true, Some(&def)) = (instanced, definitions.get(&key)) {
                 let inst = w.add(408, 0, format!("408,{def},0.,0.,0.,1.;"));
                 if body.placement.iso != Pose::identity().iso {
