@@ -1,6 +1,9 @@
 //! From independent (root) entities to Model bodies: 186 solids, 514 shells,
 //! loose faces (144, 143, 510, bounded 108, untrimmed surfaces), and 408
-//! subfigure instances of 308 definitions (placed copies, in model space).
+//! subfigure instances of 308 definitions. A solid / shell whose placement is
+//! rigid keeps it as the body placement (geometry in body coordinates;
+//! instances of one entity share faces); other placements are applied to the
+//! geometry (formats/iges.md, "Bodies").
 //! Everything else is skipped with a counted warning.
 
 use super::brep::BrepCache;
