@@ -49,6 +49,21 @@ pub struct Relaxations {
     /// Body names are not compared (IGES carries no product names; the IGES
     /// reader names bodies by directory entry).
     pub names: bool,
+    /// A bare surface of revolution / linear extrusion equals a `Trimmed`
+    /// surface whose basis equals it (IGES 120 / 122 surfaces are bounded:
+    /// the IGES reader returns them restricted to the written rectangle; the
+    /// face's loops bound the face either way); an extrusion's profile may be
+    /// moved along the extrusion direction (the same surface: a 122 starts at
+    /// its directrix, which the IGES writer moves to the face's lowest `v`).
+    pub bounded_surfaces: bool,
+    /// A conic (circle, ellipse, hyperbola, parabola) segment equals a
+    /// B-spline segment with the same point set, compared by evaluation: the
+    /// B-spline at 17 evenly spaced parameters, each point's conic parameter
+    /// in closed form (angle, `asinh`, `y`), the conic evaluated there within
+    /// the tolerance, the parameters inside the conic's range, monotone, and
+    /// the ends at the range's ends (the IGES writer converts ellipses,
+    /// hyperbolas, parabolas and reversed arcs into exact rational 126s).
+    pub curves_by_evaluation: bool,
 }
 
 /// Options of [`compare_models`].
@@ -87,6 +102,9 @@ pub struct Comparison {
     pub matched: (usize, usize, usize),
     /// Largest deviation of a real value that was within tolerance.
     pub max_deviation: f64,
+    /// How often each type-changing relaxation was used (`bounded_surfaces`,
+    /// `curves_by_evaluation`), by what it accepted, for the per-file report.
+    pub relaxed: std::collections::BTreeMap<&'static str, usize>,
 }
 
 impl Comparison {
@@ -220,6 +238,15 @@ impl<'a> Cmp<'a> {
     }
 
     fn surface(&mut self, path: &str, x: &Surface, y: &Surface) {
+        if self.o.relax.bounded_surfaces {
+            if let (false, Surface::Trimmed { basis: q, u, v }) = (matches!(x, Surface::Trimmed { .. }), y) {
+                if matches!(**q, Surface::Revolution { .. } | Surface::Extrusion { .. }) {
+                    *self.out.relaxed.entry("bounded surface (Trimmed)").or_insert(0) += 1;
+                    self.bounded_basis(&format!("{path} / trimmed basis"), x, q, *u, *v);
+                    return;
+                }
+            }
+        }
         match (x, y) {
             (Surface::Plane { frame: f }, Surface::Plane { frame: g }) => self.frame(path, f, g),
             (Surface::Cylinder { frame: f, radius: r }, Surface::Cylinder { frame: g, radius: s }) => {
@@ -318,6 +345,80 @@ impl<'a> Cmp<'a> {
         }
     }
 
+    /// A bare revolution / extrusion `x` against the basis `y` of a trimmed
+    /// surface with rectangle `u × v` (`bounded_surfaces`). A profile whose
+    /// type changed (a conic written as a B-spline) compares by evaluation:
+    /// `x`'s profile on its natural range against `y`'s on the rectangle's
+    /// profile range.
+    fn bounded_basis(&mut self, path: &str, x: &Surface, y: &Surface, u: (f64, f64), v: (f64, f64)) {
+        let (p, q, range) = match (x, y) {
+            (Surface::Revolution { profile: p, .. }, Surface::Revolution { profile: q, .. }) => (p, q, v),
+            (Surface::Extrusion { profile: p, .. }, Surface::Extrusion { profile: q, .. }) => (p, q, u),
+            _ => return self.surface(path, x, y),
+        };
+        if p.type_name() == q.type_name() {
+            if let (Surface::Extrusion { direction: d, .. }, Surface::Extrusion { direction: d2, .. }) = (x, y) {
+                // the same surface when the profile moved along the direction
+                let t = crate::import::step::geometry::natural_range(p).map_or(0.0, |r| r.0);
+                let delta = (q.eval(t) - p.eval(t)).dot(d);
+                if delta != 0.0 && delta.is_finite() {
+                    *self
+                        .out
+                        .relaxed
+                        .entry("extrusion profile moved along the direction")
+                        .or_insert(0) += 1;
+                    let moved = super::iges::shift_curve(p, &(d * delta));
+                    self.curve(
+                        &format!("{path} / profile moved by {delta:e} along the direction"),
+                        &moved,
+                        q,
+                    );
+                    self.vec(path, "direction", d, d2);
+                    return;
+                }
+            }
+            return self.surface(path, x, y);
+        }
+        if !self.o.relax.curves_by_evaluation {
+            return self.surface(path, x, y);
+        }
+        let Some((t0, t1)) = crate::import::step::geometry::natural_range(p) else {
+            self.diff(
+                path,
+                format!("profile {} vs {}: unbounded profile", p.type_name(), q.type_name()),
+            );
+            return;
+        };
+        let seg = |c: &Curve, (t0, t1): (f64, f64)| CurveSegment {
+            curve: c.clone(),
+            t0,
+            t1,
+            forward: true,
+        };
+        self.segment(&format!("{path} / profile"), &seg(p, (t0, t1)), &seg(q, range), false);
+        match (x, y) {
+            (
+                Surface::Revolution {
+                    axis_origin: o,
+                    axis_dir: d,
+                    ..
+                },
+                Surface::Revolution {
+                    axis_origin: o2,
+                    axis_dir: d2,
+                    ..
+                },
+            ) => {
+                self.vec(path, "axis origin", o, o2);
+                self.vec(path, "axis direction", d, d2);
+            }
+            (Surface::Extrusion { direction: d, .. }, Surface::Extrusion { direction: d2, .. }) => {
+                self.vec(path, "direction", d, d2)
+            }
+            _ => {}
+        }
+    }
+
     fn poles(&mut self, path: &str, p: &[[f64; 4]], q: &[[f64; 4]]) {
         if p.len() != q.len() {
             self.diff(path, format!("pole count {} vs {}", p.len(), q.len()));
@@ -408,8 +509,80 @@ impl<'a> Cmp<'a> {
         }
     }
 
+    /// `y` (a B-spline segment) against the conic segment `x` by evaluation
+    /// (see [`Relaxations::curves_by_evaluation`]); `either_sense` accepts
+    /// `y` running against `x` (p-curves under `pcurve_ranges`).
+    fn conic_by_evaluation(&mut self, path: &str, x: &CurveSegment, y: &CurveSegment, either_sense: bool) {
+        const N: usize = 16;
+        let periodic = matches!(x.curve, Curve::Circle { .. } | Curve::Ellipse { .. });
+        let (start, end) = if x.forward { (x.t0, x.t1) } else { (x.t1, x.t0) };
+        let mut ts = Vec::with_capacity(N + 1);
+        let n = self.out.differences.len();
+        for k in 0..=N {
+            let s = k as f64 / N as f64;
+            let p = y.point_at(s);
+            let Some(mut t) = conic_parameter(&x.curve, &p) else {
+                self.diff(path, format!("{} has no closed-form parameter", x.curve.type_name()));
+                return;
+            };
+            if periodic {
+                // the turn closest to the expected position along `x`
+                let expect = start + s * (end - start);
+                t += ((expect - t) / std::f64::consts::TAU).round() * std::f64::consts::TAU;
+            }
+            let q = x.curve.eval(t);
+            self.vec(
+                path,
+                &format!("B-spline point {k} on the {}", x.curve.type_name()),
+                &q,
+                &p,
+            );
+            ts.push(t);
+            if self.out.differences.len() > n + 3 {
+                return;
+            }
+        }
+        let (first, last) = (ts[0], ts[N]);
+        let reversed = either_sense && (first - end).abs() < (first - start).abs();
+        let (want0, want1) = if reversed { (end, start) } else { (start, end) };
+        self.real(path, "start parameter on the conic", want0, first);
+        self.real(path, "end parameter on the conic", want1, last);
+        let rising = want1 > want0;
+        if ts.windows(2).any(|w| (w[1] > w[0]) != rising || w[1] == w[0]) {
+            self.diff(
+                path,
+                format!(
+                    "the B-spline does not run monotonically along the {}",
+                    x.curve.type_name()
+                ),
+            );
+        }
+    }
+
     /// A used curve range; `pcurve` applies the p-curve relaxation.
     fn segment(&mut self, path: &str, x: &CurveSegment, y: &CurveSegment, pcurve: bool) {
+        if self.o.relax.curves_by_evaluation
+            && matches!(y.curve, Curve::BSpline(_))
+            && matches!(
+                x.curve,
+                Curve::Circle { .. } | Curve::Ellipse { .. } | Curve::Hyperbola { .. } | Curve::Parabola { .. }
+            )
+        {
+            // in their traversal orders (either way round for p-curves under `pcurve_ranges`)
+            let either = pcurve && self.o.relax.pcurve_ranges;
+            *self
+                .out
+                .relaxed
+                .entry(match x.curve {
+                    Curve::Circle { .. } => "circle as B-spline (by evaluation)",
+                    Curve::Ellipse { .. } => "ellipse as B-spline (by evaluation)",
+                    Curve::Hyperbola { .. } => "hyperbola as B-spline (by evaluation)",
+                    _ => "parabola as B-spline (by evaluation)",
+                })
+                .or_insert(0) += 1;
+            self.conic_by_evaluation(path, x, y, either);
+            return;
+        }
         if x.forward != y.forward && !(pcurve && self.o.relax.pcurve_ranges) {
             self.diff(path, format!("direction forward={} vs {}", x.forward, y.forward));
         }
@@ -649,6 +822,29 @@ fn on_natural_rect(s: &Surface, l: &Loop) -> bool {
         })
 }
 
+/// The parameter of the conic `c` at a point on it, in closed form (`None`
+/// for other curves): circles and ellipses the eccentric angle, hyperbolas
+/// `asinh(y / b)`, parabolas `y` (frame coordinates).
+fn conic_parameter(c: &Curve, p: &Vec3) -> Option<f64> {
+    let local = |f: &Frame| {
+        let d = p - f.origin;
+        (d.dot(&f.x), d.dot(&f.y))
+    };
+    match c {
+        Curve::Circle { frame, .. } => {
+            let (x, y) = local(frame);
+            Some(y.atan2(x))
+        }
+        Curve::Ellipse { frame, semi_x, semi_y } => {
+            let (x, y) = local(frame);
+            Some((y / semi_y).atan2(x / semi_x))
+        }
+        Curve::Hyperbola { frame, semi_y, .. } => Some((local(frame).1 / semi_y).asinh()),
+        Curve::Parabola { frame, .. } => Some(local(frame).1),
+        _ => None,
+    }
+}
+
 fn variant_s(s: &Surface) -> &'static str {
     match s {
         Surface::Trimmed { .. } => "RectangularTrimmedSurface",
@@ -833,5 +1029,131 @@ mod tests {
             ..Default::default()
         };
         assert!(compare_models(&a, &b, &o).is_equal());
+    }
+
+    fn cmp<'m>(m: &'m Model, relax: Relaxations) -> Cmp<'m> {
+        Cmp {
+            a: m,
+            b: m,
+            o: CompareOptions { tol: 1e-12, relax },
+            out: Comparison::default(),
+            face_map: Vec::new(),
+            face_rev: Vec::new(),
+            edge_map: Vec::new(),
+            edge_rev: Vec::new(),
+            vert_map: Vec::new(),
+            vert_rev: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn conic_segments_compare_by_evaluation_only_when_relaxed_and_on_the_conic() {
+        let m = Model::new(SourceFormat::Step, "t.step");
+        let frame = Frame::from_axis_ref(Vec3::new(1.0, 2.0, 3.0), Vec3::new(0.0, 0.6, 0.8), Some(Vec3::x())).unwrap();
+        for conic in [
+            Curve::Ellipse {
+                frame,
+                semi_x: 3.0,
+                semi_y: 1.5,
+            },
+            Curve::Hyperbola {
+                frame,
+                semi_x: 2.0,
+                semi_y: 0.5,
+            },
+        ] {
+            let seg = CurveSegment {
+                curve: conic.clone(),
+                t0: 0.3,
+                t1: 1.9,
+                forward: true,
+            };
+            let nurbs = crate::import::iges::nurbs::to_nurbs(&seg).unwrap();
+            let (s0, s1) = nurbs.domain();
+            let as_bspline = CurveSegment {
+                curve: Curve::BSpline(nurbs.clone()),
+                t0: s0,
+                t1: s1,
+                forward: true,
+            };
+            let relax = Relaxations {
+                curves_by_evaluation: true,
+                ..Default::default()
+            };
+            let mut c = cmp(&m, relax);
+            c.segment("e", &seg, &as_bspline, false);
+            assert!(c.out.is_equal(), "{}", c.out.report(5));
+            assert_eq!(c.out.relaxed.values().sum::<usize>(), 1);
+            // strict: a type difference
+            let mut c = cmp(&m, Relaxations::default());
+            c.segment("e", &seg, &as_bspline, false);
+            assert!(!c.out.is_equal());
+            // a shorter segment, a reversed one and a moved pole are differences
+            let shorter = CurveSegment { t1: 1.8, ..seg.clone() };
+            let reversed = CurveSegment {
+                forward: false,
+                ..seg.clone()
+            };
+            let mut moved = nurbs.clone();
+            let k = moved.cw.len() / 2;
+            moved.cw[k][2] += 1e-9 * moved.cw[k][3];
+            let moved = CurveSegment {
+                curve: Curve::BSpline(moved),
+                ..as_bspline.clone()
+            };
+            for (x, y) in [(&shorter, &as_bspline), (&reversed, &as_bspline), (&seg, &moved)] {
+                let mut c = cmp(&m, relax);
+                c.segment("e", x, y, false);
+                assert!(!c.out.is_equal(), "{:?} vs {:?}", x.t1, y.curve.type_name());
+            }
+            // a p-curve may run either way under `pcurve_ranges`
+            let mut c = cmp(
+                &m,
+                Relaxations {
+                    pcurve_ranges: true,
+                    ..relax
+                },
+            );
+            c.segment("p", &reversed, &as_bspline, true);
+            assert!(c.out.is_equal(), "{}", c.out.report(5));
+        }
+    }
+
+    #[test]
+    fn bounded_surfaces_compare_by_basis_and_moved_directrix() {
+        let m = Model::new(SourceFormat::Step, "t.step");
+        let profile = Curve::Line {
+            origin: Vec3::new(1.0, 0.0, 0.0),
+            dir: Vec3::new(0.0, 1.0, 0.0),
+        };
+        let d = Vec3::new(0.0, 0.0, 1.0);
+        let bare = Surface::Extrusion {
+            profile: Box::new(profile.clone()),
+            direction: d,
+        };
+        let trimmed = |p: Curve| Surface::Trimmed {
+            basis: Box::new(Surface::Extrusion {
+                profile: Box::new(p),
+                direction: d,
+            }),
+            u: (0.0, 1.0),
+            v: (0.0, 2.0),
+        };
+        let relax = Relaxations {
+            bounded_surfaces: true,
+            ..Default::default()
+        };
+        let moved = super::super::iges::shift_curve(&profile, &(d * -1.5));
+        let tilted = super::super::iges::shift_curve(&profile, &Vec3::new(0.1, 0.0, -1.5));
+        for (y, relax, equal) in [
+            (trimmed(profile.clone()), relax, true),
+            (trimmed(moved.clone()), relax, true),
+            (trimmed(tilted), relax, false),
+            (trimmed(profile.clone()), Relaxations::default(), false),
+        ] {
+            let mut c = cmp(&m, relax);
+            c.surface("s", &bare, &y);
+            assert_eq!(c.out.is_equal(), equal, "{}", c.out.report(5));
+        }
     }
 }

@@ -25,7 +25,7 @@
 use super::{check_finite, ExportError, Written};
 use crate::geom::{NurbsCurve, Pose, Vec3};
 use crate::import::iges::nurbs::{reverse, to_nurbs};
-use crate::import::model::{BodyKind, Curve, CurveSegment, Face, Frame, Loop, Model, Surface};
+use crate::import::model::{Body, BodyKind, Curve, CurveSegment, Face, Frame, Loop, Model, Surface};
 use std::collections::HashMap;
 use std::f64::consts::PI;
 use std::fmt::Write as _;
@@ -667,7 +667,8 @@ impl W {
     }
 }
 
-fn shift_curve(c: &Curve, d: &Vec3) -> Curve {
+/// `c` moved by `d`.
+pub(crate) fn shift_curve(c: &Curve, d: &Vec3) -> Curve {
     match c {
         Curve::Line { origin, dir } => Curve::Line {
             origin: origin + d,
@@ -975,7 +976,39 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
             e.params = el;
         }
         let mut face_de: HashMap<usize, usize> = HashMap::new();
+        // bodies with the same shells (instances of one component) share one
+        // definition: a 308 subfigure holding the 186 / 514 and one 408
+        // instance per body with the body's placement as its 124; a placed
+        // body of its own is written the same way
+        let shell_key = |b: &Body| -> Vec<(Vec<usize>, bool, bool)> {
+            b.shells.iter().map(|s| (s.faces.clone(), s.closed, s.void)).collect()
+        };
+        let mut uses: HashMap<Vec<(Vec<usize>, bool, bool)>, usize> = HashMap::new();
+        for b in model
+            .bodies
+            .iter()
+            .filter(|b| b.kind != BodyKind::Faces && !b.shells.is_empty())
+        {
+            *uses.entry(shell_key(b)).or_insert(0) += 1;
+        }
+        let mut definitions: HashMap<Vec<(Vec<usize>, bool, bool)>, usize> = HashMap::new();
         for (bk, body) in model.bodies.iter().enumerate() {
+            let key = shell_key(body);
+            // a placed body too: Open CASCADE 8.0.1 ignores a 124 on a 186
+            // (it reads the solid unplaced) but applies a 408's
+            let instanced = body.kind != BodyKind::Faces
+                && (uses.get(&key).copied().unwrap_or(0) > 1 || body.placement.iso != Pose::identity().iso);
+            if let (true, Some(&def)) = (instanced, definitions.get(&key)) {
+                let inst = w.add(408, 0, format!("408,{def},0.,0.,0.,1.;"));
+                if body.placement.iso != Pose::identity().iso {
+                    let t = w.pose_transform(&body.placement);
+                    if let Some(e) = w.ent_mut(inst) {
+                        e.transform = t;
+                    }
+                }
+                roots.push(inst);
+                continue;
+            }
             let mut shells = Vec::new();
             for s in &body.shells {
                 let mut fl = Vec::new();
@@ -1022,6 +1055,26 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
                     }
                 }
                 _ => tops.extend(shells.iter().copied()),
+            }
+            if instanced {
+                let (name, lossy) = hollerith(&body.name);
+                if lossy {
+                    w.warnings.push(format!(
+                        "body {bk}: non-ASCII characters of the name {:?} written as '?' (308 definition name)",
+                        body.name
+                    ));
+                }
+                let members: Vec<String> = tops.iter().map(|d| d.to_string()).collect();
+                let def = w.add(308, 0, format!("308,0,{name},{},{};", members.len(), members.join(",")));
+                definitions.insert(key, def);
+                let inst = w.add(408, 0, format!("408,{def},0.,0.,0.,1.;"));
+                if let Some(t) = placement {
+                    if let Some(e) = w.ent_mut(inst) {
+                        e.transform = t;
+                    }
+                }
+                roots.push(inst);
+                continue;
             }
             for de in tops {
                 let mut shared_placement = false;
@@ -1071,8 +1124,11 @@ fn face_510(
     elist: usize,
 ) -> Result<usize, ExportError> {
     let face = &model.faces[f];
-    let sd = w.surface(&face.surface, &format!("face {f}"));
-    let m = pmap_of(&face.surface);
+    let bounded = bounded_extrusion(model, face);
+    let surface = bounded.as_ref().unwrap_or(&face.surface);
+    let sd = w.surface(surface, &format!("face {f}"));
+    let m = pmap_of(surface);
+    let keep = keep_pcurves(w, face, f);
     let mut loops = Vec::new();
     for l in face.outer.iter().chain(face.inner.iter()) {
         let mut t = format!("508,{}", l.coedges.len());
@@ -1083,7 +1139,7 @@ fn face_510(
                 )));
             };
             let _ = write!(t, ",0,{elist},{},{}", edge_idx[&e], i32::from(c.forward));
-            match &c.pcurve {
+            match c.pcurve.as_ref().filter(|_| keep) {
                 Some(pc) => {
                     let de = w.pcurve(pc, &m);
                     let _ = write!(t, ",1,0,{de}");
@@ -1108,12 +1164,104 @@ fn face_510(
     Ok(w.add(510, 1, t))
 }
 
+/// An unbounded extrusion face as a `Trimmed` extrusion that holds the
+/// face: u = the profile's natural range, v from 0 (or lower) to a bound of
+/// the face's edges along the direction (`(p − c(u))·d` over 17 samples of
+/// each edge and of the profile, widened by 1e-9 of the extent); `None` for
+/// other faces or without edges.
+fn bounded_extrusion(model: &Model, face: &Face) -> Option<Surface> {
+    let Surface::Extrusion { profile, direction } = &face.surface else {
+        return None;
+    };
+    let u = crate::import::step::geometry::natural_range(profile)?;
+    const N: usize = 16;
+    let (mut c_lo, mut c_hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for k in 0..=N {
+        let x = profile.eval(u.0 + (u.1 - u.0) * k as f64 / N as f64).dot(direction);
+        c_lo = c_lo.min(x);
+        c_hi = c_hi.max(x);
+    }
+    let (mut p_lo, mut p_hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for c in face
+        .outer
+        .iter()
+        .chain(face.inner.iter())
+        .flat_map(|l| l.coedges.iter())
+    {
+        let seg = match (c.edge.and_then(|e| model.edges.get(e)), &c.curve) {
+            (Some(e), _) => CurveSegment {
+                curve: e.curve.clone(),
+                t0: e.t0,
+                t1: e.t1,
+                forward: true,
+            },
+            (None, Some(s)) => s.clone(),
+            _ => continue,
+        };
+        for k in 0..=N {
+            let x = seg.point_at(k as f64 / N as f64).dot(direction);
+            p_lo = p_lo.min(x);
+            p_hi = p_hi.max(x);
+        }
+    }
+    if !(p_lo.is_finite() && p_hi.is_finite() && c_lo.is_finite() && c_hi.is_finite()) {
+        return None;
+    }
+    let (lo, hi) = (p_lo - c_hi, p_hi - c_lo);
+    let pad = 1e-9 * (hi - lo).abs().max(1.0);
+    // from the directrix unless the face reaches below it (then the writer moves it)
+    let v = (if lo < -pad { lo - pad } else { 0.0 }, hi + pad);
+    Some(Surface::Trimmed {
+        basis: Box::new(face.surface.clone()),
+        u,
+        v,
+    })
+}
+
+/// The profile type of a revolution / extrusion (also trimmed or offset)
+/// whose profile the writer converts to a rational 126 with another
+/// parameterisation (ellipse, hyperbola, parabola).
+fn converted_profile(s: &Surface) -> Option<&'static str> {
+    match s {
+        Surface::Trimmed { basis, .. } | Surface::Offset { basis, .. } => converted_profile(basis),
+        Surface::Revolution { profile, .. } | Surface::Extrusion { profile, .. } => matches!(
+            **profile,
+            Curve::Ellipse { .. } | Curve::Hyperbola { .. } | Curve::Parabola { .. }
+        )
+        .then(|| profile.type_name()),
+        _ => None,
+    }
+}
+
+/// False (with a warning) when the face's p-curves cannot be written: their
+/// profile parameter would not match the converted profile's (the loops'
+/// 3-D edges still bound the face).
+fn keep_pcurves(w: &mut W, face: &Face, f: usize) -> bool {
+    let Some(kind) = converted_profile(&face.surface) else {
+        return true;
+    };
+    let n = face
+        .outer
+        .iter()
+        .chain(face.inner.iter())
+        .flat_map(|l| l.coedges.iter())
+        .filter(|c| c.pcurve.is_some())
+        .count();
+    if n > 0 {
+        w.warnings.push(format!(
+            "face {f}: {n} p-curves left out: the {}'s {kind} profile is written as a rational B-spline whose parameter differs",
+            face.surface.type_name()
+        ));
+    }
+    false
+}
+
 /// A 142 curve on surface for loop `l` with its p-curves as a 102 composite
 /// (the model-space composite is added by the caller).
-fn loop_142(w: &mut W, sd: usize, l: &Loop, m: &Map2) -> usize {
+fn loop_142(w: &mut W, sd: usize, l: &Loop, m: &Map2, keep_pcurves: bool) -> usize {
     let mut pcs = Vec::new();
     for c in &l.coedges {
-        match &c.pcurve {
+        match c.pcurve.as_ref().filter(|_| keep_pcurves) {
             Some(p) => pcs.push(w.pcurve(p, m)),
             None => {
                 pcs.clear();
@@ -1139,8 +1287,11 @@ fn loop_142(w: &mut W, sd: usize, l: &Loop, m: &Map2) -> usize {
 }
 
 fn face_144(w: &mut W, model: &Model, face: &Face, f: usize) -> Result<usize, ExportError> {
-    let sd = w.surface(&face.surface, &format!("face {f}"));
-    let m = pmap_of(&face.surface);
+    let bounded = bounded_extrusion(model, face);
+    let surface = bounded.as_ref().unwrap_or(&face.surface);
+    let sd = w.surface(surface, &format!("face {f}"));
+    let m = pmap_of(surface);
+    let keep = keep_pcurves(w, face, f);
     let mut curves3: Vec<Vec<CurveSegment>> = Vec::new();
     for l in face.outer.iter().chain(face.inner.iter()) {
         let mut segs = Vec::new();
@@ -1164,7 +1315,7 @@ fn face_144(w: &mut W, model: &Model, face: &Face, f: usize) -> Result<usize, Ex
     }
     let mut bounds = Vec::new();
     for (k, l) in face.outer.iter().chain(face.inner.iter()).enumerate() {
-        let b = loop_142(w, sd, l, &m);
+        let b = loop_142(w, sd, l, &m, keep);
         // model-space composite
         let segs = &curves3[k];
         if segs.len() == l.coedges.len() && !segs.is_empty() {

@@ -1,6 +1,9 @@
 //! From independent (root) entities to Model bodies: 186 solids, 514 shells,
 //! loose faces (144, 143, 510, bounded 108, untrimmed surfaces), and 408
-//! subfigure instances of 308 definitions (placed copies, in model space).
+//! subfigure instances of 308 definitions. A solid / shell whose placement is
+//! rigid keeps it as the body placement (geometry in body coordinates;
+//! instances of one entity share faces); other placements are applied to the
+//! geometry (formats/iges.md, "Bodies").
 //! Everything else is skipped with a counted warning.
 
 use super::brep::BrepCache;
@@ -10,7 +13,7 @@ use super::reader::Reader;
 use super::transform::Affine;
 use crate::geom::{Pose, Vec3};
 use crate::import::model::{Body, BodyKind, Model, Shell};
-use nalgebra::Matrix3;
+use nalgebra::{Matrix3, Rotation3, UnitQuaternion};
 
 /// Why an entity type is not turned into geometry (for the warning), or `None` when it is mapped.
 pub fn skip_reason(entity: i64) -> Option<&'static str> {
@@ -291,24 +294,37 @@ impl Reader<'_> {
             }
         };
         match e.entity {
-            186 => {
-                let shells = self.nested(e, |r| r.solid_186(e, parent, m))?;
+            186 | 514 => {
+                let kind = if e.entity == 186 {
+                    BodyKind::Solid
+                } else {
+                    BodyKind::OpenShell
+                };
+                let name = label(if e.entity == 186 { "solid" } else { "shell" });
+                let (placement, shells) = match self.rigid_placement(e, parent)? {
+                    Some(placement) => {
+                        // read in the body's own coordinates (unit scale only);
+                        // a further instance of the same entity shares its faces
+                        let shells = match self.local_bodies.get(&e.de) {
+                            Some(s) => s.clone(),
+                            None => {
+                                let saved = self.detached.replace(e.de);
+                                let r = self.body_shells(e, &Affine::scale(self.mm), m);
+                                self.detached = saved;
+                                let s = r?;
+                                self.local_bodies.insert(e.de, s.clone());
+                                s
+                            }
+                        };
+                        (placement, shells)
+                    }
+                    None => (Pose::identity(), self.body_shells(e, parent, m)?),
+                };
                 m.bodies.push(Body {
-                    name: label("solid"),
-                    kind: BodyKind::Solid,
-                    placement: Pose::identity(),
+                    name,
+                    kind,
+                    placement,
                     shells,
-                    source: e.de as u64,
-                });
-            }
-            514 => {
-                let mut cache = BrepCache::default();
-                let shell = self.shell(e.de as i64, true, false, e, parent, m, &mut cache)?;
-                m.bodies.push(Body {
-                    name: label("shell"),
-                    kind: BodyKind::OpenShell,
-                    placement: Pose::identity(),
-                    shells: vec![shell],
                     source: e.de as u64,
                 });
             }
@@ -353,6 +369,34 @@ impl Reader<'_> {
             },
         }
         Ok(())
+    }
+
+    /// The shells of a 186 solid or a root 514 shell under `parent`.
+    fn body_shells(&mut self, e: &DirEntry, parent: &Affine, m: &mut Model) -> Result<Vec<Shell>, IgesError> {
+        if e.entity == 186 {
+            self.nested(e, |r| r.solid_186(e, parent, m))
+        } else {
+            let mut cache = BrepCache::default();
+            Ok(vec![self.shell(e.de as i64, true, false, e, parent, m, &mut cache)?])
+        }
+    }
+
+    /// The placement of a root solid / shell as a body placement: `Some` when
+    /// the transforms above and on the entity (124s of 408 instances, 308
+    /// definitions and the entity itself; the unit scale excepted) make a
+    /// rotation and translation within 1e-12 (an orthonormal, right-handed
+    /// linear part), so that the geometry is read in the body's own
+    /// coordinates and the placement kept (formats/export.md, "IGES 5.3");
+    /// `None` (the transforms are applied to the geometry) otherwise.
+    fn rigid_placement(&mut self, e: &DirEntry, parent: &Affine) -> Result<Option<Pose>, IgesError> {
+        let full = self.placed(e, parent)?;
+        let r = full.m / self.mm;
+        let dev = (r.transpose() * r - Matrix3::identity()).abs().max();
+        if !(full.is_finite() && dev <= 1e-12 && r.determinant() > 0.0) {
+            return Ok(None);
+        }
+        let q = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(r));
+        Ok(Some(Pose::from_parts(full.t, q)))
     }
 
     /// A 408 singular subfigure instance: the 308's entities placed by

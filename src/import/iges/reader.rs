@@ -33,6 +33,12 @@ pub struct Reader<'a> {
     col65: (usize, usize),
     backptr: (usize, usize),
     chains: HashMap<usize, Affine>,
+    /// The DE of the root solid / shell being read in its own coordinates:
+    /// its 124 is part of the body placement, not of the geometry.
+    pub detached: Option<usize>,
+    /// Shells of root solids / shells read in their own coordinates, by DE:
+    /// further instances (408s of one 308) share them.
+    pub local_bodies: HashMap<usize, Vec<crate::import::model::Shell>>,
 }
 
 impl<'a> Reader<'a> {
@@ -49,6 +55,8 @@ impl<'a> Reader<'a> {
             col65: (0, 0),
             backptr: (0, 0),
             chains: HashMap::new(),
+            detached: None,
+            local_bodies: HashMap::new(),
         }
     }
 
@@ -199,7 +207,7 @@ impl<'a> Reader<'a> {
 
     /// The transform of entity `e` (its 124 chain), in model units.
     pub fn own_transform(&mut self, e: &DirEntry) -> Result<Affine, IgesError> {
-        if e.transform == 0 {
+        if e.transform == 0 || self.detached == Some(e.de) {
             return Ok(Affine::identity());
         }
         let mut total = Affine::identity();
