@@ -1033,7 +1033,11 @@ mod simd {
         let z = _mm256_setzero_pd();
         let mut acc = [z; 6];
         for i in 0..OU {
-            let (bu, nv) = std::hint::black_box((&bu, &nvb));
+            let (bu, nv) = if OV >= 4 {
+                std::hint::black_box((&bu, &nvb))
+            } else {
+                (&bu, &nvb)
+            };
             let row = &blk[i * OV..i * OV + OV];
             let (mut t0, mut t1, mut t2) = (z, z, z);
             for j in 0..OV {
