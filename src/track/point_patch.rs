@@ -141,45 +141,7 @@ impl PointPatchTracker {
     /// One servo tick: `dt` is the time since the previous update (used to
     /// apply the feed-forward prediction), `point` the query, `body` the
     /// patch's body pose and twist.
-    ///
-    /// On x86-64 CPUs with AVX2 and FMA (detected at run time) the tick is
-    /// compiled for those features (wider registers, three-operand
-    /// instructions; no fused multiply-adds are introduced, so the results
-    /// are the same as the baseline build's).
     pub fn update(
-        &mut self,
-        patch: &NurbsSurface,
-        point: &PointState,
-        body: &BodyState,
-        dt: f64,
-    ) -> Result<PatchWitness, TrackError> {
-        #[cfg(target_arch = "x86_64")]
-        if crate::track::core::avx2_fma() {
-            // SAFETY: the running CPU has AVX2 and FMA (just checked).
-            return unsafe { self.update_avx2_fma(patch, point, body, dt) };
-        }
-        self.update_impl(patch, point, body, dt)
-    }
-
-    /// [`update`](Self::update) compiled with AVX2 + FMA enabled.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2 and FMA.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn update_avx2_fma(
-        &mut self,
-        patch: &NurbsSurface,
-        point: &PointState,
-        body: &BodyState,
-        dt: f64,
-    ) -> Result<PatchWitness, TrackError> {
-        self.update_impl(patch, point, body, dt)
-    }
-
-    /// The body of [`update`](Self::update).
-    #[inline(always)]
-    fn update_impl(
         &mut self,
         patch: &NurbsSurface,
         point: &PointState,
@@ -335,7 +297,7 @@ impl PointPatchTracker {
         let n = su.cross(&sv);
         let nn = n.norm();
         let dist = (p - q).norm();
-        if !(nn > 1e-300 && nn.is_finite() && dist.is_finite() && ff.iter().all(|v| v.is_finite())) {
+        if !(nn > 1e-300 && nn.is_finite() && dist.is_finite() && ff[0].is_finite() && ff[1].is_finite()) {
             return None;
         }
         self.x = xn;
