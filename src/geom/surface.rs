@@ -4,6 +4,7 @@
 
 use super::basis::{bernstein_d2, bernstein_ders, ders_basis, find_span, span_basis_d2, MAX_DEGREE, MAX_ORDER};
 use super::{GeomError, Hpoint, Vec3};
+use std::mem::MaybeUninit;
 
 /// Point and partial derivatives of a surface at `(u, v)` (`repr(C)`: 18
 /// contiguous `f64`, which the vector evaluator writes directly).
@@ -201,12 +202,18 @@ pub struct SpanTable {
     kernel: Option<Kernel>,
 }
 
-/// A specialised evaluator reading the span table.
-type Kernel = unsafe fn(&NurbsSurface, f64, f64) -> SurfacePoint;
+/// A specialised evaluator reading the span table; it writes the result
+/// into its last argument (no copy of the 144-byte result on return).
+type Kernel = unsafe fn(&NurbsSurface, f64, f64, &mut MaybeUninit<SurfacePoint>);
 
 /// The table evaluator for orders `OU`, `OV` (portable instruction set).
-fn table_kernel<const OU: usize, const OV: usize, const R: bool>(s: &NurbsSurface, u: f64, v: f64) -> SurfacePoint {
-    s.eval_fixed::<OU, OV, R, false>(u, v, true)
+fn table_kernel<const OU: usize, const OV: usize, const R: bool>(
+    s: &NurbsSurface,
+    u: f64,
+    v: f64,
+    out: &mut MaybeUninit<SurfacePoint>,
+) {
+    out.write(s.eval_fixed::<OU, OV, R, false>(u, v, true));
 }
 
 /// The table evaluator compiled with AVX2 + FMA.
@@ -219,8 +226,10 @@ unsafe fn table_kernel_avx2_fma<const OU: usize, const OV: usize, const R: bool>
     s: &NurbsSurface,
     u: f64,
     v: f64,
-) -> SurfacePoint {
-    s.eval_fixed::<OU, OV, R, true>(u, v, true)
+    out: &mut MaybeUninit<SurfacePoint>,
+) {
+    let (blk, su, sv, scu, scv) = s.span_block::<OU, OV>(u, v);
+    simd::eval_span::<OU, OV, R>(blk, su, sv, scu, scv, out);
 }
 
 /// Picks the table evaluator for a degree pair (`None` when there is no
@@ -531,10 +540,15 @@ impl NurbsSurface {
     #[inline]
     pub fn eval_derivs(&self, u: f64, v: f64) -> SurfacePoint {
         if let (Some(k), true) = (self.table.kernel, self.table.matches(self)) {
+            let mut out = MaybeUninit::uninit();
             // SAFETY: the table holds an AVX2 + FMA kernel only when the CPU
             // was checked for both when it was built (and a table is only
             // ever used on the machine that built it: it is not serialised).
-            return unsafe { k(self, u, v) };
+            // Every kernel writes `out`.
+            unsafe {
+                k(self, u, v, &mut out);
+                return out.assume_init();
+            }
         }
         self.eval_derivs_general(u, v)
     }
@@ -661,26 +675,20 @@ impl NurbsSurface {
         let pu = if OU < MAX_ORDER { OU - 1 } else { self.degree_u };
         let pv = if OV < MAX_ORDER { OV - 1 } else { self.degree_v };
         if tab && OU < MAX_ORDER && OV < MAX_ORDER {
-            let t = &self.table;
-            let (ku, su, scu) = t.u.locate(u);
-            let (kv, sv, scv) = t.v.locate(v);
-            let nu = bernstein_d2::<OU>(pu, su, scu);
-            let nv = bernstein_d2::<OV>(pv, sv, scv);
-            // the span's poles, contiguous with row stride OV (a single span
-            // has n_v = OV)
-            let blk = if t.blocks.is_empty() {
-                &self.cw[..OU * OV]
-            } else {
-                let b = (ku * t.v.inv.len() + kv) * (OU * OV);
-                &t.blocks[b..b + OU * OV]
-            };
+            let (blk, su, sv, scu, scv) = self.span_block::<OU, OV>(u, v);
             if F {
                 #[cfg(target_arch = "x86_64")]
                 {
-                    // SAFETY: as below.
-                    return unsafe { simd::eval_block::<OU, OV, R>(blk, OV, 0, 0, pu, pv, &nu, &nv) };
+                    let mut out = MaybeUninit::uninit();
+                    // SAFETY: as below; `eval_span` writes `out`.
+                    unsafe {
+                        simd::eval_span::<OU, OV, R>(blk, su, sv, scu, scv, &mut out);
+                        return out.assume_init();
+                    }
                 }
             }
+            let nu = bernstein_d2::<OU>(pu, su, scu);
+            let nv = bernstein_d2::<OV>(pv, sv, scv);
             let acc = contract_scalar::<OU, OV, R>(blk, OV, 0, 0, pu, pv, &nu, &nv);
             return Self::quotient::<R>(&acc);
         }
@@ -698,6 +706,24 @@ impl NurbsSurface {
         }
         let acc = contract_scalar::<OU, OV, R>(poles, n_v, iu0, iv0, pu, pv, &nu, &nv);
         Self::quotient::<R>(&acc)
+    }
+
+    /// The span table's Bézier poles of the span holding `(u, v)` (contiguous,
+    /// `OU × OV`, u-major; a single span reads the surface's own poles), the
+    /// local parameters in it and its reciprocal widths. The table must
+    /// match the surface.
+    #[inline(always)]
+    fn span_block<const OU: usize, const OV: usize>(&self, u: f64, v: f64) -> (&[Hpoint], f64, f64, f64, f64) {
+        let t = &self.table;
+        let (ku, su, scu) = t.u.locate(u);
+        let (kv, sv, scv) = t.v.locate(v);
+        let blk = if t.blocks.is_empty() {
+            &self.cw[..OU * OV]
+        } else {
+            let b = (ku * t.v.inv.len() + kv) * (OU * OV);
+            &t.blocks[b..b + OU * OV]
+        };
+        (blk, su, sv, scu, scv)
     }
 
     /// The surface point and derivatives from the homogeneous contraction
@@ -885,13 +911,223 @@ fn contract_scalar<const OU: usize, const OV: usize, const R: bool>(
 /// rule on whole vectors.
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::{Hpoint, SurfacePoint, MAX_ORDER};
+    use super::{Hpoint, MaybeUninit, SurfacePoint, MAX_ORDER};
     use std::arch::x86_64::{
-        _mm256_castpd256_pd128, _mm256_div_pd, _mm256_extractf128_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd,
-        _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute4x64_pd, _mm256_set1_pd, _mm256_setzero_pd, _mm256_storeu_pd,
-        _mm_store_sd, _mm_storeu_pd,
+        __m128d, __m256d, _mm256_castpd128_pd256, _mm256_castpd256_pd128, _mm256_div_pd, _mm256_extractf128_pd,
+        _mm256_fmadd_pd, _mm256_fnmadd_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute4x64_pd, _mm256_set1_pd,
+        _mm256_setzero_pd, _mm256_storeu_pd, _mm_add_pd, _mm_fmadd_pd, _mm_fnmadd_pd, _mm_mul_pd, _mm_set1_pd,
+        _mm_set_pd, _mm_setzero_pd, _mm_store_sd, _mm_storeu_pd, _mm_sub_pd,
     };
-    use std::mem::MaybeUninit;
+
+    /// Bernstein basis of degree `p = O − 1` on two lanes at once (lane 0 at
+    /// `t[0]`, lane 1 at `t[1]`), by the de Casteljau triangle
+    /// `B^k_r = (1−t) B^{k−1}_r + t B^{k−1}_{r−1}`, with the unscaled
+    /// derivative stencils read off the two levels below:
+    /// `[B^p_r, B^{p−1}_{r−1} − B^{p−1}_r, B^{p−2}_{r−2} − 2 B^{p−2}_{r−1} + B^{p−2}_r]`.
+    /// The first and second derivatives of the basis are these stencils
+    /// times `p·s` and `p(p−1)·s²` (`s` = the span's reciprocal width).
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn bern_lanes<const O: usize>(t: __m128d) -> [[__m128d; O]; 3] {
+        let p = O - 1;
+        let z = _mm_setzero_pd();
+        let s = _mm_sub_pd(_mm_set1_pd(1.0), t);
+        // level 1
+        let mut b = [z; O];
+        b[0] = s;
+        b[1] = t;
+        let mut l1 = [z; O];
+        let mut l2 = [z; O];
+        if p == 1 {
+            l1[0] = _mm_set1_pd(1.0);
+        }
+        if p == 2 {
+            l2[0] = _mm_set1_pd(1.0);
+        }
+        for k in 2..O {
+            // `b` holds level k − 1
+            if k == p {
+                l1 = b;
+            }
+            if k + 1 == p {
+                l2 = b;
+            }
+            // level k from level k − 1
+            let prev = b;
+            b[k] = _mm_mul_pd(t, prev[k - 1]);
+            for r in 1..k {
+                b[r] = _mm_fmadd_pd(s, prev[r], _mm_mul_pd(t, prev[r - 1]));
+            }
+            b[0] = _mm_mul_pd(s, prev[0]);
+        }
+        let mut d1 = [z; O];
+        let mut d2 = [z; O];
+        for r in 0..O {
+            d1[r] = match (r >= 1, r < p) {
+                (true, true) => _mm_sub_pd(l1[r - 1], l1[r]),
+                (true, false) => l1[r - 1],
+                _ => _mm_sub_pd(z, l1[0]),
+            };
+            if p >= 2 {
+                // B^{p−2} has p − 1 entries: indices 0..p−1
+                let a = if r >= 2 { Some(l2[r - 2]) } else { None };
+                let m = if r >= 1 && r - 1 < p - 1 { Some(l2[r - 1]) } else { None };
+                let c = if r < p - 1 { Some(l2[r]) } else { None };
+                let ac = match (a, c) {
+                    (Some(a), Some(c)) => Some(_mm_add_pd(a, c)),
+                    (Some(a), None) => Some(a),
+                    (None, Some(c)) => Some(c),
+                    (None, None) => None,
+                };
+                d2[r] = match (ac, m) {
+                    (Some(ac), Some(m)) => _mm_fnmadd_pd(_mm_set1_pd(2.0), m, ac),
+                    (Some(ac), None) => ac,
+                    (None, Some(m)) => _mm_mul_pd(_mm_set1_pd(-2.0), m),
+                    (None, None) => z,
+                };
+            }
+        }
+        [b, d1, d2]
+    }
+
+    /// The table evaluator's AVX2 + FMA path: the point and five partial
+    /// derivatives on one Bézier span with poles `blk` (`OU × OV`, u-major),
+    /// at local parameters `(tu, tv)` ∈ [0,1]² of a span with reciprocal
+    /// widths `(su, sv)`. Both directions' bases are computed together on two
+    /// lanes; the derivative scale factors are applied once to the sums.
+    #[allow(clippy::needless_range_loop)]
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) fn eval_span<const OU: usize, const OV: usize, const R: bool>(
+        blk: &[Hpoint],
+        tu: f64,
+        tv: f64,
+        su: f64,
+        sv: f64,
+        out: &mut MaybeUninit<SurfacePoint>,
+    ) {
+        let blk = &blk[..OU * OV];
+        let t = _mm_set_pd(tv, tu);
+        let lu = bern_lanes::<OU>(t);
+        let lv: [[__m128d; OV]; 3] = if OU == OV {
+            std::array::from_fn(|l| std::array::from_fn(|j| lu[l][j]))
+        } else {
+            bern_lanes::<OV>(t)
+        };
+        // The u basis as numbers and the v basis broadcast to whole vectors,
+        // both in memory, read back through an opaque reference for each
+        // row: every v-basis vector is then an operand of its multiply-add
+        // straight from memory, and the rows are summed one after another
+        // (left to itself the scheduler starts the sums of the lower-degree
+        // stencils, ready first, for all rows at once and spills them).
+        let mut bu = [[[0.0f64; 2]; OU]; 3];
+        for l in 0..3 {
+            for i in 0..OU {
+                // SAFETY: `bu[l][i]` is two writable f64 (unaligned store).
+                unsafe { _mm_storeu_pd(bu[l][i].as_mut_ptr(), lu[l][i]) };
+            }
+        }
+        let nvb: [[__m256d; OV]; 3] = std::array::from_fn(|l| {
+            std::array::from_fn(|j| _mm256_permute4x64_pd::<0x55>(_mm256_castpd128_pd256(lv[l][j])))
+        });
+        let z = _mm256_setzero_pd();
+        let mut acc = [z; 6];
+        for i in 0..OU {
+            let (bu, nv) = if OV >= 4 {
+                std::hint::black_box((&bu, &nvb))
+            } else {
+                (&bu, &nvb)
+            };
+            let row = &blk[i * OV..i * OV + OV];
+            let (mut t0, mut t1, mut t2) = (z, z, z);
+            for j in 0..OV {
+                // SAFETY: `row[j]` is a `[f64; 4]`, four readable f64 (unaligned load).
+                let c = unsafe { _mm256_loadu_pd(row[j].as_ptr()) };
+                if j == 0 {
+                    t0 = _mm256_mul_pd(nv[0][j], c);
+                    t1 = _mm256_mul_pd(nv[1][j], c);
+                    if OV > 2 {
+                        t2 = _mm256_mul_pd(nv[2][j], c);
+                    }
+                } else {
+                    t0 = _mm256_fmadd_pd(nv[0][j], c, t0);
+                    t1 = _mm256_fmadd_pd(nv[1][j], c, t1);
+                    if OV > 2 {
+                        t2 = _mm256_fmadd_pd(nv[2][j], c, t2);
+                    }
+                }
+            }
+            let (a0, a1, a2) = (
+                _mm256_set1_pd(bu[0][i][0]),
+                _mm256_set1_pd(bu[1][i][0]),
+                _mm256_set1_pd(bu[2][i][0]),
+            );
+            if i == 0 {
+                acc[0] = _mm256_mul_pd(a0, t0);
+                acc[1] = _mm256_mul_pd(a1, t0);
+                acc[2] = _mm256_mul_pd(a0, t1);
+                if OU > 2 {
+                    acc[3] = _mm256_mul_pd(a2, t0);
+                }
+                acc[4] = _mm256_mul_pd(a1, t1);
+                if OV > 2 {
+                    acc[5] = _mm256_mul_pd(a0, t2);
+                }
+            } else {
+                acc[0] = _mm256_fmadd_pd(a0, t0, acc[0]);
+                acc[1] = _mm256_fmadd_pd(a1, t0, acc[1]);
+                acc[2] = _mm256_fmadd_pd(a0, t1, acc[2]);
+                if OU > 2 {
+                    acc[3] = _mm256_fmadd_pd(a2, t0, acc[3]);
+                }
+                acc[4] = _mm256_fmadd_pd(a1, t1, acc[4]);
+                if OV > 2 {
+                    acc[5] = _mm256_fmadd_pd(a0, t2, acc[5]);
+                }
+            }
+        }
+        // derivative scale factors p·s and p(p−1)·s²
+        let (pu, pv) = ((OU - 1) as f64, (OV - 1) as f64);
+        let (c1u, c1v) = (pu * su, pv * sv);
+        acc[1] = _mm256_mul_pd(acc[1], _mm256_set1_pd(c1u));
+        acc[2] = _mm256_mul_pd(acc[2], _mm256_set1_pd(c1v));
+        acc[3] = _mm256_mul_pd(acc[3], _mm256_set1_pd(c1u * (pu - 1.0) * su));
+        acc[4] = _mm256_mul_pd(acc[4], _mm256_set1_pd(c1u * c1v));
+        acc[5] = _mm256_mul_pd(acc[5], _mm256_set1_pd(c1v * (pv - 1.0) * sv));
+        finish::<R>(acc, out);
+    }
+
+    /// Quotient rule (rational) and the overlapping stores into the result.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn finish<const R: bool>(mut acc: [__m256d; 6], out: &mut MaybeUninit<SurfacePoint>) {
+        if R {
+            // f = A/W and its derivatives, the weight lane broadcast
+            let w = |x| _mm256_permute4x64_pd::<0xFF>(x);
+            let iw = _mm256_div_pd(_mm256_set1_pd(1.0), w(acc[0]));
+            let (wu, wv, wuu, wuv, wvv) = (w(acc[1]), w(acc[2]), w(acc[3]), w(acc[4]), w(acc[5]));
+            let p = _mm256_mul_pd(acc[0], iw);
+            let su = _mm256_mul_pd(_mm256_fnmadd_pd(p, wu, acc[1]), iw);
+            let sv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wv, acc[2]), iw);
+            let two = _mm256_set1_pd(2.0);
+            let suu = _mm256_fnmadd_pd(su, _mm256_mul_pd(two, wu), acc[3]);
+            let suu = _mm256_mul_pd(_mm256_fnmadd_pd(p, wuu, suu), iw);
+            let suv = _mm256_fnmadd_pd(sv, wu, _mm256_fnmadd_pd(su, wv, acc[4]));
+            let suv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wuv, suv), iw);
+            let svv = _mm256_fnmadd_pd(sv, _mm256_mul_pd(two, wv), acc[5]);
+            let svv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wvv, svv), iw);
+            acc = [p, su, sv, suu, suv, svv];
+        }
+        let o = out.as_mut_ptr().cast::<f64>();
+        // SAFETY: as in `eval_block`: 18 contiguous f64 at `o`, all written.
+        unsafe {
+            for (k, a) in acc[..5].iter().enumerate() {
+                _mm256_storeu_pd(o.add(3 * k), *a);
+            }
+            _mm_storeu_pd(o.add(15), _mm256_castpd256_pd128(acc[5]));
+            _mm_store_sd(o.add(17), _mm256_extractf128_pd::<1>(acc[5]));
+        }
+    }
 
     /// See `contract_scalar` and `NurbsSurface::eval_fixed`; all four lanes
     /// are always computed.

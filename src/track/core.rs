@@ -23,6 +23,15 @@
 use super::config::{ControlLaw, Integrator, TrackerConfig};
 use nalgebra::{SMatrix, SVector};
 
+/// True when the running CPU has AVX2 and FMA (the trackers' ticks are then
+/// run from a build of the same code for those features; std caches the
+/// detection, so this is a load and a test).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn avx2_fma() -> bool {
+    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+}
+
 /// Local first- and second-order data of the distance function at a witness.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Local<const N: usize> {
@@ -109,7 +118,7 @@ impl<const N: usize> Chol<N> {
     /// Factors `m`; `None` unless every pivot `d_j` satisfies
     /// `d_j > 1e-14·scale` and `d_j ≥ margin·floor[j]` (the hybrid law's
     /// "safely positive definite" test uses `floor` = the metric diagonal).
-    #[inline]
+    #[inline(always)]
     pub fn new(m: &SMatrix<f64, N, N>, floor: Option<(&SMatrix<f64, N, N>, f64)>) -> Option<Self> {
         let mut l = [[0.0f64; N]; N];
         // ld[i][k] = L[i][k]·d_k
@@ -147,7 +156,7 @@ impl<const N: usize> Chol<N> {
     }
 
     /// Solves `L D Lᵀ x = r`; `None` if the result is not finite.
-    #[inline]
+    #[inline(always)]
     pub fn solve(&self, r: &SVector<f64, N>) -> Option<SVector<f64, N>> {
         let l = &self.l;
         let mut y = [0.0f64; N];
@@ -166,7 +175,7 @@ impl<const N: usize> Chol<N> {
             }
             x[i] = s;
         }
-        x.iter().all(|v| v.is_finite()).then_some(x)
+        (0..N).all(|i| x[i].is_finite()).then_some(x)
     }
 }
 

@@ -69,7 +69,7 @@ impl Frame {
     }
 }
 
-#[inline]
+#[inline(always)]
 pub(crate) fn to_world(sp: &SurfacePoint, f: &Frame) -> SurfacePoint {
     let r = &f.r;
     SurfacePoint {
@@ -83,7 +83,7 @@ pub(crate) fn to_world(sp: &SurfacePoint, f: &Frame) -> SurfacePoint {
 }
 
 /// The motion term `b = ∂Ψ/∂t` (see the module docs) at fixed parameters.
-#[inline]
+#[inline(always)]
 fn pair_b(f: &SurfacePoint, h: &SurfacePoint, a: &BodyState, b: &BodyState) -> Vector4<f64> {
     let dr = f.p - h.p;
     let drdot = a.twist.velocity_at(&f.p) - b.twist.velocity_at(&h.p);
@@ -99,7 +99,7 @@ fn pair_b(f: &SurfacePoint, h: &SurfacePoint, a: &BodyState, b: &BodyState) -> V
 }
 
 /// Local data of the patch–patch problem (world coordinates).
-#[inline]
+#[inline(always)]
 pub(crate) fn pair_local(st: &PairState, a: &BodyState, b: &BodyState) -> Local<4> {
     let (f, h) = (&st.a, &st.b);
     let dr = f.p - h.p;
@@ -179,7 +179,7 @@ pub(crate) struct CoherentStep {
 /// the caller runs the general loop. Parameters flagged in `locked` (the
 /// unused second parameter of a curve side, see [`lock`]) stay where they
 /// are and take no part in the box tests.
-#[inline]
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn coherent_step(
     cfg: &TrackerConfig,
@@ -202,7 +202,14 @@ pub(crate) fn coherent_step(
     }
     let chol = Chol::new(&loc.hess, Some((&loc.metric, cfg.pd_margin)))?;
     let d = chol.solve(&(-loc.g))?;
-    let len2 = (d.transpose() * loc.metric * d)[(0, 0)];
+    // metric length² of the step (the metric is block diagonal)
+    let m = &loc.metric;
+    let len2 = m[(0, 0)] * d[0] * d[0]
+        + 2.0 * m[(0, 1)] * d[0] * d[1]
+        + m[(1, 1)] * d[1] * d[1]
+        + m[(2, 2)] * d[2] * d[2]
+        + 2.0 * m[(2, 3)] * d[2] * d[3]
+        + m[(3, 3)] * d[3] * d[3];
     let xn = x + d;
     if !(len2 <= cfg.step_tol * cfg.step_tol && (0..4).all(|i| locked[i] || (xn[i] >= lo[i] && xn[i] <= hi[i]))) {
         return None;
@@ -259,6 +266,41 @@ impl PatchPairTracker {
 
     /// One tick: patch A on body A, patch B on body B; `dt` since the last update.
     pub fn update(
+        &mut self,
+        patch_a: &NurbsSurface,
+        body_a: &BodyState,
+        patch_b: &NurbsSurface,
+        body_b: &BodyState,
+        dt: f64,
+    ) -> Result<PairWitness, TrackError> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::track::core::avx2_fma() {
+            // SAFETY: the running CPU has AVX2 and FMA (just checked).
+            return unsafe { self.update_avx2_fma(patch_a, body_a, patch_b, body_b, dt) };
+        }
+        self.update_impl(patch_a, body_a, patch_b, body_b, dt)
+    }
+
+    /// [`update`](Self::update) compiled with AVX2 + FMA enabled.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn update_avx2_fma(
+        &mut self,
+        patch_a: &NurbsSurface,
+        body_a: &BodyState,
+        patch_b: &NurbsSurface,
+        body_b: &BodyState,
+        dt: f64,
+    ) -> Result<PairWitness, TrackError> {
+        self.update_impl(patch_a, body_a, patch_b, body_b, dt)
+    }
+
+    /// The body of [`update`](Self::update).
+    #[inline(always)]
+    fn update_impl(
         &mut self,
         patch_a: &NurbsSurface,
         body_a: &BodyState,
@@ -349,7 +391,7 @@ impl PatchPairTracker {
     /// `step_tol`, the answer by second-order Taylor expansion. `None` (nothing
     /// changed) whenever a condition fails; the general loop then runs.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn coherent_tick(
         &mut self,
         patch_a: &NurbsSurface,

@@ -64,7 +64,7 @@ pub fn point_patch_local(sp: &SurfacePoint, q: &Vec3, q_dot: &Vec3) -> Local<2> 
 }
 
 /// Second-order Taylor expansion of a surface point by a parameter step.
-#[inline]
+#[inline(always)]
 pub fn taylor(sp: &SurfacePoint, d: &Vector2<f64>) -> SurfacePoint {
     let (du, dv) = (d[0], d[1]);
     SurfacePoint {
@@ -153,9 +153,17 @@ impl PointPatchTracker {
         if !(dt.is_finite() && dt >= 0.0) {
             return Err(TrackError::NonFinite("dt"));
         }
+        let iso = &body.pose.iso;
+        let c = &iso.rotation.coords;
+        let t = iso.translation.vector;
+        if c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0 && c[3] == 1.0 && t.x == 0.0 && t.y == 0.0 && t.z == 0.0 {
+            // identity pose (a body at rest at the origin): body and world
+            // coordinates coincide, the frame changes are the identity
+            let rel = point.q_dot - body.twist.velocity_at(&point.q);
+            return self.solve(patch, &point.q, &rel, dt);
+        }
         // one rotation matrix serves the four frame changes of the tick
-        let r = body.pose.iso.rotation.to_rotation_matrix();
-        let t = body.pose.iso.translation.vector;
+        let r = iso.rotation.to_rotation_matrix();
         let rel = point.q_dot - body.twist.velocity_at(&point.q);
         let q = r.inverse_transform_vector(&(point.q - t));
         let q_dot = r.inverse_transform_vector(&rel);
@@ -168,6 +176,7 @@ impl PointPatchTracker {
     }
 
     /// The tick in body coordinates (`q`, `q_dot` relative to the patch).
+    #[inline]
     pub fn solve(&mut self, patch: &NurbsSurface, q: &Vec3, q_dot: &Vec3, dt: f64) -> Result<PatchWitness, TrackError> {
         let ((u0, u1), (v0, v1)) = patch.domain();
         let lo = Vector2::new(u0, v0);
@@ -288,7 +297,7 @@ impl PointPatchTracker {
         let n = su.cross(&sv);
         let nn = n.norm();
         let dist = (p - q).norm();
-        if !(nn > 1e-300 && nn.is_finite() && dist.is_finite() && ff.iter().all(|v| v.is_finite())) {
+        if !(nn > 1e-300 && nn.is_finite() && dist.is_finite() && ff[0].is_finite() && ff[1].is_finite()) {
             return None;
         }
         self.x = xn;
