@@ -37,7 +37,7 @@ const TOL: f64 = 1e-12;
 const IGES_TO_STEP_EXCEPTIONS: &[(&str, &str)] = &[
     (
         "iges_harmonyware_torus.igs",
-        "its one face is a 12×12 B-spline closed both ways whose only loop the IGES reader keeps as a hole in the whole surface (clockwise), and that loop's four coedges have only p-curves: STEP edges need a 3-D curve, so the STEP writer leaves them out (warnings) and the emptied FACE_BOUND reads back as the outer loop; exact 3-D curves would be the p-curves composed with the surface, of degree (12 + 12) × the p-curve's, beyond the evaluator's degree 15",
+        "its one face is a 12×12 B-spline closed both ways whose only loop the IGES reader keeps as a hole in the whole surface (clockwise), and that loop's four coedges have only p-curves: STEP edges need a 3-D curve, so the STEP writer leaves the loop out (warning) and the face reads back without its hole; exact 3-D curves would be the p-curves composed with the surface, of degree (12 + 12) × the p-curve's, beyond the evaluator's degree 15",
     ),
     (
         "iges_inventor2011_spring.igs",

@@ -701,6 +701,15 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
         let mut bounds = Vec::new();
         for (k, l) in face.outer.iter().chain(face.inner.iter()).enumerate() {
             let outer = k == 0 && face.outer.is_some();
+            if l.coedges.iter().all(|c| c.edge.is_none() && free_segment(c).is_none()) {
+                // no coedge has a 3-D curve: an empty EDGE_LOOP is not valid STEP
+                w.warnings.push(format!(
+                    "face {f}: {} loop of {} coedges with p-curves only (STEP edges need a 3-D curve) left out",
+                    if outer { "outer" } else { "inner" },
+                    l.coedges.len()
+                ));
+                continue;
+            }
             let lid = if is_poly_loop(l) {
                 let pts: Vec<usize> = l
                     .coedges
