@@ -11,7 +11,7 @@ pub struct Rng(pub u64);
 
 impl Rng {
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn bits(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -23,7 +23,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            (self.bits() % n as u64) as usize
         }
     }
 }
@@ -64,7 +64,7 @@ impl Mutator {
             };
             if !done {
                 let i = rng.below(input.len() + 1);
-                input.insert(i, rng.next() as u8);
+                input.insert(i, rng.bits() as u8);
             }
         }
     }
@@ -75,7 +75,7 @@ impl Mutator {
         match kind {
             0 if len > 0 => {
                 let i = rng.below(len);
-                input[i] = rng.next() as u8;
+                input[i] = rng.bits() as u8;
             }
             1 if len > 0 => {
                 let i = rng.below(len);

@@ -103,7 +103,7 @@ fn interesting(rng: &mut Rng) -> i64 {
     if rng.below(2) == 0 {
         V[rng.below(V.len())]
     } else {
-        (rng.next() % 4000) as i64 * if rng.below(2) == 0 { 2 } else { 1 } + 1
+        (rng.bits() % 4000) as i64 * if rng.below(2) == 0 { 2 } else { 1 } + 1
     }
 }
 

@@ -55,7 +55,7 @@ fn special(kind: usize, rng: &mut Rng, input: &mut Vec<u8>) -> bool {
     }
     // swap a reference number
     if let Some(p) = (0..16).map(|_| rng.below(len)).find(|&p| input[p] == b'#') {
-        let digits = (rng.next() % 5000).to_string();
+        let digits = (rng.bits() % 5000).to_string();
         let end = (p + 1..input.len())
             .find(|&q| !input[q].is_ascii_digit())
             .unwrap_or(input.len());
