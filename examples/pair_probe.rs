@@ -36,7 +36,10 @@ fn main() {
     let (mut times, mut cells, mut fronts) = (Vec::new(), 0u64, 0u64);
     // PROBE_LAPS=k runs the orbit k times (instruction counts per update:
     // the difference of two lap counts, without the cold start)
-    let laps: usize = std::env::var("PROBE_LAPS").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let laps: usize = std::env::var("PROBE_LAPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     for (k, st) in path.iter().cycle().take(laps * path.len()).enumerate() {
         let t0 = Instant::now();
         let r = t.update(&sa, &still, &sb, st, 1e-3).unwrap();
