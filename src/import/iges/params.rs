@@ -178,40 +178,48 @@ impl Params {
     /// cursor untouched for the general path.
     #[inline]
     fn quick_number(&mut self) -> Option<f64> {
-        if self.ended || !self.quick {
-            return None;
-        }
-        let text = &self.text;
-        let mut p = self.pos;
-        while p < text.len() && text[p] == b' ' {
-            p += 1;
-        }
         // one pass: the number must end exactly at a delimiter (anything
         // else, e.g. a Hollerith count or embedded blanks, takes the
         // general path)
-        let (v, end) = scan_real(text, p)?;
-        p = end;
-        if p >= text.len() || (text[p] != self.pd && text[p] != self.rd) {
+        let (v, end) = scan_real(&self.text, self.quick_start()?)?;
+        self.quick_end(end)?;
+        Some(v)
+    }
+
+    /// Where a fast-path token starts (past leading blanks); `None` when the
+    /// record has ended or the record is not eligible for the fast paths.
+    #[inline]
+    fn quick_start(&self) -> Option<usize> {
+        if self.ended || !self.quick {
             return None;
         }
-        self.ended = text[p] == self.rd;
+        let mut p = self.pos;
+        while p < self.text.len() && self.text[p] == b' ' {
+            p += 1;
+        }
+        Some(p)
+    }
+
+    /// Accepts a fast-path token ending at `p` when a delimiter follows it:
+    /// advances past the delimiter; `None` (cursor untouched) otherwise.
+    #[inline]
+    fn quick_end(&mut self, p: usize) -> Option<()> {
+        let c = *self.text.get(p)?;
+        if c != self.pd && c != self.rd {
+            return None;
+        }
+        self.ended = c == self.rd;
         self.pos = p + 1;
         self.index += 1;
-        Some(v)
+        Some(())
     }
 
     /// Fast path for a plain integer (`[+-]` and 1–18 digits) followed by a
     /// delimiter; `None` leaves the cursor untouched for the general path.
     #[inline]
     fn quick_int(&mut self) -> Option<i64> {
-        if self.ended || !self.quick {
-            return None;
-        }
+        let mut p = self.quick_start()?;
         let text = &self.text;
-        let mut p = self.pos;
-        while p < text.len() && text[p] == b' ' {
-            p += 1;
-        }
         let neg = match text.get(p) {
             Some(b'-') => {
                 p += 1;
@@ -229,12 +237,10 @@ impl Params {
             v = v * 10 + (text[p] - b'0') as i64;
             p += 1;
         }
-        if p == d0 || p >= text.len() || (text[p] != self.pd && text[p] != self.rd) {
+        if p == d0 {
             return None;
         }
-        self.ended = text[p] == self.rd;
-        self.pos = p + 1;
-        self.index += 1;
+        self.quick_end(p)?;
         Some(if neg { -v } else { v })
     }
 
