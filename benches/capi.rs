@@ -7,9 +7,15 @@
 //! `BodyPairTracker::update`) on the built-in orbit of two NURBS ellipsoids
 //! (`extrack track --bodies … --motion builtin:orbit`).
 //!
-//! Criterion medians per side, then a paired estimate of the FFI overhead:
-//! alternating batches of 1000 ticks on each side, 100 rounds after one warm-up round, alternating which side goes first, the median of
-//! the per-round differences (less sensitive to a shared, noisy machine).
+//! Criterion medians per side (separate objects), then a paired estimate of
+//! the FFI overhead on the **same object**: the Rust side runs the very
+//! tracker (or coupler) behind the C handle (`rust_parts`), and before each
+//! side's batch the object's state is restored from a snapshot, so both sides
+//! run the same batch of the path from the same state on the same memory; the
+//! side that goes first alternates, and the median of the per-round
+//! differences is printed. (Two separate objects differ in heap layout, which
+//! shifted their times by −2 to +70 ns between processes — more than the
+//! boundary costs; on one object that effect is gone.)
 //! Target: overhead ≤ 20 ns per call.
 //!
 //! Run: `cargo bench --bench capi -- --warm-up-time 1 --measurement-time 3`.
@@ -213,95 +219,65 @@ fn bench(c: &mut Criterion) {
     });
     g.finish();
 
-    // ---- paired estimate: alternating batches, both sides on the same path segment
+    // ---- paired estimate on the same objects: the Rust side runs the very
+    // tracker behind the C handle (`rust_parts`), both from the same state
     const BATCH: usize = 1000;
     const ROUNDS: usize = 101;
-    let mut rc = HapticCoupler::new(&ts, 0, ccfg).unwrap();
-    let mut cc: *mut ext_coupler = std::ptr::null_mut();
-    assert_eq!(
-        unsafe { ext_coupler_new(scene, 0, &c_cfg, &mut cc) },
-        ext_status::EXT_OK
+    let seg = |round: usize| (round * BATCH) % PATH..(round * BATCH) % PATH + BATCH;
+    let (r_tick, c_tick_t, d_tick) = paired_same_object(
+        ROUNDS,
+        // SAFETY (all closures here): `c_coupler` is a live handle used by this
+        // thread only; each reference made from it ends within its closure.
+        || unsafe { &mut *c_coupler }.rust_parts().1.clone(),
+        |s| *unsafe { &mut *c_coupler }.rust_parts().1 = s.clone(),
+        |round| {
+            let (ts, rc) = unsafe { &mut *c_coupler }.rust_parts();
+            let t0 = Instant::now();
+            for p in &press[seg(round)] {
+                black_box(rc.tick(ts, p.q, Some(p.q_dot), &still, H).unwrap());
+            }
+            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
+        },
+        |round| {
+            let t0 = Instant::now();
+            for (q, qd) in &press_c[seg(round)] {
+                let st = unsafe { tick(c_coupler, q, qd, &identity, std::ptr::null(), H, out.as_mut_ptr()) };
+                black_box((st, &out));
+            }
+            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
+        },
     );
-    let mut rt = PointBodyTracker::new(&ts, 0, TrackerConfig::default()).unwrap();
-    let mut ct: *mut ext_point_tracker = std::ptr::null_mut();
-    assert_eq!(
-        unsafe { ext_point_tracker_new(scene, 0, std::ptr::null(), &mut ct) },
-        ext_status::EXT_OK
+    let (r_upd, c_upd, d_update) = paired_same_object(
+        ROUNDS,
+        // SAFETY (all closures here): as above, for `c_tracker`.
+        || unsafe { &mut *c_tracker }.rust_parts().1.clone(),
+        |s| *unsafe { &mut *c_tracker }.rust_parts().1 = s.clone(),
+        |round| {
+            let (ts, rt) = unsafe { &mut *c_tracker }.rust_parts();
+            let t0 = Instant::now();
+            for p in &orbit[seg(round)] {
+                black_box(rt.update(ts, p, &still, H).unwrap());
+            }
+            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
+        },
+        |round| {
+            let t0 = Instant::now();
+            for (q, qd) in &orbit_c[seg(round)] {
+                let st = unsafe { update(c_tracker, q, qd, &identity, std::ptr::null(), H, cp.as_mut_ptr()) };
+                black_box((st, &cp));
+            }
+            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
+        },
     );
-    let (mut d_tick, mut d_update, mut r_tick, mut c_tick_t, mut r_upd, mut c_upd) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for round in 0..ROUNDS {
-        let seg = (round * BATCH) % PATH..(round * BATCH) % PATH + BATCH;
-        let rust_tick = |rc: &mut HapticCoupler| {
-            let t0 = Instant::now();
-            for p in &press[seg.clone()] {
-                black_box(rc.tick(&ts, p.q, Some(p.q_dot), &still, H).unwrap());
-            }
-            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
-        };
-        let c_tick = |out: &mut std::mem::MaybeUninit<ext_coupler_output>| {
-            let t0 = Instant::now();
-            for (q, qd) in &press_c[seg.clone()] {
-                let st = unsafe { tick(cc, q, qd, &identity, std::ptr::null(), H, out.as_mut_ptr()) };
-                black_box((st, &*out));
-            }
-            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
-        };
-        let rust_update = |rt: &mut PointBodyTracker| {
-            let t0 = Instant::now();
-            for p in &orbit[seg.clone()] {
-                black_box(rt.update(&ts, p, &still, H).unwrap());
-            }
-            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
-        };
-        let c_update = |cp: &mut std::mem::MaybeUninit<ext_closest_point>| {
-            let t0 = Instant::now();
-            for (q, qd) in &orbit_c[seg.clone()] {
-                let st = unsafe { update(ct, q, qd, &identity, std::ptr::null(), H, cp.as_mut_ptr()) };
-                black_box((st, &*cp));
-            }
-            t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
-        };
-        // alternate which side goes first, so cache warmth favours neither
-        let (a, b, e, f) = if round % 2 == 0 {
-            let a = rust_tick(&mut rc);
-            let b = c_tick(&mut out);
-            let e = rust_update(&mut rt);
-            let f = c_update(&mut cp);
-            (a, b, e, f)
-        } else {
-            let b = c_tick(&mut out);
-            let a = rust_tick(&mut rc);
-            let f = c_update(&mut cp);
-            let e = rust_update(&mut rt);
-            (a, b, e, f)
-        };
-        if round > 0 {
-            // round 0 holds the cold starts
-            r_tick.push(a);
-            c_tick_t.push(b);
-            d_tick.push(b - a);
-            r_upd.push(e);
-            c_upd.push(f);
-            d_update.push(f - e);
-        }
-    }
     println!(
-        "paired batches ({} rounds × {BATCH}): coupler tick rust {:.1} ns, C ABI {:.1} ns, overhead {:+.1} ns; \
-         tracker update rust {:.1} ns, C ABI {:.1} ns, overhead {:+.1} ns (target ≤ 20 ns)",
+        "paired batches on the same objects ({} rounds × {BATCH}): coupler tick rust {r_tick:.1} ns, C ABI {c_tick_t:.1} ns, \
+         overhead {d_tick:+.1} ns; tracker update rust {r_upd:.1} ns, C ABI {c_upd:.1} ns, overhead {d_update:+.1} ns \
+         (target ≤ 20 ns)",
         ROUNDS - 1,
-        median(r_tick),
-        median(c_tick_t),
-        median(d_tick),
-        median(r_upd),
-        median(c_upd),
-        median(d_update)
     );
     unsafe {
         extrack::capi::coupler::ext_coupler_free(c_coupler);
-        extrack::capi::coupler::ext_coupler_free(cc);
         extrack::capi::tracker::ext_point_tracker_free(c_tracker);
-        extrack::capi::tracker::ext_point_tracker_free(ct);
         extrack::capi::scene::ext_scene_free(scene);
     }
 }
@@ -372,58 +348,82 @@ fn bench_pair(c: &mut Criterion) {
     });
     g.finish();
 
-    // paired batches over the same path segment (one lap = n samples)
+    // paired batches on the same object, over the same path segment (one lap = n samples)
     const BATCH: usize = 500;
     const ROUNDS: usize = 101;
-    let mut rt = new_rust();
-    let cp = new_c();
-    let (mut r_t, mut c_t, mut d) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..ROUNDS {
-        // contiguous along the closed lap, so every update is coherent
-        let seg = (round * BATCH..(round + 1) * BATCH).map(|i| i % n);
-        let rust_batch = |rt: &mut BodyPairTracker| {
+    // contiguous along the closed lap, so every update is coherent
+    let seg = |round: usize| (round * BATCH..(round + 1) * BATCH).map(move |i| i % n);
+    let (r_t, c_t, d) = paired_same_object(
+        ROUNDS,
+        // SAFETY (all closures here): `ct` is a live handle used by this thread
+        // only; each reference made from it ends within its closure.
+        || unsafe { &mut *ct }.rust_parts().2.clone(),
+        |s| *unsafe { &mut *ct }.rust_parts().2 = s.clone(),
+        |round| {
+            let (ta, tb, rt) = unsafe { &mut *ct }.rust_parts();
             let t0 = Instant::now();
-            for i in seg.clone() {
-                black_box(rt.update(&ts, &still, &ts, &states[i], H).unwrap());
+            for i in seg(round) {
+                black_box(rt.update(ta, &still, tb, &states[i], H).unwrap());
             }
             t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
-        };
-        let c_batch = |out: &mut std::mem::MaybeUninit<ext_pair_result>| {
+        },
+        |round| {
             let t0 = Instant::now();
-            for i in seg.clone() {
+            for i in seg(round) {
                 let (p, t) = &states_c[i];
-                let st = unsafe { update(cp, std::ptr::null(), p, std::ptr::null(), t, H, out.as_mut_ptr()) };
+                let st = unsafe { update(ct, std::ptr::null(), p, std::ptr::null(), t, H, out.as_mut_ptr()) };
                 assert_eq!(st, ext_status::EXT_OK);
-                black_box(&*out);
+                black_box(&out);
             }
             t0.elapsed().as_secs_f64() * 1e9 / BATCH as f64
-        };
-        let (a, b) = if round % 2 == 0 {
-            let a = rust_batch(&mut rt);
-            (a, c_batch(&mut out))
-        } else {
-            let b = c_batch(&mut out);
-            (rust_batch(&mut rt), b)
-        };
-        if round > 0 {
-            r_t.push(a);
-            c_t.push(b);
-            d.push(b - a);
-        }
-    }
+        },
+    );
     println!(
-        "paired batches ({} rounds × {BATCH}): pair tracker update rust {:.1} ns, C ABI {:.1} ns, overhead {:+.1} ns \
-         (target ≤ 20 ns)",
+        "paired batches on the same object ({} rounds × {BATCH}): pair tracker update rust {r_t:.1} ns, C ABI {c_t:.1} ns, \
+         overhead {d:+.1} ns (target ≤ 20 ns)",
         ROUNDS - 1,
-        median(r_t),
-        median(c_t),
-        median(d)
     );
     unsafe {
         ext_pair_tracker_free(ct);
-        ext_pair_tracker_free(cp);
         extrack::capi::scene::ext_scene_free(scene);
     }
+}
+
+/// Paired estimate of the boundary's own cost on one object: before each
+/// side's batch the object's state is restored from a snapshot taken at the
+/// start of the round, so both sides run the same batch of the path from the
+/// same state on the same memory (the object behind the C handle); the side
+/// that goes first alternates. Round 0 (cold start) is dropped. Returns the
+/// medians of the Rust time, the C time and their per-round difference, in ns
+/// per call.
+fn paired_same_object<S>(
+    rounds: usize,
+    mut snapshot: impl FnMut() -> S,
+    mut restore: impl FnMut(&S),
+    mut rust: impl FnMut(usize) -> f64,
+    mut c: impl FnMut(usize) -> f64,
+) -> (f64, f64, f64) {
+    let (mut r, mut cs, mut d) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let s = snapshot();
+        let (a, b) = if round % 2 == 0 {
+            restore(&s);
+            let a = rust(round);
+            restore(&s);
+            (a, c(round))
+        } else {
+            restore(&s);
+            let b = c(round);
+            restore(&s);
+            (rust(round), b)
+        };
+        if round > 0 {
+            r.push(a);
+            cs.push(b);
+            d.push(b - a);
+        }
+    }
+    (median(r), median(cs), median(d))
 }
 
 criterion_group!(benches, bench, bench_pair);

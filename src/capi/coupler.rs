@@ -55,6 +55,16 @@ pub struct ext_coupler {
     poisoned: bool,
 }
 
+impl ext_coupler {
+    /// The Rust scene and coupler behind this handle (Rust only, not part of
+    /// the C API), for measuring the boundary's own cost on the same object
+    /// (`benches/capi.rs`).
+    #[doc(hidden)]
+    pub fn rust_parts(&mut self) -> (&crate::track::TrackScene, &mut HapticCoupler) {
+        (&self.scene.track, &mut self.coupler)
+    }
+}
+
 impl Poisonable for ext_coupler {
     const NAME: &'static str = "coupler";
     fn poisoned(&self) -> bool {

@@ -116,6 +116,22 @@ pub struct ext_pair_tracker {
     poisoned: bool,
 }
 
+impl ext_pair_tracker {
+    /// The Rust scenes and tracker behind this handle (Rust only, not part
+    /// of the C API), for measuring the boundary's own cost on the same
+    /// object (`benches/capi.rs`).
+    #[doc(hidden)]
+    pub fn rust_parts(
+        &mut self,
+    ) -> (
+        &crate::track::TrackScene,
+        &crate::track::TrackScene,
+        &mut BodyPairTracker,
+    ) {
+        (&self.scene_a.track, &self.scene_b.track, &mut self.tracker)
+    }
+}
+
 impl Poisonable for ext_pair_tracker {
     const NAME: &'static str = "tracker";
     fn poisoned(&self) -> bool {

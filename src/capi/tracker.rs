@@ -318,6 +318,18 @@ pub(crate) trait Poisonable {
     fn poison(&mut self);
 }
 
+impl ext_point_tracker {
+    /// The Rust scene and tracker behind this handle (Rust only, not part of
+    /// the C API): lets `benches/capi.rs` run the very same tracker object
+    /// through the Rust API and through the ABI, so that the measured
+    /// difference is the boundary's own cost and not the data layout of two
+    /// different trackers.
+    #[doc(hidden)]
+    pub fn rust_parts(&mut self) -> (&crate::track::TrackScene, &mut PointBodyTracker) {
+        (&self.scene.track, &mut self.tracker)
+    }
+}
+
 impl Poisonable for ext_point_tracker {
     const NAME: &'static str = "tracker";
     fn poisoned(&self) -> bool {
