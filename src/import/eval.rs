@@ -257,7 +257,20 @@ impl Surface {
                     svv: (sv_vp - sv_vm) / (2.0 * h),
                 }
             }
-            Surface::BSpline(b) => b.eval_derivs(u, v),
+            Surface::BSpline(b) => {
+                let ((u0, u1), (v0, v1)) = b.domain();
+                if u < u0 || u > u1 || v < v0 || v > v1 {
+                    // a closed direction is periodic: face parameters of a
+                    // loop unwrapped past the knot domain wrap back into it
+                    let (pu, pv) = self.periods();
+                    let wrap = |t: f64, a: f64, b: f64, p: Option<f64>| match p {
+                        Some(p) if p > 0.0 && (t < a || t > b) => a + (t - a).rem_euclid(p),
+                        _ => t,
+                    };
+                    return b.eval_derivs(wrap(u, u0, u1, pu), wrap(v, v0, v1, pv));
+                }
+                b.eval_derivs(u, v)
+            }
             Surface::Trimmed { basis, .. } => basis.eval_derivs(u, v),
         }
     }

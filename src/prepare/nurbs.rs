@@ -582,6 +582,12 @@ mod tests {
                         (p - q).norm() <= 1e-9 * (1.0 + q.norm()),
                         "{range:?} at ({u},{v}): {p:?} vs {q:?}"
                     );
+                    // the face's own surface wraps too (edge normals, p-curve projection)
+                    let r = s.eval(u, v);
+                    assert!(
+                        (r - q).norm() <= 1e-9 * (1.0 + q.norm()),
+                        "Surface::eval at ({u},{v}): {r:?} vs {q:?}"
+                    );
                 }
             }
         }
