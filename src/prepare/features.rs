@@ -53,6 +53,41 @@ fn to_range(face: &Face, fnurbs: &Option<FaceNurbs>, p: &Vec3) -> (f64, f64) {
     (u, v)
 }
 
+/// Largest turn of an edge's tangent between two neighbouring Voronoi
+/// samples (radians): the runtime interpolates the pseudo-normal linearly
+/// between samples, so a curve that winds (a thread's helix) needs samples
+/// in proportion to its total turning.
+const MAX_SAMPLE_TURN: f64 = 0.5;
+/// Most Voronoi samples per edge.
+const MAX_EDGE_SAMPLES: usize = 1025;
+
+/// Voronoi samples for `curve`: at least `min`, and enough that the tangent
+/// turns by at most [`MAX_SAMPLE_TURN`] between neighbours (its total turning
+/// measured at 16 points per knot span).
+fn edge_sample_count(curve: &NurbsCurve, min: usize) -> usize {
+    let (k0, k1) = curve.domain();
+    let spans = curve.knots.windows(2).filter(|w| w[1] > w[0]).count().max(1);
+    let probes = (16 * spans).clamp(32, 8192);
+    let mut turn = 0.0;
+    let mut prev: Option<Vec3> = None;
+    for k in 0..=probes {
+        let t = k0 + (k1 - k0) * k as f64 / probes as f64;
+        let Some(d) = curve.eval_derivs(t).d1.try_normalize(0.0) else {
+            continue;
+        };
+        if let Some(p) = prev {
+            turn += p.dot(&d).clamp(-1.0, 1.0).acos();
+        }
+        prev = Some(d);
+    }
+    let need = (turn / MAX_SAMPLE_TURN).ceil();
+    if need.is_finite() {
+        (need as usize + 1).clamp(min, MAX_EDGE_SAMPLES.max(min))
+    } else {
+        min
+    }
+}
+
 fn rect_dist(d: &[f64; 4], u: f64, v: f64) -> f64 {
     let du = (d[0] - u).max(u - d[1]).max(0.0) / (d[1] - d[0]).max(1e-300);
     let dv = (d[2] - v).max(v - d[3]).max(0.0) / (d[3] - d[2]).max(1e-300);
@@ -213,7 +248,7 @@ pub(crate) fn build(
     }
     let mut vmap: BTreeMap<usize, u32> = BTreeMap::new();
     let mut vinc: BTreeMap<usize, Incidence> = BTreeMap::new();
-    let n_samples = opts.edge_samples.max(2);
+    let min_samples = opts.edge_samples.max(2);
     // per face: the scene edges along its loops (for linking trims to edges)
     let mut face_edges: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
     for ei in edge_ids {
@@ -247,6 +282,7 @@ pub(crate) fn build(
             }
         };
         let (k0, k1) = curve.domain();
+        let n_samples = edge_sample_count(&curve, min_samples);
         let e_index = idx(scene.edges.len())?;
         let fb = adj.get(1).copied();
         let kind = if fb.is_some() || body.kind == BodyKind::Solid {
