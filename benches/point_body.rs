@@ -10,11 +10,10 @@
 //! occt_timing.py): rounded_box 226 µs, sculpted 693 µs per query.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use extrack::geom::{Pose, Vec3};
+use extrack::geom::Pose;
 use extrack::prepare::{prepare, PrepareOptions};
 use extrack::track::{
-    closest_point, BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState, Target, TrackScene,
-    TrackerConfig,
+    closest_point, BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, Target, TrackScene, TrackerConfig,
 };
 use lissajous_path::lissajous;
 use std::path::Path;
