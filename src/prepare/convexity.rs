@@ -23,7 +23,10 @@
 //! - otherwise undecided: the patch is halved (alternating directions) and
 //!   the halves classified, down to [`ConvexityOptions::max_depth`] levels
 //!   (minimum piece size `2^(−max_depth/2)` of a Bézier span per direction),
-//!   below which it is **mixed**.
+//!   below which it is **mixed**. Only convex pieces must be nice, so a
+//!   subtree of the halving whose leaves are all concave, saddle or mixed
+//!   is stored whole, as one piece of their common class (mixed when they
+//!   differ); convex and planar leaves keep their own pieces.
 //!
 //! "≤ 0" means "≤ tol", with `tol = rel_tol × (Hadamard bound of the
 //! determinant)` — the patch is translated to its first pole first, so the
@@ -318,6 +321,7 @@ fn rec(
         return;
     }
     let [s0, s1, t0, t1] = rect;
+    let start = out.len();
     if depth % 2 == 0 {
         let (a, b) = split_u(p, q, &cw, 0.5);
         let (fa, fb) = forms.split(0.5, false);
@@ -331,6 +335,29 @@ fn rec(
         rec(p, q, a, fa, [s0, s1, t0, tm], depth + 1, sigma, opts, out);
         rec(p, q, b, fb, [s0, s1, tm, t1], depth + 1, sigma, opts, out);
     }
+    // Only convex (and planar) pieces must be nice: a subtree without any
+    // is kept whole, as one piece of the common class (mixed when the
+    // halves differ), instead of as its many non-convex leaves.
+    if let Some(class) = merged_class(&out[start..]) {
+        out.truncate(start);
+        out.push(ClassifiedPatch { rect, cw, class });
+    }
+}
+
+/// The class of the union of `leaves` when none is convex or planar:
+/// their common class, or mixed; `None` when some leaf is convex or planar
+/// (those keep their own pieces).
+fn merged_class(leaves: &[ClassifiedPatch]) -> Option<ConvexityClass> {
+    let first = leaves.first()?.class;
+    let mut class = first;
+    for l in leaves {
+        match l.class {
+            ConvexityClass::Convex | ConvexityClass::Planar => return None,
+            c if c != class => class = ConvexityClass::Mixed,
+            _ => {}
+        }
+    }
+    Some(class)
 }
 
 /// Keeps the subdivision as is (merging would need re-deciding the union);
