@@ -23,10 +23,14 @@
 //! - otherwise undecided: the patch is halved (alternating directions) and
 //!   the halves classified, down to [`ConvexityOptions::max_depth`] levels
 //!   (minimum piece size `2^(−max_depth/2)` of a Bézier span per direction),
-//!   below which it is **mixed**. Only convex pieces must be nice, so a
-//!   subtree of the halving whose leaves are all concave, saddle or mixed
-//!   is stored whole, as one piece of their common class (mixed when they
-//!   differ); convex and planar leaves keep their own pieces.
+//!   below which it is **mixed**. The halves are then joined again where
+//!   that loses nothing the runtime needs (the classes are pointwise
+//!   conditions, and only convex pieces must be nice): halves of one class
+//!   become one piece of that class; a part with no convex or planar leaf
+//!   becomes one piece of their common class, else mixed; a part at least
+//!   [`ConvexityOptions::merge_depth`] halvings deep that is not of one
+//!   class becomes one **mixed** piece (small convex bits of a freeform
+//!   span get no pieces of their own).
 //!
 //! "≤ 0" means "≤ tol", with `tol = rel_tol × (Hadamard bound of the
 //! determinant)` — the patch is translated to its first pole first, so the
@@ -45,6 +49,10 @@ pub struct ConvexityOptions {
     pub rel_tol: f64,
     /// Maximum number of halvings of one Bézier span.
     pub max_depth: u32,
+    /// Halvings below which a part of a span that is not all convex (or
+    /// all planar) is kept as one piece: its convex leaves smaller than
+    /// that part are stored inside a mixed piece instead of on their own.
+    pub merge_depth: u32,
 }
 
 impl Default for ConvexityOptions {
@@ -52,6 +60,7 @@ impl Default for ConvexityOptions {
         Self {
             rel_tol: 1e-10,
             max_depth: 8,
+            merge_depth: 2,
         }
     }
 }
@@ -335,33 +344,33 @@ fn rec(
         rec(p, q, a, fa, [s0, s1, t0, tm], depth + 1, sigma, opts, out);
         rec(p, q, b, fb, [s0, s1, tm, t1], depth + 1, sigma, opts, out);
     }
-    // Only convex (and planar) pieces must be nice: a subtree without any
-    // is kept whole, as one piece of the common class (mixed when the
-    // halves differ), instead of as its many non-convex leaves.
-    if let Some(class) = merged_class(&out[start..]) {
+    // Only convex (and planar) pieces must be nice, and the classes are
+    // pointwise conditions: halves of one class are kept whole as one piece
+    // of that class; a part with no convex or planar leaf as one piece of
+    // their common class or mixed; below `merge_depth` halvings any part
+    // that is not of one class as one mixed piece.
+    if let Some(class) = merged_class(&out[start..], depth >= opts.merge_depth) {
         out.truncate(start);
         out.push(ClassifiedPatch { rect, cw, class });
     }
 }
 
-/// The class of the union of `leaves` when none is convex or planar:
-/// their common class, or mixed; `None` when some leaf is convex or planar
-/// (those keep their own pieces).
-fn merged_class(leaves: &[ClassifiedPatch]) -> Option<ConvexityClass> {
+/// The class of the union of `leaves` as one piece: their common class;
+/// mixed when they differ and none is convex or planar, or when `deep`;
+/// `None` otherwise (the leaves keep their own pieces).
+fn merged_class(leaves: &[ClassifiedPatch], deep: bool) -> Option<ConvexityClass> {
     let first = leaves.first()?.class;
-    let mut class = first;
-    for l in leaves {
-        match l.class {
-            ConvexityClass::Convex | ConvexityClass::Planar => return None,
-            c if c != class => class = ConvexityClass::Mixed,
-            _ => {}
-        }
+    if leaves.iter().all(|l| l.class == first) {
+        return Some(first);
     }
-    Some(class)
+    let nice = leaves
+        .iter()
+        .any(|l| matches!(l.class, ConvexityClass::Convex | ConvexityClass::Planar));
+    (deep || !nice).then_some(ConvexityClass::Mixed)
 }
 
-/// Keeps the subdivision as is (merging would need re-deciding the union);
-/// only sorts the patches by rectangle for a deterministic order.
+/// Keeps the pieces as they are; only sorts them by rectangle for a
+/// deterministic order.
 fn merge_siblings(mut v: Vec<ClassifiedPatch>) -> Vec<ClassifiedPatch> {
     v.sort_by(|a, b| a.rect.partial_cmp(&b.rect).unwrap_or(std::cmp::Ordering::Equal));
     v
