@@ -422,6 +422,29 @@ mod tests {
     }
 
     #[test]
+    fn a_span_across_a_parabolic_line_keeps_few_pieces_that_tile_it() {
+        // torus, v over the top circle (v = π/2): convex outside, saddle inside
+        let ax = Axes::world();
+        let m = primitives::torus(&ax, 5.0, 1.0, (0.0, 1.0), (0.0, 3.0)).unwrap();
+        let o = ConvexityOptions::default();
+        let mut classes = Vec::new();
+        for b in patches(&m) {
+            let p = &b.patch;
+            let c = classify(p.degree_u, p.degree_v, &p.cw, 1.0, &o);
+            let area: f64 = c
+                .iter()
+                .map(|c| (c.rect[1] - c.rect[0]) * (c.rect[3] - c.rect[2]))
+                .sum();
+            assert!((area - 1.0).abs() <= 1e-12, "area {area}");
+            // at most the 2^merge_depth parts of depth merge_depth
+            assert!(c.len() <= 1 << o.merge_depth, "{} pieces", c.len());
+            classes.extend(c.iter().map(|c| c.class));
+        }
+        assert!(classes.contains(&ConvexityClass::Convex), "{classes:?}");
+        assert!(classes.iter().any(|&c| c != ConvexityClass::Convex), "{classes:?}");
+    }
+
+    #[test]
     fn plane_cylinder_torus() {
         let ax = Axes {
             origin: Vec3::new(100.0, -50.0, 20.0),

@@ -97,15 +97,19 @@ fn plane_chain(face: &Face, seg: &CurveSegment) -> Option<Vec<Vec<H2>>> {
     let crate::import::model::Surface::Plane { frame } = &face.surface else {
         return None;
     };
+    mapped_chain(seg, &|q| plane_coords(frame, q))
+}
+
+/// The plane parameters `((p − o)·x, (p − o)·y)` of the homogeneous point
+/// `q = [w·p, w]`, homogeneous (`[w·u, w·v, w]`).
+fn plane_coords(frame: &crate::import::model::Frame, q: [f64; 4]) -> H2 {
     let (o, x, y) = (frame.origin, frame.x, frame.y);
-    mapped_chain(seg, &|q| {
-        let d = [q[0] - q[3] * o.x, q[1] - q[3] * o.y, q[2] - q[3] * o.z];
-        [
-            d[0] * x.x + d[1] * x.y + d[2] * x.z,
-            d[0] * y.x + d[1] * y.y + d[2] * y.z,
-            q[3],
-        ]
-    })
+    let d = [q[0] - q[3] * o.x, q[1] - q[3] * o.y, q[2] - q[3] * o.z];
+    [
+        d[0] * x.x + d[1] * x.y + d[2] * x.z,
+        d[0] * y.x + d[1] * y.y + d[2] * y.z,
+        q[3],
+    ]
 }
 
 /// The curve `seg` as Bézier spans in traversal order, each homogeneous
@@ -1108,6 +1112,49 @@ fn on_range_boundary(trim: &FaceTrim, fnurbs: &FaceNurbs) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_circle_on_a_tilted_plane_maps_to_an_exact_parameter_circle() {
+        use crate::geom::Vec3;
+        use crate::import::model::Frame;
+        let z = Vec3::new(1.0, 2.0, 2.0) / 3.0;
+        let x = Vec3::new(2.0, 1.0, -2.0) / 3.0;
+        let plane = Frame {
+            origin: Vec3::new(10.0, -4.0, 7.0),
+            x,
+            y: z.cross(&x),
+            z,
+        };
+        // a circle of radius 2.5 in that plane, centred at plane parameters (3, -1)
+        let centre = plane.origin + 3.0 * plane.x - 1.0 * plane.y;
+        let seg = CurveSegment {
+            curve: Curve::Circle {
+                frame: Frame {
+                    origin: centre,
+                    x: plane.y,
+                    y: -plane.x,
+                    z: plane.z,
+                },
+                radius: 2.5,
+            },
+            t0: 0.3,
+            t1: 5.0,
+            forward: false,
+        };
+        let chain = mapped_chain(&seg, &|q| plane_coords(&plane, q)).expect("a circle has an exact form");
+        assert!(chain.len() >= 2);
+        for h in &chain {
+            for k in 0..=16 {
+                let p = bez2::eval(h, k as f64 / 16.0);
+                let r = (p[0] - 3.0).hypot(p[1] + 1.0);
+                assert!((r - 2.5).abs() <= 1e-12, "radius {r}");
+            }
+        }
+        // traversed backwards: starts at t1 = 5.0, ends at t0 = 0.3 (angles from the circle's x = plane y)
+        let at = |t: f64| [3.0 + 2.5 * -t.sin(), -1.0 + 2.5 * t.cos()];
+        let (a, b) = (bez2::eval(&chain[0], 0.0), bez2::eval(&chain[chain.len() - 1], 1.0));
+        assert!(dist(a, at(5.0)) <= 1e-12 && dist(b, at(0.3)) <= 1e-12, "{a:?} {b:?}");
+    }
 
     #[test]
     fn clipped_circle_keeps_the_arc_and_runs_along_the_sides() {
