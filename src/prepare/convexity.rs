@@ -23,7 +23,14 @@
 //! - otherwise undecided: the patch is halved (alternating directions) and
 //!   the halves classified, down to [`ConvexityOptions::max_depth`] levels
 //!   (minimum piece size `2^(−max_depth/2)` of a Bézier span per direction),
-//!   below which it is **mixed**.
+//!   below which it is **mixed**. The halves are then joined again where
+//!   that loses nothing the runtime needs (the classes are pointwise
+//!   conditions, and only convex pieces must be nice): halves of one class
+//!   become one piece of that class; a part with no convex or planar leaf
+//!   becomes one piece of their common class, else mixed; a part at least
+//!   [`ConvexityOptions::merge_depth`] halvings deep that is not of one
+//!   class becomes one **mixed** piece (small convex bits of a freeform
+//!   span get no pieces of their own).
 //!
 //! "≤ 0" means "≤ tol", with `tol = rel_tol × (Hadamard bound of the
 //! determinant)` — the patch is translated to its first pole first, so the
@@ -42,6 +49,10 @@ pub struct ConvexityOptions {
     pub rel_tol: f64,
     /// Maximum number of halvings of one Bézier span.
     pub max_depth: u32,
+    /// Halvings below which a part of a span that is not all convex (or
+    /// all planar) is kept as one piece: its convex leaves smaller than
+    /// that part are stored inside a mixed piece instead of on their own.
+    pub merge_depth: u32,
 }
 
 impl Default for ConvexityOptions {
@@ -49,6 +60,7 @@ impl Default for ConvexityOptions {
         Self {
             rel_tol: 1e-10,
             max_depth: 8,
+            merge_depth: 2,
         }
     }
 }
@@ -318,6 +330,7 @@ fn rec(
         return;
     }
     let [s0, s1, t0, t1] = rect;
+    let start = out.len();
     if depth % 2 == 0 {
         let (a, b) = split_u(p, q, &cw, 0.5);
         let (fa, fb) = forms.split(0.5, false);
@@ -331,10 +344,33 @@ fn rec(
         rec(p, q, a, fa, [s0, s1, t0, tm], depth + 1, sigma, opts, out);
         rec(p, q, b, fb, [s0, s1, tm, t1], depth + 1, sigma, opts, out);
     }
+    // Only convex (and planar) pieces must be nice, and the classes are
+    // pointwise conditions: halves of one class are kept whole as one piece
+    // of that class; a part with no convex or planar leaf as one piece of
+    // their common class or mixed; below `merge_depth` halvings any part
+    // that is not of one class as one mixed piece.
+    if let Some(class) = merged_class(&out[start..], depth >= opts.merge_depth) {
+        out.truncate(start);
+        out.push(ClassifiedPatch { rect, cw, class });
+    }
 }
 
-/// Keeps the subdivision as is (merging would need re-deciding the union);
-/// only sorts the patches by rectangle for a deterministic order.
+/// The class of the union of `leaves` as one piece: their common class;
+/// mixed when they differ and none is convex or planar, or when `deep`;
+/// `None` otherwise (the leaves keep their own pieces).
+fn merged_class(leaves: &[ClassifiedPatch], deep: bool) -> Option<ConvexityClass> {
+    let first = leaves.first()?.class;
+    if leaves.iter().all(|l| l.class == first) {
+        return Some(first);
+    }
+    let nice = leaves
+        .iter()
+        .any(|l| matches!(l.class, ConvexityClass::Convex | ConvexityClass::Planar));
+    (deep || !nice).then_some(ConvexityClass::Mixed)
+}
+
+/// Keeps the pieces as they are; only sorts them by rectangle for a
+/// deterministic order.
 fn merge_siblings(mut v: Vec<ClassifiedPatch>) -> Vec<ClassifiedPatch> {
     v.sort_by(|a, b| a.rect.partial_cmp(&b.rect).unwrap_or(std::cmp::Ordering::Equal));
     v
@@ -383,6 +419,29 @@ mod tests {
                 assert_eq!(c.class, ConvexityClass::Concave);
             }
         }
+    }
+
+    #[test]
+    fn a_span_across_a_parabolic_line_keeps_few_pieces_that_tile_it() {
+        // torus, v over the top circle (v = π/2): convex outside, saddle inside
+        let ax = Axes::world();
+        let m = primitives::torus(&ax, 5.0, 1.0, (0.0, 1.0), (0.0, 3.0)).unwrap();
+        let o = ConvexityOptions::default();
+        let mut classes = Vec::new();
+        for b in patches(&m) {
+            let p = &b.patch;
+            let c = classify(p.degree_u, p.degree_v, &p.cw, 1.0, &o);
+            let area: f64 = c
+                .iter()
+                .map(|c| (c.rect[1] - c.rect[0]) * (c.rect[3] - c.rect[2]))
+                .sum();
+            assert!((area - 1.0).abs() <= 1e-12, "area {area}");
+            // at most the 2^merge_depth parts of depth merge_depth
+            assert!(c.len() <= 1 << o.merge_depth, "{} pieces", c.len());
+            classes.extend(c.iter().map(|c| c.class));
+        }
+        assert!(classes.contains(&ConvexityClass::Convex), "{classes:?}");
+        assert!(classes.iter().any(|&c| c != ConvexityClass::Convex), "{classes:?}");
     }
 
     #[test]

@@ -5,7 +5,11 @@
 //! and unwrapped in the face parameters) is rebuilt from the coedges'
 //! p-curves ([`exact_loops`]): a line, circle, ellipse or (rational)
 //! B-spline p-curve becomes its rational Bézier spans (knot insertion),
-//! oriented and shifted by whole periods to match the coedge's samples. A
+//! oriented and shifted by whole periods to match the coedge's samples. On
+//! a plane, a coedge without a usable p-curve gets the same from its 3-D
+//! curve (line, circle, ellipse, B-spline), mapped exactly by the plane's
+//! affine parametrisation (the samples still decide orientation and
+//! whether the curve lies on the plane). A
 //! coedge keeps its samples as a polyline only when it has no p-curve,
 //! the p-curve is a polyline or another kind, or it does not follow the
 //! samples (a warning says so).
@@ -81,6 +85,36 @@ fn shifted(h: &[H2], du: f64, dv: f64) -> Vec<H2> {
 /// The p-curve `seg` as Bézier spans in traversal order (`None` when it has
 /// no exact form here).
 fn pcurve_chain(seg: &CurveSegment) -> Option<Vec<Vec<H2>>> {
+    mapped_chain(seg, &|q| [q[0], q[1], q[3]])
+}
+
+/// A 3-D curve lying on a plane as an exact parameter-space chain: the
+/// plane's parameters are affine in the point (`u = (p − o)·x`,
+/// `v = (p − o)·y`), so the homogeneous poles map exactly. `None` when the
+/// face is not a plane or the curve has no exact form; whether the curve
+/// lies on the plane is left to [`fit_chain`] (the coedge's samples).
+fn plane_chain(face: &Face, seg: &CurveSegment) -> Option<Vec<Vec<H2>>> {
+    let crate::import::model::Surface::Plane { frame } = &face.surface else {
+        return None;
+    };
+    mapped_chain(seg, &|q| plane_coords(frame, q))
+}
+
+/// The plane parameters `((p − o)·x, (p − o)·y)` of the homogeneous point
+/// `q = [w·p, w]`, homogeneous (`[w·u, w·v, w]`).
+fn plane_coords(frame: &crate::import::model::Frame, q: [f64; 4]) -> H2 {
+    let (o, x, y) = (frame.origin, frame.x, frame.y);
+    let d = [q[0] - q[3] * o.x, q[1] - q[3] * o.y, q[2] - q[3] * o.z];
+    [
+        d[0] * x.x + d[1] * x.y + d[2] * x.z,
+        d[0] * y.x + d[1] * y.y + d[2] * y.z,
+        q[3],
+    ]
+}
+
+/// The curve `seg` as Bézier spans in traversal order, each homogeneous
+/// pole `[wx, wy, wz, w]` mapped to parameter space by `map`.
+fn mapped_chain(seg: &CurveSegment, map: &dyn Fn([f64; 4]) -> H2) -> Option<Vec<Vec<H2>>> {
     let mut out: Vec<Vec<H2>> = match &seg.curve {
         Curve::Composite(parts) => {
             if !(seg.t0 <= 1e-9 && (seg.t1 - parts.len() as f64).abs() <= 1e-9) {
@@ -88,7 +122,7 @@ fn pcurve_chain(seg: &CurveSegment) -> Option<Vec<Vec<H2>>> {
             }
             let mut v = Vec::new();
             for p in parts {
-                v.extend(pcurve_chain(p)?);
+                v.extend(mapped_chain(p, map)?);
             }
             v
         }
@@ -100,7 +134,7 @@ fn pcurve_chain(seg: &CurveSegment) -> Option<Vec<Vec<H2>>> {
             }
             let mut v = Vec::new();
             for s in c.bezier_spans() {
-                let h: Vec<H2> = s.curve.cw.iter().map(|q| [q[0], q[1], q[3]]).collect();
+                let h: Vec<H2> = s.curve.cw.iter().map(|q| map(*q)).collect();
                 if !h.iter().all(|q| q.iter().all(|x| x.is_finite()) && q[2] > 0.0) {
                     return None;
                 }
@@ -378,7 +412,13 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                 .and_then(|fl| fl.coedges.get(sp.coedge))
                 .and_then(|c| c.pcurve.as_ref())
                 .and_then(pcurve_chain)
-                .and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole));
+                .and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole))
+                .or_else(|| {
+                    // on a plane the 3-D curve maps exactly (an affine map of its poles)
+                    let c = face_loops.get(sp.face_loop)?.coedges.get(sp.coedge)?;
+                    let seg = coedge_segment(model, c)?;
+                    plane_chain(face, &seg).and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole))
+                });
             let projected = || {
                 let c = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge))?;
                 let seg = coedge_segment(model, c)?;
@@ -1072,6 +1112,49 @@ fn on_range_boundary(trim: &FaceTrim, fnurbs: &FaceNurbs) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_circle_on_a_tilted_plane_maps_to_an_exact_parameter_circle() {
+        use crate::geom::Vec3;
+        use crate::import::model::Frame;
+        let z = Vec3::new(1.0, 2.0, 2.0) / 3.0;
+        let x = Vec3::new(2.0, 1.0, -2.0) / 3.0;
+        let plane = Frame {
+            origin: Vec3::new(10.0, -4.0, 7.0),
+            x,
+            y: z.cross(&x),
+            z,
+        };
+        // a circle of radius 2.5 in that plane, centred at plane parameters (3, -1)
+        let centre = plane.origin + 3.0 * plane.x - 1.0 * plane.y;
+        let seg = CurveSegment {
+            curve: Curve::Circle {
+                frame: Frame {
+                    origin: centre,
+                    x: plane.y,
+                    y: -plane.x,
+                    z: plane.z,
+                },
+                radius: 2.5,
+            },
+            t0: 0.3,
+            t1: 5.0,
+            forward: false,
+        };
+        let chain = mapped_chain(&seg, &|q| plane_coords(&plane, q)).expect("a circle has an exact form");
+        assert!(chain.len() >= 2);
+        for h in &chain {
+            for k in 0..=16 {
+                let p = bez2::eval(h, k as f64 / 16.0);
+                let r = (p[0] - 3.0).hypot(p[1] + 1.0);
+                assert!((r - 2.5).abs() <= 1e-12, "radius {r}");
+            }
+        }
+        // traversed backwards: starts at t1 = 5.0, ends at t0 = 0.3 (angles from the circle's x = plane y)
+        let at = |t: f64| [3.0 + 2.5 * -t.sin(), -1.0 + 2.5 * t.cos()];
+        let (a, b) = (bez2::eval(&chain[0], 0.0), bez2::eval(&chain[chain.len() - 1], 1.0));
+        assert!(dist(a, at(5.0)) <= 1e-12 && dist(b, at(0.3)) <= 1e-12, "{a:?} {b:?}");
+    }
 
     #[test]
     fn clipped_circle_keeps_the_arc_and_runs_along_the_sides() {
