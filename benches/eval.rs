@@ -117,6 +117,12 @@ fn cases() -> Vec<(&'static str, NurbsSurface)> {
     ]
 }
 
+/// Reads every output of an evaluation, as a tracker does.
+#[inline(always)]
+fn consume(e: &extrack::geom::SurfacePoint) -> f64 {
+    (e.p + e.su + e.sv + e.suu + e.suv + e.svv).sum()
+}
+
 fn bench_eval(c: &mut Criterion) {
     let ps = params();
     let mut g = c.benchmark_group("eval_point_and_5_derivatives");
@@ -127,6 +133,15 @@ fn bench_eval(c: &mut Criterion) {
                 k = (k + 1) & 63;
                 let (u, v) = ps[k];
                 black_box(s.eval_derivs(black_box(u), black_box(v)))
+            })
+        });
+        let mut k = 0usize;
+        g.bench_function(BenchmarkId::new("extrack_consumed", name), |b| {
+            b.iter(|| {
+                k = (k + 1) & 63;
+                let (u, v) = ps[k];
+                let e = s.eval_derivs(black_box(u), black_box(v));
+                black_box(consume(&e))
             })
         });
         let t = Truck::of(&s);
