@@ -331,7 +331,7 @@ impl PatchPairTracker {
         body_b: &BodyState,
         dt: f64,
     ) -> Result<PairWitness, TrackError> {
-        if !(states_ok(body_a, body_b) && dt >= 0.0 && dt < f64::INFINITY) {
+        if !(states_ok(body_a, body_b) && (0.0..f64::INFINITY).contains(&dt)) {
             // the detailed checks name the culprit
             body_a.validate()?;
             body_b.validate()?;

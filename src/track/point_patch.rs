@@ -163,7 +163,7 @@ impl PointPatchTracker {
         let identity =
             (c[0].to_bits() | c[1].to_bits() | c[2].to_bits() | t.x.to_bits() | t.y.to_bits() | t.z.to_bits()) == 0
                 && c[3] == 1.0;
-        if !(identity && motion_sum.is_finite() && dt >= 0.0 && dt < f64::INFINITY) {
+        if !(identity && motion_sum.is_finite() && (0.0..f64::INFINITY).contains(&dt)) {
             return self.update_general(patch, point, body, dt);
         }
         let rel = point.q_dot - body.twist.velocity_at(&point.q);
