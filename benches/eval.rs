@@ -3,6 +3,16 @@
 //! same surfaces, in the same run (issue 2, item 7; targets ≤ 45 ns bicubic,
 //! ≤ 70 ns degree 4).
 //!
+//! Two criterion shapes per surface: `extrack` black-boxes the whole 144-byte
+//! `SurfacePoint` (the result is moved out of the kernel's slot into the
+//! black box's memory every call), `extrack_consumed` reads all 18 outputs and
+//! black-boxes their sum, which is what a tracker does with an evaluation
+//! (it reads every component once, it never stores the struct). Both include
+//! the indirect call through the span table's kernel pointer and the table
+//! check, as every real caller does; `extrack_consumed` is the per-call cost
+//! of a real consumer; the difference between the two is the harness's
+//! handling of the struct (measured, not assumed: see README "Benchmarks").
+//!
 //! Run: `cargo bench --bench eval -- --warm-up-time 1 --measurement-time 3`.
 //! After criterion's groups, a batch timing prints per surface the median and
 //! minimum time per call of `eval_derivs`, of `eval_derivs_portable` (no
