@@ -127,3 +127,61 @@ fn touching_and_identical_patches_never_give_nan() {
     assert!(w.distance.abs() < 1e-9);
     assert!(w.normal.iter().all(|c| c.is_finite()));
 }
+
+/// The ticks' fast input checks (one finiteness sum over query and twists,
+/// see `PointPatchTracker::update`, `PatchPairTracker::update`) report the
+/// same errors as the detailed checks, naming the culprit.
+#[test]
+fn fast_input_checks_name_the_culprit() {
+    let p = plane();
+    let ok = PointState::at(Vec3::new(0.3, 0.3, 1.0));
+    let body = BodyState::default();
+    let mut t = PointPatchTracker::new(TrackerConfig::default(), [0.5, 0.5]).unwrap();
+    let moving = PointState {
+        q: ok.q,
+        q_dot: Vec3::new(0.0, f64::INFINITY, 0.0),
+    };
+    assert_eq!(
+        t.update(&p, &moving, &body, 1e-3),
+        Err(TrackError::NonFinite("query point"))
+    );
+    let mut spinning = BodyState::default();
+    spinning.twist.omega.z = f64::NAN;
+    assert_eq!(t.update(&p, &ok, &spinning, 1e-3), Err(TrackError::NonFinite("twist")));
+    for dt in [f64::NAN, -1e-3, f64::INFINITY] {
+        assert_eq!(t.update(&p, &ok, &body, dt), Err(TrackError::NonFinite("dt")));
+    }
+    // warm tracker (coherent path), then the same errors
+    for _ in 0..3 {
+        t.update(&p, &ok, &body, 1e-3).unwrap();
+    }
+    assert_eq!(t.update(&p, &ok, &spinning, 1e-3), Err(TrackError::NonFinite("twist")));
+    assert_eq!(t.update(&p, &ok, &body, -0.5), Err(TrackError::NonFinite("dt")));
+    let w = t.update(&p, &ok, &body, 1e-3).unwrap();
+    assert!((w.distance - 1.0).abs() < 1e-12);
+
+    // patch–patch: the plane against itself lifted by 2 mm
+    let mut lifted = BodyState::default();
+    lifted.pose.iso.translation.vector.z = 2.0;
+    let mut pt = PatchPairTracker::new(TrackerConfig::default(), [0.5, 0.5], [0.5, 0.5]).unwrap();
+    assert_eq!(
+        pt.update(&p, &body, &p, &spinning, 1e-3),
+        Err(TrackError::NonFinite("twist"))
+    );
+    let mut bad = lifted;
+    bad.pose.iso.translation.vector.x = f64::NAN;
+    assert_eq!(pt.update(&p, &body, &p, &bad, 1e-3), Err(TrackError::NonFinite("pose")));
+    let q = UnitQuaternion::new_unchecked(Quaternion::new(2.0, 0.0, 0.0, 0.0));
+    let non_rigid = BodyState::at(Pose {
+        iso: Isometry3::from_parts(Translation3::identity(), q),
+    });
+    assert_eq!(pt.update(&p, &non_rigid, &p, &lifted, 1e-3), Err(TrackError::NotRigid));
+    for dt in [f64::NAN, -1e-3, f64::INFINITY] {
+        assert_eq!(pt.update(&p, &body, &p, &lifted, dt), Err(TrackError::NonFinite("dt")));
+    }
+    for _ in 0..5 {
+        pt.update(&p, &body, &p, &lifted, 1e-3).unwrap();
+    }
+    let w = pt.update(&p, &body, &p, &lifted, 1e-3).unwrap();
+    assert!((w.distance - 2.0).abs() < 1e-9, "{}", w.distance);
+}

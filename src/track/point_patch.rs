@@ -148,20 +148,66 @@ impl PointPatchTracker {
         body: &BodyState,
         dt: f64,
     ) -> Result<PatchWitness, TrackError> {
+        let iso = &body.pose.iso;
+        let c = &iso.rotation.coords;
+        let t = iso.translation.vector;
+        let (q, v, w, bv) = (&point.q, &point.q_dot, &body.twist.omega, &body.twist.v);
+        // one finiteness test of the query and the twist (a sum of finite
+        // values is finite; a NaN or an infinity poisons it); the detailed
+        // checks below name the culprit only when it fails
+        let motion_sum = q.x + q.y + q.z + v.x + v.y + v.z + w.x + w.y + w.z + bv.x + bv.y + bv.z;
+        // identity pose (a body at rest at the origin, compared exactly: a
+        // signed zero takes the general path): body and world coordinates
+        // coincide, the frame changes are the identity and the pose is
+        // trivially finite and rigid
+        let identity =
+            (c[0].to_bits() | c[1].to_bits() | c[2].to_bits() | t.x.to_bits() | t.y.to_bits() | t.z.to_bits()) == 0
+                && c[3] == 1.0;
+        if !(identity && motion_sum.is_finite() && (0.0..f64::INFINITY).contains(&dt)) {
+            return self.update_general(patch, point, body, dt);
+        }
+        let rel = point.q_dot - body.twist.velocity_at(&point.q);
+        #[cfg(target_arch = "x86_64")]
+        if super::core::avx2_fma() {
+            // SAFETY: the running CPU has AVX2 and FMA (just checked).
+            return unsafe { self.solve_avx2_fma(patch, &point.q, &rel, dt) };
+        }
+        self.solve(patch, &point.q, &rel, dt)
+    }
+
+    /// [`solve`](Self::solve) compiled with AVX2 + FMA enabled (no
+    /// multiply-adds are contracted: the same results).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn solve_avx2_fma(
+        &mut self,
+        patch: &NurbsSurface,
+        q: &Vec3,
+        q_dot: &Vec3,
+        dt: f64,
+    ) -> Result<PatchWitness, TrackError> {
+        self.solve_impl(patch, q, q_dot, dt)
+    }
+
+    /// [`update`](Self::update) with every input check and any pose.
+    #[inline(never)]
+    fn update_general(
+        &mut self,
+        patch: &NurbsSurface,
+        point: &PointState,
+        body: &BodyState,
+        dt: f64,
+    ) -> Result<PatchWitness, TrackError> {
         point.validate()?;
         body.validate()?;
         if !(dt.is_finite() && dt >= 0.0) {
             return Err(TrackError::NonFinite("dt"));
         }
         let iso = &body.pose.iso;
-        let c = &iso.rotation.coords;
         let t = iso.translation.vector;
-        if c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0 && c[3] == 1.0 && t.x == 0.0 && t.y == 0.0 && t.z == 0.0 {
-            // identity pose (a body at rest at the origin): body and world
-            // coordinates coincide, the frame changes are the identity
-            let rel = point.q_dot - body.twist.velocity_at(&point.q);
-            return self.solve(patch, &point.q, &rel, dt);
-        }
         // one rotation matrix serves the four frame changes of the tick
         let r = iso.rotation.to_rotation_matrix();
         let rel = point.q_dot - body.twist.velocity_at(&point.q);
@@ -178,18 +224,48 @@ impl PointPatchTracker {
     /// The tick in body coordinates (`q`, `q_dot` relative to the patch).
     #[inline]
     pub fn solve(&mut self, patch: &NurbsSurface, q: &Vec3, q_dot: &Vec3, dt: f64) -> Result<PatchWitness, TrackError> {
+        self.solve_impl(patch, q, q_dot, dt)
+    }
+
+    /// The body of [`solve`](Self::solve).
+    #[inline(always)]
+    fn solve_impl(
+        &mut self,
+        patch: &NurbsSurface,
+        q: &Vec3,
+        q_dot: &Vec3,
+        dt: f64,
+    ) -> Result<PatchWitness, TrackError> {
         let ((u0, u1), (v0, v1)) = patch.domain();
         let lo = Vector2::new(u0, v0);
         let hi = Vector2::new(u1, v1);
+        let cfg = &self.cfg;
+        if cfg.law == ControlLaw::Hybrid && cfg.feed_forward && self.has_history {
+            let x = clamp_box(&(clamp_box(&self.x, &lo, &hi) + self.x_dot_ff * dt), &lo, &hi);
+            if let Some(w) = self.coherent_tick(patch, q, q_dot, x, &lo, &hi) {
+                return Ok(w);
+            }
+        }
+        self.solve_loop(patch, q, q_dot, dt, &lo, &hi)
+    }
+
+    /// The general controller loop of [`solve`](Self::solve) (out of line:
+    /// the coherent tick stays small).
+    #[inline(never)]
+    fn solve_loop(
+        &mut self,
+        patch: &NurbsSurface,
+        q: &Vec3,
+        q_dot: &Vec3,
+        dt: f64,
+        lo: &Vector2<f64>,
+        hi: &Vector2<f64>,
+    ) -> Result<PatchWitness, TrackError> {
+        let (lo, hi) = (*lo, *hi);
         let cfg = self.cfg;
         let mut x = clamp_box(&self.x, &lo, &hi);
         if cfg.feed_forward && self.has_history {
             x = clamp_box(&(x + self.x_dot_ff * dt), &lo, &hi);
-        }
-        if cfg.law == ControlLaw::Hybrid && cfg.feed_forward && self.has_history {
-            if let Some(w) = self.coherent_tick(patch, q, q_dot, x, &lo, &hi) {
-                return Ok(w);
-            }
         }
         let out = track_loop(
             &cfg,
@@ -243,7 +319,7 @@ impl PointPatchTracker {
     /// the same factor. Returns `None` (nothing changed) whenever any
     /// condition fails; the general loop then handles the tick. Same results
     /// as [`track_loop`] on this path.
-    #[inline]
+    #[inline(always)]
     fn coherent_tick(
         &mut self,
         patch: &NurbsSurface,
