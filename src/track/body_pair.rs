@@ -821,20 +821,38 @@ struct Entry {
     /// Depth in the test tree (the root pair is 0).
     depth: u32,
     key: f64,
-    /// An item pair's last witness parameters (NaN: none), the warm start
-    /// of its next whole-item solve.
-    x: [f64; 4],
-    /// An item pair's last witness direction `(pb − pa)/d` (A's frame; NaN:
-    /// none), the direction of its hull bound ([`Rel::hull_bound`]).
-    n: Vec3,
+    /// An item pair's warm data (witness, direction, retry count).
+    warm: Warm,
 }
 
-/// An item pair's warm data: its last witness parameters and witness
-/// direction (NaN: none).
-type Warm = ([f64; 4], Vec3);
+/// An item pair's warm data.
+#[derive(Debug, Clone, Copy)]
+struct Warm {
+    /// Last witness parameters (NaN: none), the warm start of the next
+    /// whole-item solve.
+    x: [f64; 4],
+    /// Last witness direction `(pb − pa)/d` (A's frame; NaN: none), the
+    /// direction of the pair's hull bound ([`Rel::hull_bound`]).
+    n: Vec3,
+    /// Expansions left before a whole-item solve is tried again, after one
+    /// proved nothing (a non-facing local minimum): the pair then goes cell
+    /// by cell directly instead of repeating a solve that likely lands on the
+    /// same witness saturated on a piece side ([`ITEM_RETRY`]).
+    wait: u32,
+}
 
 /// No warm data.
-const WARM_NONE: Warm = ([f64::NAN; 4], Vec3::new(f64::NAN, f64::NAN, f64::NAN));
+const WARM_NONE: Warm = Warm {
+    x: [f64::NAN; 4],
+    n: Vec3::new(f64::NAN, f64::NAN, f64::NAN),
+    wait: 0,
+};
+
+/// After a whole-item solve of a unimodal pair proves nothing, the pair's
+/// next `ITEM_RETRY` expansions go cell by cell without it (the cell pairs
+/// are the sound fallback either way: this only saves solves that would
+/// prove nothing again).
+const ITEM_RETRY: u32 = 8;
 
 /// The front's order: a min-heap on the key, so an update visits only the
 /// entries whose bound fell below the best distance.
@@ -1048,8 +1066,7 @@ impl PairFar {
                 b: ctx.b.root,
                 depth: 0,
                 key: f64::NEG_INFINITY,
-                x: [f64::NAN; 4],
-                n: Vec3::repeat(f64::NAN),
+                warm: WARM_NONE,
             }));
         }
         self.next.clear();
@@ -1075,8 +1092,7 @@ impl PairFar {
                 b: ctx.b.root,
                 depth: 0,
                 key: k,
-                x: [f64::NAN; 4],
-                n: Vec3::repeat(f64::NAN),
+                warm: WARM_NONE,
             }));
         }
     }
@@ -1085,22 +1101,21 @@ impl PairFar {
         self.push_warm(kind, a, b, depth, bound, WARM_NONE);
     }
 
-    fn push_warm(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64, (x, n): Warm) {
+    fn push_warm(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64, warm: Warm) {
         self.next.push(Entry {
             kind,
             a,
             b,
             depth,
             key: bound + self.s,
-            x,
-            n,
+            warm,
         });
     }
 
     fn expand(&mut self, ctx: &Ctx, e: Entry, best: &mut PairCandidate) {
         match e.kind {
             EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, e.depth, best),
-            EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, (e.x, e.n), best),
+            EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, e.warm, best),
         };
     }
 
@@ -1178,7 +1193,7 @@ impl PairFar {
         );
         if lb < best.d {
             // the pair's own witness direction, else the best pair's
-            let n = if warm.1[0].is_nan() { slab_dir(best) } else { warm.1 };
+            let n = if warm.n[0].is_nan() { slab_dir(best) } else { warm.n };
             if n != Vec3::zeros() {
                 lb = lb.max(ctx.rel.hull_bound(ba.hull_of(ia), bb.hull_of(ib), &n));
             }
@@ -1201,13 +1216,19 @@ impl PairFar {
             }
             return k;
         }
+        let mut wait = 0;
         if ba.unimodal[ia as usize] && bb.unimodal[ib as usize] {
-            if let Some((k, w)) = self.solve_items(ctx, ia, ib, warm.0, best) {
+            if warm.wait > 0 {
+                // the last whole-item solve proved nothing: cell by cell
+                wait = warm.wait - 1;
+            } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, warm.x, best) {
                 let k = k.max(lb);
                 if keep {
                     self.push_warm(EntryKind::Items, ia, ib, depth, k, w);
                 }
                 return k;
+            } else {
+                wait = ITEM_RETRY;
             }
         }
         let cells = |body: &BodyGeom, it: Item| match it {
@@ -1226,7 +1247,7 @@ impl PairFar {
         }
         let k = bound.max(lb);
         if keep {
-            self.push(EntryKind::Items, ia, ib, depth, k);
+            self.push_warm(EntryKind::Items, ia, ib, depth, k, Warm { wait, ..WARM_NONE });
         }
         k
     }
@@ -1284,8 +1305,8 @@ impl PairFar {
         if improves(&c, best) && keeps(ctx.a, item_a, c.x[0], c.x[1]) && keeps(ctx.b, item_b, c.x[2], c.x[3]) {
             *best = c;
         }
-        let n = if c.d > 0.0 { (c.pb - c.pa) / c.d } else { WARM_NONE.1 };
-        Some((c.d, (c.x, n)))
+        let n = if c.d > 0.0 { (c.pb - c.pa) / c.d } else { WARM_NONE.n };
+        Some((c.d, Warm { x: c.x, n, wait: 0 }))
     }
 
     /// Lower bound of cell pair `(ca, cb)`, solving it when its box bound is
