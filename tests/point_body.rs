@@ -81,14 +81,16 @@ fn check(name: &str, file: &str, r: &extrack::track::PointBodyResult, o: &Oracle
     assert!(r.normal.iter().all(|x| x.is_finite()) && (r.normal.norm() - 1.0).abs() < 1e-9);
 }
 
-/// The generated fixtures whose every oracle point is matched (assembly and
-/// tiled_convex are not yet: their trims are polylines in the scene, see the
-/// issue notes; the run below prints their figures).
-const EXACT: [&str; 6] = [
+/// The generated fixtures with oracle files whose every oracle point is
+/// matched (all but `sculpted`: one sign at a mixed piece's border since the
+/// offline stage merges pieces — see the issue notes).
+const EXACT: [&str; 8] = [
+    "assembly",
     "ellipsoid",
     "holed_plate",
     "rounded_box",
     "table1_patch",
+    "tiled_convex",
     "torus",
     "torus_nurbs",
 ];
@@ -109,7 +111,8 @@ fn cold_queries_match_open_cascade() {
 
 #[test]
 fn coherent_tracker_on_a_path_through_the_oracle_points_matches() {
-    for name in EXACT {
+    // a tracker follows one body: the one-body fixtures
+    for name in EXACT.into_iter().filter(|&n| n != "assembly") {
         let file = format!("{name}.step");
         let scene = fixture(&file);
         let mut pts = oracle(name);
@@ -129,24 +132,6 @@ fn coherent_tracker_on_a_path_through_the_oracle_points_matches() {
                 .unwrap();
             check("coherent", &file, &r, o, i);
         }
-    }
-}
-
-#[test]
-fn report_other_fixtures() {
-    // printed, not asserted: the remaining gap (polyline trims) in numbers
-    for name in ["assembly", "tiled_convex"] {
-        let scene = fixture(&format!("{name}.step"));
-        let pts = oracle(name);
-        let bad = pts
-            .iter()
-            .filter(|o| {
-                let r = closest_point(&scene, &Target::All { pose: Pose::identity() }, o.q).unwrap();
-                (r.distance - o.dist).abs() > tol(o.dist)
-            })
-            .count();
-        eprintln!("{name}: {bad} of {} oracle distances off by more than 1e-6", pts.len());
-        assert!(bad * 10 < pts.len(), "{name}: regression ({bad} bad)");
     }
 }
 
