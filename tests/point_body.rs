@@ -82,8 +82,8 @@ fn check(name: &str, file: &str, r: &extrack::track::PointBodyResult, o: &Oracle
 }
 
 /// The generated fixtures with oracle files whose every oracle point is
-/// matched (all but `sculpted`: one sign at a mixed piece's border since the
-/// offline stage merges pieces — see the issue notes).
+/// matched (all but `sculpted`: one point's sign is off since the offline
+/// stage merges pieces — see the issue notes).
 const EXACT: [&str; 8] = [
     "assembly",
     "ellipsoid",

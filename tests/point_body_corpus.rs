@@ -17,8 +17,9 @@ use extrack::prepare::{prepare, PrepareOptions};
 use extrack::track::{closest_points, PointBodyResult, Target, TrackScene};
 
 /// Corpus files whose 200 oracle points are all matched. (step_zoo_french_press
-/// matched too before the piece merging of the offline stage; one point now
-/// takes its sign from a planar piece's normal at its trim border.)
+/// matched too before the offline stage's piece merging; one point's witness
+/// now lies on a planar piece's polyline trim not linked to its B-rep edge,
+/// and takes its sign from the plane's normal — see the issue notes.)
 const MATCHED: [&str; 23] = [
     "iges_autocad_wing128.igs",
     "iges_c3d_bug33327.igs",
@@ -124,9 +125,9 @@ fn cold_queries_match_open_cascade_on_the_matched_corpus_files() {
 fn coherent_tracker_matches_open_cascade_on_corpus_paths() {
     use extrack::track::{BodyState, PointBodyTracker, PointState, TrackerConfig};
     let Some(root) = common::fixtures() else { return };
-    // step_sw2015_box_sides_asm is not listed: on this path a body's tracker
-    // ends on a piece side at a B-rep edge and takes the sign from the piece
-    // normal (point 126 answers "inside" 6.96 mm outside; see the issue notes)
+    // step_sw2015_box_sides_asm is not listed: on this path one body's
+    // tracker answers "inside" at a piece border 8.75 mm outside (point 60;
+    // see the issue notes)
     for file in [
         "step_inventor10_angled.step",
         "step_ug14_bv1_voids.stp",

@@ -112,9 +112,24 @@ pub(crate) fn orient(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             } else {
                 c.normal
             };
-            let inside = n.dot(&dr) < 0.0 && dist > 0.0;
+            // a witness that is not a facing critical point (the query is not
+            // along the normal) lies on the piece's border: on a solid, where
+            // that border is a B-rep edge, the face normal cannot tell a point
+            // beyond the edge from one below it; the edge's (or its end
+            // vertex's) pseudo-normal can
+            let facing = n.dot(&dr).abs() >= (1.0 - 1e-6) * n.norm() * dist;
+            let border = (body.kind == BodyKind::Solid && dist > 0.0 && !facing)
+                .then(|| border_pseudo_normal(body, k, &c.point))
+                .flatten();
+            let (normal, inside) = match border {
+                Some(pn) => toward(pn),
+                None => (
+                    if n.norm() > 0.0 { n } else { toward(n).0 },
+                    n.dot(&dr) < 0.0 && dist > 0.0,
+                ),
+            };
             Oriented {
-                normal: if n.norm() > 0.0 { n } else { toward(n).0 },
+                normal,
                 inside,
                 feature: FeatureRef::Piece(p.id),
                 face: p.face,
@@ -198,6 +213,67 @@ pub(crate) fn orient(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             }
         }
     }
+}
+
+/// The pseudo-normal of the B-rep edge bordering piece `k` (across a side
+/// or linked to a trim) that passes through `p` — the vertex's at an edge
+/// end — or `None` when no bordering edge passes within rounding of `p` (a
+/// seam or split inside the face, where the piece normal is right).
+/// Allocation-free: Newton on each candidate edge from its nearest sample.
+fn border_pseudo_normal(body: &BodyGeom, k: u32, p: &Vec3) -> Option<Vec3> {
+    let tol = 1e-7 * (1.0 + p.norm());
+    let on_edge = |e: u32| -> Option<(f64, Vec3)> {
+        let g = &body.edges[e as usize];
+        let (t0, t1) = g.curve.domain();
+        let mut t = g
+            .pseudo_normals
+            .iter()
+            .min_by(|a, b| (a.1 - p).norm_squared().total_cmp(&(b.1 - p).norm_squared()))?
+            .0;
+        for _ in 0..30 {
+            let c = g.curve.eval_derivs(t);
+            let r = c.p - p;
+            let h = c.d1.dot(&c.d1) + r.dot(&c.d2);
+            let h = if h > 0.0 { h } else { c.d1.dot(&c.d1).max(1e-300) };
+            let tn = (t - r.dot(&c.d1) / h).clamp(t0, t1);
+            let done = (tn - t).abs() <= 1e-15 * (1.0 + t.abs());
+            t = tn;
+            if done {
+                break;
+            }
+        }
+        let d = (g.curve.eval(t) - p).norm();
+        if d > tol {
+            return None;
+        }
+        let end = if (t - t0).abs() <= 1e-12 * (1.0 + t0.abs()) {
+            Some(0)
+        } else if (t1 - t).abs() <= 1e-12 * (1.0 + t1.abs()) {
+            Some(1)
+        } else {
+            None
+        };
+        let n = match end.map(|i| g.vertices[i]).filter(|&v| v != NONE) {
+            Some(v) => body.vertices[v as usize].axis,
+            None => body.edge_pseudo_normal(e, t),
+        };
+        Some((d, n))
+    };
+    let sides = body.pieces[k as usize].adjacency.iter().filter_map(|(_, f)| match f {
+        FeatureRef::Edge(e) => Some(*e),
+        _ => None,
+    });
+    let trims = body
+        .trims
+        .iter()
+        .filter(|t| t.piece == k && t.edge != NONE)
+        .map(|t| t.edge);
+    sides
+        .chain(trims)
+        .filter_map(on_edge)
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, n)| n)
+        .filter(|n| n.norm() > 0.0)
 }
 
 /// Builds the world result of a body-local candidate.
