@@ -13,7 +13,11 @@ use extrack::track::{
     closest_point, closest_points, BodyError, BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState,
     Target, TrackError, TrackScene, TrackerConfig,
 };
+use points::{greedy_path, oracle_points, OraclePoint};
 use std::path::Path;
+
+#[path = "common/points.rs"]
+mod points;
 
 fn fixture(name: &str) -> TrackScene {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name);
@@ -22,35 +26,11 @@ fn fixture(name: &str) -> TrackScene {
     TrackScene::from_data(&s).unwrap()
 }
 
-struct OraclePoint {
-    q: Vec3,
-    dist: f64,
-    sdist: Option<f64>,
-    closest: Option<Vec3>,
-    unique: bool,
-}
-
 fn oracle(name: &str) -> Vec<OraclePoint> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/oracle")
         .join(format!("{name}.closest.json"));
-    let js: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
-    let v3 = |v: &serde_json::Value| {
-        v.as_array()
-            .map(|a| Vec3::new(a[0].as_f64().unwrap(), a[1].as_f64().unwrap(), a[2].as_f64().unwrap()))
-    };
-    js["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| OraclePoint {
-            q: v3(&p["q"]).unwrap(),
-            dist: p["dist"].as_f64().unwrap(),
-            sdist: p["sdist"].as_f64(),
-            closest: v3(&p["closest"]),
-            unique: p["nsol"].as_u64() == Some(1),
-        })
-        .collect()
+    oracle_points(&serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
 }
 
 fn tol(d: f64) -> f64 {
@@ -115,16 +95,7 @@ fn coherent_tracker_on_a_path_through_the_oracle_points_matches() {
     for name in EXACT.into_iter().filter(|&n| n != "assembly") {
         let file = format!("{name}.step");
         let scene = fixture(&file);
-        let mut pts = oracle(name);
-        // greedy nearest-neighbour order: a path through the points
-        let mut path = vec![pts.swap_remove(0)];
-        while !pts.is_empty() {
-            let last = path.last().unwrap().q;
-            let k = (0..pts.len())
-                .min_by(|&a, &b| (pts[a].q - last).norm().total_cmp(&(pts[b].q - last).norm()))
-                .unwrap();
-            path.push(pts.swap_remove(k));
-        }
+        let path = greedy_path(oracle(name));
         let mut t = PointBodyTracker::new(&scene, 0, TrackerConfig::default()).unwrap();
         for (i, o) in path.iter().enumerate() {
             let r = t

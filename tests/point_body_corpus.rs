@@ -12,6 +12,8 @@
 
 mod common;
 
+use common::points::{greedy_path, oracle_points, OraclePoint};
+
 use extrack::geom::{Pose, Vec3};
 use extrack::prepare::{prepare, PrepareOptions};
 use extrack::track::{closest_points, PointBodyResult, Target, TrackScene};
@@ -46,35 +48,8 @@ const MATCHED: [&str; 23] = [
     "step_ug14_bv1_voids.stp",
 ];
 
-struct Oracle {
-    q: Vec3,
-    dist: f64,
-    sdist: Option<f64>,
-    closest: Option<Vec3>,
-    unique: bool,
-}
-
-fn oracle(js: &serde_json::Value) -> Vec<Oracle> {
-    let v3 = |v: &serde_json::Value| {
-        v.as_array()
-            .map(|a| Vec3::new(a[0].as_f64().unwrap(), a[1].as_f64().unwrap(), a[2].as_f64().unwrap()))
-    };
-    js["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| Oracle {
-            q: v3(&p["q"]).unwrap(),
-            dist: p["dist"].as_f64().unwrap(),
-            sdist: p["sdist"].as_f64(),
-            closest: v3(&p["closest"]),
-            unique: p["nsol"].as_u64() == Some(1),
-        })
-        .collect()
-}
-
 /// The mismatches of one answer (empty when it matches).
-fn mismatch(r: &PointBodyResult, o: &Oracle) -> Option<String> {
+fn mismatch(r: &PointBodyResult, o: &OraclePoint) -> Option<String> {
     let tol = 1e-6 * o.dist.max(1.0);
     if (r.distance - o.dist).abs() > tol {
         return Some(format!("distance {} vs {}", r.distance, o.dist));
@@ -100,7 +75,7 @@ fn cold_queries_match_open_cascade_on_the_matched_corpus_files() {
         let js = common::oracle_closest(&root, file).unwrap_or_else(|| panic!("{file}: no oracle"));
         let model = extrack::import::import_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
         let scene = TrackScene::from_data(&prepare(&model, &PrepareOptions::default()).unwrap()).unwrap();
-        let pts = oracle(&js);
+        let pts = oracle_points(&js);
         let qs: Vec<Vec3> = pts.iter().map(|p| p.q).collect();
         let rs = closest_points(&scene, &Target::All { pose: Pose::identity() }, &qs);
         for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
@@ -144,16 +119,7 @@ fn coherent_tracker_matches_open_cascade_on_corpus_paths() {
                 d.len()
             );
         }
-        let mut pts = oracle(&js);
-        // greedy nearest-neighbour order: a path through the points
-        let mut path = vec![pts.swap_remove(0)];
-        while !pts.is_empty() {
-            let last = path.last().unwrap().q;
-            let k = (0..pts.len())
-                .min_by(|&a, &b| (pts[a].q - last).norm().total_cmp(&(pts[b].q - last).norm()))
-                .unwrap();
-            path.push(pts.swap_remove(k));
-        }
+        let path = greedy_path(oracle_points(&js));
         let mut trackers: Vec<PointBodyTracker> = (0..scene.bodies.len() as u32)
             .map(|b| PointBodyTracker::new(&scene, b, TrackerConfig::default()).unwrap())
             .collect();
