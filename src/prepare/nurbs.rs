@@ -415,9 +415,7 @@ fn unrolled(
         ks.extend(std::iter::repeat(end).take(if c + 1 == copies { d + 1 } else { d }));
     }
     // pole rows along the direction: copy 0 whole, later copies without their first row
-    let rows: Vec<usize> = (0..copies)
-        .flat_map(|c| (usize::from(c > 0)..n).collect::<Vec<_>>())
-        .collect();
+    let rows: Vec<usize> = (0..copies).flat_map(|c| usize::from(c > 0)..n).collect();
     let pole = |row: usize, j: usize| {
         if in_u {
             b.cw[row * b.n_v + j]

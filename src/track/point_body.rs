@@ -259,17 +259,15 @@ fn border_pseudo_normal(body: &BodyGeom, k: u32, p: &Vec3) -> Option<Vec3> {
         };
         Some((d, n))
     };
-    let sides = body.pieces[k as usize].adjacency.iter().filter_map(|(_, f)| match f {
-        FeatureRef::Edge(e) => Some(*e),
-        _ => None,
-    });
-    let trims = body
-        .trims
+    // the piece's adjacency lists the edges across its sides and those its
+    // trims are linked to (`Boundary::Trim`)
+    body.pieces[k as usize]
+        .adjacency
         .iter()
-        .filter(|t| t.piece == k && t.edge != NONE)
-        .map(|t| t.edge);
-    sides
-        .chain(trims)
+        .filter_map(|(_, f)| match f {
+            FeatureRef::Edge(e) => Some(*e),
+            _ => None,
+        })
         .filter_map(on_edge)
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, n)| n)
