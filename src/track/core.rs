@@ -53,6 +53,12 @@ pub struct Local<const N: usize> {
 pub struct StepOut<const N: usize> {
     /// New parameters (inside the bounds unless the law is plain Newton).
     pub x: SVector<f64, N>,
+    /// The integrator's step target before saturation at the bounds (equal
+    /// to `x` for the Newton laws): a backtracking line search halves this
+    /// step, whose direction descends, not the saturated one, whose
+    /// direction need not (a preconditioned step cut at a bound can turn
+    /// uphill in the free parameters).
+    pub raw: SVector<f64, N>,
     /// Components saturated at the start of the step.
     pub active: [bool; N],
     /// True when the feedback-linearised / Newton branch was used.
@@ -395,6 +401,7 @@ where
             return match step {
                 Some(d) => StepOut {
                     x: x + d,
+                    raw: x + d,
                     active: [false; N],
                     newton_like: true,
                     extra_evals: 0,
@@ -402,6 +409,7 @@ where
                 },
                 None => StepOut {
                     x: *x,
+                    raw: *x,
                     active: [false; N],
                     newton_like: true,
                     extra_evals: 0,
@@ -415,6 +423,7 @@ where
             return match solve_general(&m, &r) {
                 Some(d) => StepOut {
                     x: clamp_box(&(x + d), lo, hi),
+                    raw: clamp_box(&(x + d), lo, hi),
                     active,
                     newton_like: true,
                     extra_evals: 0,
@@ -422,6 +431,7 @@ where
                 },
                 None => StepOut {
                     x: *x,
+                    raw: *x,
                     active,
                     newton_like: true,
                     extra_evals: 0,
@@ -456,6 +466,7 @@ where
     };
     StepOut {
         x: clamp_box(&xn, lo, hi),
+        raw: xn,
         active,
         newton_like,
         extra_evals: extra,
@@ -627,6 +638,7 @@ where
             // does not (a large hK far from the answer can overshoot).
             let d0 = loc.dist;
             let mut d = step.x - x;
+            let raw = step.raw - x;
             let mut tries = 0;
             loop {
                 let xn = clamp_box(&(x + d), lo, hi);
@@ -644,7 +656,9 @@ where
                     loc = ln;
                     break;
                 }
-                d *= 0.5;
+                // halve the unsaturated step: for short enough steps its
+                // saturation is exact and its direction descends
+                d = if tries == 0 { raw * 0.5 } else { d * 0.5 };
                 tries += 1;
             }
         }
