@@ -348,6 +348,8 @@ pub(crate) fn build(
         if sides[0].piece == NONE || (kind == EdgeKind::Crease && sides[1].piece == NONE) {
             continue;
         }
+        let side_faces: Vec<&FaceCtx> = adj.iter().map(|f| &faces[f]).collect();
+        link_sides(scene, &side_faces, e_index, &curve);
         let mut vs = [NONE; 2];
         for (k, vtx) in [edge.start, edge.end].into_iter().enumerate() {
             let Some(vi) = vtx else { continue };
@@ -402,6 +404,62 @@ pub(crate) fn build(
         });
     }
     Ok(())
+}
+
+/// Gives every piece of the edge's faces with a side running along edge
+/// `e` a `(side, Edge(e))` adjacency, not only the piece that holds the
+/// edge's middle sample ([`EdgeSide`]): an edge bordering a split face
+/// borders several pieces, and the runtime switches from each of them to the
+/// edge and takes the edge's pseudo-normal at their borders. A side runs
+/// along the edge when its points at [`LINK_SAMPLES`] are distinct and all
+/// lie within [`LINK_TOL`] × the piece's size of the edge's curve (the test
+/// `link_trims` makes for trim curves).
+fn link_sides(scene: &mut SceneData, faces: &[&FaceCtx], e: u32, curve: &NurbsCurve) {
+    use crate::track::brute::closest_on_curve;
+    let (mut clo, mut chi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
+    for h in &curve.cw {
+        if h[3] > 0.0 {
+            let p = Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]);
+            clo = clo.inf(&p);
+            chi = chi.sup(&p);
+        }
+    }
+    let mut pieces: BTreeSet<usize> = BTreeSet::new();
+    for ctx in faces {
+        pieces.extend(ctx.pieces.iter().copied());
+    }
+    for pi in pieces {
+        let piece = &scene.pieces[pi];
+        let (lo, hi) = (Vec3::from(piece.bbox.min), Vec3::from(piece.bbox.max));
+        let tol = LINK_TOL * (hi - lo).norm().max(1e-300);
+        if (0..3).any(|k| lo[k] > chi[k] + tol || hi[k] < clo[k] - tol) {
+            continue;
+        }
+        let Some(surface) = super::piece_surface(piece) else {
+            continue;
+        };
+        let sides = [
+            (Boundary::U0, [0.0, 0.0], [0.0, 1.0]),
+            (Boundary::U1, [1.0, 0.0], [0.0, 1.0]),
+            (Boundary::V0, [0.0, 0.0], [1.0, 0.0]),
+            (Boundary::V1, [0.0, 1.0], [1.0, 0.0]),
+        ];
+        for (boundary, start, dir) in sides {
+            let pts: Vec<Vec3> = LINK_SAMPLES
+                .iter()
+                .map(|&f| surface.eval(start[0] + f * dir[0], start[1] + f * dir[1]))
+                .collect();
+            let spread = (pts[pts.len() - 1] - pts[0]).norm();
+            let along = spread > tol && pts.iter().all(|p| closest_on_curve(curve, p, 64).2 <= tol);
+            let a = Adjacency {
+                boundary,
+                feature: FeatureRef::Edge(e),
+            };
+            if along && !scene.pieces[pi].adjacency.contains(&a) {
+                scene.pieces[pi].adjacency.push(a);
+            }
+        }
+    }
 }
 
 /// Fractions of a trim curve sampled to decide whether it runs along an edge.
