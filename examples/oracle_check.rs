@@ -48,6 +48,13 @@ fn main() {
         let tprep = t0.elapsed().as_secs_f64();
         let pts = js["points"].as_array().unwrap();
         let (mut bad_d, mut bad_s, mut bad_p, mut nn) = (0, 0, 0, 0);
+        // Open CASCADE's largest edge/vertex tolerance of the file (its inspect oracle)
+        let max_tol = std::fs::read_to_string(root.join("oracle").join(n.replace(".closest.", ".inspect.")))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["max_tolerance"].as_f64())
+            .unwrap_or(0.0);
+        let mut worst_abs: f64 = 0.0;
         let mut worst: f64 = 0.0;
         let t1 = std::time::Instant::now();
         let mut cells = 0u64;
@@ -68,6 +75,7 @@ fn main() {
             let tol = 1e-6 * d.max(1.0);
             let err = (r.distance - d).abs();
             worst = worst.max(err / d.max(1.0));
+            worst_abs = worst_abs.max(err);
             if err > tol {
                 bad_d += 1;
                 if bad_d <= 3 {
@@ -107,6 +115,6 @@ fn main() {
             }
         }
         let tq = t1.elapsed().as_secs_f64() / nn.max(1) as f64;
-        println!("{file}: {} pts, dist bad {bad_d}, sign bad {bad_s}, point bad {bad_p}, worst rel {worst:.1e}, prep {tprep:.2}s, query {:.1}us, cells/q {:.1}", pts.len(), tq*1e6, cells as f64 / nn.max(1) as f64);
+        println!("{file}: {} pts, dist bad {bad_d}, sign bad {bad_s}, point bad {bad_p}, worst rel {worst:.1e}, worst abs {worst_abs:.1e} (occt tol {max_tol:.1e}), prep {tprep:.2}s, query {:.1}us, cells/q {:.1}", pts.len(), tq*1e6, cells as f64 / nn.max(1) as f64);
     }
 }

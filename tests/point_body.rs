@@ -61,14 +61,13 @@ fn check(name: &str, file: &str, r: &extrack::track::PointBodyResult, o: &Oracle
     assert!(r.normal.iter().all(|x| x.is_finite()) && (r.normal.norm() - 1.0).abs() < 1e-9);
 }
 
-/// The generated fixtures with oracle files whose every oracle point is
-/// matched (all but `sculpted`: one point's sign is off since the offline
-/// stage merges pieces — see the issue notes).
-const EXACT: [&str; 8] = [
+/// The generated fixtures with oracle files (every oracle point is matched).
+const EXACT: [&str; 9] = [
     "assembly",
     "ellipsoid",
     "holed_plate",
     "rounded_box",
+    "sculpted",
     "table1_patch",
     "tiled_convex",
     "torus",

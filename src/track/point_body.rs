@@ -88,7 +88,26 @@ pub(crate) struct Oriented {
 }
 
 /// Orients a candidate: outward normal at the witness, inside test, feature and face ids.
+///
+/// A solid lies in its bounding box, so a query outside the box (beyond
+/// rounding) is outside whatever the witness's local normals say: on a
+/// model whose faces do not close up exactly (a sliver of a face missing at
+/// a rim), the local test at a far witness can point the wrong way.
 pub(crate) fn orient(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
+    let mut o = orient_local(body, c, q);
+    if o.inside {
+        let slack = 1e-9 * (1.0 + (body.hi - body.lo).norm());
+        let outside_box = (0..3).any(|k| q[k] < body.lo[k] - slack || q[k] > body.hi[k] + slack);
+        if outside_box {
+            o.inside = false;
+            o.normal = (q - c.point).try_normalize(0.0).unwrap_or(o.normal);
+        }
+    }
+    o
+}
+
+/// [`orient`] from the witness's feature alone.
+fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
     let dr = q - c.point;
     let dist = dr.norm();
     let toward = |n: Vec3| -> (Vec3, bool) {
