@@ -98,6 +98,75 @@ fn cold_queries_match_open_cascade_on_the_matched_corpus_files() {
     println!("{points} oracle points on {} corpus files matched", MATCHED.len());
 }
 
+/// Corpus files whose faces do not meet within 1e-6: Open CASCADE's own
+/// edge and vertex tolerances there (`max_tolerance` in the file's
+/// `*.inspect.json`) run from 1e-5 to 0.08 mm, the exact answer depends on
+/// which of two faces a gap is attributed to, and the two answers differ by
+/// less than that tolerance. Asserted: the distance and signed distance
+/// within max(1e-6 relative, the file's tolerance) for every point, and the
+/// sign. Left out: `step_catia5_ventilator.stp` (the same case, but its
+/// prepare takes 29 s).
+const WITHIN_FILE_TOLERANCE: [&str; 10] = [
+    "iges_ansa9_occ131_2.igs",
+    "iges_catia4_x28_tabcyl.igs",
+    "iges_inventor2011_spring.igs",
+    "iges_sw2008_fuse.igs",
+    "step_cocreate16_io1.stp",
+    "step_proe2001_k1_facesurface.stp",
+    "step_rhino8_boxed_sphere.step",
+    "step_rhino8_sliced_cylinder.step",
+    "step_rhino_fusee.stp",
+    "step_sdev_wrenchnut.stp",
+];
+
+#[test]
+fn cold_queries_match_open_cascade_within_the_file_tolerance() {
+    let Some(root) = common::fixtures() else { return };
+    let mut failures = Vec::new();
+    let mut points = 0;
+    for file in WITHIN_FILE_TOLERANCE {
+        let inspect: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join("oracle").join(format!("{file}.inspect.json"))).unwrap(),
+        )
+        .unwrap();
+        let file_tol = inspect["max_tolerance"].as_f64().unwrap();
+        assert!(file_tol > 0.0 && file_tol < 0.1, "{file}: tolerance {file_tol}");
+        let js = common::oracle_closest(&root, file).unwrap_or_else(|| panic!("{file}: no oracle"));
+        let model =
+            extrack::import::import_file(root.join("corpus").join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let scene = TrackScene::from_data(&prepare(&model, &PrepareOptions::default()).unwrap()).unwrap();
+        let pts = oracle_points(&js);
+        let qs: Vec<Vec3> = pts.iter().map(|p| p.q).collect();
+        let rs = closest_points(&scene, &Target::All { pose: Pose::identity() }, &qs);
+        let mut worst: f64 = 0.0;
+        for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
+            let r = r.as_ref().unwrap_or_else(|e| panic!("{file} point {i}: {e}"));
+            let tol = (1e-6 * o.dist.max(1.0)).max(file_tol);
+            let err = (r.distance - o.dist).abs();
+            worst = worst.max(err);
+            if err > tol {
+                failures.push(format!(
+                    "{file} point {i}: distance {} vs {} (tolerance {tol:.1e})",
+                    r.distance, o.dist
+                ));
+            }
+            if let (Some(s), Some(os)) = (r.signed_distance, o.sdist) {
+                if s.signum() != os.signum() || (s - os).abs() > tol {
+                    failures.push(format!("{file} point {i}: signed distance {s} vs {os}"));
+                }
+            }
+        }
+        println!("{file}: worst distance difference {worst:.1e} (file tolerance {file_tol:.1e})");
+        points += pts.len();
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {points} points differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 #[test]
 fn coherent_tracker_matches_open_cascade_on_corpus_paths() {
     use extrack::track::{BodyState, PointBodyTracker, PointState, TrackerConfig};
