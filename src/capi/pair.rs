@@ -11,7 +11,7 @@ use super::tracker::{
 use super::types::{
     body_state, body_state_unit, ext_pose, ext_twist, ext_vec3, input, output, pose_from_matrix, unit_or_null,
 };
-use crate::track::{body_distance, BodyPairResult, BodyPairTracker, BodyState, TrackerConfig};
+use crate::track::{body_distance, BodyError, BodyPairResult, BodyPairTracker, BodyState, TrackerConfig};
 use std::sync::Arc;
 
 /// The answer of a body–body query (world coordinates, mm).
@@ -241,7 +241,10 @@ pub unsafe extern "C" fn ext_pair_tracker_config(
     })
 }
 
-/// Runs one update with checked states and writes the answer.
+/// Runs one update with checked states and writes the answer. `dt` is
+/// checked by the tracker (finite, >= 0), which keeps its state on error;
+/// the message then names `dt` as the entry points document.
+#[inline(always)]
 fn update_with(
     t: &mut ext_pair_tracker,
     state_a: &BodyState,
@@ -249,17 +252,26 @@ fn update_with(
     dt: f64,
     out: *mut ext_pair_result,
 ) -> CResult {
-    if !(0.0..f64::INFINITY).contains(&dt) {
-        return Err(Failure::invalid(format_args!("dt = {dt} must be finite and >= 0")));
+    match t.tracker.update(&t.scene_a.track, state_a, &t.scene_b.track, state_b, dt) {
+        Ok(r) => {
+            // SAFETY: `out` was checked non-NULL by the caller and is writable by contract.
+            unsafe { out.write(ext_pair_result::from(&r)) };
+            Ok(())
+        }
+        Err(e) => Err(update_failure(e, dt)),
     }
-    // finiteness of the poses and twists is checked by the tracker
-    let r = t
-        .tracker
-        .update(&t.scene_a.track, state_a, &t.scene_b.track, state_b, dt)
-        .map_err(body_failure)?;
-    // SAFETY: `out` was checked non-NULL by the caller and is writable by contract.
-    unsafe { out.write(ext_pair_result::from(&r)) };
-    Ok(())
+}
+
+/// The failure of a rejected update: a bad `dt` is reported as such, even
+/// when a state is bad too (the entry points check `dt` first); anything else
+/// as the tracker's error.
+#[cold]
+#[inline(never)]
+fn update_failure(e: BodyError, dt: f64) -> Failure {
+    if !(dt.is_finite() && dt >= 0.0) {
+        return Failure::invalid(format_args!("dt = {dt} must be finite and >= 0"));
+    }
+    body_failure(e)
 }
 
 /// The body state of a matrix pose (NULL: identity) and a twist (NULL: at rest).
