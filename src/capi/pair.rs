@@ -9,7 +9,7 @@ use super::tracker::{
     ext_feature_kind, ext_mode, ext_tracker_config, feature_code, mode_code, with_object, Poisonable,
 };
 use super::types::{
-    body_state, body_state_unit, ext_pose, ext_twist, ext_vec3, input, output, pose_from_matrix, unit_or_null,
+    body_state, body_state_unit, ext_pose, ext_twist, ext_vec3, input, output, pose_from_matrix, unit_or_null, AT_REST,
 };
 use crate::track::{body_distance, BodyError, BodyPairResult, BodyPairTracker, BodyState, TrackerConfig};
 use std::sync::Arc;
@@ -252,14 +252,14 @@ fn update_with(
     dt: f64,
     out: *mut ext_pair_result,
 ) -> CResult {
-    match t.tracker.update(&t.scene_a.track, state_a, &t.scene_b.track, state_b, dt) {
-        Ok(r) => {
+    // the answer is converted as it is built, straight into `out`
+    let written = t
+        .tracker
+        .update_map(&t.scene_a.track, state_a, &t.scene_b.track, state_b, dt, |r| {
             // SAFETY: `out` was checked non-NULL by the caller and is writable by contract.
-            unsafe { out.write(ext_pair_result::from(&r)) };
-            Ok(())
-        }
-        Err(e) => Err(update_failure(e, dt)),
-    }
+            unsafe { out.write(ext_pair_result::from(&r)) }
+        });
+    written.map_err(|e| update_failure(e, dt))
 }
 
 /// The failure of a rejected update: a bad `dt` is reported as such, even
@@ -369,8 +369,22 @@ pub unsafe extern "C" fn ext_pair_tracker_update_pose(
         // SAFETY: NULL or readable by contract (all four).
         let (pa, pb, ta, tb) = unsafe { (pose_a.as_ref(), pose_b.as_ref(), twist_a.as_ref(), twist_b.as_ref()) };
         if unit_or_null(pa) && unit_or_null(pb) {
-            // the servo tick's path: states built in place, no `Result`
-            return update_with(t, &body_state_unit(pa, ta), &body_state_unit(pb, tb), dt, out);
+            // the servo tick's path: states built in place (a body at rest
+            // at its placement not even that), no `Result`
+            let (sa, sb);
+            let sa = if pa.is_none() && ta.is_none() {
+                &AT_REST
+            } else {
+                sa = body_state_unit(pa, ta);
+                &sa
+            };
+            let sb = if pb.is_none() && tb.is_none() {
+                &AT_REST
+            } else {
+                sb = body_state_unit(pb, tb);
+                &sb
+            };
+            return update_with(t, sa, sb, dt, out);
         }
         let sa = body_state(pa, ta).map_err(|f| rename(f, "pose_a"))?;
         let sb = body_state(pb, tb).map_err(|f| rename(f, "pose_b"))?;
