@@ -339,7 +339,8 @@ pub unsafe extern "C" fn ext_pair_tracker_update(
 /// One tracking update with the bodies' poses as position + unit quaternion
 /// (`ext_pose`, the form `ext_point_tracker_update` takes); otherwise the
 /// same as `ext_pair_tracker_update`. A quaternion must have unit norm (to
-/// 1e-6; it is renormalised). NULL poses are the identity, NULL twists at rest.
+/// 1e-6; it is renormalised when off by more than 1e-9). NULL poses are the
+/// identity, NULL twists at rest.
 ///
 /// Errors: `EXT_NULL_POINTER` (`tracker` or `out`), `EXT_INVALID_ARGUMENT`
 /// (non-finite numbers, non-unit quaternion, negative `dt`), `EXT_TRACKING`,
@@ -368,28 +369,57 @@ pub unsafe extern "C" fn ext_pair_tracker_update_pose(
         let out = output(out, "out")?;
         // SAFETY: NULL or readable by contract (all four).
         let (pa, pb, ta, tb) = unsafe { (pose_a.as_ref(), pose_b.as_ref(), twist_a.as_ref(), twist_b.as_ref()) };
-        if unit_or_null(pa) && unit_or_null(pb) {
-            // the servo tick's path: states built in place (a body at rest
-            // at its placement not even that), no `Result`
-            let (sa, sb);
-            let sa = if pa.is_none() && ta.is_none() {
-                &AT_REST
-            } else {
-                sa = body_state_unit(pa, ta);
-                &sa
-            };
-            let sb = if pb.is_none() && tb.is_none() {
-                &AT_REST
-            } else {
-                sb = body_state_unit(pb, tb);
-                &sb
-            };
-            return update_with(t, sa, sb, dt, out);
+        // the servo tick's path: the states as given, built in place (a body
+        // at rest at its placement not even that); the tracker checks them
+        // (finite, unit quaternion to 1e-9) before it touches its own state,
+        // so whatever it rejects is checked again here, on the cold path
+        let (sa, sb);
+        let state_a = if pa.is_none() && ta.is_none() {
+            &AT_REST
+        } else {
+            sa = body_state_unit(pa, ta);
+            &sa
+        };
+        let state_b = if pb.is_none() && tb.is_none() {
+            &AT_REST
+        } else {
+            sb = body_state_unit(pb, tb);
+            &sb
+        };
+        let written = t
+            .tracker
+            .update_map(&t.scene_a.track, state_a, &t.scene_b.track, state_b, dt, |r| {
+                // SAFETY: `out` was checked non-NULL above and is writable by contract.
+                unsafe { out.write(ext_pair_result::from(&r)) }
+            });
+        match written {
+            Ok(()) => Ok(()),
+            Err(e) => update_pose_checked(t, (pa, ta), (pb, tb), dt, out, e),
         }
-        let sa = body_state(pa, ta).map_err(|f| rename(f, "pose_a"))?;
-        let sb = body_state(pb, tb).map_err(|f| rename(f, "pose_b"))?;
-        update_with(t, &sa, &sb, dt, out)
     })
+}
+
+/// The cold path of `ext_pair_tracker_update_pose` after the tracker
+/// rejected an update: the arguments checked in the documented order (a
+/// quaternion off unit norm by more than 1e-9 but within 1e-6 is
+/// renormalised and the update made with it), else the tracker's error.
+#[cold]
+#[inline(never)]
+fn update_pose_checked(
+    t: &mut ext_pair_tracker,
+    (pa, ta): (Option<&ext_pose>, Option<&ext_twist>),
+    (pb, tb): (Option<&ext_pose>, Option<&ext_twist>),
+    dt: f64,
+    out: *mut ext_pair_result,
+    e: BodyError,
+) -> CResult {
+    let sa = body_state(pa, ta).map_err(|f| rename(f, "pose_a"))?;
+    let sb = body_state(pb, tb).map_err(|f| rename(f, "pose_b"))?;
+    if unit_or_null(pa) && unit_or_null(pb) {
+        // nothing was renormalised: the states were as the tracker saw them
+        return Err(update_failure(e, dt));
+    }
+    update_with(t, &sa, &sb, dt, out)
 }
 
 /// Names the pose argument in a message of `body_state` (which says `pose`).

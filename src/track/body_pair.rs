@@ -1724,8 +1724,10 @@ impl BodyPairTracker {
         emit: impl FnOnce(BodyPairResult) -> R,
     ) -> Result<R, BodyError> {
         let s = self.step(scene_a, state_a, scene_b, state_b, dt)?;
-        // `step` leaves the answer's pair active; the error is unreachable
-        let best = self.active.ok_or(BodyError::EmptyBody(self.body_a))?;
+        let Some(best) = self.active else {
+            // unreachable: `step` leaves the answer's pair active
+            return Err(BodyError::EmptyBody(self.body_a));
+        };
         Ok(emit(self.result(
             s.a,
             s.b,
