@@ -279,7 +279,8 @@ typedef struct ext_vec3 {
 
 /**
  * A quaternion `w + x i + y j + z k`; as an orientation it must have unit
- * norm (to 1e-6; it is renormalised).
+ * norm (to 1e-6; it is renormalised, except that the tracker updates take
+ * one within 1e-9 of unit norm as given).
  */
 typedef struct ext_quat {
   /**

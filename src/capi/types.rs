@@ -26,7 +26,8 @@ pub struct ext_vec3 {
 }
 
 /// A quaternion `w + x i + y j + z k`; as an orientation it must have unit
-/// norm (to 1e-6; it is renormalised).
+/// norm (to 1e-6; it is renormalised, except that the tracker updates take
+/// one within 1e-9 of unit norm as given).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[allow(non_camel_case_types)]

@@ -2336,7 +2336,9 @@ fn evaluate(a: &BodyGeom, b: &BodyGeom, rel: &Rel, c: &PairCandidate) -> PairCan
     }
 }
 
-/// The pair's two sides as point–body candidates in their own bodies' frames.
+/// The pair's two sides as point–body candidates in their own bodies' frames
+/// (inlined everywhere: a plain copy and two 3×3 products).
+#[inline(always)]
 fn candidates(c: &PairCandidate, rt: &Matrix3<f64>, tb: &Vec3) -> (Candidate, Candidate) {
     let ca = Candidate {
         d: c.d,
