@@ -279,7 +279,8 @@ typedef struct ext_vec3 {
 
 /**
  * A quaternion `w + x i + y j + z k`; as an orientation it must have unit
- * norm (to 1e-6; it is renormalised).
+ * norm (to 1e-6; it is renormalised, except that the tracker updates take
+ * one within 1e-9 of unit norm as given).
  */
 typedef struct ext_quat {
   /**
@@ -973,7 +974,8 @@ ext_status ext_pair_tracker_update(struct ext_pair_tracker *tracker,
  * One tracking update with the bodies' poses as position + unit quaternion
  * (`ext_pose`, the form `ext_point_tracker_update` takes); otherwise the
  * same as `ext_pair_tracker_update`. A quaternion must have unit norm (to
- * 1e-6; it is renormalised). NULL poses are the identity, NULL twists at rest.
+ * 1e-6; it is renormalised when off by more than 1e-9). NULL poses are the
+ * identity, NULL twists at rest.
  *
  * Errors: `EXT_NULL_POINTER` (`tracker` or `out`), `EXT_INVALID_ARGUMENT`
  * (non-finite numbers, non-unit quaternion, negative `dt`), `EXT_TRACKING`,

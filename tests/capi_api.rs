@@ -372,3 +372,54 @@ fn coupler_settings_and_contact() {
     );
     unsafe { ext_coupler_free(c) };
 }
+
+/// A pose quaternion off unit norm by 2e-7 (within the 1e-6 tolerance, beyond
+/// the tracker's 1e-9) through `ext_point_tracker_update`: renormalised and
+/// the update made once, bit-identical to a Rust tracker fed the quaternion
+/// divided by its norm; one off by 4e-10 is used as given.
+#[test]
+fn tracker_update_renormalises_near_unit_quaternions_once() {
+    let f = fixture("rounded_box.brep.igs");
+    let scene = load(&f);
+    for (scale, renormalise) in [(1.0 + 2e-7, true), (1.0 - 4e-10, false)] {
+        let mut t: *mut ext_point_tracker = null_mut();
+        assert_eq!(
+            unsafe { ext_point_tracker_new(scene, 0, null(), &mut t) },
+            ext_status::EXT_OK
+        );
+        let mut rust = PointBodyTracker::new(&f.ts, 0, TrackerConfig::default()).unwrap();
+        for k in 0..200 {
+            let time = k as f64 * 1e-3;
+            let q = Vec3::new(30.0 * (2.0 * time).cos(), 25.0 * (2.0 * time).sin(), 4.0);
+            let pose = Pose::from_translation_axis_angle(Vec3::new(time, 0.0, 0.0), Vec3::new(0.0, 0.0, 0.5 * time));
+            let mut cp = ext_pose::from(&pose);
+            let o = &mut cp.orientation;
+            (o.w, o.x, o.y, o.z) = (o.w * scale, o.x * scale, o.y * scale, o.z * scale);
+            let n = if renormalise {
+                (o.w * o.w + o.x * o.x + o.y * o.y + o.z * o.z).sqrt()
+            } else {
+                1.0
+            };
+            let seen = Pose::from_parts(
+                pose.iso.translation.vector,
+                nalgebra::UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(o.w / n, o.x / n, o.y / n, o.z / n)),
+            );
+            let dt = if k == 0 { 0.0 } else { 1e-3 };
+            let r = rust
+                .update(&f.ts, &PointState::at(q), &extrack::track::BodyState::at(seen), dt)
+                .unwrap();
+            let mut out = zeroed_result();
+            let st = unsafe { ext_point_tracker_update(t, &v(q.x, q.y, q.z), null(), &cp, null(), dt, &mut out) };
+            assert_eq!(st, ext_status::EXT_OK, "{}", message());
+            assert_eq!(out.distance, r.distance, "scale {scale}, tick {k}");
+            assert_eq!(out.point, ext_vec3::from(r.point), "scale {scale}, tick {k}");
+            assert_eq!(
+                (out.feature_index, out.iterations, out.switches),
+                (r.feature.codes().1, r.iterations, r.switches),
+                "scale {scale}, tick {k}"
+            );
+        }
+        unsafe { ext_point_tracker_free(t) };
+    }
+    unsafe { ext_scene_free(scene) };
+}

@@ -502,3 +502,96 @@ fn identical_and_penetrating_poses_never_give_nan() {
     assert_eq!(out.penetrating, 1, "1 mm overlap: {out:?}");
     unsafe { ext_scene_free(scene) };
 }
+
+/// Quaternions near unit norm through `ext_pair_tracker_update_pose`: off by
+/// more than 1e-9 (but within 1e-6) they are renormalised and the update is
+/// made once with them (the tracker rejected the raw state untouched); off by
+/// less they are used as given; beyond 1e-6 they are rejected. Each C tracker
+/// equals, bit for bit, a Rust tracker fed the states the C side documents.
+#[test]
+fn near_unit_quaternions_are_renormalised_once() {
+    let f = fixture("assembly.step");
+    let scene = load(&f);
+    let b = &f.ts.bodies[1];
+    let centre = b.placement.transform_point(&((b.lo + b.hi) * 0.5));
+    let new = || {
+        let mut t: *mut ext_pair_tracker = null_mut();
+        assert_eq!(
+            unsafe { ext_pair_tracker_new(scene, 0, scene, 1, null(), &mut t) },
+            ext_status::EXT_OK
+        );
+        t
+    };
+    let (renorm, raw) = (new(), new());
+    let mut rust_renorm = BodyPairTracker::new(&f.ts, 0, &f.ts, 1, TrackerConfig::default()).unwrap();
+    let mut rust_raw = BodyPairTracker::new(&f.ts, 0, &f.ts, 1, TrackerConfig::default()).unwrap();
+    let scaled = |p: &ext_pose, s: f64| {
+        let mut p = *p;
+        let q = &mut p.orientation;
+        (q.w, q.x, q.y, q.z) = (q.w * s, q.x * s, q.y * s, q.z * s);
+        p
+    };
+    // the Rust state of a C pose and twist, its quaternion divided by its
+    // norm (`renormalise`) or taken as given
+    let state = |p: &ext_pose, tw: Option<&ext_twist>, renormalise: bool| {
+        let q = &p.orientation;
+        let n = if renormalise {
+            (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z).sqrt()
+        } else {
+            1.0
+        };
+        let pose = Pose::from_parts(
+            p.position.into_vec(),
+            nalgebra::UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(q.w / n, q.x / n, q.y / n, q.z / n)),
+        );
+        let twist = tw.map_or(Twist::zero(), |t| {
+            Twist::about_point(t.angular.into_vec(), p.position.into_vec(), t.linear.into_vec())
+        });
+        BodyState { pose, twist }
+    };
+    for k in 0..120 {
+        let t = k as f64 * 1e-3;
+        let dt = if k == 0 { 0.0 } else { 1e-3 };
+        let (pose, twist) = motion(t, centre);
+        let cp = ext_pose::from(&pose);
+        let ct = c_twist(&twist, &pose);
+        // both poses off unit norm by 2e-7 and 3e-7: renormalised
+        let (pa, pb) = (
+            scaled(&ext_pose::from(&Pose::identity()), 1.0 - 3e-7),
+            scaled(&cp, 1.0 + 2e-7),
+        );
+        let mut out = sentinel();
+        let st = unsafe { ext_pair_tracker_update_pose(renorm, &pa, &pb, null(), &ct, dt, &mut out) };
+        assert_eq!(st, ext_status::EXT_OK, "tick {k}: {}", message());
+        let r = rust_renorm
+            .update(&f.ts, &state(&pa, None, true), &f.ts, &state(&pb, Some(&ct), true), dt)
+            .unwrap();
+        assert_same(&out, &r, &format!("renormalised, tick {k}"));
+        // off by 4e-10: used as given
+        let pb = scaled(&cp, 1.0 + 4e-10);
+        let mut out = sentinel();
+        let st = unsafe { ext_pair_tracker_update_pose(raw, null(), &pb, null(), &ct, dt, &mut out) };
+        assert_eq!(st, ext_status::EXT_OK, "tick {k}: {}", message());
+        let r = rust_raw
+            .update(&f.ts, &BodyState::default(), &f.ts, &state(&pb, Some(&ct), false), dt)
+            .unwrap();
+        assert_same(&out, &r, &format!("as given, tick {k}"));
+    }
+    // beyond the tolerance: rejected, nothing written
+    let mut out = sentinel();
+    let cp = ext_pose::from(&motion(0.12, centre).0);
+    let st = unsafe {
+        ext_pair_tracker_update_pose(renorm, null(), &scaled(&cp, 1.0 + 1e-5), null(), null(), 1e-3, &mut out)
+    };
+    assert_eq!(st, ext_status::EXT_INVALID_ARGUMENT);
+    assert!(
+        message().contains("`pose_b` orientation is not a unit quaternion"),
+        "{}",
+        message()
+    );
+    assert_eq!(out, sentinel());
+    for t in [renorm, raw] {
+        unsafe { ext_pair_tracker_free(t) };
+    }
+    unsafe { ext_scene_free(scene) };
+}

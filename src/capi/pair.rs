@@ -9,9 +9,9 @@ use super::tracker::{
     ext_feature_kind, ext_mode, ext_tracker_config, feature_code, mode_code, with_object, Poisonable,
 };
 use super::types::{
-    body_state, body_state_unit, ext_pose, ext_twist, ext_vec3, input, output, pose_from_matrix, unit_or_null,
+    body_state, body_state_unit, ext_pose, ext_twist, ext_vec3, input, output, pose_from_matrix, unit_or_null, AT_REST,
 };
-use crate::track::{body_distance, BodyPairResult, BodyPairTracker, BodyState, TrackerConfig};
+use crate::track::{body_distance, BodyError, BodyPairResult, BodyPairTracker, BodyState, TrackerConfig};
 use std::sync::Arc;
 
 /// The answer of a body–body query (world coordinates, mm).
@@ -241,7 +241,10 @@ pub unsafe extern "C" fn ext_pair_tracker_config(
     })
 }
 
-/// Runs one update with checked states and writes the answer.
+/// Runs one update with checked states and writes the answer. `dt` is
+/// checked by the tracker (finite, >= 0), which keeps its state on error;
+/// the message then names `dt` as the entry points document.
+#[inline(always)]
 fn update_with(
     t: &mut ext_pair_tracker,
     state_a: &BodyState,
@@ -249,17 +252,26 @@ fn update_with(
     dt: f64,
     out: *mut ext_pair_result,
 ) -> CResult {
-    if !(0.0..f64::INFINITY).contains(&dt) {
-        return Err(Failure::invalid(format_args!("dt = {dt} must be finite and >= 0")));
-    }
-    // finiteness of the poses and twists is checked by the tracker
-    let r = t
+    // the answer is converted as it is built, straight into `out`
+    let written = t
         .tracker
-        .update(&t.scene_a.track, state_a, &t.scene_b.track, state_b, dt)
-        .map_err(body_failure)?;
-    // SAFETY: `out` was checked non-NULL by the caller and is writable by contract.
-    unsafe { out.write(ext_pair_result::from(&r)) };
-    Ok(())
+        .update_map(&t.scene_a.track, state_a, &t.scene_b.track, state_b, dt, |r| {
+            // SAFETY: `out` was checked non-NULL by the caller and is writable by contract.
+            unsafe { out.write(ext_pair_result::from(&r)) }
+        });
+    written.map_err(|e| update_failure(e, dt))
+}
+
+/// The failure of a rejected update: a bad `dt` is reported as such, even
+/// when a state is bad too (the entry points check `dt` first); anything else
+/// as the tracker's error.
+#[cold]
+#[inline(never)]
+fn update_failure(e: BodyError, dt: f64) -> Failure {
+    if !(dt.is_finite() && dt >= 0.0) {
+        return Failure::invalid(format_args!("dt = {dt} must be finite and >= 0"));
+    }
+    body_failure(e)
 }
 
 /// The body state of a matrix pose (NULL: identity) and a twist (NULL: at rest).
@@ -327,7 +339,8 @@ pub unsafe extern "C" fn ext_pair_tracker_update(
 /// One tracking update with the bodies' poses as position + unit quaternion
 /// (`ext_pose`, the form `ext_point_tracker_update` takes); otherwise the
 /// same as `ext_pair_tracker_update`. A quaternion must have unit norm (to
-/// 1e-6; it is renormalised). NULL poses are the identity, NULL twists at rest.
+/// 1e-6; it is renormalised when off by more than 1e-9). NULL poses are the
+/// identity, NULL twists at rest.
 ///
 /// Errors: `EXT_NULL_POINTER` (`tracker` or `out`), `EXT_INVALID_ARGUMENT`
 /// (non-finite numbers, non-unit quaternion, negative `dt`), `EXT_TRACKING`,
@@ -356,14 +369,57 @@ pub unsafe extern "C" fn ext_pair_tracker_update_pose(
         let out = output(out, "out")?;
         // SAFETY: NULL or readable by contract (all four).
         let (pa, pb, ta, tb) = unsafe { (pose_a.as_ref(), pose_b.as_ref(), twist_a.as_ref(), twist_b.as_ref()) };
-        if unit_or_null(pa) && unit_or_null(pb) {
-            // the servo tick's path: states built in place, no `Result`
-            return update_with(t, &body_state_unit(pa, ta), &body_state_unit(pb, tb), dt, out);
+        // the servo tick's path: the states as given, built in place (a body
+        // at rest at its placement not even that); the tracker checks them
+        // (finite, unit quaternion to 1e-9) before it touches its own state,
+        // so whatever it rejects is checked again here, on the cold path
+        let (sa, sb);
+        let state_a = if pa.is_none() && ta.is_none() {
+            &AT_REST
+        } else {
+            sa = body_state_unit(pa, ta);
+            &sa
+        };
+        let state_b = if pb.is_none() && tb.is_none() {
+            &AT_REST
+        } else {
+            sb = body_state_unit(pb, tb);
+            &sb
+        };
+        let written = t
+            .tracker
+            .update_map(&t.scene_a.track, state_a, &t.scene_b.track, state_b, dt, |r| {
+                // SAFETY: `out` was checked non-NULL above and is writable by contract.
+                unsafe { out.write(ext_pair_result::from(&r)) }
+            });
+        match written {
+            Ok(()) => Ok(()),
+            Err(e) => update_pose_checked(t, (pa, ta), (pb, tb), dt, out, e),
         }
-        let sa = body_state(pa, ta).map_err(|f| rename(f, "pose_a"))?;
-        let sb = body_state(pb, tb).map_err(|f| rename(f, "pose_b"))?;
-        update_with(t, &sa, &sb, dt, out)
     })
+}
+
+/// The cold path of `ext_pair_tracker_update_pose` after the tracker
+/// rejected an update: the arguments checked in the documented order (a
+/// quaternion off unit norm by more than 1e-9 but within 1e-6 is
+/// renormalised and the update made with it), else the tracker's error.
+#[cold]
+#[inline(never)]
+fn update_pose_checked(
+    t: &mut ext_pair_tracker,
+    (pa, ta): (Option<&ext_pose>, Option<&ext_twist>),
+    (pb, tb): (Option<&ext_pose>, Option<&ext_twist>),
+    dt: f64,
+    out: *mut ext_pair_result,
+    e: BodyError,
+) -> CResult {
+    let sa = body_state(pa, ta).map_err(|f| rename(f, "pose_a"))?;
+    let sb = body_state(pb, tb).map_err(|f| rename(f, "pose_b"))?;
+    if unit_or_null(pa) && unit_or_null(pb) {
+        // nothing was renormalised: the states were as the tracker saw them
+        return Err(update_failure(e, dt));
+    }
+    update_with(t, &sa, &sb, dt, out)
 }
 
 /// Names the pose argument in a message of `body_state` (which says `pose`).

@@ -3,10 +3,12 @@
 
 use super::error::{ext_status, guard, CResult, Failure};
 use super::scene::{body_failure, ext_scene, scene_ref, SceneInner};
-use super::types::{body_state, ext_pose, ext_twist, ext_vec3, input, output};
+use super::types::{body_state, body_state_unit, ext_pose, ext_twist, ext_vec3, input, output, unit_or_null, AT_REST};
 use crate::geom::Vec3;
 use crate::scene::data::{FeatureRef, NONE};
-use crate::track::{ControlLaw, Integrator, Mode, PointBodyResult, PointBodyTracker, PointState, TrackerConfig};
+use crate::track::{
+    BodyError, ControlLaw, Integrator, Mode, PointBodyResult, PointBodyTracker, PointState, TrackerConfig,
+};
 use std::sync::Arc;
 
 /// "No index": a `piece` of an `ext_closest_point` with no adjacent piece.
@@ -576,22 +578,60 @@ pub unsafe extern "C" fn ext_point_tracker_update(
             )
         };
         let out = output(out, "out")?;
-        // finiteness of the point, velocity, pose and twist is checked by the tracker
         let q = point.vec();
         let q_dot = point_velocity.map_or_else(Vec3::zeros, ext_vec3::vec);
-        let state = body_state(pose, twist)?;
-        if !(0.0..f64::INFINITY).contains(&dt) {
-            return Err(Failure::invalid(format_args!("dt = {dt} must be finite and >= 0")));
-        }
-        match t.tracker.update(&t.scene.track, &PointState { q, q_dot }, &state, dt) {
+        // the servo tick's path: the state as given, built in place (a body
+        // at rest at its placement not even that); the tracker checks the
+        // point, the state (finite, unit quaternion to 1e-9) and `dt` before
+        // it touches its own state, so whatever it rejects is checked again
+        // here, on the cold path
+        let st;
+        let state = if pose.is_none() && twist.is_none() {
+            &AT_REST
+        } else {
+            st = body_state_unit(pose, twist);
+            &st
+        };
+        match t.tracker.update(&t.scene.track, &PointState { q, q_dot }, state, dt) {
             Ok(r) => {
                 // SAFETY: non-NULL, writable by contract.
                 unsafe { out.write(ext_closest_point::from(&r)) };
                 Ok(())
             }
-            Err(e) => Err(body_failure(e)),
+            Err(e) => update_checked(t, PointState { q, q_dot }, (pose, twist), dt, out, e),
         }
     })
+}
+
+/// The cold path of `ext_point_tracker_update` after the tracker rejected an
+/// update: the arguments checked in the documented order (a quaternion off
+/// unit norm by more than 1e-9 but within 1e-6 is renormalised and the update
+/// made with it), else the tracker's error.
+#[cold]
+#[inline(never)]
+fn update_checked(
+    t: &mut ext_point_tracker,
+    point: PointState,
+    (pose, twist): (Option<&ext_pose>, Option<&ext_twist>),
+    dt: f64,
+    out: *mut ext_closest_point,
+    e: BodyError,
+) -> CResult {
+    let state = body_state(pose, twist)?;
+    if !(0.0..f64::INFINITY).contains(&dt) {
+        return Err(Failure::invalid(format_args!("dt = {dt} must be finite and >= 0")));
+    }
+    if unit_or_null(pose) {
+        // nothing was renormalised: the state was as the tracker saw it
+        return Err(body_failure(e));
+    }
+    let r = t
+        .tracker
+        .update(&t.scene.track, &point, &state, dt)
+        .map_err(body_failure)?;
+    // SAFETY: non-NULL (checked by the entry point), writable by contract.
+    unsafe { out.write(ext_closest_point::from(&r)) };
+    Ok(())
 }
 
 /// Forgets the tracking history: the next update is a cold start.

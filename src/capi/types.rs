@@ -26,7 +26,8 @@ pub struct ext_vec3 {
 }
 
 /// A quaternion `w + x i + y j + z k`; as an orientation it must have unit
-/// norm (to 1e-6; it is renormalised).
+/// norm (to 1e-6; it is renormalised, except that the tracker updates take
+/// one within 1e-9 of unit norm as given).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[allow(non_camel_case_types)]
@@ -210,6 +211,24 @@ pub(crate) fn unit_or_null(pose: Option<&ext_pose>) -> bool {
         }
     }
 }
+
+/// A body at rest where its scene put it (a NULL pose and a NULL twist),
+/// built at compile time: the servo tick passes a reference, nothing is
+/// stored per call.
+pub(crate) static AT_REST: BodyState = BodyState {
+    pose: Pose {
+        iso: nalgebra::Isometry3 {
+            rotation: UnitQuaternion::new_unchecked(Quaternion::new(1.0, 0.0, 0.0, 0.0)),
+            translation: nalgebra::Translation3 {
+                vector: Vec3::new(0.0, 0.0, 0.0),
+            },
+        },
+    },
+    twist: Twist {
+        omega: Vec3::new(0.0, 0.0, 0.0),
+        v: Vec3::new(0.0, 0.0, 0.0),
+    },
+};
 
 /// [`body_state`] for a pose that passed [`unit_or_null`]: no check, no
 /// `Result` (the servo tick's path builds the state in place).

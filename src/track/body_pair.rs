@@ -100,6 +100,17 @@ pub struct BodyPairResult {
     pub cells_solved: u32,
 }
 
+/// What [`BodyPairTracker::step`] leaves for the answer besides the active
+/// pair: the bodies, A's placed pose and this update's counters.
+struct Step<'s> {
+    a: &'s BodyGeom,
+    b: &'s BodyGeom,
+    pose_a: Pose,
+    iterations: u32,
+    switches: u32,
+    cells_solved: u32,
+}
+
 /// A feature pair and its witnesses, in A's frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PairCandidate {
@@ -1696,6 +1707,50 @@ impl BodyPairTracker {
         state_b: &BodyState,
         dt: f64,
     ) -> Result<BodyPairResult, BodyError> {
+        self.update_map(scene_a, state_a, scene_b, state_b, dt, |r| r)
+    }
+
+    /// [`update`](Self::update) handing the answer to `emit` as it is built,
+    /// so that a caller converting it (the C ABI writes its own struct in
+    /// place) makes no copy of the whole result. On error `emit` is not called.
+    #[inline(always)]
+    pub fn update_map<R>(
+        &mut self,
+        scene_a: &TrackScene,
+        state_a: &BodyState,
+        scene_b: &TrackScene,
+        state_b: &BodyState,
+        dt: f64,
+        emit: impl FnOnce(BodyPairResult) -> R,
+    ) -> Result<R, BodyError> {
+        let s = self.step(scene_a, state_a, scene_b, state_b, dt)?;
+        let Some(best) = self.active else {
+            // unreachable: `step` leaves the answer's pair active
+            return Err(BodyError::EmptyBody(self.body_a));
+        };
+        Ok(emit(self.result(
+            s.a,
+            s.b,
+            &s.pose_a,
+            &best,
+            self.penetrating,
+            s.iterations,
+            s.switches,
+            s.cells_solved,
+        )))
+    }
+
+    /// The work of one update: leaves the answer's pair in `self.active` and
+    /// its penetration flag in `self.penetrating`, and returns the rest of
+    /// what the answer is made of.
+    fn step<'s>(
+        &mut self,
+        scene_a: &'s TrackScene,
+        state_a: &BodyState,
+        scene_b: &'s TrackScene,
+        state_b: &BodyState,
+        dt: f64,
+    ) -> Result<Step<'s>, BodyError> {
         state_a.validate()?;
         state_b.validate()?;
         if !(dt.is_finite() && dt >= 0.0) {
@@ -1816,7 +1871,14 @@ impl BodyPairTracker {
                 && (anti || contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe))
             {
                 self.active = Some(best);
-                return Ok(self.result(a, b, &pose_a, &best, true, iterations, switches, 0));
+                return Ok(Step {
+                    a,
+                    b,
+                    pose_a,
+                    iterations,
+                    switches,
+                    cells_solved: 0,
+                });
             }
             // separated again (or lost): back to the global minimum
             self.penetrating = false;
@@ -1830,7 +1892,14 @@ impl BodyPairTracker {
             // local maximum-penetration pair; follow it from here
             self.penetrating = true;
             self.active = Some(best);
-            return Ok(self.result(a, b, &pose_a, &best, true, iterations, switches, 0));
+            return Ok(Step {
+                a,
+                b,
+                pose_a,
+                iterations,
+                switches,
+                cells_solved: 0,
+            });
         }
 
         // 3. global: Lin–Canny for convex pairs, the far phase otherwise
@@ -1949,7 +2018,14 @@ impl BodyPairTracker {
         }
         self.penetrating = penetrating;
         self.active = Some(best);
-        Ok(self.result(a, b, &pose_a, &best, penetrating, iterations, switches, cells_solved))
+        Ok(Step {
+            a,
+            b,
+            pose_a,
+            iterations,
+            switches,
+            cells_solved,
+        })
     }
 
     /// The Lin–Canny switches of the active pair: while a witness is
@@ -2193,6 +2269,7 @@ impl BodyPairTracker {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn result(
         &self,
         a: &BodyGeom,
@@ -2259,7 +2336,9 @@ fn evaluate(a: &BodyGeom, b: &BodyGeom, rel: &Rel, c: &PairCandidate) -> PairCan
     }
 }
 
-/// The pair's two sides as point–body candidates in their own bodies' frames.
+/// The pair's two sides as point–body candidates in their own bodies' frames
+/// (inlined everywhere: a plain copy and two 3×3 products).
+#[inline(always)]
 fn candidates(c: &PairCandidate, rt: &Matrix3<f64>, tb: &Vec3) -> (Candidate, Candidate) {
     let ca = Candidate {
         d: c.d,
