@@ -425,7 +425,9 @@ fn pole_box(poles: &[[f64; 4]]) -> Option<([f64; 3], [f64; 3])> {
         lo[k] -= slack;
         hi[k] += slack;
     }
-    (0..3).all(|k| lo[k].is_finite() && hi[k].is_finite()).then_some((lo, hi))
+    (0..3)
+        .all(|k| lo[k].is_finite() && hi[k].is_finite())
+        .then_some((lo, hi))
 }
 
 /// Euclidean distance from `p` to the box `(lo, hi)` (0 inside).
@@ -554,7 +556,11 @@ mod tests {
             assert_eq!(box_dist(&hull, &p), 0.0, "{p:?}");
         }
         // the box distance never exceeds the true distance to the arc
-        for q in [Vec3::new(3.0, 3.0, 0.0), Vec3::new(-1.0, 1.0, 0.5), Vec3::new(1.0, 1.0, -2.0)] {
+        for q in [
+            Vec3::new(3.0, 3.0, 0.0),
+            Vec3::new(-1.0, 1.0, 0.5),
+            Vec3::new(1.0, 1.0, -2.0),
+        ] {
             let d = crate::track::brute::closest_on_curve(&curve, &q, 32).2;
             assert!(box_dist(&hull, &q) <= d + 1e-12, "{q:?}");
         }
