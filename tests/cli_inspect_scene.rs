@@ -37,7 +37,12 @@ fn inspect_reports_pieces_cones_and_sections_of_a_scene() {
     assert!(cone > 0.0 && cone < 90.0, "{cone}");
     assert_eq!(v["sections"].as_array().unwrap().len(), 17);
     assert_eq!(v["bytes"].as_u64().unwrap(), std::fs::metadata(&scene).unwrap().len());
+    // the preparation's tolerances, piece merging depth among them
+    let tols = v["tolerances"].as_array().unwrap();
+    let merge = tols.iter().find(|t| t["name"] == "classify_merge_depth").unwrap();
+    assert_eq!(merge["value"].as_f64().unwrap(), 2.0);
     // text form too
     let txt = Command::new(exe).arg("inspect").arg(&scene).output().unwrap();
     assert!(String::from_utf8_lossy(&txt.stdout).contains("largest convex normal cone"));
+    assert!(String::from_utf8_lossy(&txt.stdout).contains("classify_merge_depth"));
 }

@@ -416,14 +416,9 @@ pub(crate) fn build(
 /// `link_trims` makes for trim curves).
 fn link_sides(scene: &mut SceneData, faces: &[&FaceCtx], e: u32, curve: &NurbsCurve) {
     use crate::track::brute::closest_on_curve;
-    let (mut clo, mut chi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
-    for h in &curve.cw {
-        if h[3] > 0.0 {
-            let p = Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]);
-            clo = clo.inf(&p);
-            chi = chi.sup(&p);
-        }
-    }
+    let Some((clo, chi)) = pole_box(&curve.cw) else {
+        return;
+    };
     let mut pieces: BTreeSet<usize> = BTreeSet::new();
     for ctx in faces {
         pieces.extend(ctx.pieces.iter().copied());
@@ -462,6 +457,42 @@ fn link_sides(scene: &mut SceneData, faces: &[&FaceCtx], e: u32, curve: &NurbsCu
     }
 }
 
+/// Bounds of the Euclidean points of homogeneous poles (`w > 0`), widened
+/// by rounding: the rational curve lies inside (convex hull property).
+/// `None` when a weight is not positive or a coordinate is not finite.
+fn pole_box(poles: &[[f64; 4]]) -> Option<([f64; 3], [f64; 3])> {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for q in poles {
+        if !(q[3] > 0.0) {
+            return None;
+        }
+        for k in 0..3 {
+            let x = q[k] / q[3];
+            lo[k] = lo[k].min(x);
+            hi[k] = hi[k].max(x);
+        }
+    }
+    let slack = 1e-12 * (0..3).map(|k| lo[k].abs().max(hi[k].abs())).fold(1.0, f64::max);
+    for k in 0..3 {
+        lo[k] -= slack;
+        hi[k] += slack;
+    }
+    (0..3)
+        .all(|k| lo[k].is_finite() && hi[k].is_finite())
+        .then_some((lo, hi))
+}
+
+/// Euclidean distance from `p` to the box `(lo, hi)` (0 inside).
+fn box_dist(b: &([f64; 3], [f64; 3]), p: &Vec3) -> f64 {
+    let mut s = 0.0;
+    for k in 0..3 {
+        let d = (b.0[k] - p[k]).max(p[k] - b.1[k]).max(0.0);
+        s += d * d;
+    }
+    s.sqrt()
+}
+
 /// Fractions of a trim curve sampled to decide whether it runs along an edge.
 const LINK_SAMPLES: [f64; 5] = [0.1, 0.3, 0.5, 0.7, 0.9];
 
@@ -483,13 +514,21 @@ fn link_trims(scene: &mut SceneData, faces: &BTreeMap<usize, FaceCtx>, face_edge
     use crate::scene::data::TrimCurve;
     for (fi, ctx) in faces {
         let Some(edges) = face_edges.get(fi) else { continue };
-        let curves: Vec<(u32, NurbsCurve)> = edges
+        type Boxes = Option<Vec<([f64; 3], [f64; 3])>>;
+        let curves: Vec<(u32, NurbsCurve, Boxes)> = edges
             .iter()
             .filter_map(|&e| {
                 let ed = &scene.edges[e as usize];
+                let p = ed.curve_degree as usize;
+                // one box per non-empty knot span (its p + 1 poles)
+                let hull: Option<Vec<_>> = (p..ed.poles.len())
+                    .filter(|&i| ed.knots.get(i + 1).zip(ed.knots.get(i)).is_some_and(|(b, a)| b > a))
+                    .map(|i| pole_box(&ed.poles[i - p..=i]))
+                    .collect();
+                let hull = hull.filter(|h| !h.is_empty());
                 NurbsCurve::try_from_homogeneous(ed.curve_degree as usize, ed.knots.clone(), ed.poles.clone())
                     .ok()
-                    .map(|c| (e, c))
+                    .map(|c| (e, c, hull))
             })
             .collect();
         if curves.is_empty() {
@@ -527,11 +566,17 @@ fn link_trims(scene: &mut SceneData, faces: &BTreeMap<usize, FaceCtx>, face_edge
                             surface.eval(u.clamp(0.0, 1.0), v.clamp(0.0, 1.0))
                         })
                         .collect();
-                    let along = curves.iter().find(|(_, curve)| {
-                        pts.iter()
-                            .all(|p| crate::track::brute::closest_on_curve(curve, p, 32).2 <= tol)
+                    // a point farther than `tol` from the boxes of an edge's
+                    // knot spans' poles is farther than `tol` from the edge
+                    // (convex hull of each span): most pairs are rejected
+                    // without a projection
+                    let along = curves.iter().find(|(_, curve, hull)| {
+                        pts.iter().all(|p| {
+                            hull.as_ref().map_or(true, |h| h.iter().any(|b| box_dist(b, p) <= tol))
+                                && crate::track::brute::closest_on_curve(curve, p, 32).2 <= tol
+                        })
                     });
-                    if let Some(&(e, _)) = along {
+                    if let Some(&(e, _, _)) = along {
                         links.push(Adjacency {
                             boundary: Boundary::Trim {
                                 trim_loop: li as u32,
@@ -544,5 +589,35 @@ fn link_trims(scene: &mut SceneData, faces: &BTreeMap<usize, FaceCtx>, face_edge
             }
             scene.pieces[pi].adjacency.extend(links);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rational_arc_lies_in_its_pole_box_and_far_points_are_rejected() {
+        // quarter circle of radius 2 in the xy-plane, rational quadratic
+        let w = std::f64::consts::FRAC_1_SQRT_2;
+        let poles = vec![[2.0, 0.0, 0.0, 1.0], [2.0 * w, 2.0 * w, 0.0, w], [0.0, 2.0, 0.0, 1.0]];
+        let hull = pole_box(&poles).unwrap();
+        let curve = NurbsCurve::try_from_homogeneous(2, vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0], poles).unwrap();
+        for k in 0..=64 {
+            let p = curve.eval(k as f64 / 64.0);
+            assert!((p.norm() - 2.0).abs() < 1e-12);
+            assert_eq!(box_dist(&hull, &p), 0.0, "{p:?}");
+        }
+        // the box distance never exceeds the true distance to the arc
+        for q in [
+            Vec3::new(3.0, 3.0, 0.0),
+            Vec3::new(-1.0, 1.0, 0.5),
+            Vec3::new(1.0, 1.0, -2.0),
+        ] {
+            let d = crate::track::brute::closest_on_curve(&curve, &q, 32).2;
+            assert!(box_dist(&hull, &q) <= d + 1e-12, "{q:?}");
+        }
+        assert!((box_dist(&hull, &Vec3::new(5.0, 1.0, 0.0)) - 3.0).abs() < 1e-9);
+        assert!(pole_box(&[[1.0, 0.0, 0.0, 0.0]]).is_none());
     }
 }

@@ -295,6 +295,10 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
             value: f64::from(opts.convexity.max_depth),
         },
         Tolerance {
+            name: "classify_merge_depth".into(),
+            value: f64::from(opts.convexity.merge_depth),
+        },
+        Tolerance {
             name: "max_cone_half_angle_rad".into(),
             value: opts.max_cone_angle,
         },

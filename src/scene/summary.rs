@@ -18,6 +18,15 @@ pub struct SectionSummary {
     pub records: u32,
 }
 
+/// One stored tolerance of the preparation.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToleranceSummary {
+    /// Name with its unit (`linear_mm`, `classify_merge_depth`, …).
+    pub name: String,
+    /// Value.
+    pub value: f64,
+}
+
 /// Summary of a validated scene, serialised by `extrack inspect FILE.exs --json`.
 #[derive(Debug, Clone, Serialize)]
 pub struct SceneSummary {
@@ -47,6 +56,8 @@ pub struct SceneSummary {
     pub bvh_nodes: usize,
     /// Importer and preparation warnings.
     pub warnings: usize,
+    /// Tolerances and limits the scene was prepared with, in stored order.
+    pub tolerances: Vec<ToleranceSummary>,
     /// Sections in file order.
     pub sections: Vec<SectionSummary>,
 }
@@ -79,6 +90,14 @@ impl SceneSummary {
             vertices: view.vertices().len(),
             bvh_nodes: view.bvh_nodes().len(),
             warnings: view.warnings().len(),
+            tolerances: view
+                .tolerances()
+                .iter()
+                .map(|t| ToleranceSummary {
+                    name: view.str(t.name).to_string(),
+                    value: t.value,
+                })
+                .collect(),
             sections: view
                 .sections()
                 .iter()
@@ -108,6 +127,10 @@ impl SceneSummary {
         }
         let _ = writeln!(s, "largest convex normal cone: {:.2}°", self.max_convex_cone_deg);
         let _ = writeln!(s, "warnings:  {}", self.warnings);
+        let _ = writeln!(s, "tolerances:");
+        for t in &self.tolerances {
+            let _ = writeln!(s, "  {:<24} {}", t.name, t.value);
+        }
         let _ = writeln!(s, "sections:");
         for sec in &self.sections {
             let _ = writeln!(
