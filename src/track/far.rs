@@ -85,12 +85,20 @@ pub struct FarState {
     pub iterations: u32,
 }
 
-/// Settings of the cell solves: the hybrid law without motion feed-forward.
+/// Settings of the cell solves: the hybrid law without motion feed-forward,
+/// and a positive-definiteness margin of at most 1e-3 (the tracking default
+/// is 0.05). A cell solve is a static minimisation, not a servo loop: where
+/// `M` is positive definite but close to singular (a query inside a convex
+/// piece at nearly its radius of curvature, `1 − d·κ` = 0.04) the
+/// feedback-linearised step converges quadratically, while the globally
+/// convergent law contracts by `d·κ` per iteration and stopped 1.5e-2
+/// parameter units short after 64 iterations (microstation_k1 point 32).
 pub fn cell_config(cfg: &TrackerConfig) -> TrackerConfig {
     TrackerConfig {
         law: ControlLaw::Hybrid,
         feed_forward: false,
         max_iters: cfg.max_iters.max(48),
+        pd_margin: cfg.pd_margin.min(1e-3),
         ..*cfg
     }
 }
