@@ -625,14 +625,6 @@ fn in_cone(ns: &[Vec3], v: &Vec3) -> bool {
     false
 }
 
-/// The parameters of piece `item` at the cached witness, when it is one of
-/// the incident pieces.
-#[inline]
-fn incident_at(inc: &Incident, item: Item) -> Option<[f64; 2]> {
-    let Item::Piece(k) = item else { return None };
-    inc.at[..inc.n].iter().find(|e| e.0 == k).map(|e| e.1)
-}
-
 /// Lin–Canny's local test on a convex solid, as a normal-cone test: the
 /// direction `v` from the witness `p` (body-local) to the other body's
 /// witness lies in the body's normal cone at `p` (the cone of the outward
@@ -665,30 +657,9 @@ fn cone_ok(
         // exact enough to end the search; the far phase decides
         return false;
     }
-    let mut ns = [Vec3::zeros(); 8];
-    let m = incident_pieces(body, boxes, item, p, scale, cache, &mut ns, iterations);
-    in_cone(&ns[..m], v)
-}
-
-/// The pieces incident to point `p` (body-local) on `item`: the pieces
-/// passing within 1e-6 of the body's size of `p` whose trimmed face holds
-/// that point (kept at it or next to it), with their parameters there
-/// (in `cache`) and outward normals (in `ns`); their number. Re-projects
-/// onto `cache`'s pieces when it holds the same item, else projects `p`
-/// onto every piece whose box is near it.
-#[allow(clippy::too_many_arguments)]
-fn incident_pieces(
-    body: &BodyGeom,
-    boxes: &ItemBoxes,
-    item: Item,
-    p: &Vec3,
-    scale: f64,
-    cache: &mut Incident,
-    ns: &mut [Vec3; 8],
-    iterations: &mut u32,
-) -> usize {
     let cfg = cell_config(&TrackerConfig::default());
     let tol = 1e-6 * (1.0 + scale);
+    let mut ns = [Vec3::zeros(); 8];
     let mut m = 0;
     // re-project onto last update's incident pieces
     if cache.item == Some(item) && cache.n > 0 {
@@ -739,7 +710,7 @@ fn incident_pieces(
         }
         cache.n = m;
     }
-    m
+    in_cone(&ns[..m], v)
 }
 
 /// Whether the trims keep a witness (piece sides only).
@@ -1030,13 +1001,6 @@ struct Ctx<'a> {
     skip: Option<PairSkip>,
     /// With `skip = Items(pa, pb)`: the items on `pa`'s and on `pb`'s patch.
     dom: Option<(&'a Dominated, &'a Dominated)>,
-    /// The tracked pair (converged) and the pieces incident to its
-    /// witnesses with their parameters there (`n = 0`: none known): warm
-    /// starts of the whole-item solves of a piece through a witness against
-    /// the other side's tracked item, which meet the tracked witness when
-    /// the pair's minimum is there (Lin–Canny's step from an edge to the
-    /// face beside it: one evaluation instead of a few).
-    near: Option<(&'a PairCandidate, &'a [Incident; 2])>,
 }
 
 fn centres(body: &BodyGeom) -> Vec<[f64; 2]> {
@@ -1321,11 +1285,6 @@ impl PairFar {
         };
         let ya = if ya[0].is_nan() { centre(&ra) } else { ya };
         let yb = if yb[0].is_nan() { centre(&rb) } else { yb };
-        let (ya, yb) = match ctx.near {
-            Some((t, [inc_a, _])) if t.ib == item_b => (incident_at(inc_a, item_a).unwrap_or(ya), [t.x[2], t.x[3]]),
-            Some((t, [_, inc_b])) if t.ia == item_a => ([t.x[0], t.x[1]], incident_at(inc_b, item_b).unwrap_or(yb)),
-            _ => (ya, yb),
-        };
         self.solved += 1;
         let sol = solve_pair(
             &ctx.cfg,
@@ -1964,35 +1923,6 @@ impl BodyPairTracker {
                 }
                 _ => None,
             };
-            // a proven pair with a curve witness: the pieces through it
-            let mut near = None;
-            if let Some(PairSkip::Proven(ia, ib)) = skip {
-                let mut ns = [Vec3::zeros(); 8];
-                let [inc_a, inc_b] = &mut self.incident;
-                let mut curve = |body, boxes, item, p: &Vec3, inc: &mut Incident, it: &mut u32| {
-                    if matches!(item, Item::Edge(_)) {
-                        incident_pieces(body, boxes, item, p, self.scale, inc, &mut ns, it)
-                    } else {
-                        inc.item = None;
-                        inc.n = 0;
-                        0
-                    }
-                };
-                let rt = rel.frame.r.transpose();
-                let m = curve(a, &self.boxes_a, ia, &best.pa, inc_a, &mut iterations)
-                    + curve(
-                        b,
-                        &self.boxes_b,
-                        ib,
-                        &(rt * (best.pb - rel.frame.t)),
-                        inc_b,
-                        &mut iterations,
-                    );
-                if m > 0 {
-                    near = Some(&self.incident);
-                }
-            }
-            let tracked_pair = best;
             let ctx = Ctx {
                 a,
                 b,
@@ -2002,7 +1932,6 @@ impl BodyPairTracker {
                 cfg: pair_cell_config(&self.cfg),
                 skip,
                 dom,
-                near: near.map(|inc| (&tracked_pair, inc)),
             };
             self.far.search(&ctx, &mut best);
             iterations += self.far.iterations;
