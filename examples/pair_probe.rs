@@ -34,6 +34,8 @@ fn main() {
     );
     let still = BodyState::default();
     let (mut times, mut cells, mut fronts) = (Vec::new(), 0u64, 0u64);
+    // per update: cell pairs solved (distribution in the summary)
+    let mut solved: Vec<u32> = Vec::new();
     // PROBE_LAPS=k runs the orbit k times (instruction counts per update:
     // the difference of two lap counts, without the cold start)
     let laps: usize = std::env::var("PROBE_LAPS")
@@ -47,6 +49,7 @@ fn main() {
         if k > 0 {
             times.push(dt);
             cells += r.cells_solved as u64;
+            solved.push(r.cells_solved);
             fronts += t.front_len() as u64;
         }
         if std::env::var_os("PROBE_QUIET").is_none() && k < n && k % (n / 40).max(1) == 0 {
@@ -69,6 +72,19 @@ fn main() {
                 dt
             );
         }
+    }
+    solved.sort_unstable();
+    if !solved.is_empty() {
+        let q = |f: f64| solved[((solved.len() - 1) as f64 * f) as usize];
+        let zero = solved.iter().filter(|&&c| c == 0).count();
+        println!(
+            "cell pairs solved per update: none {:.1} %, median {}, p75 {}, p90 {}, p99 {}",
+            100.0 * zero as f64 / solved.len() as f64,
+            q(0.5),
+            q(0.75),
+            q(0.9),
+            q(0.99)
+        );
     }
     times.sort_by(f64::total_cmp);
     let m = times.len().max(1);

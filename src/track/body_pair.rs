@@ -810,6 +810,10 @@ fn unimodal_item(body: &BodyGeom, item: Item) -> bool {
 enum PairSkip {
     /// The whole item pair (unimodal: two planar/convex pieces facing each other).
     Items(Item, Item),
+    /// The whole item pair (unimodal, its converged minimum proven as in
+    /// the far phase's item solves, e.g. a straight edge and a convex piece);
+    /// unlike [`PairSkip::Items`], items on the same patches are not skipped.
+    Proven(Item, Item),
     /// The cell pair holding the witness parameters.
     Basin(Item, Item, [f64; 4]),
 }
@@ -1217,7 +1221,9 @@ impl PairFar {
             return lb;
         }
         let (item_a, item_b) = (ba.item(ia), bb.item(ib));
-        if ctx.skip == Some(PairSkip::Items(item_a, item_b)) || ctx.dom.is_some_and(|(da, db)| da.has(ia) && db.has(ib))
+        if ctx.skip == Some(PairSkip::Items(item_a, item_b))
+            || ctx.skip == Some(PairSkip::Proven(item_a, item_b))
+            || ctx.dom.is_some_and(|(da, db)| da.has(ia) && db.has(ib))
         {
             // tracked by the caller, unimodal: its minimum is `best.d`
             // (items on the two pieces' patches: at least that)
@@ -1944,9 +1950,22 @@ impl BodyPairTracker {
                     )
                 });
         if !lin_canny {
+            // a converged pair of unimodal items (an edge, or a piece witness
+            // on its border, too) that proves its own minimum over the whole
+            // items (as a far-phase solve would): the far phase bounds that
+            // item pair by the tracked distance instead of solving it again
+            let proven = |ia: Item, ib: Item| {
+                let (xa, xb) = (self.boxes_a.index(ia), self.boxes_b.index(ib));
+                best.converged
+                    && best.d > tol
+                    && ((self.boxes_a.affine[xa] && self.boxes_b.affine[xb])
+                        || (self.boxes_a.unimodal[xa] && self.boxes_b.unimodal[xb] && best.facing()))
+            };
             let skip = tracked.and_then(|(ia, ib)| {
                 if settled && unimodal_class(a, ia) && unimodal_class(b, ib) {
                     Some(PairSkip::Items(ia, ib))
+                } else if proven(ia, ib) {
+                    Some(PairSkip::Proven(ia, ib))
                 } else if best.converged {
                     Some(PairSkip::Basin(ia, ib, best.x))
                 } else {
