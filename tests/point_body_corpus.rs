@@ -69,21 +69,40 @@ fn mismatch(r: &PointBodyResult, o: &OraclePoint) -> Option<String> {
     }
 }
 
+/// A corpus file's oracle points and the cold-start answers for them
+/// (every body, `closest_points`).
+fn cold_answers(root: &std::path::Path, file: &str) -> (Vec<OraclePoint>, Vec<PointBodyResult>) {
+    let js = common::oracle_closest(root, file).unwrap_or_else(|| panic!("{file}: no oracle"));
+    let model = extrack::import::import_file(root.join("corpus").join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let scene = TrackScene::from_data(&prepare(&model, &PrepareOptions::default()).unwrap()).unwrap();
+    let pts = oracle_points(&js);
+    let qs: Vec<Vec3> = pts.iter().map(|p| p.q).collect();
+    let rs = closest_points(&scene, &Target::All { pose: Pose::identity() }, &qs)
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| r.unwrap_or_else(|e| panic!("{file} point {i}: {e}")))
+        .collect();
+    (pts, rs)
+}
+
+/// Fails listing every difference, if any.
+fn assert_no_failures(failures: &[String], points: usize) {
+    assert!(
+        failures.is_empty(),
+        "{} of {points} points differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 #[test]
 fn cold_queries_match_open_cascade_on_the_matched_corpus_files() {
     let Some(root) = common::fixtures() else { return };
     let mut failures = Vec::new();
     let mut points = 0;
     for file in MATCHED {
-        let path = root.join("corpus").join(file);
-        let js = common::oracle_closest(&root, file).unwrap_or_else(|| panic!("{file}: no oracle"));
-        let model = extrack::import::import_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let scene = TrackScene::from_data(&prepare(&model, &PrepareOptions::default()).unwrap()).unwrap();
-        let pts = oracle_points(&js);
-        let qs: Vec<Vec3> = pts.iter().map(|p| p.q).collect();
-        let rs = closest_points(&scene, &Target::All { pose: Pose::identity() }, &qs);
+        let (pts, rs) = cold_answers(&root, file);
         for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
-            let r = r.as_ref().unwrap_or_else(|e| panic!("{file} point {i}: {e}"));
             assert!(r.distance.is_finite() && r.point.iter().all(|x| x.is_finite()));
             if let Some(m) = mismatch(r, o) {
                 failures.push(format!("{file} point {i}: {m}"));
@@ -91,12 +110,7 @@ fn cold_queries_match_open_cascade_on_the_matched_corpus_files() {
         }
         points += pts.len();
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {points} points differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, points);
     println!("{points} oracle points on {} corpus files matched", MATCHED.len());
 }
 
@@ -132,16 +146,9 @@ fn cold_queries_match_open_cascade_within_the_file_tolerance() {
         .unwrap();
         let file_tol = inspect["max_tolerance"].as_f64().unwrap();
         assert!(file_tol > 0.0 && file_tol < 0.1, "{file}: tolerance {file_tol}");
-        let js = common::oracle_closest(&root, file).unwrap_or_else(|| panic!("{file}: no oracle"));
-        let model =
-            extrack::import::import_file(root.join("corpus").join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let scene = TrackScene::from_data(&prepare(&model, &PrepareOptions::default()).unwrap()).unwrap();
-        let pts = oracle_points(&js);
-        let qs: Vec<Vec3> = pts.iter().map(|p| p.q).collect();
-        let rs = closest_points(&scene, &Target::All { pose: Pose::identity() }, &qs);
+        let (pts, rs) = cold_answers(&root, file);
         let mut worst: f64 = 0.0;
         for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
-            let r = r.as_ref().unwrap_or_else(|e| panic!("{file} point {i}: {e}"));
             let tol = (1e-6 * o.dist.max(1.0)).max(file_tol);
             let err = (r.distance - o.dist).abs();
             worst = worst.max(err);
@@ -160,12 +167,7 @@ fn cold_queries_match_open_cascade_within_the_file_tolerance() {
         println!("{file}: worst distance difference {worst:.1e} (file tolerance {file_tol:.1e})");
         points += pts.len();
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {points} points differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, points);
 }
 
 #[test]
