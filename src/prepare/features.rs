@@ -440,10 +440,7 @@ fn link_sides(scene: &mut SceneData, faces: &[&FaceCtx], e: u32, curve: &NurbsCu
             (Boundary::V1, [0.0, 1.0], [1.0, 0.0]),
         ];
         for (boundary, start, dir) in sides {
-            let pts: Vec<Vec3> = LINK_SAMPLES
-                .iter()
-                .map(|&f| surface.eval(start[0] + f * dir[0], start[1] + f * dir[1]))
-                .collect();
+            let pts = LINK_SAMPLES.map(|f| surface.eval(start[0] + f * dir[0], start[1] + f * dir[1]));
             let spread = (pts[pts.len() - 1] - pts[0]).norm();
             let along = spread > tol && pts.iter().all(|p| closest_on_curve(curve, p, 64).2 <= tol);
             let a = Adjacency {

@@ -420,10 +420,10 @@ where
         ControlLaw::NewtonSaturated => {
             let active = active_set(x, &loc.g, lo, hi);
             let (m, r) = reduce(&loc.hess, &(-loc.g), &active);
-            return match solve_general(&m, &r) {
-                Some(d) => StepOut {
-                    x: clamp_box(&(x + d), lo, hi),
-                    raw: clamp_box(&(x + d), lo, hi),
+            return match solve_general(&m, &r).map(|d| clamp_box(&(x + d), lo, hi)) {
+                Some(xn) => StepOut {
+                    x: xn,
+                    raw: xn,
                     active,
                     newton_like: true,
                     extra_evals: 0,

@@ -97,8 +97,7 @@ pub(crate) fn orient(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
     let mut o = orient_local(body, c, q);
     if o.inside {
         let slack = 1e-9 * (1.0 + (body.hi - body.lo).norm());
-        let outside_box = (0..3).any(|k| q[k] < body.lo[k] - slack || q[k] > body.hi[k] + slack);
-        if outside_box {
+        if super::body::box_dist2(&body.lo, &body.hi, q) > slack * slack {
             o.inside = false;
             o.normal = (q - c.point).try_normalize(0.0).unwrap_or(o.normal);
         }
