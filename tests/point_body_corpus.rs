@@ -3,8 +3,8 @@
 //! point's cold-start answer (`closest_points` over all bodies) equals Open
 //! CASCADE's — distance to 1e-6 relative (1e-6 mm absolute below 1 mm),
 //! signed distance likewise, closest point to 1e-5 mm where the answer is
-//! unique (`nsol` = 1) — and a coherent tracker on a path through the points
-//! of three corpus files gives the same answers.
+//! unique (`nsol` = 1) — and so does a coherent tracker per body updated
+//! along a path through the same points.
 //!
 //! The corpus files not listed still have mismatches; `examples/oracle_check`
 //! prints them and the issue notes trace their causes. Skipped (with a
@@ -16,7 +16,9 @@ use common::points::{greedy_path, oracle_points, OraclePoint};
 
 use extrack::geom::{Pose, Vec3};
 use extrack::prepare::{prepare, PrepareOptions};
-use extrack::track::{closest_points, PointBodyResult, Target, TrackScene};
+use extrack::track::{
+    closest_points, BodyState, PointBodyResult, PointBodyTracker, PointState, Target, TrackScene, TrackerConfig,
+};
 
 /// Corpus files whose 200 oracle points are all matched.
 const MATCHED: [&str; 30] = [
@@ -69,9 +71,9 @@ fn mismatch(r: &PointBodyResult, o: &OraclePoint) -> Option<String> {
     }
 }
 
-/// A corpus file's oracle points and the cold-start answers for them
-/// (every body, `closest_points`).
-fn cold_answers(root: &std::path::Path, file: &str) -> (Vec<OraclePoint>, Vec<PointBodyResult>) {
+/// A corpus file's oracle points, its prepared scene and the cold-start
+/// answers for the points (every body, `closest_points`).
+fn cold_answers(root: &std::path::Path, file: &str) -> (Vec<OraclePoint>, TrackScene, Vec<PointBodyResult>) {
     let js = common::oracle_closest(root, file).unwrap_or_else(|| panic!("{file}: no oracle"));
     let model = extrack::import::import_file(root.join("corpus").join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     let scene = TrackScene::from_data(&prepare(&model, &PrepareOptions::default()).unwrap()).unwrap();
@@ -82,7 +84,34 @@ fn cold_answers(root: &std::path::Path, file: &str) -> (Vec<OraclePoint>, Vec<Po
         .enumerate()
         .map(|(i, r)| r.unwrap_or_else(|e| panic!("{file} point {i}: {e}")))
         .collect();
-    (pts, rs)
+    (pts, scene, rs)
+}
+
+/// The scene's answers along a path through `pts` (greedy nearest
+/// neighbour): one coherent tracker per body, each updated at every path
+/// point; the answer is the nearest body's, inside when inside any solid
+/// (as `Target::All`). Returns `(path index, oracle point, answer)`.
+fn coherent_answers(scene: &TrackScene, pts: &[OraclePoint]) -> Vec<(usize, OraclePoint, PointBodyResult)> {
+    let path = greedy_path(pts.to_vec());
+    let mut trackers: Vec<PointBodyTracker> = (0..scene.bodies.len() as u32)
+        .map(|b| PointBodyTracker::new(scene, b, TrackerConfig::default()).unwrap())
+        .collect();
+    path.into_iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let rs: Vec<PointBodyResult> = trackers
+                .iter_mut()
+                .map(|t| {
+                    t.update(scene, &PointState::at(o.q), &BodyState::default(), 1e-3)
+                        .unwrap()
+                })
+                .collect();
+            let inside = rs.iter().any(|r| r.signed_distance.is_some_and(|s| s < 0.0));
+            let mut r = rs.into_iter().min_by(|a, b| a.distance.total_cmp(&b.distance)).unwrap();
+            r.signed_distance = r.signed_distance.map(|_| if inside { -r.distance } else { r.distance });
+            (i, o, r)
+        })
+        .collect()
 }
 
 /// Fails listing every difference, if any.
@@ -96,22 +125,30 @@ fn assert_no_failures(failures: &[String], points: usize) {
 }
 
 #[test]
-fn cold_queries_match_open_cascade_on_the_matched_corpus_files() {
+fn cold_queries_and_coherent_paths_match_open_cascade_on_the_matched_corpus_files() {
     let Some(root) = common::fixtures() else { return };
     let mut failures = Vec::new();
     let mut points = 0;
     for file in MATCHED {
-        let (pts, rs) = cold_answers(&root, file);
+        let (pts, scene, rs) = cold_answers(&root, file);
         for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
             assert!(r.distance.is_finite() && r.point.iter().all(|x| x.is_finite()));
             if let Some(m) = mismatch(r, o) {
                 failures.push(format!("{file} point {i}: {m}"));
             }
         }
+        for (i, o, r) in coherent_answers(&scene, &pts) {
+            if let Some(m) = mismatch(&r, &o) {
+                failures.push(format!("{file} path point {i}: {m}"));
+            }
+        }
         points += pts.len();
     }
-    assert_no_failures(&failures, points);
-    println!("{points} oracle points on {} corpus files matched", MATCHED.len());
+    assert_no_failures(&failures, 2 * points);
+    println!(
+        "{points} oracle points on {} corpus files matched, cold and along a coherent path",
+        MATCHED.len()
+    );
 }
 
 /// Corpus files whose faces do not meet within 1e-6: Open CASCADE's own
@@ -120,7 +157,7 @@ fn cold_queries_match_open_cascade_on_the_matched_corpus_files() {
 /// which of two faces a gap is attributed to, and the two answers differ by
 /// less than that tolerance. Asserted: the distance and signed distance
 /// within max(1e-6 relative, the file's tolerance) for every point, and the
-/// sign. Left out: `step_catia5_ventilator.stp` (the same case, but its
+/// sign, cold and along a coherent path. Left out: `step_catia5_ventilator.stp` (the same case, but its
 /// prepare takes 29 s).
 const WITHIN_FILE_TOLERANCE: [&str; 9] = [
     "iges_ansa9_occ131_2.igs",
@@ -135,7 +172,7 @@ const WITHIN_FILE_TOLERANCE: [&str; 9] = [
 ];
 
 #[test]
-fn cold_queries_match_open_cascade_within_the_file_tolerance() {
+fn cold_queries_and_coherent_paths_match_open_cascade_within_the_file_tolerance() {
     let Some(root) = common::fixtures() else { return };
     let mut failures = Vec::new();
     let mut points = 0;
@@ -146,77 +183,29 @@ fn cold_queries_match_open_cascade_within_the_file_tolerance() {
         .unwrap();
         let file_tol = inspect["max_tolerance"].as_f64().unwrap();
         assert!(file_tol > 0.0 && file_tol < 0.1, "{file}: tolerance {file_tol}");
-        let (pts, rs) = cold_answers(&root, file);
+        let (pts, scene, rs) = cold_answers(&root, file);
+        let coherent = coherent_answers(&scene, &pts);
+        let cold = rs.iter().enumerate().map(|(i, r)| (format!("point {i}"), r, &pts[i]));
+        let path = coherent.iter().map(|(i, o, r)| (format!("path point {i}"), r, o));
         let mut worst: f64 = 0.0;
-        for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
+        for (at, r, o) in cold.chain(path) {
             let tol = (1e-6 * o.dist.max(1.0)).max(file_tol);
             let err = (r.distance - o.dist).abs();
             worst = worst.max(err);
             if err > tol {
                 failures.push(format!(
-                    "{file} point {i}: distance {} vs {} (tolerance {tol:.1e})",
+                    "{file} {at}: distance {} vs {} (tolerance {tol:.1e})",
                     r.distance, o.dist
                 ));
             }
             if let (Some(s), Some(os)) = (r.signed_distance, o.sdist) {
                 if s.signum() != os.signum() || (s - os).abs() > tol {
-                    failures.push(format!("{file} point {i}: signed distance {s} vs {os}"));
+                    failures.push(format!("{file} {at}: signed distance {s} vs {os}"));
                 }
             }
         }
         println!("{file}: worst distance difference {worst:.1e} (file tolerance {file_tol:.1e})");
         points += pts.len();
     }
-    assert_no_failures(&failures, points);
-}
-
-#[test]
-fn coherent_tracker_matches_open_cascade_on_corpus_paths() {
-    use extrack::track::{BodyState, PointBodyTracker, PointState, TrackerConfig};
-    let Some(root) = common::fixtures() else { return };
-    // step_zoo_french_press is not listed: on this path one body's tracker
-    // ends on a piece witness exactly at a trimmed border where the two
-    // faces fold back on each other (a knife edge), faces the query from
-    // below and answers "inside" (path point 19; the cold query answers from
-    // the edge and is right)
-    for file in [
-        "step_sw2015_box_sides_asm.step",
-        "step_inventor10_angled.step",
-        "step_ug14_bv1_voids.stp",
-        "step_freecad_cube_inch.step",
-        "step_alibre_s1.stp",
-        "iges_bladex_blade_upper.iges",
-    ] {
-        let js = common::oracle_closest(&root, file).unwrap();
-        let model = extrack::import::import_file(root.join("corpus").join(file)).unwrap();
-        let scene = TrackScene::from_data(&prepare(&model, &PrepareOptions::default()).unwrap()).unwrap();
-        if scene.bodies.len() != 1 {
-            // a tracker follows one body; the oracle answers for all of them
-            let d: Vec<_> = scene.bodies.iter().map(|b| b.pieces.len()).collect();
-            println!(
-                "{file}: {} bodies ({d:?}); one tracker per body, the answer is the nearest body's",
-                d.len()
-            );
-        }
-        let path = greedy_path(oracle_points(&js));
-        let mut trackers: Vec<PointBodyTracker> = (0..scene.bodies.len() as u32)
-            .map(|b| PointBodyTracker::new(&scene, b, TrackerConfig::default()).unwrap())
-            .collect();
-        for (i, o) in path.iter().enumerate() {
-            // the scene's answer: the nearest body's, inside when inside any solid
-            let rs: Vec<PointBodyResult> = trackers
-                .iter_mut()
-                .map(|t| {
-                    t.update(&scene, &PointState::at(o.q), &BodyState::default(), 1e-3)
-                        .unwrap()
-                })
-                .collect();
-            let inside = rs.iter().any(|r| r.signed_distance.is_some_and(|s| s < 0.0));
-            let mut r = rs.into_iter().min_by(|a, b| a.distance.total_cmp(&b.distance)).unwrap();
-            r.signed_distance = r.signed_distance.map(|_| if inside { -r.distance } else { r.distance });
-            if let Some(m) = mismatch(&r, o) {
-                panic!("{file} path point {i}: {m}");
-            }
-        }
-    }
+    assert_no_failures(&failures, 2 * points);
 }

@@ -135,8 +135,16 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             // that border is a B-rep edge, the face normal cannot tell a point
             // beyond the edge from one below it; the edge's (or its end
             // vertex's) pseudo-normal can
+            //
+            // a facing witness that claims "inside" is checked the same way:
+            // where two faces fold back on each other at a B-rep edge (a knife
+            // edge), a query on the far side of one face is in front of the
+            // other, the edge is the closest feature and only its
+            // pseudo-normal tells the side (a facing "outside" claim needs no
+            // check: the query is in front of a face of the body there)
             let facing = n.dot(&dr).abs() >= (1.0 - 1e-6) * n.norm() * dist;
-            let border = (body.kind == BodyKind::Solid && dist > 0.0 && !facing)
+            let claims_inside = n.dot(&dr) < 0.0;
+            let border = (body.kind == BodyKind::Solid && dist > 0.0 && (!facing || claims_inside))
                 .then(|| border_pseudo_normal(body, k, &c.point))
                 .flatten();
             let (normal, inside) = match border {
@@ -186,12 +194,19 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             let p = &body.pieces[t.piece as usize];
             let (_, uv) = trim_point(body, k, c.x[0]);
             // on a B-rep edge: its pseudo-normal; a solid's face border not
-            // linked to its edge: the pseudo-normal of the edge whose Voronoi
+            // linked to its edge: the pseudo-normal of the bordering edge that
+            // passes through the witness, else of the edge whose Voronoi
             // sample is nearest (the face normal alone cannot tell a point
-            // beyond the border from one below it); a loose face's border:
-            // the face normal
+            // beyond the border from one below it, and the nearest sample
+            // can belong to another edge than the one through the witness);
+            // a loose face's border: the face normal
+            let through = (t.edge == NONE && body.kind == BodyKind::Solid)
+                .then(|| border_pseudo_normal(body, t.piece, &c.point))
+                .flatten();
             let n = if t.edge != NONE {
                 body.edge_pseudo_normal_near(t.edge, &c.point)
+            } else if let Some(pn) = through {
+                pn
             } else if body.kind == BodyKind::Solid {
                 let nearest = (0..body.edges.len() as u32)
                     .filter_map(|e| {
@@ -242,6 +257,15 @@ fn border_pseudo_normal(body: &BodyGeom, k: u32, p: &Vec3) -> Option<Vec3> {
     let tol = 1e-7 * (1.0 + p.norm());
     let on_edge = |e: u32| -> Option<(f64, Vec3)> {
         let g = &body.edges[e as usize];
+        // the edge lies in the union of its cells' control-point boxes: a
+        // point farther than `tol` from all of them is not on it
+        let cells = &body.cells[g.cells.start as usize..g.cells.end as usize];
+        if !cells
+            .iter()
+            .any(|c| super::body::box_dist2(&c.lo, &c.hi, p) <= tol * tol)
+        {
+            return None;
+        }
         let (t0, t1) = g.curve.domain();
         let mut t = g
             .pseudo_normals

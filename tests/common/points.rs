@@ -6,6 +6,7 @@
 use extrack::geom::Vec3;
 
 /// One oracle query point and Open CASCADE's answer.
+#[derive(Clone, Copy)]
 pub struct OraclePoint {
     /// Query point.
     pub q: Vec3,
