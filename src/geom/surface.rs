@@ -913,10 +913,10 @@ fn contract_scalar<const OU: usize, const OV: usize, const R: bool>(
 mod simd {
     use super::{Hpoint, MaybeUninit, SurfacePoint, MAX_ORDER};
     use std::arch::x86_64::{
-        __m128d, __m256d, _mm256_castpd128_pd256, _mm256_castpd256_pd128, _mm256_div_pd, _mm256_extractf128_pd,
-        _mm256_fmadd_pd, _mm256_fnmadd_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute4x64_pd, _mm256_set1_pd,
-        _mm256_setzero_pd, _mm256_storeu_pd, _mm_add_pd, _mm_fmadd_pd, _mm_fnmadd_pd, _mm_mul_pd, _mm_set1_pd,
-        _mm_set_pd, _mm_setzero_pd, _mm_store_sd, _mm_storeu_pd, _mm_sub_pd,
+        __m128d, __m256d, _mm256_blend_pd, _mm256_castpd128_pd256, _mm256_div_pd, _mm256_fmadd_pd,
+        _mm256_fnmadd_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute4x64_pd, _mm256_set1_pd, _mm256_setzero_pd,
+        _mm256_storeu_pd, _mm_add_pd, _mm_fmadd_pd, _mm_fnmadd_pd, _mm_mul_pd, _mm_set1_pd, _mm_set_pd,
+        _mm_setzero_pd, _mm_storeu_pd, _mm_sub_pd,
     };
 
     /// Bernstein basis of degree `p = O − 1` on two lanes at once (lane 0 at
@@ -1118,14 +1118,34 @@ mod simd {
             let svv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wvv, svv), iw);
             acc = [p, su, sv, suu, suv, svv];
         }
-        let o = out.as_mut_ptr().cast::<f64>();
-        // SAFETY: as in `eval_block`: 18 contiguous f64 at `o`, all written.
+        // SAFETY: `out` is a `SurfacePoint`: 18 contiguous f64 (see `store_point`).
+        unsafe { store_point(&acc, out.as_mut_ptr().cast::<f64>()) };
+    }
+
+    /// Writes the 18 coordinates `acc[k][0..3]` (k = point, su, sv, suu,
+    /// suv, svv) to `o[3k..3k+3]` with five overlapping 4-lane stores, so
+    /// that a consumer's later load of any one coordinate, or of the `(y, z)`
+    /// or `(x, y)` pair of one vector, reads from a single store (a load
+    /// that spans two stores still in flight cannot be forwarded from them
+    /// and waits for both to reach the cache: the old tail, a 2-lane and a
+    /// 1-lane store, made the load of `svv`'s `(y, z)` wait so).
+    /// Order: p, su, sv, suu (each also writes the next vector's x, which
+    /// the next store rewrites); then `[·, svv.x, svv.y, svv.z]` at
+    /// `o[14..18]`; then `[suv, svv.x]` at `o[12..16]`.
+    ///
+    /// # Safety
+    /// `o` must be valid for writes of 18 f64; the CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn store_point(acc: &[__m256d; 6], o: *mut f64) {
+        // SAFETY: every store is inside o[0..18] (the caller's contract).
         unsafe {
-            for (k, a) in acc[..5].iter().enumerate() {
+            for (k, a) in acc[..4].iter().enumerate() {
                 _mm256_storeu_pd(o.add(3 * k), *a);
             }
-            _mm_storeu_pd(o.add(15), _mm256_castpd256_pd128(acc[5]));
-            _mm_store_sd(o.add(17), _mm256_extractf128_pd::<1>(acc[5]));
+            _mm256_storeu_pd(o.add(14), _mm256_permute4x64_pd::<0b10_01_00_00>(acc[5]));
+            let tail = _mm256_blend_pd::<0b1000>(acc[4], _mm256_permute4x64_pd::<0>(acc[5]));
+            _mm256_storeu_pd(o.add(12), tail);
         }
     }
 
@@ -1189,21 +1209,13 @@ mod simd {
             let svv = _mm256_mul_pd(_mm256_fnmadd_pd(p, wvv, svv), iw);
             acc = [p, su, sv, suu, suv, svv];
         }
-        // overlapping stores straight into the result: each writes its three
-        // coordinates and one lane the next store overwrites; the last one
-        // writes exactly three
+        // overlapping stores straight into the result (`store_point`)
         let mut out = MaybeUninit::<SurfacePoint>::uninit();
-        let o = out.as_mut_ptr().cast::<f64>();
         // SAFETY: `SurfacePoint` is `repr(C)` with six `Vec3` fields, 144
         // bytes in all (asserted at compile time next to its definition): 18
-        // contiguous f64 at `o`. The stores cover o[0..16], o[15..17] and
-        // o[17], all 18 values, inside the object; then it is initialised.
+        // contiguous f64, all written by `store_point`; then it is initialised.
         unsafe {
-            for (k, a) in acc[..5].iter().enumerate() {
-                _mm256_storeu_pd(o.add(3 * k), *a);
-            }
-            _mm_storeu_pd(o.add(15), _mm256_castpd256_pd128(acc[5]));
-            _mm_store_sd(o.add(17), _mm256_extractf128_pd::<1>(acc[5]));
+            store_point(&acc, out.as_mut_ptr().cast::<f64>());
             out.assume_init()
         }
     }
