@@ -415,7 +415,6 @@ pub(crate) fn build(
 /// lie within [`LINK_TOL`] × the piece's size of the edge's curve (the test
 /// `link_trims` makes for trim curves).
 fn link_sides(scene: &mut SceneData, faces: &[&FaceCtx], e: u32, curve: &NurbsCurve) {
-    use crate::track::brute::closest_on_curve;
     let Some((clo, chi)) = pole_box(&curve.cw) else {
         return;
     };
@@ -442,7 +441,7 @@ fn link_sides(scene: &mut SceneData, faces: &[&FaceCtx], e: u32, curve: &NurbsCu
         for (boundary, start, dir) in sides {
             let pts = LINK_SAMPLES.map(|f| surface.eval(start[0] + f * dir[0], start[1] + f * dir[1]));
             let spread = (pts[pts.len() - 1] - pts[0]).norm();
-            let along = spread > tol && pts.iter().all(|p| closest_on_curve(curve, p, 64).2 <= tol);
+            let along = spread > tol && pts.iter().all(|p| within(curve, p, tol, 64));
             let a = Adjacency {
                 boundary,
                 feature: FeatureRef::Edge(e),
@@ -506,6 +505,52 @@ const LINK_TOL: f64 = 1e-6;
 /// trim curve (a p-curve or projection). A curve is linked when its points
 /// at [`LINK_SAMPLES`] all lie within [`LINK_TOL`] × the face's size of one
 /// edge of the face; curves that match no edge stay trims.
+/// True when `curve` passes within `tol` of `p`: `n` samples (at most 64),
+/// then Newton from the 8 nearest (as `track::brute::closest_on_curve`),
+/// stopping as
+/// soon as a sample or an iterate is within `tol`, and each Newton run once
+/// its step is below 1e-13 of the domain (or after 40 steps): the link test
+/// needs the decision, not the foot point to the last bit.
+fn within(curve: &NurbsCurve, p: &Vec3, tol: f64, n: usize) -> bool {
+    let (t0, t1) = curve.domain();
+    let n = n.clamp(2, 64);
+    let mut buf = [(0.0f64, 0.0f64); 64];
+    let samples = &mut buf[..n];
+    for (i, s) in samples.iter_mut().enumerate() {
+        let t = t0 + (t1 - t0) * i as f64 / (n - 1) as f64;
+        *s = ((curve.eval(t) - p).norm(), t);
+        if s.0 <= tol {
+            return true;
+        }
+    }
+    samples.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let eps = 1e-13 * (t1 - t0).abs().max(1e-300);
+    samples.iter().take(8).any(|&(_, start)| {
+        let mut t = start;
+        for _ in 0..40 {
+            let c = curve.eval_derivs(t);
+            let dr = c.p - p;
+            if dr.norm() <= tol {
+                return true;
+            }
+            let g = dr.dot(&c.d1);
+            let h = c.d1.dot(&c.d1) + dr.dot(&c.d2);
+            let step = if h > 0.0 {
+                -g / h
+            } else {
+                -g / c.d1.dot(&c.d1).max(1e-300) * 0.1
+            };
+            let tn = (t + step).clamp(t0, t1);
+            let done = (tn - t).abs() <= eps;
+            t = tn;
+            if done {
+                break;
+            }
+        }
+        (curve.eval(t) - p).norm() <= tol
+    })
+}
+
 fn link_trims(scene: &mut SceneData, faces: &BTreeMap<usize, FaceCtx>, face_edges: &BTreeMap<usize, Vec<u32>>) {
     use super::bez2;
     use crate::scene::data::TrimCurve;
@@ -567,11 +612,11 @@ fn link_trims(scene: &mut SceneData, faces: &BTreeMap<usize, FaceCtx>, face_edge
                     // knot spans' poles is farther than `tol` from the edge
                     // (convex hull of each span): most pairs are rejected
                     // without a projection
+                    // (every point's box test before any projection)
                     let along = curves.iter().find(|(_, curve, hull)| {
-                        pts.iter().all(|p| {
-                            hull.as_ref().map_or(true, |h| h.iter().any(|b| box_dist(b, p) <= tol))
-                                && crate::track::brute::closest_on_curve(curve, p, 32).2 <= tol
-                        })
+                        pts.iter()
+                            .all(|p| hull.as_ref().map_or(true, |h| h.iter().any(|b| box_dist(b, p) <= tol)))
+                            && pts.iter().all(|p| within(curve, p, tol, 32))
                     });
                     if let Some(&(e, _, _)) = along {
                         links.push(Adjacency {
