@@ -19,7 +19,7 @@ use extrack::prepare::{prepare, PrepareOptions};
 use extrack::track::{closest_points, PointBodyResult, Target, TrackScene};
 
 /// Corpus files whose 200 oracle points are all matched.
-const MATCHED: [&str; 30] = [
+const MATCHED: [&str; 31] = [
     "iges_autocad_wing128.igs",
     "iges_bladex_blade_upper.iges",
     "iges_c3d_bug33327.igs",
@@ -32,6 +32,7 @@ const MATCHED: [&str; 30] = [
     "iges_strim100_buc50025.igs",
     "step_alibre_s1.stp",
     "step_autocad2000_as1.stp",
+    "step_build123d_m6_screw.step",
     "step_cadds5_io1_revol.stp",
     "step_cocreate16_io1.stp",
     "step_euclid_turbine.stp",
@@ -52,8 +53,14 @@ const MATCHED: [&str; 30] = [
     "step_zoo_french_press.step",
 ];
 
-/// The mismatches of one answer (empty when it matches).
+/// The mismatches of one answer (empty when it matches), the closest point
+/// to 1e-5 mm.
 fn mismatch(r: &PointBodyResult, o: &OraclePoint) -> Option<String> {
+    mismatch_within(r, o, 1e-5)
+}
+
+/// [`mismatch`] with the closest point to `point_tol` mm.
+fn mismatch_within(r: &PointBodyResult, o: &OraclePoint, point_tol: f64) -> Option<String> {
     let tol = 1e-6 * o.dist.max(1.0);
     if (r.distance - o.dist).abs() > tol {
         return Some(format!("distance {} vs {}", r.distance, o.dist));
@@ -64,7 +71,7 @@ fn mismatch(r: &PointBodyResult, o: &OraclePoint) -> Option<String> {
         }
     }
     match (o.unique, o.closest) {
-        (true, Some(c)) if (r.point - c).norm() > 1e-5 => Some(format!("closest point {:?} vs {c:?}", r.point)),
+        (true, Some(c)) if (r.point - c).norm() > point_tol => Some(format!("closest point {:?} vs {c:?}", r.point)),
         _ => None,
     }
 }
@@ -165,6 +172,39 @@ fn cold_queries_match_open_cascade_within_the_file_tolerance() {
             }
         }
         println!("{file}: worst distance difference {worst:.1e} (file tolerance {file_tol:.1e})");
+        points += pts.len();
+    }
+    assert_no_failures(&failures, points);
+}
+
+/// Corpus files whose distances all match at 1e-6 relative but whose faces
+/// do not meet: at edges the closest point on one face's border and on the
+/// other's are two answers at the same distance (within 1e-6), apart by
+/// less than Open CASCADE's tolerance of the file. `iges_sw2010_impeller.igs`
+/// is a set of loose faces (no signed distance), with 11 edge answers
+/// 1.3e-5 to 3.4e-4 mm from Open CASCADE's (`max_tolerance` 0.16 mm).
+/// Asserted: distance (and signed distance where given) to 1e-6 relative,
+/// closest point within the file's tolerance.
+const DISTANCE_MATCHED: [&str; 1] = ["iges_sw2010_impeller.igs"];
+
+#[test]
+fn cold_query_distances_match_open_cascade_where_faces_leave_gaps() {
+    let Some(root) = common::fixtures() else { return };
+    let mut failures = Vec::new();
+    let mut points = 0;
+    for file in DISTANCE_MATCHED {
+        let inspect: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join("oracle").join(format!("{file}.inspect.json"))).unwrap(),
+        )
+        .unwrap();
+        let file_tol = inspect["max_tolerance"].as_f64().unwrap();
+        assert!(file_tol > 0.0 && file_tol < 1.0, "{file}: tolerance {file_tol}");
+        let (pts, rs) = cold_answers(&root, file);
+        for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
+            if let Some(m) = mismatch_within(r, o, file_tol) {
+                failures.push(format!("{file} point {i}: {m}"));
+            }
+        }
         points += pts.len();
     }
     assert_no_failures(&failures, points);

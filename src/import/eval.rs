@@ -1168,6 +1168,87 @@ mod tests {
         assert!(!t.contains(1.0, 2.5));
         assert!(!t.contains(1.0, -0.5));
     }
+
+    #[test]
+    fn loop_samples_follow_the_pcurve_where_the_surface_folds() {
+        // A strip folded onto itself: x = u on u ∈ [0, 1], then back,
+        // x = 1 − 0.9 (u − 1) on u ∈ [1, 2]; every point with x ∈ [0.1, 1]
+        // lies on both sheets. A face on the second sheet (its p-curves say
+        // u ∈ [1.2, 1.8]) must be sampled there, not where a projection of
+        // the 3-D edges happens to land first (m6_screw face #3818: a thread
+        // flank whose root strip touches the next turn).
+        use crate::geom::NurbsSurface;
+        use crate::import::model::{Coedge, Loop, SourceFormat};
+        let pts = [
+            [0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.1, 0.0, 0.0],
+            [0.1, 1.0, 0.0],
+        ];
+        let b = NurbsSurface::try_new(
+            1,
+            1,
+            vec![0.0, 0.0, 1.0, 2.0, 2.0],
+            vec![0.0, 0.0, 1.0, 1.0],
+            3,
+            2,
+            &pts,
+            None,
+        )
+        .unwrap();
+        let surface = Surface::BSpline(b);
+        let corners = [(1.2, 0.3), (1.8, 0.3), (1.8, 0.7), (1.2, 0.7)];
+        let line = |a: (f64, f64), b: (f64, f64), z: f64| CurveSegment {
+            curve: Curve::Line {
+                origin: Vec3::new(a.0, a.1, z),
+                dir: Vec3::new(b.0 - a.0, b.1 - a.1, 0.0),
+            },
+            t0: 0.0,
+            t1: 1.0,
+            forward: true,
+        };
+        let coedges = (0..4)
+            .map(|k| {
+                let (a, b) = (corners[k], corners[(k + 1) % 4]);
+                let (pa, pb) = (surface.eval(a.0, a.1), surface.eval(b.0, b.1));
+                Coedge {
+                    edge: None,
+                    forward: true,
+                    pcurve: Some(line(a, b, 0.0)),
+                    curve: Some(CurveSegment {
+                        curve: Curve::Line {
+                            origin: pa,
+                            dir: pb - pa,
+                        },
+                        t0: 0.0,
+                        t1: 1.0,
+                        forward: true,
+                    }),
+                    source: k as u64,
+                }
+            })
+            .collect();
+        let face = Face {
+            surface,
+            same_sense: true,
+            outer: Some(Loop { coedges, source: 9 }),
+            inner: Vec::new(),
+            source: 10,
+        };
+        let model = Model::new(SourceFormat::Step, "folded");
+        let t = FaceTrim::new(&model, &face);
+        assert_eq!(t.loops.len(), 1);
+        for &(u, v) in &t.loops[0] {
+            assert!(
+                (1.2 - 1e-9..=1.8 + 1e-9).contains(&u) && (0.3 - 1e-9..=0.7 + 1e-9).contains(&v),
+                "sample ({u}, {v}) off the p-curves' sheet"
+            );
+        }
+        assert!(t.contains(1.5, 0.5));
+        assert!(!t.contains(0.55, 0.5));
+    }
 }
 
 impl Curve {
