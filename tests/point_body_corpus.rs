@@ -210,6 +210,57 @@ fn cold_query_distances_match_open_cascade_where_faces_leave_gaps() {
     assert_no_failures(&failures, points);
 }
 
+/// Corpus files where Open CASCADE's `BRepExtrema_DistShapeShape` misses the
+/// global minimum on some points. `iges_rhino2001_vz387.igs` (one rational
+/// degree 1 × 2 B-spline face with double knots at v = −1 and 0): on 4
+/// points our answer is 0.08–0.58 mm nearer, at v ∈ [−0.58, −0.29] inside
+/// the 1-wide knot span [−1, 0]. Checked with Open CASCADE itself (OCP): its
+/// surface at our (u, v) is at our distance and `BRepClass_FaceClassifier`
+/// says IN, yet `DistShapeShape` answers farther (the oracle value).
+/// Asserted: every point's distance (and signed distance where given)
+/// matches at 1e-6 relative, or our answer is nearer and a point of the face
+/// as imported — on its surface (1e-9 relative) and inside its trims. Not
+/// asserted: closest points, which differ from Open CASCADE's by 1.2e-5 to
+/// 5.5e-5 mm on 24 edge answers at coordinates of about 1.4e4 mm (4e-9
+/// relative; the file's tolerance is 1e-5 mm) — an along-edge shift that
+/// changes the distance by less than 1e-12 mm, so the distance cannot tell
+/// which side is off.
+const ORACLE_MISSES: [&str; 1] = ["iges_rhino2001_vz387.igs"];
+
+#[test]
+fn cold_queries_match_open_cascade_or_find_a_verified_nearer_point() {
+    use extrack::import::eval::{project_surface, FaceTrim};
+    let Some(root) = common::fixtures() else { return };
+    let mut failures = Vec::new();
+    let mut points = 0;
+    for file in ORACLE_MISSES {
+        let model = extrack::import::import_file(root.join("corpus").join(file)).unwrap();
+        let (pts, rs) = cold_answers(&root, file);
+        let mut nearer = 0;
+        for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
+            let Some(m) = mismatch_within(r, o, f64::INFINITY) else {
+                continue;
+            };
+            let tol = 1e-6 * o.dist.max(1.0);
+            let verified = r.distance < o.dist - tol
+                && model.faces.iter().find(|f| f.source == r.face).is_some_and(|f| {
+                    let (nu, nv) = f.surface.natural_bounds();
+                    let b = (nu.unwrap_or((-1e9, 1e9)), nv.unwrap_or((-1e9, 1e9)));
+                    let pr = project_surface(&f.surface, &r.point, b, 48);
+                    pr.distance <= 1e-9 * (1.0 + r.point.norm()) && FaceTrim::new(&model, f).contains(pr.u, pr.v)
+                });
+            if verified {
+                nearer += 1;
+            } else {
+                failures.push(format!("{file} point {i}: {m}"));
+            }
+        }
+        println!("{file}: {nearer} points nearer than Open CASCADE's, on the face");
+        points += pts.len();
+    }
+    assert_no_failures(&failures, points);
+}
+
 #[test]
 fn coherent_tracker_matches_open_cascade_on_corpus_paths() {
     use extrack::track::{BodyState, PointBodyTracker, PointState, TrackerConfig};
