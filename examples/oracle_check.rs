@@ -110,6 +110,17 @@ fn main() {
                     let c = Vec3::new(c[0].as_f64().unwrap(), c[1].as_f64().unwrap(), c[2].as_f64().unwrap());
                     if (c - r.point).norm() > 1e-5 && err <= tol {
                         bad_p += 1;
+                        if bad_p <= 3 {
+                            println!(
+                                "  {i}: point {:?} vs {:?} ({:.2e} apart) face {} vs oracle face {} support {}",
+                                r.point.as_slice(),
+                                c.as_slice(),
+                                (c - r.point).norm(),
+                                r.face,
+                                p["face"],
+                                p["support"]
+                            );
+                        }
                     }
                 }
             }

@@ -21,7 +21,7 @@ use extrack::track::{
 };
 
 /// Corpus files whose 200 oracle points are all matched.
-const MATCHED: [&str; 30] = [
+const MATCHED: [&str; 31] = [
     "iges_autocad_wing128.igs",
     "iges_bladex_blade_upper.iges",
     "iges_c3d_bug33327.igs",
@@ -34,6 +34,7 @@ const MATCHED: [&str; 30] = [
     "iges_strim100_buc50025.igs",
     "step_alibre_s1.stp",
     "step_autocad2000_as1.stp",
+    "step_build123d_m6_screw.step",
     "step_cadds5_io1_revol.stp",
     "step_cocreate16_io1.stp",
     "step_euclid_turbine.stp",
@@ -54,8 +55,14 @@ const MATCHED: [&str; 30] = [
     "step_zoo_french_press.step",
 ];
 
-/// The mismatches of one answer (empty when it matches).
+/// The mismatches of one answer (empty when it matches), the closest point
+/// to 1e-5 mm.
 fn mismatch(r: &PointBodyResult, o: &OraclePoint) -> Option<String> {
+    mismatch_within(r, o, 1e-5)
+}
+
+/// [`mismatch`] with the closest point to `point_tol` mm.
+fn mismatch_within(r: &PointBodyResult, o: &OraclePoint, point_tol: f64) -> Option<String> {
     let tol = 1e-6 * o.dist.max(1.0);
     if (r.distance - o.dist).abs() > tol {
         return Some(format!("distance {} vs {}", r.distance, o.dist));
@@ -66,7 +73,7 @@ fn mismatch(r: &PointBodyResult, o: &OraclePoint) -> Option<String> {
         }
     }
     match (o.unique, o.closest) {
-        (true, Some(c)) if (r.point - c).norm() > 1e-5 => Some(format!("closest point {:?} vs {c:?}", r.point)),
+        (true, Some(c)) if (r.point - c).norm() > point_tol => Some(format!("closest point {:?} vs {c:?}", r.point)),
         _ => None,
     }
 }
@@ -157,9 +164,8 @@ fn cold_queries_and_coherent_paths_match_open_cascade_on_the_matched_corpus_file
 /// which of two faces a gap is attributed to, and the two answers differ by
 /// less than that tolerance. Asserted: the distance and signed distance
 /// within max(1e-6 relative, the file's tolerance) for every point, and the
-/// sign, cold and along a coherent path. Left out: `step_catia5_ventilator.stp` (the same case, but its
-/// prepare takes 29 s).
-const WITHIN_FILE_TOLERANCE: [&str; 9] = [
+/// sign, cold and along a coherent path.
+const WITHIN_FILE_TOLERANCE: [&str; 10] = [
     "iges_ansa9_occ131_2.igs",
     "iges_catia4_x28_tabcyl.igs",
     "iges_inventor2011_spring.igs",
@@ -167,6 +173,7 @@ const WITHIN_FILE_TOLERANCE: [&str; 9] = [
     "step_proe2001_k1_facesurface.stp",
     "step_rhino8_boxed_sphere.step",
     "step_rhino8_sliced_cylinder.step",
+    "step_catia5_ventilator.stp",
     "step_rhino_fusee.stp",
     "step_sdev_wrenchnut.stp",
 ];
@@ -208,4 +215,93 @@ fn cold_queries_and_coherent_paths_match_open_cascade_within_the_file_tolerance(
         points += pts.len();
     }
     assert_no_failures(&failures, 2 * points);
+}
+
+/// Corpus files whose distances all match at 1e-6 relative but whose faces
+/// do not meet: at edges the closest point on one face's border and on the
+/// other's are two answers at the same distance (within 1e-6), apart by
+/// less than Open CASCADE's tolerance of the file. `iges_sw2010_impeller.igs`
+/// is a set of loose faces (no signed distance), with 11 edge answers
+/// 1.3e-5 to 3.4e-4 mm from Open CASCADE's (`max_tolerance` 0.16 mm).
+/// Asserted: distance (and signed distance where given) to 1e-6 relative,
+/// closest point within the file's tolerance, cold and along a coherent path.
+const DISTANCE_MATCHED: [&str; 1] = ["iges_sw2010_impeller.igs"];
+
+#[test]
+fn cold_and_coherent_distances_match_open_cascade_where_faces_leave_gaps() {
+    let Some(root) = common::fixtures() else { return };
+    let mut failures = Vec::new();
+    let mut points = 0;
+    for file in DISTANCE_MATCHED {
+        let inspect: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join("oracle").join(format!("{file}.inspect.json"))).unwrap(),
+        )
+        .unwrap();
+        let file_tol = inspect["max_tolerance"].as_f64().unwrap();
+        assert!(file_tol > 0.0 && file_tol < 1.0, "{file}: tolerance {file_tol}");
+        let (pts, scene, rs) = cold_answers(&root, file);
+        for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
+            if let Some(m) = mismatch_within(r, o, file_tol) {
+                failures.push(format!("{file} point {i}: {m}"));
+            }
+        }
+        for (i, o, r) in coherent_answers(&scene, &pts) {
+            if let Some(m) = mismatch_within(&r, &o, file_tol) {
+                failures.push(format!("{file} path point {i}: {m}"));
+            }
+        }
+        points += pts.len();
+    }
+    assert_no_failures(&failures, 2 * points);
+}
+
+/// Corpus files where Open CASCADE's `BRepExtrema_DistShapeShape` misses the
+/// global minimum on some points. `iges_rhino2001_vz387.igs` (one rational
+/// degree 1 × 2 B-spline face with double knots at v = −1 and 0): on 4
+/// points our answer is 0.08–0.58 mm nearer, at v ∈ [−0.58, −0.29] inside
+/// the 1-wide knot span [−1, 0]. Checked with Open CASCADE itself (OCP): its
+/// surface at our (u, v) is at our distance and `BRepClass_FaceClassifier`
+/// says IN, yet `DistShapeShape` answers farther (the oracle value).
+/// Asserted: every point's distance (and signed distance where given)
+/// matches at 1e-6 relative, or our answer is nearer and a point of the face
+/// as imported — on its surface (1e-9 relative) and inside its trims. Not
+/// asserted: closest points, which differ from Open CASCADE's by 1.2e-5 to
+/// 5.5e-5 mm on 24 edge answers at coordinates of about 1.4e4 mm (4e-9
+/// relative; the file's tolerance is 1e-5 mm) — an along-edge shift that
+/// changes the distance by less than 1e-12 mm, so the distance cannot tell
+/// which side is off.
+const ORACLE_MISSES: [&str; 1] = ["iges_rhino2001_vz387.igs"];
+
+#[test]
+fn cold_queries_match_open_cascade_or_find_a_verified_nearer_point() {
+    use extrack::import::eval::{project_surface, FaceTrim};
+    let Some(root) = common::fixtures() else { return };
+    let mut failures = Vec::new();
+    let mut points = 0;
+    for file in ORACLE_MISSES {
+        let model = extrack::import::import_file(root.join("corpus").join(file)).unwrap();
+        let (pts, _, rs) = cold_answers(&root, file);
+        let mut nearer = 0;
+        for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
+            let Some(m) = mismatch_within(r, o, f64::INFINITY) else {
+                continue;
+            };
+            let tol = 1e-6 * o.dist.max(1.0);
+            let verified = r.distance < o.dist - tol
+                && model.faces.iter().find(|f| f.source == r.face).is_some_and(|f| {
+                    let (nu, nv) = f.surface.natural_bounds();
+                    let b = (nu.unwrap_or((-1e9, 1e9)), nv.unwrap_or((-1e9, 1e9)));
+                    let pr = project_surface(&f.surface, &r.point, b, 48);
+                    pr.distance <= 1e-9 * (1.0 + r.point.norm()) && FaceTrim::new(&model, f).contains(pr.u, pr.v)
+                });
+            if verified {
+                nearer += 1;
+            } else {
+                failures.push(format!("{file} point {i}: {m}"));
+            }
+        }
+        println!("{file}: {nearer} points nearer than Open CASCADE's, on the face");
+        points += pts.len();
+    }
+    assert_no_failures(&failures, points);
 }

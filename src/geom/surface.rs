@@ -913,10 +913,10 @@ fn contract_scalar<const OU: usize, const OV: usize, const R: bool>(
 mod simd {
     use super::{Hpoint, MaybeUninit, SurfacePoint, MAX_ORDER};
     use std::arch::x86_64::{
-        __m128d, __m256d, _mm256_blend_pd, _mm256_castpd128_pd256, _mm256_div_pd, _mm256_fmadd_pd,
-        _mm256_fnmadd_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute4x64_pd, _mm256_set1_pd, _mm256_setzero_pd,
-        _mm256_storeu_pd, _mm_add_pd, _mm_fmadd_pd, _mm_fnmadd_pd, _mm_mul_pd, _mm_set1_pd, _mm_set_pd,
-        _mm_setzero_pd, _mm_storeu_pd, _mm_sub_pd,
+        __m128d, __m256d, _mm256_blend_pd, _mm256_castpd128_pd256, _mm256_div_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd,
+        _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute4x64_pd, _mm256_set1_pd, _mm256_setzero_pd, _mm256_storeu_pd,
+        _mm_add_pd, _mm_fmadd_pd, _mm_fnmadd_pd, _mm_mul_pd, _mm_set1_pd, _mm_set_pd, _mm_setzero_pd, _mm_storeu_pd,
+        _mm_sub_pd,
     };
 
     /// Bernstein basis of degree `p = O − 1` on two lanes at once (lane 0 at

@@ -662,7 +662,20 @@ pub struct CoedgeSpan {
     pub samples: std::ops::Range<usize>,
 }
 
-fn coedge_samples(model: &Model, c: &crate::import::model::Coedge, out: &mut Vec<Vec3>) {
+/// Appends the coedge's 3-D samples to `out` and, for each, a parameter
+/// hint to `hints`: the point of the coedge's p-curve (when the file gives
+/// one) at the same fraction of the curve, oriented by which end of the
+/// p-curve lies at the first sample. The hint picks the sheet when the
+/// surface passes through a sample more than once (a thread flank whose
+/// root strip touches the next turn); [`FaceTrim::to_uv`] only starts
+/// Newton there and keeps the result when it lands on the sample.
+fn coedge_samples(
+    model: &Model,
+    face: &Surface,
+    c: &crate::import::model::Coedge,
+    out: &mut Vec<Vec3>,
+    hints: &mut Vec<Option<(f64, f64)>>,
+) {
     let seg = if let Some(e) = c.edge.and_then(|e| model.edges.get(e)) {
         CurveSegment {
             curve: e.curve.clone(),
@@ -680,8 +693,31 @@ fn coedge_samples(model: &Model, c: &crate::import::model::Coedge, out: &mut Vec
         Curve::BSpline(b) => (b.cw.len() * 8).clamp(32, 512),
         _ => 96,
     };
+    let first = out.len();
     for i in 0..=n {
         out.push(seg.eval_unit(i as f64 / n as f64).p);
+    }
+    let pc = c
+        .pcurve
+        .as_ref()
+        .filter(|p| p.t0.is_finite() && p.t1.is_finite() && p.t1 > p.t0);
+    let at = |p: &CurveSegment, s: f64| {
+        let q = p.eval_unit(s).p;
+        (q.x.is_finite() && q.y.is_finite()).then_some((q.x, q.y))
+    };
+    let flip = pc.and_then(|p| {
+        let (a, b) = (at(p, 0.0)?, at(p, 1.0)?);
+        let s0 = out[first];
+        let da = (face.eval(a.0, a.1) - s0).norm();
+        let db = (face.eval(b.0, b.1) - s0).norm();
+        Some(db < da)
+    });
+    for i in 0..=n {
+        let s = i as f64 / n as f64;
+        hints.push(match (pc, flip) {
+            (Some(p), Some(f)) => at(p, if f { 1.0 - s } else { s }),
+            _ => None,
+        });
     }
 }
 
@@ -703,13 +739,14 @@ impl FaceTrim {
         let seam = |e: usize| uses.iter().filter(|&&x| x == e).count() > 1;
         for (fl, lp) in face.outer.iter().chain(face.inner.iter()).enumerate() {
             let mut pts = Vec::new();
+            let mut hints = Vec::new();
             let mut spans = Vec::new();
             for (ci, c) in lp.coedges.iter().enumerate() {
                 if c.edge.is_some_and(seam) {
                     continue;
                 }
                 let first = pts.len();
-                coedge_samples(model, c, &mut pts);
+                coedge_samples(model, &face.surface, c, &mut pts, &mut hints);
                 if pts.len() > first {
                     spans.push(CoedgeSpan {
                         face_loop: fl,
@@ -721,7 +758,7 @@ impl FaceTrim {
             if pts.len() < 2 {
                 continue;
             }
-            loops.push(Self::to_uv(&face.surface, &pts, periods));
+            loops.push(Self::to_uv(&face.surface, &pts, &hints, periods));
             coedge_spans.push(spans);
         }
         let (nu, nv) = face.surface.natural_bounds();
@@ -786,7 +823,7 @@ impl FaceTrim {
                 }
                 .eval_unit(0.5)
                 .p;
-                if let Some(&(u, v)) = Self::to_uv(&face.surface, &[mid], periods).first() {
+                if let Some(&(u, v)) = Self::to_uv(&face.surface, &[mid], &[], periods).first() {
                     // a little off the seam, where the face lies on both sides
                     let nudge = |x: f64, per: Option<f64>| per.map_or(x, |p| x + 1e-4 * p);
                     let (u, v) = (nudge(u, periods.0), nudge(v, periods.1));
@@ -800,7 +837,14 @@ impl FaceTrim {
         t
     }
 
-    fn to_uv(s: &Surface, pts: &[Vec3], periods: (Option<f64>, Option<f64>)) -> Vec<(f64, f64)> {
+    /// Parameters of the loop samples `pts`; `hints` (empty, or one per
+    /// sample) are p-curve points tried first as Newton starts.
+    fn to_uv(
+        s: &Surface,
+        pts: &[Vec3],
+        hints: &[Option<(f64, f64)>],
+        periods: (Option<f64>, Option<f64>),
+    ) -> Vec<(f64, f64)> {
         let (nu, nv) = s.natural_bounds();
         let bounds = (nu.unwrap_or((-1e9, 1e9)), nv.unwrap_or((-1e9, 1e9)));
         let mut out: Vec<(f64, f64)> = Vec::with_capacity(pts.len());
@@ -810,12 +854,28 @@ impl FaceTrim {
         // sample, so the warm-started Newton is accepted up to twice it
         // (at most 1e-3 relative; the grid search is for real jumps only)
         let mut prev_dist = 0.0f64;
-        for p in pts {
-            let (mut u, mut v) = match (s.analytic_params(p), prev) {
-                (Some(uv), _) => uv,
-                (None, Some((pu, pv))) => {
+        for (i, p) in pts.iter().enumerate() {
+            let scale = 1.0 + p.norm();
+            // the file's p-curve at this sample, when Newton from it lands on the sample
+            let analytic = s.analytic_params(p);
+            let hinted = hints
+                .get(i)
+                .copied()
+                .flatten()
+                .filter(|_| analytic.is_none())
+                .and_then(|(hu, hv)| {
+                    let a = newton_surface(s, p, hu, hv, bounds);
+                    let accept = (1e-6 * scale).max((2.0 * prev_dist).min(1e-3 * scale));
+                    (a.distance <= accept && a.u.is_finite() && a.v.is_finite()).then_some(a)
+                });
+            let (mut u, mut v) = match (analytic, prev, hinted) {
+                (Some(uv), _, _) => uv,
+                (None, _, Some(a)) => {
+                    prev_dist = a.distance;
+                    (a.u, a.v)
+                }
+                (None, Some((pu, pv)), None) => {
                     let a = newton_surface(s, p, pu, pv, bounds);
-                    let scale = 1.0 + p.norm();
                     let accept = (1e-6 * scale).max((2.0 * prev_dist).min(1e-3 * scale));
                     let g = if a.distance > accept {
                         project_surface(s, p, bounds, 24)
@@ -826,7 +886,7 @@ impl FaceTrim {
                     prev_dist = best.distance;
                     (best.u, best.v)
                 }
-                (None, None) => {
+                (None, None, None) => {
                     let g = project_surface(s, p, bounds, 24);
                     prev_dist = g.distance;
                     (g.u, g.v)
@@ -1107,6 +1167,87 @@ mod tests {
         assert!(t.contains(-5.0, 1.5));
         assert!(!t.contains(1.0, 2.5));
         assert!(!t.contains(1.0, -0.5));
+    }
+
+    #[test]
+    fn loop_samples_follow_the_pcurve_where_the_surface_folds() {
+        // A strip folded onto itself: x = u on u ∈ [0, 1], then back,
+        // x = 1 − 0.9 (u − 1) on u ∈ [1, 2]; every point with x ∈ [0.1, 1]
+        // lies on both sheets. A face on the second sheet (its p-curves say
+        // u ∈ [1.2, 1.8]) must be sampled there, not where a projection of
+        // the 3-D edges happens to land first (m6_screw face #3818: a thread
+        // flank whose root strip touches the next turn).
+        use crate::geom::NurbsSurface;
+        use crate::import::model::{Coedge, Loop, SourceFormat};
+        let pts = [
+            [0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.1, 0.0, 0.0],
+            [0.1, 1.0, 0.0],
+        ];
+        let b = NurbsSurface::try_new(
+            1,
+            1,
+            vec![0.0, 0.0, 1.0, 2.0, 2.0],
+            vec![0.0, 0.0, 1.0, 1.0],
+            3,
+            2,
+            &pts,
+            None,
+        )
+        .unwrap();
+        let surface = Surface::BSpline(b);
+        let corners = [(1.2, 0.3), (1.8, 0.3), (1.8, 0.7), (1.2, 0.7)];
+        let line = |a: (f64, f64), b: (f64, f64), z: f64| CurveSegment {
+            curve: Curve::Line {
+                origin: Vec3::new(a.0, a.1, z),
+                dir: Vec3::new(b.0 - a.0, b.1 - a.1, 0.0),
+            },
+            t0: 0.0,
+            t1: 1.0,
+            forward: true,
+        };
+        let coedges = (0..4)
+            .map(|k| {
+                let (a, b) = (corners[k], corners[(k + 1) % 4]);
+                let (pa, pb) = (surface.eval(a.0, a.1), surface.eval(b.0, b.1));
+                Coedge {
+                    edge: None,
+                    forward: true,
+                    pcurve: Some(line(a, b, 0.0)),
+                    curve: Some(CurveSegment {
+                        curve: Curve::Line {
+                            origin: pa,
+                            dir: pb - pa,
+                        },
+                        t0: 0.0,
+                        t1: 1.0,
+                        forward: true,
+                    }),
+                    source: k as u64,
+                }
+            })
+            .collect();
+        let face = Face {
+            surface,
+            same_sense: true,
+            outer: Some(Loop { coedges, source: 9 }),
+            inner: Vec::new(),
+            source: 10,
+        };
+        let model = Model::new(SourceFormat::Step, "folded");
+        let t = FaceTrim::new(&model, &face);
+        assert_eq!(t.loops.len(), 1);
+        for &(u, v) in &t.loops[0] {
+            assert!(
+                (1.2 - 1e-9..=1.8 + 1e-9).contains(&u) && (0.3 - 1e-9..=0.7 + 1e-9).contains(&v),
+                "sample ({u}, {v}) off the p-curves' sheet"
+            );
+        }
+        assert!(t.contains(1.5, 0.5));
+        assert!(!t.contains(0.55, 0.5));
     }
 }
 
