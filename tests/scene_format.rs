@@ -103,7 +103,7 @@ fn view_accessors_copy_nothing() {
     assert_eq!(v.vertex_pieces(&v.vertices()[0]), &[0, 1]);
     assert_eq!(v.edge_knots(&v.edges()[3]).len(), 6);
     assert_eq!(v.edge_samples(&v.edges()[3]).len(), 3);
-    assert_eq!(v.version(), (1, 0));
+    assert_eq!(v.version(), (2, 0));
 }
 
 #[test]
@@ -166,10 +166,10 @@ fn versions() {
     let data = small_scene();
     let bytes = data.write();
     let sections = raw_sections(&bytes);
-    assert_eq!(assemble(1, 0, &sections), bytes);
+    assert_eq!(assemble(2, 0, &sections), bytes);
 
     // major version change: rejected (with or without a valid checksum)
-    for major in [0u16, 2, 0xFFFF] {
+    for major in [0u16, 1, 3, 0xFFFF] {
         let b = assemble(major, 0, &sections);
         let err = load(&b).unwrap_err();
         assert!(
@@ -197,10 +197,10 @@ fn versions() {
         id: 4243,
         ..extra.clone()
     });
-    let b = assemble(1, 7, &with_extra);
+    let b = assemble(2, 7, &with_extra);
     let a = aligned(&b);
     let v = SceneView::from_bytes(a.as_bytes()).unwrap();
-    assert_eq!(v.version(), (1, 7));
+    assert_eq!(v.version(), (2, 7));
     assert_eq!(v.section_bytes(4242), Some(&extra.bytes[..]));
     assert_eq!(v.to_data(), data);
     assert_eq!(v.to_data().write(), bytes);
@@ -211,20 +211,20 @@ fn versions() {
         flags: SECTION_REQUIRED,
         ..extra.clone()
     });
-    let err = load(&assemble(1, 7, &with_required)).unwrap_err();
+    let err = load(&assemble(2, 7, &with_required)).unwrap_err();
     assert!(matches!(err, SceneError::UnknownRequiredSection { id: 4242 }), "{err}");
 
     // a missing known section or a duplicated one: rejected
     let mut missing = sections.clone();
     missing.retain(|s| s.id != SectionId::Knots as u32);
     assert!(matches!(
-        load(&assemble(1, 0, &missing)),
+        load(&assemble(2, 0, &missing)),
         Err(SceneError::MissingSection { section: "knots" })
     ));
     let mut dup = sections.clone();
     dup.push(sections[5].clone());
     assert!(matches!(
-        load(&assemble(1, 0, &dup)),
+        load(&assemble(2, 0, &dup)),
         Err(SceneError::DuplicateSection { .. })
     ));
 }

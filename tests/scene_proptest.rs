@@ -232,8 +232,6 @@ fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
                     .into_iter()
                     .map(|t| EdgeSample {
                         t,
-                        point: r.pt3(),
-                        tangent: r.pt3(),
                         normal_a: r.pt3(),
                         normal_b: r.pt3(),
                     })

@@ -1,7 +1,8 @@
 //! The feature graph of one body: piece adjacency across the seams inside a
 //! face (pieces sharing a rectangle side), B-rep edges as crease / boundary
-//! edge features with exact NURBS curves and Voronoi samples (point, unit
-//! tangent, the outward normals of both adjacent faces), and vertices with
+//! edge features with exact NURBS curves and Voronoi samples (the edge
+//! parameter and the outward normals of both adjacent faces there; only the
+//! two end samples where both normals are constant), and vertices with
 //! their incident edges and pieces and the cone of the adjacent normals.
 //!
 //! An edge sample's face parameters come from projecting the edge point onto
@@ -85,6 +86,30 @@ fn edge_sample_count(curve: &NurbsCurve, min: usize) -> usize {
         (need as usize + 1).clamp(min, MAX_EDGE_SAMPLES.max(min))
     } else {
         min
+    }
+}
+
+/// Largest difference (per component) between two unit normals for which an
+/// edge's Voronoi samples count as having constant normals.
+const CONSTANT_NORMAL_TOL: f64 = 1e-12;
+
+/// The Voronoi samples to store: only the two end samples when both sides'
+/// outward normals are the same at every sample (within
+/// [`CONSTANT_NORMAL_TOL`], e.g. a straight edge between two planes). The
+/// runtime interpolates the pseudo-normal between samples, so the dropped
+/// samples would only repeat it.
+fn thin_samples(samples: Vec<EdgeSample>) -> Vec<EdgeSample> {
+    let same = |a: &[f64; 3], b: &[f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() <= CONSTANT_NORMAL_TOL);
+    match (samples.first(), samples.last()) {
+        (Some(&first), Some(&last))
+            if samples.len() > 2
+                && samples
+                    .iter()
+                    .all(|s| same(&s.normal_a, &first.normal_a) && same(&s.normal_b, &first.normal_b)) =>
+        {
+            vec![first, last]
+        }
+        _ => samples,
     }
 }
 
@@ -295,8 +320,7 @@ pub(crate) fn build(
         let mut uvs: Vec<[(f64, f64); 2]> = Vec::with_capacity(n_samples);
         for k in 0..n_samples {
             let t = k as f64 / (n_samples - 1) as f64;
-            let c = curve.eval_derivs(k0 + t * (k1 - k0));
-            let tangent = c.d1.try_normalize(0.0).unwrap_or_else(Vec3::zeros);
+            let c = curve.eval_derivs(k0 + t * (k1 - k0)); // the point only
             let ca = &faces[&fa];
             let uva = to_range(ca.face, &ca.fnurbs, &c.p);
             let na = outward_normal(ca.face, uva.0, uva.1);
@@ -311,8 +335,6 @@ pub(crate) fn build(
             uvs.push([uva, uvb]);
             samples.push(EdgeSample {
                 t,
-                point: [c.p.x, c.p.y, c.p.z],
-                tangent: [tangent.x, tangent.y, tangent.z],
                 normal_a: [na.x, na.y, na.z],
                 normal_b: [nb.x, nb.y, nb.z],
             });
@@ -385,7 +407,7 @@ pub(crate) fn build(
             knots: curve.knots.clone(),
             poles: curve.cw.clone(),
             sides,
-            samples,
+            samples: thin_samples(samples),
         });
     }
     link_trims(scene, &faces, &face_edges);

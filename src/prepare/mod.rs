@@ -41,7 +41,8 @@ pub struct PrepareOptions<'a> {
     pub max_cone_angle: f64,
     /// Most halvings when making a convex patch nice.
     pub max_split_depth: u32,
-    /// Voronoi samples per edge (≥ 2).
+    /// Voronoi samples per edge (≥ 2; more where the tangent turns; an edge
+    /// whose outward normals are constant keeps only its two end samples).
     pub edge_samples: usize,
     /// Called with `(stage, done, total)`.
     pub progress: Option<ProgressFn<'a>>,

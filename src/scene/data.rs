@@ -499,12 +499,8 @@ impl EdgeSide {
 /// One Voronoi sample along an edge.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EdgeSample {
-    /// Edge parameter in `[0,1]`.
+    /// Edge parameter in `[0,1]` (the point is the edge curve there).
     pub t: f64,
-    /// Point.
-    pub point: [f64; 3],
-    /// Unit tangent.
-    pub tangent: [f64; 3],
     /// Outward normal of side 0's piece.
     pub normal_a: [f64; 3],
     /// Outward normal of side 1's piece (zero when none).

@@ -200,10 +200,8 @@ pub fn dump(v: &SceneView<'_>) -> String {
         for s in v.edge_samples(e) {
             let _ = writeln!(
                 o,
-                "  sample t {} point {} tangent {} normals {} {}",
+                "  sample t {} normals {} {}",
                 f(s.t),
-                fs(&s.point),
-                fs(&s.tangent),
                 fs(&s.normal_a),
                 fs(&s.normal_b)
             );

@@ -13,7 +13,7 @@ use bytemuck::{Pod, Zeroable};
 /// The eight magic bytes at offset 0 of every scene.
 pub const MAGIC: [u8; 8] = *b"EXTRACK\0";
 /// Major format version written and accepted (incompatible changes bump it).
-pub const VERSION_MAJOR: u16 = 1;
+pub const VERSION_MAJOR: u16 = 2;
 /// Minor format version written (a newer minor may only add optional sections).
 pub const VERSION_MINOR: u16 = 0;
 /// Endianness marker: `0x0102_0304` written little-endian (bytes `04 03 02 01`).
@@ -70,7 +70,7 @@ pub struct SectionEntry {
     pub reserved: u32,
 }
 
-/// The section ids defined by format 1.0 (all required).
+/// The section ids defined by format 2.0 (all required; the same ids as 1.0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u32)]
 pub enum SectionId {
@@ -486,12 +486,8 @@ pub struct EdgeRecord {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub struct EdgeSampleRecord {
-    /// Edge parameter in `[0,1]`.
+    /// Edge parameter in `[0,1]` (the point is the edge curve there).
     pub t: f64,
-    /// Point on the edge (body-local).
-    pub point: [f64; 3],
-    /// Unit tangent (direction of increasing `t`).
-    pub tangent: [f64; 3],
     /// Unit outward normal of side 0's piece.
     pub normal_a: [f64; 3],
     /// Unit outward normal of side 1's piece (zero when there is none).
@@ -558,7 +554,7 @@ const _: () = {
     assert!(size_of::<AdjacencyRecord>() == 24);
     assert!(size_of::<EdgeSideRecord>() == 56);
     assert!(size_of::<EdgeRecord>() == 168);
-    assert!(size_of::<EdgeSampleRecord>() == 104);
+    assert!(size_of::<EdgeSampleRecord>() == 56);
     assert!(size_of::<VertexRecord>() == 88);
     assert!(size_of::<BvhNodeRecord>() == 64);
 };
@@ -589,7 +585,7 @@ mod tests {
         assert_eq!(offset_of!(EdgeSideRecord, uv_start), 24);
         assert_eq!(offset_of!(EdgeRecord, knots), 32);
         assert_eq!(offset_of!(EdgeRecord, sides), 56);
-        assert_eq!(offset_of!(EdgeSampleRecord, normal_b), 80);
+        assert_eq!(offset_of!(EdgeSampleRecord, normal_b), 32);
         assert_eq!(offset_of!(VertexRecord, edges), 56);
         assert_eq!(offset_of!(VertexRecord, source_id), 80);
         assert_eq!(offset_of!(BvhNodeRecord, a), 56);

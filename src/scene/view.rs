@@ -11,7 +11,7 @@
 //!    (overflow-checked), `length = record_size × record_count`, record size
 //!    of known sections, no duplicate ids, unknown required ids rejected,
 //!    unknown optional ids skipped, every section checksum; zero padding
-//!    between sections; every section of format 1.0 present;
+//!    between sections; every section of format 2.0 present;
 //! 3. every record: enum codes, reserved fields, every index in range, every
 //!    `(first, count)` range in bounds, sizes consistent (pole counts, knot
 //!    counts), ownership (a piece, edge, vertex or BVH node lies in the range of
@@ -689,8 +689,6 @@ impl Checker<'_, '_> {
             for s in samples {
                 let all = [s.t]
                     .iter()
-                    .chain(&s.point)
-                    .chain(&s.tangent)
                     .chain(&s.normal_a)
                     .chain(&s.normal_b)
                     .all(|x| x.is_finite());
@@ -1078,8 +1076,6 @@ impl<'a> SceneView<'a> {
                     .iter()
                     .map(|x| EdgeSample {
                         t: x.t,
-                        point: x.point,
-                        tangent: x.tangent,
                         normal_a: x.normal_a,
                         normal_b: x.normal_b,
                     })

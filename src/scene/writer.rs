@@ -268,8 +268,6 @@ impl SceneData {
                 .iter()
                 .map(|s| EdgeSampleRecord {
                     t: s.t,
-                    point: s.point,
-                    tangent: s.tangent,
                     normal_a: s.normal_a,
                     normal_b: s.normal_b,
                 })

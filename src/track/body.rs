@@ -798,7 +798,11 @@ fn build_body(scene: &SceneData, b: &crate::scene::data::Body) -> Result<BodyGeo
         let pseudo_normals = e
             .samples
             .iter()
-            .map(|s| (k0 + s.t * (k1 - k0), v3(s.point), v3(s.normal_a) + v3(s.normal_b)))
+            .map(|s| {
+                // the sample stores only its parameter: the point is the curve there
+                let t = k0 + s.t * (k1 - k0);
+                (t, curve.eval(t), v3(s.normal_a) + v3(s.normal_b))
+            })
             .collect();
         edges.push(EdgeGeom {
             id,
@@ -1113,6 +1117,28 @@ impl BodyGeom {
             .iter()
             .min_by(|a, b| (a.1 - p).norm_squared().total_cmp(&(b.1 - p).norm_squared()))
             .map_or(Vec3::zeros(), |s| s.2)
+    }
+
+    /// Squared distance from `p` to the polyline through the Voronoi sample
+    /// points of edge `k` (`None` without samples). Edges with constant
+    /// normals keep only their two end samples, so the polyline (not the
+    /// sample points alone) stands for the edge.
+    pub fn edge_samples_dist2(&self, k: u32, p: &Vec3) -> Option<f64> {
+        let s = &self.edges[k as usize].pseudo_normals;
+        let first = s.first()?;
+        let mut best = (first.1 - p).norm_squared();
+        for w in s.windows(2) {
+            let (a, b) = (w[0].1, w[1].1);
+            let ab = b - a;
+            let l2 = ab.norm_squared();
+            let x = if l2 > 0.0 {
+                ((p - a).dot(&ab) / l2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            best = best.min((a + ab * x - p).norm_squared());
+        }
+        Some(best)
     }
 
     /// Whether piece `k` keeps the parameters `(u, v)` (its trims).

@@ -209,14 +209,7 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
                 pn
             } else if body.kind == BodyKind::Solid {
                 let nearest = (0..body.edges.len() as u32)
-                    .filter_map(|e| {
-                        body.edges[e as usize]
-                            .pseudo_normals
-                            .iter()
-                            .map(|s| (s.1 - c.point).norm_squared())
-                            .min_by(f64::total_cmp)
-                            .map(|d| (d, e))
-                    })
+                    .filter_map(|e| body.edge_samples_dist2(e, &c.point).map(|d| (d, e)))
                     .min_by(|x, y| x.0.total_cmp(&y.0));
                 match nearest {
                     Some((_, e)) => body.edge_pseudo_normal_near(e, &c.point),

@@ -32,11 +32,9 @@ fn linear(start: [f64; 2], end: [f64; 2]) -> ParamMap {
     ParamMap::Linear { start, end }
 }
 
-fn sample(t: f64, point: [f64; 3], tangent: [f64; 3], a: [f64; 3], b: [f64; 3]) -> EdgeSample {
+fn sample(t: f64, a: [f64; 3], b: [f64; 3]) -> EdgeSample {
     EdgeSample {
         t,
-        point,
-        tangent,
         normal_a: a,
         normal_b: b,
     }
@@ -183,20 +181,8 @@ pub fn small_scene() -> SceneData {
             },
         ],
         samples: vec![
-            sample(
-                0.0,
-                [0.0, 0.0, 0.0],
-                [0.0, 1.0, 0.0],
-                [0.0, 0.0, -1.0],
-                [-1.0, 0.0, 0.0],
-            ),
-            sample(
-                1.0,
-                [0.0, 10.0, 0.0],
-                [0.0, 1.0, 0.0],
-                [0.0, 0.0, -1.0],
-                [-1.0, 0.0, 0.0],
-            ),
+            sample(0.0, [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]),
+            sample(1.0, [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]),
         ],
     };
     let (k1, c1) = line([10.0, 0.0, 0.0], [10.0, 10.0, 0.0]);
@@ -220,13 +206,7 @@ pub fn small_scene() -> SceneData {
                 map: linear([0.0, 0.0], [0.0, 1.0]),
             },
         ],
-        samples: vec![sample(
-            0.5,
-            [10.0, 5.0, 0.0],
-            [0.0, 1.0, 0.0],
-            [0.0, 0.0, -1.0],
-            [0.0, 0.0, -1.0],
-        )],
+        samples: vec![sample(0.5, [0.0, 0.0, -1.0], [0.0, 0.0, -1.0])],
     };
     let seam_x = 15.0 - 5.0 * H;
     let seam_z = 5.0 * H;
@@ -355,9 +335,9 @@ pub fn small_scene() -> SceneData {
             EdgeSide::NONE,
         ],
         samples: vec![
-            sample(0.0, [5.4, 5.4, 1.0], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0], [0.0; 3]),
-            sample(0.5, [3.9, 2.1, 0.4], unit([-1.0, -1.0, 0.0]), [0.0, 0.0, 1.0], [0.0; 3]),
-            sample(1.0, [0.6, 0.6, 1.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0; 3]),
+            sample(0.0, [0.0, 0.0, 1.0], [0.0; 3]),
+            sample(0.5, [0.0, 0.0, 1.0], [0.0; 3]),
+            sample(1.0, [0.0, 0.0, 1.0], [0.0; 3]),
         ],
     };
     let v1 = Vertex {
@@ -474,13 +454,7 @@ pub fn grid_scene(n: usize) -> SceneData {
                         samples: (0..4)
                             .map(|k| {
                                 let t = k as f64 / 3.0;
-                                sample(
-                                    t,
-                                    [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), 0.0],
-                                    unit([b[0] - a[0], b[1] - a[1], 0.0]),
-                                    [0.0, 0.0, 1.0],
-                                    [0.0, 0.0, 1.0],
-                                )
+                                sample(t, [0.0, 0.0, 1.0], [0.0, 0.0, 1.0])
                             })
                             .collect(),
                     });
