@@ -42,10 +42,40 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
+    // PROBE_CHECK=k compares every k-th update with a cold query (largest
+    // difference in the summary)
+    let check: usize = std::env::var("PROBE_CHECK")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let mut worst = (0.0f64, 0usize);
     for (k, st) in path.iter().cycle().take(laps * path.len()).enumerate() {
         let t0 = Instant::now();
         let r = t.update(&sa, &still, &sb, st, 1e-3).unwrap();
         let dt = t0.elapsed().as_secs_f64() * 1e6;
+        if check > 0 && k % check == 0 {
+            let cold = extrack::track::body_distance(&sa, ia, &Pose::identity(), &sb, ib, &st.pose).unwrap();
+            // penetration is a local answer (tracked continuously, where a
+            // cold query seeds from the deepest points): separated states only
+            let e = if cold.penetrating || r.penetrating {
+                0.0
+            } else {
+                (cold.distance - r.distance).abs()
+            };
+            if e > worst.0 {
+                worst = (e, k);
+            }
+            if e > 1e-9 {
+                let brute =
+                    extrack::track::brute::body_pair_distance(&sa, ia, &Pose::identity(), &sb, ib, &st.pose, 40, 12)
+                        .unwrap()
+                        .0;
+                println!(
+                    "mismatch at {k}: coherent {:.9} {:?}/{:?} cold {:.9} {:?}/{:?} brute {:.9}",
+                    r.distance, r.feature_a, r.feature_b, cold.distance, cold.feature_a, cold.feature_b, brute
+                );
+            }
+        }
         if k > 0 {
             times.push(dt);
             cells += r.cells_solved as u64;
@@ -72,6 +102,12 @@ fn main() {
                 dt
             );
         }
+    }
+    if check > 0 {
+        println!(
+            "largest |coherent − cold| (both separated) {:.3e} at update {}",
+            worst.0, worst.1
+        );
     }
     solved.sort_unstable();
     if !solved.is_empty() {

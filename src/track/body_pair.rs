@@ -267,8 +267,65 @@ struct ItemBoxes {
     /// Control points of the pieces and edges (body-local, Euclidean): each
     /// item lies in their convex hull.
     hull: Vec<Vec3>,
+    /// Per piece: its parallelogram when the piece is affine ([`affine_item`]).
+    flat: Vec<Option<Flat>>,
+    /// Per edge: when the edge is straight, its unit direction and up to
+    /// [`EDGE_FACES`] affine pieces that may have a side along it (the
+    /// pieces the edge separates and those whose adjacency names it).
+    edge_faces: Vec<Option<(Vec3, [u32; EDGE_FACES])>>,
     edges0: u32,
     trims0: u32,
+}
+
+/// Affine pieces remembered per straight edge ([`ItemBoxes::edge_faces`]).
+const EDGE_FACES: usize = 4;
+
+/// An affine piece: the parallelogram `o + u·e1 + v·e2`, `(u, v) ∈ [0,1]²`
+/// (body-local), with its outward unit normal.
+#[derive(Debug, Clone, Copy)]
+struct Flat {
+    o: Vec3,
+    e1: Vec3,
+    e2: Vec3,
+    n: Vec3,
+}
+
+impl Flat {
+    /// Whether the parallelogram's own minimum against the other body's
+    /// witness is met at `p` to first order: `p` lies on the parallelogram's
+    /// border (within `tol`, mm), every parameter at a bound has its
+    /// Karush–Kuhn–Tucker sign for moving towards `q` (`w = q − p`: the
+    /// distance grows into the parallelogram), a parameter strictly inside
+    /// runs along the unit direction `along` (where the caller's witness is
+    /// stationary: the tracked edge), and the piece faces `q` (`n·w ≥ 0`).
+    fn kkt_at(&self, p: &Vec3, w: &Vec3, along: &Vec3, tol: f64) -> bool {
+        let r = p - self.o;
+        let (g11, g12, g22) = (self.e1.dot(&self.e1), self.e1.dot(&self.e2), self.e2.dot(&self.e2));
+        let det = g11 * g22 - g12 * g12;
+        if !(det > 0.0) || self.n.dot(w) < 0.0 {
+            return false;
+        }
+        let (b1, b2) = (self.e1.dot(&r), self.e2.dot(&r));
+        let x = [(b1 * g22 - b2 * g12) / det, (b2 * g11 - b1 * g12) / det];
+        if (self.o + self.e1 * x[0] + self.e2 * x[1] - p).norm() > tol {
+            return false;
+        }
+        let mut on_border = false;
+        for (k, e) in [self.e1, self.e2].iter().enumerate() {
+            let t = tol / e.norm();
+            let (lo, hi) = (x[k].abs() <= t, (x[k] - 1.0).abs() <= t);
+            if lo || hi {
+                on_border = true;
+                // at u = 0 the distance must not fall as u grows (w·e ≤ 0), at u = 1 as it shrinks
+                if (lo && w.dot(e) > 0.0) || (hi && w.dot(e) < 0.0) {
+                    return false;
+                }
+            } else if x[k] < 0.0 || x[k] > 1.0 || e.cross(along).norm() > 1e-9 * e.norm() {
+                return false;
+            }
+        }
+        on_border
+    }
 }
 
 impl ItemBoxes {
@@ -294,6 +351,35 @@ impl ItemBoxes {
         let unimodal = all.iter().map(|&it| unimodal_item(body, it)).collect();
         let affine = all.iter().map(|&it| affine_item(body, it)).collect();
         let (hull_range, hull) = control_hulls(body);
+        let flat: Vec<Option<Flat>> = (0..body.pieces.len() as u32)
+            .map(|k| {
+                if affine_item(body, Item::Piece(k)) {
+                    flat_of(body, k)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let edge_faces = (0..body.edges.len() as u32)
+            .map(|e| {
+                let dir = straight_dir(body, e)?;
+                let mut faces = [NONE; EDGE_FACES];
+                let mut n = 0;
+                let named = body.pieces.iter().enumerate().filter_map(|(k, p)| {
+                    p.adjacency
+                        .iter()
+                        .any(|&(_, f)| f == FeatureRef::Edge(e))
+                        .then_some(k as u32)
+                });
+                for k in body.edges[e as usize].pieces.into_iter().chain(named) {
+                    if flat.get(k as usize).is_some_and(Option::is_some) && n < EDGE_FACES && !faces[..n].contains(&k) {
+                        faces[n] = k;
+                        n += 1;
+                    }
+                }
+                Some((dir, faces))
+            })
+            .collect();
         let mut boxes = Self {
             lo,
             hi,
@@ -302,6 +388,8 @@ impl ItemBoxes {
             redundant: Vec::new(),
             hull_range,
             hull,
+            flat,
+            edge_faces,
             edges0,
             trims0,
         };
@@ -338,6 +426,28 @@ impl ItemBoxes {
             Item::Trim(i - self.trims0)
         }
     }
+}
+
+/// The parallelogram of an affine piece (see [`affine_item`]) with its
+/// outward normal; `None` when degenerate.
+fn flat_of(body: &BodyGeom, k: u32) -> Option<Flat> {
+    let s = &body.pieces[k as usize].surface;
+    let o = s.eval(0.0, 0.0);
+    let (e1, e2) = (s.eval(1.0, 0.0) - o, s.eval(0.0, 1.0) - o);
+    let n = body.piece_normal(k, [0.5, 0.5]);
+    (n != Vec3::zeros()).then_some(Flat { o, e1, e2, n })
+}
+
+/// The unit direction of a straight edge ([`unimodal_item`]), else `None`.
+fn straight_dir(body: &BodyGeom, e: u32) -> Option<Vec3> {
+    if !unimodal_item(body, Item::Edge(e)) {
+        return None;
+    }
+    let cw = &body.edges[e as usize].curve.cw;
+    let pt = |h: &crate::geom::Hpoint| Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]);
+    let d = pt(cw.last()?) - pt(cw.first()?);
+    let l = d.norm();
+    (l > 0.0).then(|| d / l)
 }
 
 /// Euclidean control points of homogeneous poles, `None` when a weight is
@@ -932,6 +1042,15 @@ fn improves(c: &PairCandidate, best: &PairCandidate) -> bool {
     c.d < best.d - 1e-12 * (1.0 + c.d)
 }
 
+/// Whether a pair whose distance is at least `lb` cannot replace `best`
+/// ([`improves`]: any answer `d ≥ lb` has `d + 1e-12 (1 + d) ≥ best.d`), so
+/// it need not be solved: a pair tied with the best one to rounding is
+/// settled by a bound instead of a solve that could not change the answer.
+#[inline]
+fn beaten(lb: f64, best: &PairCandidate) -> bool {
+    lb + 1e-12 * (1.0 + lb) >= best.d
+}
+
 /// Unit direction of the best pair so far (zero while there is none): the
 /// slab direction of [`Rel::box_bound`].
 #[inline]
@@ -1002,6 +1121,75 @@ impl Dominated {
     }
 }
 
+/// Item pairs whose minimum is the tracked pair's distance `d`: with a tracked
+/// straight edge, the affine pieces beside it that meet the Karush–Kuhn–Tucker
+/// conditions at the tracked witness (Lin–Canny's Voronoi test of the edge
+/// against each face: the witness direction does not point into the face),
+/// paired with the other side's tracked item and its own such pieces. Each
+/// such pair has a converged local minimum at the tracked witnesses, facing
+/// or between affine items, so (like the tracked pair, [`PairSkip::Proven`])
+/// that is its minimum, and it need not be solved: the far phase bounds it by `d`.
+#[derive(Debug, Clone, Copy)]
+struct Ties {
+    n: usize,
+    pairs: [(Item, Item); TIES_MAX],
+    d: f64,
+}
+
+/// At most the tracked items and [`EDGE_FACES`] pieces on each side, less the tracked pair.
+const TIES_MAX: usize = (EDGE_FACES + 1) * (EDGE_FACES + 1) - 1;
+
+impl Ties {
+    const NONE: Ties = Ties {
+        n: 0,
+        pairs: [(Item::Piece(0), Item::Piece(0)); TIES_MAX],
+        d: f64::INFINITY,
+    };
+
+    #[inline]
+    fn has(&self, a: Item, b: Item) -> bool {
+        self.pairs[..self.n].contains(&(a, b))
+    }
+}
+
+/// One side of a tied pair: the item, whether it is affine, unimodal, and
+/// faces the other witness (curves always do).
+type TieSide = (Item, bool, bool, bool);
+
+/// The tracked item of one body and, when it is a straight edge whose witness
+/// lies inside it, the affine pieces beside it that pass [`Flat::kkt_at`] at
+/// the witness `p` against the other witness `q` (body-local); `facing`: the
+/// tracked item faces `q`.
+#[allow(clippy::too_many_arguments)]
+fn tie_side(
+    boxes: &ItemBoxes,
+    item: Item,
+    mode: Mode,
+    p: &Vec3,
+    q: &Vec3,
+    facing: bool,
+    tol: f64,
+    out: &mut [TieSide; EDGE_FACES + 1],
+) -> usize {
+    let i = boxes.index(item);
+    out[0] = (item, boxes.affine[i], boxes.unimodal[i], facing);
+    let mut n = 1;
+    if let (Item::Edge(e), Mode::Interior) = (item, mode) {
+        if let Some(Some((dir, faces))) = boxes.edge_faces.get(e as usize) {
+            let w = q - p;
+            for &k in faces.iter().filter(|&&k| k != NONE) {
+                if let Some(Some(f)) = boxes.flat.get(k as usize) {
+                    if f.kkt_at(p, &w, dir, tol) {
+                        out[n] = (Item::Piece(k), true, true, true);
+                        n += 1;
+                    }
+                }
+            }
+        }
+    }
+    n
+}
+
 struct Ctx<'a> {
     a: &'a BodyGeom,
     b: &'a BodyGeom,
@@ -1012,6 +1200,8 @@ struct Ctx<'a> {
     skip: Option<PairSkip>,
     /// With `skip = Items(pa, pb)`: the items on `pa`'s and on `pb`'s patch.
     dom: Option<(&'a Dominated, &'a Dominated)>,
+    /// Item pairs tied with the tracked pair ([`Ties`]).
+    ties: &'a Ties,
 }
 
 fn centres(body: &BodyGeom) -> Vec<[f64; 2]> {
@@ -1089,7 +1279,7 @@ impl PairFar {
         // expansions make goes back in afterwards (it may lie below too,
         // where a bound is only a box bound, and waits for the next update)
         while let Some(top) = self.front.peek() {
-            if top.0.key - self.s >= best.d {
+            if beaten(top.0.key - self.s, best) {
                 break;
             }
             let Some(ByKey(e)) = self.front.pop() else { break };
@@ -1142,7 +1332,7 @@ impl PairFar {
     fn expand_nodes(&mut self, ctx: &Ctx, na: u32, nb: u32, depth: u32, best: &mut PairCandidate) -> f64 {
         let (a, b) = (&ctx.a.nodes[na as usize], &ctx.b.nodes[nb as usize]);
         let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
-        if lb >= best.d {
+        if beaten(lb, best) {
             if depth <= FRONT_DEPTH {
                 self.push(EntryKind::Nodes, na, nb, depth, lb);
             }
@@ -1199,6 +1389,14 @@ impl PairFar {
             // a trim curve along a B-rep edge: the edge (exact) stands for it
             return f64::INFINITY;
         }
+        if ctx.ties.n > 0 && ctx.ties.has(ba.item(ia), bb.item(ib)) {
+            // its minimum is the tracked distance
+            let k = ctx.ties.d;
+            if depth <= FRONT_DEPTH {
+                self.push(EntryKind::Items, ia, ib, depth, k);
+            }
+            return k;
+        }
         let mut lb = ctx.rel.box_bound(
             &ba.lo[ia as usize],
             &ba.hi[ia as usize],
@@ -1206,15 +1404,21 @@ impl PairFar {
             &bb.hi[ib as usize],
             &slab_dir(best),
         );
-        if lb < best.d {
-            // the pair's own witness direction, else the best pair's
-            let n = if warm.n[0].is_nan() { slab_dir(best) } else { warm.n };
+        if !beaten(lb, best) {
+            // along the best pair's direction (a pair tied with it, e.g. a
+            // face beside its edge, has that gap: exact between affine items),
+            // then along the pair's own last witness direction
+            let (ha, hb) = (ba.hull_of(ia), bb.hull_of(ib));
+            let n = slab_dir(best);
             if n != Vec3::zeros() {
-                lb = lb.max(ctx.rel.hull_bound(ba.hull_of(ia), bb.hull_of(ib), &n));
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+            }
+            if !beaten(lb, best) && !warm.n[0].is_nan() {
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &warm.n));
             }
         }
         let keep = depth <= FRONT_DEPTH;
-        if lb >= best.d {
+        if beaten(lb, best) {
             if keep {
                 self.push_warm(EntryKind::Items, ia, ib, depth, lb, warm);
             }
@@ -1331,7 +1535,7 @@ impl PairFar {
     fn visit_cells(&mut self, ctx: &Ctx, ca: u32, cb: u32, best: &mut PairCandidate) -> f64 {
         let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
         let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
-        if lb >= best.d {
+        if beaten(lb, best) {
             return lb;
         }
         if let Some(PairSkip::Basin(ia, ib, x)) = ctx.skip {
@@ -1992,6 +2196,10 @@ impl BodyPairTracker {
                 }
                 _ => None,
             };
+            let ties = match skip {
+                Some(PairSkip::Proven(..)) => self.ties(&rel, &best),
+                _ => Ties::NONE,
+            };
             let ctx = Ctx {
                 a,
                 b,
@@ -2001,6 +2209,7 @@ impl BodyPairTracker {
                 cfg: pair_cell_config(&self.cfg),
                 skip,
                 dom,
+                ties: &ties,
             };
             self.far.search(&ctx, &mut best);
             iterations += self.far.iterations;
@@ -2045,6 +2254,35 @@ impl BodyPairTracker {
             switches,
             cells_solved,
         })
+    }
+
+    /// The item pairs tied with a proven tracked pair `c` ([`Ties`]).
+    fn ties(&self, rel: &Rel, c: &PairCandidate) -> Ties {
+        let mut t = Ties { d: c.d, ..Ties::NONE };
+        if !matches!(c.ia, Item::Edge(_)) && !matches!(c.ib, Item::Edge(_)) {
+            return t;
+        }
+        // a witness within this of a piece's border is on it (the error it
+        // allows is below the far phase's tie threshold, see `improves`)
+        let tol = 1e-12 * (1.0 + c.d);
+        let dr = c.pb - c.pa;
+        let rt = rel.frame.r.transpose();
+        let (pb, qa) = (rt * (c.pb - rel.frame.t), rt * (c.pa - rel.frame.t));
+        let mut sa = [(Item::Piece(0), false, false, false); EDGE_FACES + 1];
+        let mut sb = sa;
+        let fa = !matches!(c.ia, Item::Piece(_)) || c.na.dot(&dr) >= 0.0;
+        let fb = !matches!(c.ib, Item::Piece(_)) || c.nb.dot(&dr) <= 0.0;
+        let na = tie_side(&self.boxes_a, c.ia, c.mode_a, &c.pa, &c.pb, fa, tol, &mut sa);
+        let nb = tie_side(&self.boxes_b, c.ib, c.mode_b, &pb, &qa, fb, tol, &mut sb);
+        for &(x, ax, ux, fx) in &sa[..na] {
+            for &(y, ay, uy, fy) in &sb[..nb] {
+                if (x, y) != (c.ia, c.ib) && ((ax && ay) || (ux && uy && fx && fy)) && t.n < TIES_MAX {
+                    t.pairs[t.n] = (x, y);
+                    t.n += 1;
+                }
+            }
+        }
+        t
     }
 
     /// The Lin–Canny switches of the active pair: while a witness is
