@@ -213,6 +213,7 @@ fn scene_query_host_under_valgrind() {
     valgrind(&exe, &[&scene, &model]);
     // the check is not vacuous: a scene the host forgets to free is reported
     let out = Command::new("valgrind")
+        .env_remove("LD_LIBRARY_PATH") // as in `run`: no stale library from target/<profile>
         .args([
             "--error-exitcode=99",
             "--leak-check=full",
