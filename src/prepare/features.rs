@@ -551,18 +551,10 @@ fn within(curve: &NurbsCurve, p: &Vec3, tol: f64, n: usize) -> bool {
         let mut t = start;
         for _ in 0..40 {
             let c = curve.eval_derivs(t);
-            let dr = c.p - p;
-            if dr.norm() <= tol {
+            if (c.p - p).norm() <= tol {
                 return true;
             }
-            let g = dr.dot(&c.d1);
-            let h = c.d1.dot(&c.d1) + dr.dot(&c.d2);
-            let step = if h > 0.0 {
-                -g / h
-            } else {
-                -g / c.d1.dot(&c.d1).max(1e-300) * 0.1
-            };
-            let tn = (t + step).clamp(t0, t1);
+            let tn = crate::track::brute::curve_newton(&c, p, t, (t0, t1));
             let done = (tn - t).abs() <= eps;
             t = tn;
             if done {

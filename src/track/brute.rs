@@ -87,6 +87,22 @@ pub fn closest_on_patch(patch: &NurbsSurface, q: &Vec3, n: usize, seeds: usize) 
     }
 }
 
+/// One Newton step of the foot-point problem `(c(t) − q)·c'(t) = 0` from
+/// `t` (where `c` is the curve's point and derivatives), clamped to the
+/// domain; where the second derivative of the squared distance is not
+/// positive, a short gradient step instead.
+pub(crate) fn curve_newton(c: &crate::geom::CurvePoint, q: &Vec3, t: f64, (t0, t1): (f64, f64)) -> f64 {
+    let dr = c.p - q;
+    let g = dr.dot(&c.d1);
+    let h = c.d1.dot(&c.d1) + dr.dot(&c.d2);
+    let step = if h > 0.0 {
+        -g / h
+    } else {
+        -g / c.d1.dot(&c.d1).max(1e-300) * 0.1
+    };
+    (t + step).clamp(t0, t1)
+}
+
 /// Closest point of a curve to `q`: `(t, point, distance)` by `n` samples and
 /// a clamped Newton polish of the best few.
 pub fn closest_on_curve(curve: &NurbsCurve, q: &Vec3, n: usize) -> (f64, Vec3, f64) {
@@ -104,15 +120,7 @@ pub fn closest_on_curve(curve: &NurbsCurve, q: &Vec3, n: usize) -> (f64, Vec3, f
         let mut t = t_start;
         for _ in 0..100 {
             let c = curve.eval_derivs(t);
-            let dr = c.p - q;
-            let g = dr.dot(&c.d1);
-            let h = c.d1.dot(&c.d1) + dr.dot(&c.d2);
-            let step = if h > 0.0 {
-                -g / h
-            } else {
-                -g / c.d1.dot(&c.d1).max(1e-300) * 0.1
-            };
-            let tn = (t + step).clamp(t0, t1);
+            let tn = curve_newton(&c, q, t, (t0, t1));
             if (tn - t).abs() < 1e-16 * (1.0 + t.abs()) {
                 t = tn;
                 break;
