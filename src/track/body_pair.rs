@@ -349,16 +349,11 @@ impl ItemBoxes {
         let trims = (0..body.trims.len() as u32).map(Item::Trim);
         let all: Vec<Item> = pieces.chain(edges).chain(trims).collect();
         let unimodal = all.iter().map(|&it| unimodal_item(body, it)).collect();
-        let affine = all.iter().map(|&it| affine_item(body, it)).collect();
+        let affine: Vec<bool> = all.iter().map(|&it| affine_item(body, it)).collect();
         let (hull_range, hull) = control_hulls(body);
+        // pieces come first in `all`: `affine[k]` is piece k's flag
         let flat: Vec<Option<Flat>> = (0..body.pieces.len() as u32)
-            .map(|k| {
-                if affine_item(body, Item::Piece(k)) {
-                    flat_of(body, k)
-                } else {
-                    None
-                }
-            })
+            .map(|k| if affine[k as usize] { flat_of(body, k) } else { None })
             .collect();
         let edge_faces = (0..body.edges.len() as u32)
             .map(|e| {
@@ -443,9 +438,9 @@ fn straight_dir(body: &BodyGeom, e: u32) -> Option<Vec3> {
     if !unimodal_item(body, Item::Edge(e)) {
         return None;
     }
-    let cw = &body.edges[e as usize].curve.cw;
-    let pt = |h: &crate::geom::Hpoint| Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]);
-    let d = pt(cw.last()?) - pt(cw.first()?);
+    let mut pts = euclidean_poles(&body.edges[e as usize].curve.cw)?;
+    let first = pts.next()?;
+    let d = pts.last()? - first;
     let l = d.norm();
     (l > 0.0).then(|| d / l)
 }

@@ -200,21 +200,18 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             // beyond the border from one below it, and the nearest sample
             // can belong to another edge than the one through the witness);
             // a loose face's border: the face normal
-            let through = (t.edge == NONE && body.kind == BodyKind::Solid)
-                .then(|| border_pseudo_normal(body, t.piece, &c.point))
-                .flatten();
             let n = if t.edge != NONE {
                 body.edge_pseudo_normal_near(t.edge, &c.point)
-            } else if let Some(pn) = through {
-                pn
             } else if body.kind == BodyKind::Solid {
-                let nearest = (0..body.edges.len() as u32)
-                    .filter_map(|e| body.edge_samples_dist2(e, &c.point).map(|d| (d, e)))
-                    .min_by(|x, y| x.0.total_cmp(&y.0));
-                match nearest {
-                    Some((_, e)) => body.edge_pseudo_normal_near(e, &c.point),
-                    None => body.piece_normal(t.piece, uv),
-                }
+                border_pseudo_normal(body, t.piece, &c.point).unwrap_or_else(|| {
+                    let nearest = (0..body.edges.len() as u32)
+                        .filter_map(|e| body.edge_samples_dist2(e, &c.point).map(|d| (d, e)))
+                        .min_by(|x, y| x.0.total_cmp(&y.0));
+                    match nearest {
+                        Some((_, e)) => body.edge_pseudo_normal_near(e, &c.point),
+                        None => body.piece_normal(t.piece, uv),
+                    }
+                })
             } else {
                 body.piece_normal(t.piece, uv)
             };
