@@ -158,6 +158,85 @@ fn piece_area(p: &Piece) -> f64 {
     a
 }
 
+/// Area of a piece by Green's theorem in its parameter square: with
+/// `F(u, v) = ∫₀ᵘ |S_s × S_t|(s, v) ds` (composite Gauss–Legendre, 4 panels),
+/// the area inside a loop is `±∮ F dv` (+ for a counter-clockwise loop), and
+/// the even–odd region is the alternating sum over loops by nesting depth.
+/// Every trim curve is integrated in
+/// its own parameter (8 panels of 8-point Gauss–Legendre: exact p-curves are smooth on each curve). Costs
+/// O(curves), unlike [`piece_area`]'s bands (O(curves²)); used for the
+/// corpus and cross-checked against [`piece_area`] on the generated fixtures.
+fn piece_area_green(p: &Piece) -> f64 {
+    use extrack::prepare::bez2;
+    let s = piece_surface(p).expect("valid piece");
+    if !p.trimmed {
+        return piece_area(p);
+    }
+    let f = |u: f64, v: f64| -> f64 {
+        if u == 0.0 {
+            return 0.0;
+        }
+        row_integral(&s, v, 0.0, u)
+    };
+    // ∮ g(u, v) dv over one loop, and a sample polyline of the loop
+    let loop_integral = |curves: &[TrimCurve], g: &dyn Fn(f64, f64) -> f64| -> f64 {
+        let mut acc = 0.0;
+        for c in curves {
+            match c {
+                TrimCurve::Polyline(pts) => {
+                    for w in pts.windows(2) {
+                        let (a, b) = (w[0], w[1]);
+                        let dv = b[1] - a[1];
+                        if dv != 0.0 {
+                            acc += gl8(0.0, 1.0, |t| g(a[0] + t * (b[0] - a[0]), a[1] + t * dv)) * dv;
+                        }
+                    }
+                }
+                TrimCurve::Bezier(h) => {
+                    for k in 0..8 {
+                        let (t0, t1) = (k as f64 / 8.0, (k + 1) as f64 / 8.0);
+                        acc += gl8(t0, t1, |t| {
+                            let (q, d) = bez2::eval_d1(h, t);
+                            g(q[0], q[1]) * d[1]
+                        });
+                    }
+                }
+            }
+        }
+        acc
+    };
+    let polyline = |curves: &[TrimCurve]| -> Vec<[f64; 2]> {
+        let mut out = Vec::new();
+        for c in curves {
+            match c {
+                TrimCurve::Polyline(pts) => out.extend(pts.iter().copied()),
+                TrimCurve::Bezier(h) => out.extend((0..=16).map(|i| bez2::eval(h, i as f64 / 16.0))),
+            }
+        }
+        out
+    };
+    let inside = |poly: &[[f64; 2]], q: [f64; 2]| -> bool {
+        let mut c = false;
+        for i in 0..poly.len() {
+            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+            if (a[1] > q[1]) != (b[1] > q[1]) && q[0] < a[0] + (q[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
+                c = !c;
+            }
+        }
+        c
+    };
+    let polys: Vec<Vec<[f64; 2]>> = p.trim_loops.iter().map(|l| polyline(&l.curves)).collect();
+    let mut area = 0.0;
+    for (i, l) in p.trim_loops.iter().enumerate() {
+        let orient = loop_integral(&l.curves, &|u, _| u).signum();
+        let q = polys[i][polys[i].len() / 2];
+        let depth = (0..polys.len()).filter(|&j| j != i && inside(&polys[j], q)).count();
+        let sign = if depth % 2 == 0 { 1.0 } else { -1.0 };
+        area += sign * orient * loop_integral(&l.curves, &f);
+    }
+    area
+}
+
 /// Area of an untrimmed face from the importer's own surface evaluator
 /// (independent of the NURBS conversion and the pieces): composite 8×8
 /// Gauss–Legendre on a 24×24 grid of the face's parameter range.
@@ -318,7 +397,13 @@ fn generated_step_fixtures_prepare() {
         let mut ours: BTreeMap<u64, (f64, bool)> = BTreeMap::new();
         for p in &scene.pieces {
             let e = ours.entry(p.source_face).or_insert((0.0, false));
-            e.0 += piece_area(p);
+            let a = piece_area(p);
+            let g = piece_area_green(p);
+            assert!(
+                (a - g).abs() <= 1e-8 * a.abs().max(1e-12),
+                "{stem}: piece area by bands {a} and by Green's theorem {g} differ"
+            );
+            e.0 += a;
             e.1 |= p.trimmed;
         }
         let (mut untrimmed, mut trimmed_faces, mut worst_untrimmed, mut worst_trimmed) = (0, 0, 0.0f64, 0.0f64);
@@ -414,4 +499,138 @@ fn corpus_files_prepare() {
         .filter(|f| !KNOWN_CLASS_VIOLATIONS.iter().any(|k| f.starts_with(k)))
         .collect();
     assert!(unexpected.is_empty(), "{unexpected:?}");
+}
+
+/// Open CASCADE's adaptive face areas of a corpus file
+/// (`fixtures/oracle/corpus/<file>.areas.json`, `tools/oracle_areas.py
+/// --keep-ext`), summed per file entity (STEP id or IGES DE: instanced parts
+/// repeat their faces): `(area, perimeter × edge tolerance)`, the second the
+/// band within which the file defines the face (its p-curves and 3-D edges
+/// may disagree by up to the edge tolerance).
+fn corpus_areas(path: &Path) -> BTreeMap<u64, (f64, f64)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let j: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out: BTreeMap<u64, (f64, f64)> = BTreeMap::new();
+    for f in j["faces"].as_array().expect("faces") {
+        let Some(id) = f["step_id"].as_u64().or(f["iges_de"].as_u64()) else {
+            continue;
+        };
+        let e = out.entry(id).or_insert((0.0, 0.0));
+        e.0 += f["area"].as_f64().expect("area");
+        e.1 += f["perimeter"].as_f64().expect("perimeter") * f["edge_tolerance"].as_f64().expect("edge_tolerance");
+    }
+    out
+}
+
+/// Corpus files with faces whose piece area is neither within [`AREA_TOL`]
+/// of Open CASCADE's adaptive area nor within the file's own tolerance band
+/// (perimeter × largest edge tolerance, see [`corpus_areas`]), with the
+/// number of such file entities when the check was added (session 10). A
+/// ratchet: a listed file may not get more, any other file must have none.
+/// Causes found so far (README "Offline stage", Area): alibre_s1's 35 are
+/// faces our importer counts twice (ours exactly 2×: see the issue note);
+/// catia4_x28_tabcyl's face is Open CASCADE's error (a grid integration with
+/// its own face classifier gives 8811.9, ours 8831.8, its area 7412.2);
+/// hm_nentity #623 is the offset face that has no exact NURBS form (reported,
+/// not prepared); harmonyware is the p-curve-only hole across the seam; the
+/// rest are not traced yet.
+const KNOWN_AREA_MISMATCHES: [(&str, usize); 13] = [
+    ("iges_ansa9_occ131_2.igs", 1),
+    ("iges_catia4_x28_tabcyl.igs", 1),
+    ("iges_harmonyware_torus.igs", 1),
+    ("iges_hm_nentity.igs", 2),
+    ("iges_ideas11_cylinder_msbo.igs", 2),
+    ("iges_rhino2001_vz387.igs", 1),
+    ("iges_sw2008_fuse.igs", 1),
+    ("step_alibre_s1.stp", 35),
+    ("step_catia5_ventilator.stp", 2),
+    ("step_ideas9_dm1_ap214.stp", 5),
+    ("step_microstation_k1.stp", 5),
+    ("step_proe2001_k1_facesurface.stp", 3),
+    ("step_sw2013_featuretype.step", 2),
+];
+
+/// Issue 5: "the pieces of each face cover that face exactly (total area
+/// equals the face area within 1e-6 relative)" on every corpus file, against
+/// Open CASCADE's adaptive areas (`fixtures/oracle/corpus/*.areas.json`,
+/// made by `tools/oracle_areas.py --keep-ext`; iges_pygeo_turbine_blade has
+/// none: Open CASCADE transfers no shape from it). Piece areas by Green's
+/// theorem ([`piece_area_green`]). `AREA_FILTER=name` limits the files,
+/// `PREP_AREA_DETAIL=1` prints every mismatch, `PREP_AREA_FACE=id` the
+/// pieces of one face.
+#[test]
+fn corpus_face_areas() {
+    let Some(dir) = fixtures() else { return };
+    let odir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/oracle/corpus");
+    let mut names: Vec<_> = std::fs::read_dir(&odir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".areas.json"))
+        .collect();
+    names.sort();
+    assert!(
+        names.len() >= 47,
+        "expected the corpus area files, found {}",
+        names.len()
+    );
+    let only = std::env::var("AREA_FILTER").ok();
+    let mut failures = Vec::new();
+    for areas in names {
+        let file = areas
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .trim_end_matches(".areas.json")
+            .to_string();
+        if only.as_ref().is_some_and(|f| !file.contains(f.as_str())) {
+            continue;
+        }
+        let model = extrack::import::import_file(dir.join("corpus").join(&file))
+            .unwrap_or_else(|e| panic!("{file}: import: {e}"));
+        let scene = prepare(&model, &PrepareOptions::default()).unwrap_or_else(|e| panic!("{file}: prepare: {e}"));
+        let mut ours: BTreeMap<u64, f64> = BTreeMap::new();
+        let face = std::env::var("PREP_AREA_FACE").ok().and_then(|f| f.parse::<u64>().ok());
+        for (k, p) in scene.pieces.iter().enumerate() {
+            let a = piece_area_green(p);
+            if face == Some(p.source_face) {
+                println!(
+                    "  piece {k} of face #{}: area {a:.9} (bands {:.9})",
+                    p.source_face,
+                    piece_area(p)
+                );
+            }
+            *ours.entry(p.source_face).or_insert(0.0) += a;
+        }
+        let occ = corpus_areas(&areas);
+        let (mut n, mut bad, mut within_tol, mut worst, mut worst_id) = (0, 0, 0, 0.0f64, 0);
+        for (id, &(a, band)) in &occ {
+            let b = ours.get(id).copied().unwrap_or(0.0);
+            let rel = (a - b).abs() / a.abs().max(1e-300);
+            n += 1;
+            if rel < AREA_TOL {
+                continue;
+            }
+            let tolerated = (a - b).abs() <= band;
+            if tolerated {
+                within_tol += 1;
+            } else {
+                bad += 1;
+                if rel > worst {
+                    (worst, worst_id) = (rel, *id);
+                }
+            }
+            if std::env::var_os("PREP_AREA_DETAIL").is_some() {
+                println!("  {file} #{id}: ours {b:.9} occ {a:.9} rel {rel:.1e} |diff| {:.1e} perimeter x edge tol {band:.1e}{}", (a - b).abs(), if tolerated { " (within the file's tolerance)" } else { "" });
+            }
+        }
+        println!("{file}: {n} faces, {within_tol} beyond {AREA_TOL:e} within the file's tolerance, {bad} beyond both, worst rel {worst:.1e} (#{worst_id})");
+        let known = KNOWN_AREA_MISMATCHES.iter().find(|k| k.0 == file).map_or(0, |k| k.1);
+        if bad > known {
+            failures.push(format!(
+                "{file}: {bad} faces beyond {AREA_TOL:e} (known: {known}), worst rel {worst:.1e} (#{worst_id})"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
