@@ -165,7 +165,10 @@ fn piece_area(p: &Piece) -> f64 {
 /// Every trim curve is integrated in
 /// its own parameter (8 panels of 8-point Gauss–Legendre: exact p-curves are smooth on each curve). Costs
 /// O(curves), unlike [`piece_area`]'s bands (O(curves²)); used for the
-/// corpus and cross-checked against [`piece_area`] on the generated fixtures.
+/// corpus on pieces with more than 64 trim curves ([`corpus_piece_area`]),
+/// cross-checked against [`piece_area`] on the generated fixtures. Loops are
+/// assumed not to overlap (runs of two loops along one side of the square
+/// break the nesting test).
 fn piece_area_green(p: &Piece) -> f64 {
     use extrack::prepare::bez2;
     let s = piece_surface(p).expect("valid piece");
@@ -235,6 +238,19 @@ fn piece_area_green(p: &Piece) -> f64 {
         area += sign * orient * loop_integral(&l.curves, &f);
     }
     area
+}
+
+/// Piece area for the corpus check: the band integration ([`piece_area`]:
+/// exact even–odd, also where loops run along one side of the square) for
+/// pieces with at most 64 trim curves, Green's theorem
+/// ([`piece_area_green`], linear in the curves) above.
+fn corpus_piece_area(p: &Piece) -> f64 {
+    let curves: usize = p.trim_loops.iter().map(|l| l.curves.len()).sum();
+    if curves <= 64 {
+        piece_area(p)
+    } else {
+        piece_area_green(p)
+    }
 }
 
 /// Area of an untrimmed face from the importer's own surface evaluator
@@ -504,18 +520,19 @@ fn corpus_files_prepare() {
 /// Open CASCADE's adaptive face areas of a corpus file
 /// (`fixtures/oracle/corpus/<file>.areas.json`, `tools/oracle_areas.py
 /// --keep-ext`), summed per file entity (STEP id or IGES DE: instanced parts
-/// repeat their faces): `(area, perimeter × edge tolerance)`, the second the
-/// band within which the file defines the face (its p-curves and 3-D edges
-/// may disagree by up to the edge tolerance).
-fn corpus_areas(path: &Path) -> BTreeMap<u64, (f64, f64)> {
+/// repeat their faces): `(area, perimeter × edge tolerance, instances)`, the
+/// second the band within which the file defines the face (its p-curves and
+/// 3-D edges may disagree by up to the edge tolerance).
+fn corpus_areas(path: &Path) -> BTreeMap<u64, (f64, f64, usize)> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let j: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out: BTreeMap<u64, (f64, f64)> = BTreeMap::new();
+    let mut out: BTreeMap<u64, (f64, f64, usize)> = BTreeMap::new();
     for f in j["faces"].as_array().expect("faces") {
         let Some(id) = f["step_id"].as_u64().or(f["iges_de"].as_u64()) else {
             continue;
         };
-        let e = out.entry(id).or_insert((0.0, 0.0));
+        let e = out.entry(id).or_insert((0.0, 0.0, 0));
+        e.2 += 1;
         e.0 += f["area"].as_f64().expect("area");
         e.1 += f["perimeter"].as_f64().expect("perimeter") * f["edge_tolerance"].as_f64().expect("edge_tolerance");
     }
@@ -527,8 +544,8 @@ fn corpus_areas(path: &Path) -> BTreeMap<u64, (f64, f64)> {
 /// (perimeter × largest edge tolerance, see [`corpus_areas`]), with the
 /// number of such file entities when the check was added (session 10). A
 /// ratchet: a listed file may not get more, any other file must have none.
-/// Causes found so far (README "Offline stage", Area): alibre_s1's 35 are
-/// faces our importer counts twice (ours exactly 2×: see the issue note);
+/// Causes found so far (README "Offline stage", Area): alibre_s1's 4 are its
+/// holes-only spheres (full period now, still 10 % high, not traced);
 /// catia4_x28_tabcyl's face is Open CASCADE's error (a grid integration with
 /// its own face classifier gives 8811.9, ours 8831.8, its area 7412.2);
 /// hm_nentity #623 is the offset face that has no exact NURBS form (reported,
@@ -542,7 +559,7 @@ const KNOWN_AREA_MISMATCHES: [(&str, usize); 13] = [
     ("iges_ideas11_cylinder_msbo.igs", 2),
     ("iges_rhino2001_vz387.igs", 1),
     ("iges_sw2008_fuse.igs", 1),
-    ("step_alibre_s1.stp", 35),
+    ("step_alibre_s1.stp", 4),
     ("step_catia5_ventilator.stp", 2),
     ("step_ideas9_dm1_ap214.stp", 5),
     ("step_microstation_k1.stp", 5),
@@ -555,7 +572,7 @@ const KNOWN_AREA_MISMATCHES: [(&str, usize); 13] = [
 /// Open CASCADE's adaptive areas (`fixtures/oracle/corpus/*.areas.json`,
 /// made by `tools/oracle_areas.py --keep-ext`; iges_pygeo_turbine_blade has
 /// none: Open CASCADE transfers no shape from it). Piece areas by Green's
-/// theorem ([`piece_area_green`]). `AREA_FILTER=name` limits the files,
+/// theorem or bands ([`corpus_piece_area`]). `AREA_FILTER=name` limits the files,
 /// `PREP_AREA_DETAIL=1` prints every mismatch, `PREP_AREA_FACE=id` the
 /// pieces of one face.
 #[test]
@@ -589,10 +606,11 @@ fn corpus_face_areas() {
         let model = extrack::import::import_file(dir.join("corpus").join(&file))
             .unwrap_or_else(|e| panic!("{file}: import: {e}"));
         let scene = prepare(&model, &PrepareOptions::default()).unwrap_or_else(|e| panic!("{file}: prepare: {e}"));
-        let mut ours: BTreeMap<u64, f64> = BTreeMap::new();
+        // per entity: area summed over instances, and the instances (bodies)
+        let mut ours: BTreeMap<u64, (f64, std::collections::BTreeSet<u32>)> = BTreeMap::new();
         let face = std::env::var("PREP_AREA_FACE").ok().and_then(|f| f.parse::<u64>().ok());
         for (k, p) in scene.pieces.iter().enumerate() {
-            let a = piece_area_green(p);
+            let a = corpus_piece_area(p);
             if face == Some(p.source_face) {
                 println!(
                     "  piece {k} of face #{}: area {a:.9} (bands {:.9})",
@@ -600,12 +618,26 @@ fn corpus_face_areas() {
                     piece_area(p)
                 );
             }
-            *ours.entry(p.source_face).or_insert(0.0) += a;
+            let e = ours.entry(p.source_face).or_default();
+            e.0 += a;
+            e.1.insert(p.body);
         }
         let occ = corpus_areas(&areas);
         let (mut n, mut bad, mut within_tol, mut worst, mut worst_id) = (0, 0, 0, 0.0f64, 0);
-        for (id, &(a, band)) in &occ {
-            let b = ours.get(id).copied().unwrap_or(0.0);
+        let mut instance_counts_differ = 0;
+        for (id, &(a, band, count)) in &occ {
+            // Open CASCADE drops a second assembly occurrence of a part under
+            // the same parent (alibre_s1: two NEXT_ASSEMBLY_USAGE_OCCURRENCEs
+            // of one child with different placements give 8 solids, we import
+            // 11 bodies): compare the area per instance where the counts differ
+            let (b, a, band) = match ours.get(id) {
+                Some((b, bodies)) if bodies.len() != count => {
+                    instance_counts_differ += 1;
+                    (b / bodies.len() as f64, a / count as f64, band / count as f64)
+                }
+                Some((b, _)) => (*b, a, band),
+                None => (0.0, a, band),
+            };
             let rel = (a - b).abs() / a.abs().max(1e-300);
             n += 1;
             if rel < AREA_TOL {
@@ -624,7 +656,7 @@ fn corpus_face_areas() {
                 println!("  {file} #{id}: ours {b:.9} occ {a:.9} rel {rel:.1e} |diff| {:.1e} perimeter x edge tol {band:.1e}{}", (a - b).abs(), if tolerated { " (within the file's tolerance)" } else { "" });
             }
         }
-        println!("{file}: {n} faces, {within_tol} beyond {AREA_TOL:e} within the file's tolerance, {bad} beyond both, worst rel {worst:.1e} (#{worst_id})");
+        println!("{file}: {n} faces, {within_tol} beyond {AREA_TOL:e} within the file's tolerance, {bad} beyond both, worst rel {worst:.1e} (#{worst_id}); {instance_counts_differ} with other instance counts than Open CASCADE's");
         let known = KNOWN_AREA_MISMATCHES.iter().find(|k| k.0 == file).map_or(0, |k| k.1);
         if bad > known {
             failures.push(format!(

@@ -344,7 +344,8 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
     let fnurbs = nurbs::face_nurbs_of(face, &trim)?;
     let exact = trim::exact_loops(model, face, &trim);
     stats.trim_counts = (exact.projected, exact.approximated, usize::from(exact.approximated > 0));
-    let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty());
+    let holes_only = nurbs::holes_only(face, &trim);
+    let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty()) && !holes_only;
     let sigma = if face.same_sense { 1.0 } else { -1.0 };
     let out = &mut stats.pieces;
     let ((ru0, ru1), (rv0, rv1)) = fnurbs.mapped.surface.domain();
@@ -400,7 +401,7 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
                 if !(fu1 > fu0 && fv1 > fv0) {
                     continue;
                 }
-                let status = trim::trim_piece(&trim, &exact, outer_first, &fnurbs, domain, nrect);
+                let status = trim::trim_piece(&trim, &exact, outer_first, holes_only, &fnurbs, domain, nrect);
                 let (trimmed, fully_inside, loops) = match status {
                     trim::TrimStatus::Outside => {
                         stats.dropped += 1;

@@ -183,6 +183,16 @@ pub fn face_range_of(face: &Face, trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
             (None, None) => (lo, hi),
         }
     };
+    // A face of a closed surface bounded by holes only (no outer loop: a
+    // sphere or torus minus some caps) covers the whole surface: a full
+    // period in each periodic direction, with the seam in the widest gap
+    // between the loops so that no hole crosses it, and the natural range in
+    // the other direction.
+    if holes_only(face, trim) {
+        if let Some(r) = holes_only_range(face, trim) {
+            return r;
+        }
+    }
     let mut r = (pick(nu, pu, lo.0, hi.0), pick(nv, pv, lo.1, hi.1));
     // A periodic direction whose loops do not span a period has two
     // candidate intervals between the loops' extremes: `[lo, hi]` and its
@@ -243,6 +253,106 @@ pub fn face_range_of(face: &Face, trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
         }
     }
     r
+}
+
+/// True when every loop of the face is a hole: the face is the whole
+/// (closed) surface minus them. Holes are told by orientation: a loop running
+/// clockwise about the outward normal (signed area in `(u, v)` times the face
+/// sense < 0). The importers may leave the outer loop empty, or (STEP files
+/// with only FACE_BOUNDs, e.g. alibre_s1's sphere #1920) take a hole as the
+/// outer loop.
+pub fn holes_only(face: &Face, trim: &FaceTrim) -> bool {
+    let sigma = if trim.same_sense { 1.0 } else { -1.0 };
+    let is_hole = |l: &Vec<(f64, f64)>| {
+        let n = l.len();
+        let twice_area: f64 = (0..n)
+            .map(|k| {
+                let (a, b) = (l[k], l[(k + 1) % n]);
+                a.0 * b.1 - b.0 * a.1
+            })
+            .sum();
+        twice_area * sigma < 0.0
+    };
+    let no_outer = !face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty());
+    if trim.loops.is_empty() || !(no_outer || trim.loops.iter().all(is_hole)) {
+        return false;
+    }
+    // only closed surfaces (sphere, torus, closed B-splines) have a face that
+    // is "everything but the holes", and only when a seam window exists
+    holes_only_range(face, trim).is_some()
+}
+
+/// The face range of a holes-only face of a closed surface: a full period in
+/// each periodic direction (seam between the holes, [`seam_window`]) and the
+/// natural range otherwise; `None` when the surface is not closed or no
+/// window holds the loops.
+fn holes_only_range(face: &Face, trim: &FaceTrim) -> Option<((f64, f64), (f64, f64))> {
+    let (nu, nv) = face.surface.natural_bounds();
+    let (pu, pv) = face.surface.periods();
+    let mut lo = (f64::INFINITY, f64::INFINITY);
+    let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for l in &trim.loops {
+        for &(u, v) in l {
+            lo = (lo.0.min(u), lo.1.min(v));
+            hi = (hi.0.max(u), hi.1.max(v));
+        }
+    }
+    let u = match pu {
+        Some(p) => seam_window(trim, 0, p, lo.0, hi.0)?,
+        None => nu?,
+    };
+    let v = match pv {
+        Some(p) => seam_window(trim, 1, p, lo.1, hi.1)?,
+        None => nv?,
+    };
+    (pu.is_some() || pv.is_some()).then_some((u, v))
+}
+
+/// One period `[c, c + p]` of direction `k` (0 = u, 1 = v) containing every
+/// loop sample (`lo..hi`, the samples' extent) with its ends `c`, `c + p` in
+/// the middle of the widest gap between the loops' extents taken modulo `p`
+/// (so no loop touches the seam). `None` when the samples span a period or
+/// more, or no window holds them all.
+fn seam_window(trim: &FaceTrim, k: usize, p: f64, lo: f64, hi: f64) -> Option<(f64, f64)> {
+    if !(lo.is_finite() && hi.is_finite() && hi - lo < p) {
+        return None;
+    }
+    let coord = |q: &(f64, f64)| if k == 0 { q.0 } else { q.1 };
+    // the loops' extents as arcs of the circle of length p
+    let mut arcs: Vec<(f64, f64)> = trim
+        .loops
+        .iter()
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let a = l.iter().map(coord).fold(f64::INFINITY, f64::min);
+            let b = l.iter().map(coord).fold(f64::NEG_INFINITY, f64::max);
+            let s = a.rem_euclid(p);
+            (s, s + (b - a))
+        })
+        .collect();
+    arcs.sort_by(|x, y| x.0.total_cmp(&y.0));
+    // merge overlapping arcs, then the widest gap (wrapping past p)
+    let mut merged: Vec<(f64, f64)> = Vec::new();
+    for (a, b) in arcs {
+        match merged.last_mut() {
+            Some(m) if a <= m.1 => m.1 = m.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    let (first, last) = (*merged.first()?, *merged.last()?);
+    let mut best = (first.0 + p - last.1, 0.5 * (last.1 + first.0 + p));
+    for w in merged.windows(2) {
+        let g = w[1].0 - w[0].1;
+        if g > best.0 {
+            best = (g, 0.5 * (w[0].1 + w[1].0));
+        }
+    }
+    if !(best.0 > 0.0) {
+        return None;
+    }
+    // the window [c, c + p] with c ≡ the gap's middle (mod p) and c ≤ lo
+    let c = best.1 - ((best.1 - lo) / p).ceil() * p;
+    (c + p >= hi).then_some((c, c + p))
 }
 
 /// The offset `basis + d·n` (`n` the unit normal `f_u × f_v`, see

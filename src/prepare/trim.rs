@@ -460,10 +460,17 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
 
 /// Classifies the piece with face-parameter `domain` `[u0,u1,v0,v1]` and NURBS
 /// rectangle `nrect` `[s0,s1,t0,t1]`. `outer_first`: loop 0 is the outer loop.
+/// `holes_only`: every loop is a hole (see [`nurbs::holes_only`](super::nurbs::holes_only)):
+/// the face is the rest of its range, so a piece no loop enters is inside
+/// when it is outside every loop, and a piece some hole enters gets its own
+/// square as an outer loop (a polyline along its sides: not a boundary, it
+/// only makes the even–odd rule count the holes as holes).
+#[allow(clippy::too_many_arguments)]
 pub fn trim_piece(
     trim: &FaceTrim,
     exact: &ExactLoops,
     outer_first: bool,
+    holes_only: bool,
     fnurbs: &FaceNurbs,
     domain: [f64; 4],
     nrect: [f64; 4],
@@ -498,7 +505,7 @@ pub fn trim_piece(
         // no loop enters the (shrunk) rectangle: it lies in one region of
         // constant winding number, decided at its centre
         let (u, v) = (0.5 * (domain[0] + domain[1]), 0.5 * (domain[2] + domain[3]));
-        return if trim.contains(u, v) {
+        return if trim.contains(u, v) != holes_only {
             TrimStatus::Inside
         } else {
             TrimStatus::Outside
@@ -560,6 +567,18 @@ pub fn trim_piece(
     }
     if !winding.is_empty() && winding.len() <= 4 {
         close_winding(trim, fnurbs, nrect, &mut loops, &winding);
+    }
+    if holes_only && !loops.is_empty() {
+        loops.push(TrimLoop {
+            outer: true,
+            curves: vec![TrimCurve::Polyline(vec![
+                [0.0, 0.0],
+                [1.0, 0.0],
+                [1.0, 1.0],
+                [0.0, 1.0],
+                [0.0, 0.0],
+            ])],
+        });
     }
     if loops.is_empty() {
         TrimStatus::Inside
