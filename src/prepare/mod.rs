@@ -16,6 +16,7 @@ pub mod bez2;
 pub mod bvh;
 pub mod convexity;
 pub mod features;
+pub mod fit;
 pub mod nurbs;
 pub mod split;
 pub mod trim;

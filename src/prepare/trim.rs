@@ -302,41 +302,39 @@ fn projected_chain(
         a: (f64, [f64; 2], [f64; 2]),
         b: (f64, [f64; 2], [f64; 2]),
         tol: f64,
-        depth: u32,
         out: &mut Vec<Vec<H2>>,
     ) {
         let k = (b.0 - a.0) / 3.0;
+        // the cubic Hermite piece: the seeds of the projections
         let c: Vec<H2> = vec![
             [a.1[0], a.1[1], 1.0],
             [a.1[0] + k * a.2[0], a.1[1] + k * a.2[1], 1.0],
             [b.1[0] - k * b.2[0], b.1[1] - k * b.2[1], 1.0],
             [b.1[0], b.1[1], 1.0],
         ];
-        let m = 0.5 * (a.0 + b.0);
-        let guess = bez2::eval(&c, 0.5);
-        let Some((uv, d)) = project(m, guess) else {
-            out.push(line(a.1, b.1));
-            return;
-        };
-        let mut err = dist(uv, guess);
-        for f in [0.25, 0.75] {
-            if err > tol {
-                break;
-            }
-            let g = bez2::eval(&c, f);
-            err = err.max(project(a.0 + f * (b.0 - a.0), g).map_or(f64::INFINITY, |(q, _)| dist(q, g)));
-        }
         // tangents far longer than the chord: a pole or a cusp, keep it straight
         let chord = dist(a.1, b.1);
         let wild = k * (a.2[0].hypot(a.2[1]) + b.2[0].hypot(b.2[1])) > 4.0 * chord + tol;
-        if err <= tol && !wild {
-            out.push(c);
-        } else if depth < 6 && !wild {
-            piece(project, a, (m, uv, d), tol, depth + 1, out);
-            piece(project, (m, uv, d), b, tol, depth + 1, out);
-        } else {
+        if wild {
             out.push(line(a.1, b.1));
+            return;
         }
+        let eval = |t: f64, seed: [f64; 2]| project(t, seed).map(|x| x.0);
+        let params = super::fit::FitParams {
+            tol,
+            max_depth: 6,
+            max_degree: super::fit::MAX_DEGREE,
+        };
+        out.extend(super::fit::fit(
+            &eval,
+            a.0,
+            b.0,
+            a.1,
+            b.1,
+            Some(&c),
+            params,
+            super::fit::Fallback::Line,
+        ));
     }
     // coarse steps between samples (ends on samples: their unwrapping), refined where needed
     let step = (n / 8).max(1);
@@ -350,7 +348,7 @@ fn projected_chain(
     for w in idx.windows(2) {
         let (i, j) = (w[0], w[1]);
         match (at(i), at(j)) {
-            (Some(a), Some(b)) => piece(&project, a, b, tol, 0, &mut out),
+            (Some(a), Some(b)) => piece(&project, a, b, tol, &mut out),
             _ => {
                 for k in i..j {
                     let (p, q) = (samples[k], samples[k + 1]);
@@ -870,37 +868,25 @@ impl<'a> PieceMap<'a> {
             ));
             return;
         }
-        self.hermite(h, 0.0, 1.0, 0, out);
+        self.hermite(h, 0.0, 1.0, out);
     }
 
-    /// The mapped curve `g(h(t))` on `[a, b]` as cubic Hermite pieces: halved
-    /// until the midpoint error is at most `1e-11` or after 14 halvings.
-    fn hermite(&self, h: &[H2], a: f64, b: f64, depth: u32, out: &mut Vec<TrimCurve>) {
-        let g = |t: f64| -> ([f64; 2], [f64; 2]) {
-            let (p, d) = bez2::eval_d1(h, t);
-            let (x, dx) = self.coord(0, p[0]);
-            let (y, dy) = self.coord(1, p[1]);
-            ([x, y], [dx * d[0], dy * d[1]])
+    /// The mapped curve `g(h(t))` on `[a, b]` as polynomial Bézier pieces
+    /// ([`super::fit`]): the error at `2n + 1` points of a degree-`n` piece
+    /// is at most `1e-11`, halving at most 14 times.
+    fn hermite(&self, h: &[H2], a: f64, b: f64, out: &mut Vec<TrimCurve>) {
+        let g = |t: f64| -> [f64; 2] {
+            let p = bez2::eval(h, t);
+            [self.coord(0, p[0]).0, self.coord(1, p[1]).0]
         };
-        let (p0, d0) = g(a);
-        let (p3, d3) = g(b);
-        let k = (b - a) / 3.0;
-        let c = [
-            [p0[0], p0[1], 1.0],
-            [p0[0] + k * d0[0], p0[1] + k * d0[1], 1.0],
-            [p3[0] - k * d3[0], p3[1] - k * d3[1], 1.0],
-            [p3[0], p3[1], 1.0],
-        ];
-        let err = [0.25, 0.5, 0.75]
-            .iter()
-            .map(|&s| dist(bez2::eval(&c, s), g(a + (b - a) * s).0))
-            .fold(0.0f64, f64::max);
-        if err <= 1e-11 || depth >= 14 {
-            out.push(TrimCurve::Bezier(c.to_vec()));
-        } else {
-            let m = 0.5 * (a + b);
-            self.hermite(h, a, m, depth + 1, out);
-            self.hermite(h, m, b, depth + 1, out);
+        let eval = |t: f64, _: [f64; 2]| Some(g(t));
+        let params = super::fit::FitParams {
+            tol: 1e-11,
+            max_depth: 14,
+            max_degree: super::fit::MAX_DEGREE,
+        };
+        for c in super::fit::fit(&eval, a, b, g(a), g(b), None, params, super::fit::Fallback::Best) {
+            out.push(TrimCurve::Bezier(c));
         }
     }
 
