@@ -7,7 +7,7 @@
 //! nodes of `[a, b]` (the end points are the given end points, exactly,
 //! so consecutive pieces meet). It is accepted when its distance to the
 //! curve at `2n + 1` interior check points (at the same parameter) is at
-//! most the tolerance. [`fit`] tries the degrees `1..=max_degree` in
+//! most the tolerance. [`fit`] tries the degrees `min_degree..=max_degree` in
 //! turn and keeps the lowest that passes; when the lowest is high, or none
 //! passes, the interval is halved and the choice with fewer scene bytes
 //! (16 per curve record plus 24 per point) wins.
@@ -128,9 +128,12 @@ fn check_at(count: usize, k: usize) -> f64 {
 }
 
 /// The curve to fit: `eval(t, seed)` is its point at parameter `t`
-/// (`seed`: a nearby guess, for curves found by projection), `None` where
-/// it is undefined.
-pub type Eval<'a> = &'a dyn Fn(f64, [f64; 2]) -> Option<[f64; 2]>;
+/// (`seed`: a nearby guess, for curves found by projection) and a class
+/// flag, `None` where it is undefined. Above the deepest level a piece
+/// keeps one class (its start's) at its nodes and check points, so a
+/// property of the curve that changes along it (for a projected edge: the
+/// edge lying on the surface or not) changes only between pieces.
+pub type Eval<'a> = &'a dyn Fn(f64, [f64; 2]) -> Option<([f64; 2], bool)>;
 
 /// Result of fitting one interval at one degree.
 enum Try {
@@ -142,28 +145,50 @@ enum Try {
     Undefined,
 }
 
-fn try_degree(eval: Eval, n: usize, a: f64, b: f64, p0: [f64; 2], p1: [f64; 2], seed: &[H2], tol: f64) -> Try {
+/// One degree on `[a, b]`; `class`: the class every node and check point
+/// must have (a different one counts as a miss).
+#[allow(clippy::too_many_arguments)]
+fn try_degree(
+    eval: Eval,
+    n: usize,
+    (a, b): (f64, f64),
+    p0: [f64; 2],
+    p1: [f64; 2],
+    seed: &[H2],
+    tol: f64,
+    class: Option<bool>,
+) -> Try {
     let mut inner = Vec::with_capacity(n.saturating_sub(1));
+    let mut mixed = false;
     for k in 1..n {
         let f = node(n, k);
         match eval(a + f * (b - a), bez2::eval(seed, f)) {
-            Some(q) => inner.push(q),
+            Some((q, c)) => {
+                inner.push(q);
+                mixed |= class.is_some_and(|k| k != c);
+            }
             None => return Try::Undefined,
         }
     }
     let Some(c) = interpolate(n, p0, p1, &inner) else {
         return Try::Undefined;
     };
+    if mixed {
+        return Try::Miss(c, f64::INFINITY);
+    }
     let count = 2 * n + 1;
     let mut err = 0.0f64;
     for k in 0..count {
         let f = check_at(count, k);
         let g = bez2::eval(&c, f);
-        let Some(q) = eval(a + f * (b - a), g) else {
+        let Some((q, cl)) = eval(a + f * (b - a), g) else {
             return Try::Undefined;
         };
         let e = (q[0] - g[0]).hypot(q[1] - g[1]);
         err = err.max(if e.is_finite() { e } else { f64::INFINITY });
+        if class.is_some_and(|k| k != cl) {
+            err = f64::INFINITY;
+        }
         if err > tol {
             return Try::Miss(c, err);
         }
@@ -178,6 +203,8 @@ pub struct FitParams {
     pub tol: f64,
     /// Halvings allowed below the first interval.
     pub max_depth: u32,
+    /// Lowest degree tried (`1..=max_degree`).
+    pub min_degree: usize,
     /// Highest degree tried (`1..=15`).
     pub max_degree: usize,
 }
@@ -224,12 +251,19 @@ fn fit_rec(
 ) -> Vec<Vec<H2>> {
     let chord = vec![[p0[0], p0[1], 1.0], [p1[0], p1[1], 1.0]];
     let max_degree = params.max_degree.clamp(1, 15);
+    let min_degree = params.min_degree.clamp(1, max_degree);
     let mut best: Option<(Vec<H2>, f64)> = None;
     let mut found: Option<Vec<H2>> = None;
     let mut undefined = false;
     let mut prev: Vec<H2> = seed.map_or_else(|| chord.clone(), |s| s.to_vec());
-    for n in 1..=max_degree {
-        match try_degree(eval, n, a, b, p0, p1, &prev, params.tol) {
+    // one class per piece above the deepest level (the class at `a`, seeded by the start point)
+    let class = if depth < params.max_depth {
+        eval(a, p0).map(|(_, c)| c)
+    } else {
+        None
+    };
+    for n in min_degree..=max_degree {
+        match try_degree(eval, n, (a, b), p0, p1, &prev, params.tol, class) {
             Try::Pass(c) => {
                 found = Some(c);
                 break;
@@ -249,13 +283,13 @@ fn fit_rec(
             }
         }
     }
-    if undefined {
+    if undefined && depth >= params.max_depth {
         return vec![chord];
     }
     let split = |seed_here: &[H2]| -> Vec<Vec<H2>> {
         let m = 0.5 * (a + b);
         let guess = bez2::eval(seed_here, 0.5);
-        let Some(pm) = eval(m, guess) else {
+        let Some((pm, _)) = eval(m, guess) else {
             return vec![chord.clone()];
         };
         let (s0, s1) = bez2::split(seed_here, 0.5);
@@ -289,8 +323,8 @@ fn fit_rec(
 mod tests {
     use super::*;
 
-    fn circle(t: f64, _: [f64; 2]) -> Option<[f64; 2]> {
-        Some([t.cos(), t.sin()])
+    fn circle(t: f64, _: [f64; 2]) -> Option<([f64; 2], bool)> {
+        Some(([t.cos(), t.sin()], true))
     }
 
     fn max_err(pieces: &[Vec<H2>], a: f64, b: f64) -> f64 {
@@ -311,10 +345,11 @@ mod tests {
     #[test]
     fn interpolation_reproduces_a_polynomial_exactly() {
         // a degree-5 polynomial curve is fitted at degree 5 (or less) to rounding
-        let f = |t: f64, _: [f64; 2]| Some([t.powi(5) - 2.0 * t * t, 3.0 * t.powi(4) + t]);
+        let f = |t: f64, _: [f64; 2]| Some(([t.powi(5) - 2.0 * t * t, 3.0 * t.powi(4) + t], true));
         let p = FitParams {
             tol: 1e-13,
             max_depth: 0,
+            min_degree: 1,
             max_degree: 9,
         };
         let v = fit(&f, 0.0, 1.0, [0.0, 0.0], [-1.0, 4.0], None, p, Fallback::Best);
@@ -323,7 +358,7 @@ mod tests {
         for k in 0..=50 {
             let t = k as f64 / 50.0;
             let q = bez2::eval(&v[0], t);
-            let r = f(t, [0.0; 2]).unwrap();
+            let r = f(t, [0.0; 2]).unwrap().0;
             assert!((q[0] - r[0]).abs() < 1e-13 && (q[1] - r[1]).abs() < 1e-13);
         }
     }
@@ -334,6 +369,7 @@ mod tests {
             let p = FitParams {
                 tol,
                 max_depth: 14,
+                min_degree: 1,
                 max_degree: MAX_DEGREE,
             };
             let v = fit(
@@ -373,10 +409,11 @@ mod tests {
 
     #[test]
     fn an_undefined_curve_gives_its_chord() {
-        let f = |t: f64, _: [f64; 2]| (t < 0.3).then_some([t, 0.0]);
+        let f = |t: f64, _: [f64; 2]| (t < 0.3).then_some(([t, 0.0], true));
         let p = FitParams {
             tol: 1e-9,
             max_depth: 3,
+            min_degree: 1,
             max_degree: 5,
         };
         let v = fit(&f, 0.0, 1.0, [0.0, 0.0], [1.0, 0.0], None, p, Fallback::Line);
