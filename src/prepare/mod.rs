@@ -16,6 +16,7 @@ pub mod bez2;
 pub mod bvh;
 pub mod convexity;
 pub mod features;
+pub mod fit;
 pub mod nurbs;
 pub mod split;
 pub mod trim;
@@ -269,7 +270,7 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
     }
     if trim_counts.0 > 0 {
         stats.warnings.push(format!(
-            "prepare: {} trim curve(s) have no p-curve: projected from their 3-D curves (cubic pieces aimed at 1e-8 of the diagonal of the face's trim bounds, see formats/scene.md)",
+            "prepare: {} trim curve(s) have no p-curve: projected from their 3-D curves (fitted Bézier pieces aimed at 1e-8 of the diagonal of the face's trim bounds, see formats/scene.md)",
             trim_counts.0
         ));
     }

@@ -32,8 +32,10 @@
 //! points) when the face's NURBS parameters are its own; for angular
 //! directions of analytic surfaces (a rational arc parameter, not the
 //! angle) a segment along a parameter line stays exact (a line), any other
-//! becomes cubic Hermite pieces, halved towards `1e-11` of the true curve
-//! (checked at each piece's midpoint, at most 14 halvings).
+//! becomes polynomial Bézier pieces of degree ≤ 9 fitted to the true curve
+//! ([`super::fit`]: error at most `1e-11` at `2n + 1` points of a
+//! degree-`n` piece, at most 14 halvings; degree and halving chosen for the
+//! fewest scene bytes).
 
 use super::bez2::{self, H2};
 use super::nurbs::FaceNurbs;
@@ -269,15 +271,24 @@ fn param_velocity(face: &Face, uv: [f64; 2], d: &crate::geom::Vec3) -> Option<[f
 }
 
 /// A coedge without a usable p-curve: its 3-D curve projected onto the face
-/// as cubic Hermite pieces in face parameters between the samples (end
-/// points and tangents from the surface, halved until the projected middle
-/// point is within `tol`), straight where the surface is degenerate.
+/// as polynomial Bézier pieces of degree 2..=9 in face parameters
+/// ([`super::fit`]) between the samples (end points on the samples;
+/// interior points projected by Newton, seeded by the cubic Hermite piece
+/// of the end tangents), within `tol` of the projection at `2n + 1` points
+/// of a degree-`n` piece, halving at most 6 times, straight where the
+/// surface is degenerate (end tangents much longer than the chord) or the
+/// deepest piece still misses. Above the deepest level a piece does not mix
+/// parameters where the 3-D curve lies within `on_tol` of the surface with
+/// ones where it does not (so that `features::link_trims`, which links a
+/// trim curve to an edge when its samples lie within a tolerance of the
+/// same order, sees the same parts as with short pieces).
 fn projected_chain(
     face: &Face,
     seg: &CurveSegment,
     samples: &[(f64, f64)],
     periods: (Option<f64>, Option<f64>),
     tol: f64,
+    on_tol: f64,
 ) -> Vec<Vec<H2>> {
     let n = samples.len().saturating_sub(1);
     let mut out = Vec::with_capacity(n);
@@ -286,57 +297,60 @@ fn projected_chain(
     }
     let (nu, nv) = face.surface.natural_bounds();
     let nat = (nu.unwrap_or((-1e12, 1e12)), nv.unwrap_or((-1e12, 1e12)));
-    let project = |s: f64, seed: [f64; 2]| -> Option<([f64; 2], [f64; 2])> {
+    // the curve's point at `s` projected onto the face (seeded), and the 3-D point
+    let locate = |s: f64, seed: [f64; 2]| -> ([f64; 2], crate::geom::Vec3) {
         let c = seg.eval_unit(s);
         let b = |x: f64, per: Option<f64>, nat: (f64, f64)| per.map_or(nat, |t| (x - t, x + t));
         let bounds = (b(seed[0], periods.0, nat.0), b(seed[1], periods.1, nat.1));
         let p = crate::import::eval::newton_surface(&face.surface, &c.p, seed[0], seed[1], bounds);
-        let uv = [p.u, p.v];
-        let d = param_velocity(face, uv, &c.d1)?;
-        Some((uv, d))
+        ([p.u, p.v], c.p)
     };
-    /// Projection of the curve at `t` (seeded): `(uv, d uv / dt)`.
-    type Project<'a> = &'a dyn Fn(f64, [f64; 2]) -> Option<([f64; 2], [f64; 2])>;
+    // the projection and whether the curve lies on the surface there
+    // (within `on_tol`: the class of super::fit, so that a piece lies on it
+    // or off it as a whole)
+    let position = |s: f64, seed: [f64; 2]| -> Option<([f64; 2], bool)> {
+        let (uv, p) = locate(s, seed);
+        let on = (face.surface.eval(uv[0], uv[1]) - p).norm() <= on_tol;
+        uv.iter().all(|x| x.is_finite()).then_some((uv, on))
+    };
     fn piece(
-        project: Project,
+        position: super::fit::Eval,
         a: (f64, [f64; 2], [f64; 2]),
         b: (f64, [f64; 2], [f64; 2]),
         tol: f64,
-        depth: u32,
         out: &mut Vec<Vec<H2>>,
     ) {
         let k = (b.0 - a.0) / 3.0;
+        // the cubic Hermite piece: the seeds of the projections
         let c: Vec<H2> = vec![
             [a.1[0], a.1[1], 1.0],
             [a.1[0] + k * a.2[0], a.1[1] + k * a.2[1], 1.0],
             [b.1[0] - k * b.2[0], b.1[1] - k * b.2[1], 1.0],
             [b.1[0], b.1[1], 1.0],
         ];
-        let m = 0.5 * (a.0 + b.0);
-        let guess = bez2::eval(&c, 0.5);
-        let Some((uv, d)) = project(m, guess) else {
-            out.push(line(a.1, b.1));
-            return;
-        };
-        let mut err = dist(uv, guess);
-        for f in [0.25, 0.75] {
-            if err > tol {
-                break;
-            }
-            let g = bez2::eval(&c, f);
-            err = err.max(project(a.0 + f * (b.0 - a.0), g).map_or(f64::INFINITY, |(q, _)| dist(q, g)));
-        }
         // tangents far longer than the chord: a pole or a cusp, keep it straight
         let chord = dist(a.1, b.1);
         let wild = k * (a.2[0].hypot(a.2[1]) + b.2[0].hypot(b.2[1])) > 4.0 * chord + tol;
-        if err <= tol && !wild {
-            out.push(c);
-        } else if depth < 6 && !wild {
-            piece(project, a, (m, uv, d), tol, depth + 1, out);
-            piece(project, (m, uv, d), b, tol, depth + 1, out);
-        } else {
+        if wild {
             out.push(line(a.1, b.1));
+            return;
         }
+        let params = super::fit::FitParams {
+            tol,
+            max_depth: 6,
+            min_degree: 2,
+            max_degree: super::fit::MAX_DEGREE,
+        };
+        out.extend(super::fit::fit(
+            position,
+            a.0,
+            b.0,
+            a.1,
+            b.1,
+            Some(&c),
+            params,
+            super::fit::Fallback::Line,
+        ));
     }
     // coarse steps between samples (ends on samples: their unwrapping), refined where needed
     let step = (n / 8).max(1);
@@ -350,7 +364,7 @@ fn projected_chain(
     for w in idx.windows(2) {
         let (i, j) = (w[0], w[1]);
         match (at(i), at(j)) {
-            (Some(a), Some(b)) => piece(&project, a, b, tol, 0, &mut out),
+            (Some(a), Some(b)) => piece(&position, a, b, tol, &mut out),
             _ => {
                 for k in i..j {
                     let (p, q) = (samples[k], samples[k + 1]);
@@ -380,6 +394,26 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
         let (a, b) = (e.su.norm(), e.sv.norm());
         !(a > 1e-9 * b && b > 1e-9 * a)
     };
+    // the link tolerance of `features::link_trims` (1e-6 × size) with the
+    // face's size for the piece's: the class of a projected piece (see
+    // `projected_chain`)
+    let on_tol = std::cell::LazyCell::new(|| {
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for &(u, v) in trim.loops.iter().flatten() {
+            let p = face.surface.eval(u, v);
+            for (k, x) in [p.x, p.y, p.z].into_iter().enumerate() {
+                lo[k] = lo[k].min(x);
+                hi[k] = hi[k].max(x);
+            }
+        }
+        let d = ((hi[0] - lo[0]).powi(2) + (hi[1] - lo[1]).powi(2) + (hi[2] - lo[2]).powi(2)).sqrt();
+        if d.is_finite() {
+            1e-6 * d
+        } else {
+            0.0
+        }
+    });
     let mut out = ExactLoops::default();
     for (li, l) in trim.loops.iter().enumerate() {
         let spans = trim.coedge_spans.get(li).map_or(&[][..], |v| &v[..]);
@@ -425,7 +459,7 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                 if matches!(seg.curve, Curve::Polyline(_)) {
                     return None;
                 }
-                let ch = projected_chain(face, &seg, samples, trim.periods, ptol);
+                let ch = projected_chain(face, &seg, samples, trim.periods, ptol, *on_tol);
                 (!ch.is_empty()).then_some(ch)
             };
             let is_exact = exact.is_some();
@@ -889,37 +923,26 @@ impl<'a> PieceMap<'a> {
             ));
             return;
         }
-        self.hermite(h, 0.0, 1.0, 0, out);
+        self.hermite(h, 0.0, 1.0, out);
     }
 
-    /// The mapped curve `g(h(t))` on `[a, b]` as cubic Hermite pieces: halved
-    /// until the midpoint error is at most `1e-11` or after 14 halvings.
-    fn hermite(&self, h: &[H2], a: f64, b: f64, depth: u32, out: &mut Vec<TrimCurve>) {
-        let g = |t: f64| -> ([f64; 2], [f64; 2]) {
-            let (p, d) = bez2::eval_d1(h, t);
-            let (x, dx) = self.coord(0, p[0]);
-            let (y, dy) = self.coord(1, p[1]);
-            ([x, y], [dx * d[0], dy * d[1]])
+    /// The mapped curve `g(h(t))` on `[a, b]` as polynomial Bézier pieces
+    /// ([`super::fit`]): the error at `2n + 1` points of a degree-`n` piece
+    /// is at most `1e-11`, halving at most 14 times.
+    fn hermite(&self, h: &[H2], a: f64, b: f64, out: &mut Vec<TrimCurve>) {
+        let g = |t: f64| -> [f64; 2] {
+            let p = bez2::eval(h, t);
+            [self.coord(0, p[0]).0, self.coord(1, p[1]).0]
         };
-        let (p0, d0) = g(a);
-        let (p3, d3) = g(b);
-        let k = (b - a) / 3.0;
-        let c = [
-            [p0[0], p0[1], 1.0],
-            [p0[0] + k * d0[0], p0[1] + k * d0[1], 1.0],
-            [p3[0] - k * d3[0], p3[1] - k * d3[1], 1.0],
-            [p3[0], p3[1], 1.0],
-        ];
-        let err = [0.25, 0.5, 0.75]
-            .iter()
-            .map(|&s| dist(bez2::eval(&c, s), g(a + (b - a) * s).0))
-            .fold(0.0f64, f64::max);
-        if err <= 1e-11 || depth >= 14 {
-            out.push(TrimCurve::Bezier(c.to_vec()));
-        } else {
-            let m = 0.5 * (a + b);
-            self.hermite(h, a, m, depth + 1, out);
-            self.hermite(h, m, b, depth + 1, out);
+        let eval = |t: f64, _: [f64; 2]| Some((g(t), true));
+        let params = super::fit::FitParams {
+            tol: 1e-11,
+            max_depth: 14,
+            min_degree: 1,
+            max_degree: super::fit::MAX_DEGREE,
+        };
+        for c in super::fit::fit(&eval, a, b, g(a), g(b), None, params, super::fit::Fallback::Best) {
+            out.push(TrimCurve::Bezier(c));
         }
     }
 

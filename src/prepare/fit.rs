@@ -1,0 +1,448 @@
+//! Polynomial Bézier pieces fitted to a parameter-space curve known only
+//! by evaluation (a projected 3-D edge, a Bézier trim mapped through a
+//! rational-arc parameter).
+//!
+//! A piece on `[a, b]` of the curve's parameter is the Bézier curve of
+//! degree `n` interpolating the curve at the `n + 1` Chebyshev–Lobatto
+//! nodes of `[a, b]` (the end points are the given end points, exactly,
+//! so consecutive pieces meet). It is accepted when its distance to the
+//! curve at `2n + 1` interior check points (at the same parameter) is at
+//! most the tolerance. [`fit`] tries the degrees `min_degree..=max_degree` in
+//! turn and keeps the lowest that passes; when the lowest is high, or none
+//! passes, the interval is halved and the choice with fewer scene bytes
+//! (16 per curve record plus 24 per point) wins.
+
+use super::bez2::{self, H2};
+
+/// Highest degree [`fit`] tries (the scene allows Bézier trims up to 15).
+pub const MAX_DEGREE: usize = 9;
+
+/// Scene bytes of a Bézier trim curve of `points` points.
+fn bytes(points: usize) -> usize {
+    16 + 24 * points
+}
+
+/// Bytes of a list of pieces.
+fn cost(pieces: &[Vec<H2>]) -> usize {
+    pieces.iter().map(|h| bytes(h.len())).sum()
+}
+
+/// Bernstein basis of degree `n` at `t` (`n ≤ 15`).
+fn bernstein(n: usize, t: f64) -> [f64; 16] {
+    let mut b = [0.0; 16];
+    b[0] = 1.0;
+    let s = 1.0 - t;
+    for j in 1..=n {
+        let mut saved = 0.0;
+        for k in 0..j {
+            let tmp = b[k];
+            b[k] = saved + s * tmp;
+            saved = t * tmp;
+        }
+        b[j] = saved;
+    }
+    b
+}
+
+/// The `k`-th of the `n + 1` Chebyshev–Lobatto nodes of `[0, 1]`.
+fn node(n: usize, k: usize) -> f64 {
+    if k == 0 {
+        0.0
+    } else if k == n {
+        1.0
+    } else {
+        0.5 * (1.0 - (std::f64::consts::PI * k as f64 / n as f64).cos())
+    }
+}
+
+/// The polynomial Bézier curve of degree `n` through `p0` (at 0), `p1`
+/// (at 1) and `inner[k - 1]` at the nodes `node(n, k)`, `k = 1..n`;
+/// `None` when the system is singular or the result not finite.
+fn interpolate(n: usize, p0: [f64; 2], p1: [f64; 2], inner: &[[f64; 2]]) -> Option<Vec<H2>> {
+    let m = n.checked_sub(1)?;
+    if inner.len() != m {
+        return None;
+    }
+    let mut out: Vec<H2> = Vec::with_capacity(n + 1);
+    out.push([p0[0], p0[1], 1.0]);
+    if m > 0 {
+        // rows: interior nodes; unknowns: interior control points
+        let mut a = vec![vec![0.0; m + 2]; m];
+        for (r, row) in a.iter_mut().enumerate() {
+            let b = bernstein(n, node(n, r + 1));
+            row[..m].copy_from_slice(&b[1..n]);
+            let q = inner[r];
+            row[m] = q[0] - b[0] * p0[0] - b[n] * p1[0];
+            row[m + 1] = q[1] - b[0] * p0[1] - b[n] * p1[1];
+        }
+        // Gaussian elimination with partial pivoting
+        for c in 0..m {
+            let piv = (c..m).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))?;
+            a.swap(c, piv);
+            let d = a[c][c];
+            if !(d.abs() > 1e-300) {
+                return None;
+            }
+            for r in c + 1..m {
+                let f = a[r][c] / d;
+                if f != 0.0 {
+                    for k in c..m + 2 {
+                        a[r][k] -= f * a[c][k];
+                    }
+                }
+            }
+        }
+        let mut x = vec![[0.0; 2]; m];
+        for c in (0..m).rev() {
+            let mut s = [a[c][m], a[c][m + 1]];
+            for k in c + 1..m {
+                s[0] -= a[c][k] * x[k][0];
+                s[1] -= a[c][k] * x[k][1];
+            }
+            x[c] = [s[0] / a[c][c], s[1] / a[c][c]];
+        }
+        for q in x {
+            if !(q[0].is_finite() && q[1].is_finite()) {
+                return None;
+            }
+            out.push([q[0], q[1], 1.0]);
+        }
+    }
+    out.push([p1[0], p1[1], 1.0]);
+    Some(out)
+}
+
+/// The `k`-th of `count` interior check points of `[0, 1]`, midpoint first
+/// (a misfit is usually largest away from the interpolation nodes).
+fn check_at(count: usize, k: usize) -> f64 {
+    // order 1/2 first, then the rest of the uniform interior grid
+    let mid = count / 2;
+    let j = if k == 0 {
+        mid
+    } else if k <= mid {
+        k - 1
+    } else {
+        k
+    };
+    (j + 1) as f64 / (count + 1) as f64
+}
+
+/// The curve to fit: `eval(t, seed)` is its point at parameter `t`
+/// (`seed`: a nearby guess, for curves found by projection) and a class
+/// flag, `None` where it is undefined. Above the deepest level a piece
+/// keeps one class (its start's) at its nodes and check points, so a
+/// property of the curve that changes along it (for a projected edge: the
+/// edge lying on the surface or not) changes only between pieces.
+pub type Eval<'a> = &'a dyn Fn(f64, [f64; 2]) -> Option<([f64; 2], bool)>;
+
+/// Result of fitting one interval at one degree.
+enum Try {
+    /// Within the tolerance at every check point.
+    Pass(Vec<H2>),
+    /// Outside it (the largest error found, which stops at the first miss).
+    Miss(Vec<H2>, f64),
+    /// The curve is undefined at a node or check point.
+    Undefined,
+}
+
+/// One degree on `[a, b]`; `class`: the class every node and check point
+/// must have (a different one counts as a miss).
+#[allow(clippy::too_many_arguments)]
+fn try_degree(
+    eval: Eval,
+    n: usize,
+    (a, b): (f64, f64),
+    p0: [f64; 2],
+    p1: [f64; 2],
+    seed: &[H2],
+    tol: f64,
+    class: Option<bool>,
+) -> Try {
+    let mut inner = Vec::with_capacity(n.saturating_sub(1));
+    let mut mixed = false;
+    for k in 1..n {
+        let f = node(n, k);
+        match eval(a + f * (b - a), bez2::eval(seed, f)) {
+            Some((q, c)) => {
+                inner.push(q);
+                mixed |= class.is_some_and(|k| k != c);
+            }
+            None => return Try::Undefined,
+        }
+    }
+    let Some(c) = interpolate(n, p0, p1, &inner) else {
+        return Try::Undefined;
+    };
+    if mixed {
+        return Try::Miss(c, f64::INFINITY);
+    }
+    let count = 2 * n + 1;
+    let mut err = 0.0f64;
+    for k in 0..count {
+        let f = check_at(count, k);
+        let g = bez2::eval(&c, f);
+        let Some((q, cl)) = eval(a + f * (b - a), g) else {
+            return Try::Undefined;
+        };
+        let e = (q[0] - g[0]).hypot(q[1] - g[1]);
+        err = err.max(if e.is_finite() { e } else { f64::INFINITY });
+        if class.is_some_and(|k| k != cl) {
+            err = f64::INFINITY;
+        }
+        if err > tol {
+            return Try::Miss(c, err);
+        }
+    }
+    Try::Pass(c)
+}
+
+/// Fitting settings.
+#[derive(Debug, Clone, Copy)]
+pub struct FitParams {
+    /// Largest distance to the curve at the check points.
+    pub tol: f64,
+    /// Halvings allowed below the first interval.
+    pub max_depth: u32,
+    /// Lowest degree tried (`1..=max_degree`).
+    pub min_degree: usize,
+    /// Highest degree tried (`1..=15`).
+    pub max_degree: usize,
+}
+
+/// What [`fit`] does where the curve is undefined or still missed at the
+/// deepest level.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Fallback {
+    /// The straight chord.
+    Line,
+    /// The fit with the smallest error found (the chord where undefined).
+    Best,
+}
+
+/// Fits the curve `eval` on `[a, b]` (end points `p0`, `p1`, exact) by
+/// polynomial Bézier pieces in parameter order. `seed`: a rough curve on
+/// `[a, b]` (its parameter mapped to `[0, 1]`) giving the starting guesses
+/// of `eval`; `None` uses the chord and then each fit.
+#[allow(clippy::too_many_arguments)]
+pub fn fit(
+    eval: Eval,
+    a: f64,
+    b: f64,
+    p0: [f64; 2],
+    p1: [f64; 2],
+    seed: Option<&[H2]>,
+    params: FitParams,
+    fallback: Fallback,
+) -> Vec<Vec<H2>> {
+    fit_rec(eval, a, b, p0, p1, seed, params, fallback, 0)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fit_rec(
+    eval: Eval,
+    a: f64,
+    b: f64,
+    p0: [f64; 2],
+    p1: [f64; 2],
+    seed: Option<&[H2]>,
+    params: FitParams,
+    fallback: Fallback,
+    depth: u32,
+) -> Vec<Vec<H2>> {
+    let chord = vec![[p0[0], p0[1], 1.0], [p1[0], p1[1], 1.0]];
+    let max_degree = params.max_degree.clamp(1, 15);
+    let min_degree = params.min_degree.clamp(1, max_degree);
+    let mut best: Option<(Vec<H2>, f64)> = None;
+    let mut found: Option<Vec<H2>> = None;
+    let mut undefined = false;
+    let mut prev: Vec<H2> = seed.map_or_else(|| chord.clone(), |s| s.to_vec());
+    // one class per piece above the deepest level (the class at `a`, seeded by the start point)
+    let class = if depth < params.max_depth {
+        eval(a, p0).map(|(_, c)| c)
+    } else {
+        None
+    };
+    for n in min_degree..=max_degree {
+        match try_degree(eval, n, (a, b), p0, p1, &prev, params.tol, class) {
+            Try::Pass(c) => {
+                found = Some(c);
+                break;
+            }
+            Try::Miss(c, e) => {
+                if best.as_ref().map_or(true, |b| e < b.1) {
+                    best = Some((c.clone(), e));
+                }
+                // a higher degree starts from the seed or the best fit so far
+                if seed.is_none() {
+                    prev = c;
+                }
+            }
+            Try::Undefined => {
+                undefined = true;
+                break;
+            }
+        }
+    }
+    if undefined && depth >= params.max_depth {
+        return vec![chord];
+    }
+    let split = |seed_here: &[H2]| -> Vec<Vec<H2>> {
+        let m = 0.5 * (a + b);
+        let guess = bez2::eval(seed_here, 0.5);
+        let Some((pm, _)) = eval(m, guess) else {
+            return vec![chord.clone()];
+        };
+        let (s0, s1) = bez2::split(seed_here, 0.5);
+        let mut v = fit_rec(eval, a, m, p0, pm, Some(&s0), params, fallback, depth + 1);
+        v.extend(fit_rec(eval, m, b, pm, p1, Some(&s1), params, fallback, depth + 1));
+        v
+    };
+    match found {
+        Some(c) => {
+            // halving can be cheaper than one high-degree piece
+            if depth < params.max_depth && c.len() >= 7 {
+                let halves = split(&c);
+                if cost(&halves) < bytes(c.len()) {
+                    return halves;
+                }
+            }
+            vec![c]
+        }
+        None if depth < params.max_depth => {
+            let s = seed.map_or_else(|| best.as_ref().map_or(chord.clone(), |b| b.0.clone()), |s| s.to_vec());
+            split(&s)
+        }
+        None => match fallback {
+            Fallback::Line => vec![chord],
+            Fallback::Best => vec![best.map_or(chord, |b| b.0)],
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn circle(t: f64, _: [f64; 2]) -> Option<([f64; 2], bool)> {
+        Some(([t.cos(), t.sin()], true))
+    }
+
+    /// Largest distance of the pieces from the unit circle (201 points each).
+    fn max_err(pieces: &[Vec<H2>]) -> f64 {
+        let mut e = 0.0f64;
+        for h in pieces {
+            for k in 0..=200 {
+                let p = bez2::eval(h, k as f64 / 200.0);
+                e = e.max((p[0].hypot(p[1]) - 1.0).abs());
+            }
+        }
+        e
+    }
+
+    #[test]
+    fn interpolation_reproduces_a_polynomial_exactly() {
+        // a degree-5 polynomial curve is fitted at degree 5 (or less) to rounding
+        let f = |t: f64, _: [f64; 2]| Some(([t.powi(5) - 2.0 * t * t, 3.0 * t.powi(4) + t], true));
+        let p = FitParams {
+            tol: 1e-13,
+            max_depth: 0,
+            min_degree: 1,
+            max_degree: 9,
+        };
+        let v = fit(&f, 0.0, 1.0, [0.0, 0.0], [-1.0, 4.0], None, p, Fallback::Best);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].len(), 6);
+        for k in 0..=50 {
+            let t = k as f64 / 50.0;
+            let q = bez2::eval(&v[0], t);
+            let r = f(t, [0.0; 2]).unwrap().0;
+            assert!((q[0] - r[0]).abs() < 1e-13 && (q[1] - r[1]).abs() < 1e-13);
+        }
+    }
+
+    #[test]
+    fn a_circle_arc_is_fitted_within_the_tolerance_with_exact_shared_ends() {
+        for tol in [1e-8, 1e-11] {
+            let p = FitParams {
+                tol,
+                max_depth: 14,
+                min_degree: 1,
+                max_degree: MAX_DEGREE,
+            };
+            let v = fit(
+                &circle,
+                0.0,
+                3.0,
+                [1.0, 0.0],
+                [3f64.cos(), 3f64.sin()],
+                None,
+                p,
+                Fallback::Best,
+            );
+            // dense check between the check points: within 10 × the tolerance
+            assert!(max_err(&v) <= 10.0 * tol, "tol {tol}: {}", max_err(&v));
+            for w in v.windows(2) {
+                assert_eq!(bez2::eval(&w[0], 1.0), bez2::eval(&w[1], 0.0));
+            }
+            assert_eq!(bez2::eval(&v[0], 0.0), [1.0, 0.0]);
+            // fewer bytes than cubic pieces at the same tolerance would need
+            let cubic = fit(
+                &circle,
+                0.0,
+                3.0,
+                [1.0, 0.0],
+                [3f64.cos(), 3f64.sin()],
+                None,
+                FitParams { max_degree: 3, ..p },
+                Fallback::Best,
+            );
+            assert!(cost(&v) < cost(&cubic), "{} vs {}", cost(&v), cost(&cubic));
+        }
+    }
+
+    #[test]
+    fn a_piece_keeps_one_class_above_the_deepest_level() {
+        // a parabola (exact at degree 2) whose class flips at t = 0.37: a
+        // piece (above the deepest level) straddles the flip only where no
+        // node or check point sees it, within 1/(2n + 2) of its length of an end
+        let f = |t: f64, _: [f64; 2]| Some(([t, t * t], t < 0.37));
+        let p = FitParams {
+            tol: 1e-12,
+            max_depth: 5,
+            min_degree: 1,
+            max_degree: 9,
+        };
+        let v = fit(&f, 0.0, 1.0, [0.0, 0.0], [1.0, 1.0], None, p, Fallback::Best);
+        assert!(v.len() > 1);
+        for h in &v {
+            let (a, b) = (bez2::eval(h, 0.0)[0], bez2::eval(h, 1.0)[0]);
+            assert!(h.len() <= 3, "a parabola needs degree 2 at most");
+            if a < 0.37 && b > 0.37 {
+                let n = (h.len() - 1) as f64;
+                assert!(
+                    (0.37 - a).min(b - 0.37) <= (b - a) / (2.0 * n + 2.0) + 1e-12,
+                    "{a}..{b}"
+                );
+            }
+        }
+        // without the flip: one piece
+        let g = |t: f64, _: [f64; 2]| Some(([t, t * t], true));
+        assert_eq!(
+            fit(&g, 0.0, 1.0, [0.0, 0.0], [1.0, 1.0], None, p, Fallback::Best).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn an_undefined_curve_gives_its_chord() {
+        let f = |t: f64, _: [f64; 2]| (t < 0.3).then_some(([t, 0.0], true));
+        let p = FitParams {
+            tol: 1e-9,
+            max_depth: 3,
+            min_degree: 1,
+            max_degree: 5,
+        };
+        let v = fit(&f, 0.0, 1.0, [0.0, 0.0], [1.0, 0.0], None, p, Fallback::Line);
+        assert_eq!(v, vec![vec![[0.0, 0.0, 1.0], [1.0, 0.0, 1.0]]]);
+    }
+}
