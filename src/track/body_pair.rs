@@ -1695,10 +1695,11 @@ impl PairFar {
         self.iterations += sol.iterations;
         let (ma, mb) = (centre(&a.rect), centre(&b.rect));
         if !sol.cand.converged && (xa != ma || xb != mb) {
-            // a warm start mixed from other cell pairs' witnesses can stall
-            // the controller short of a critical point (seen on two arcs of
-            // tiled_convex: 400 iterations without progress, 0.8 mm above the
-            // minimum the cells' centres reach in 4): start again there
+            // a safety net: a warm start mixed from other cell pairs'
+            // witnesses stalled the controller short of a critical point on
+            // two arcs of tiled_convex (unguarded hybrid Newton steps cycling
+            // uphill, fixed in `track_loop`); an unconverged solve is started
+            // again from the cells' centres
             self.solved += 1;
             let again = solve_pair(&ctx.cfg, sa, sb, ctx.rel, [ma[0], ma[1], mb[0], mb[1]]);
             self.iterations += again.iterations;
