@@ -626,17 +626,34 @@ fn solve_pair_coherent(cfg: &TrackerConfig, a: SideRef, b: SideRef, rel: &Rel, x
         let (ca, cb) = (!matches!(a.item, Item::Piece(_)), !matches!(b.item, Item::Piece(_)));
         let locked = [false, ca, false, cb];
         let x = Vector4::new(x0[0], x0[1], x0[2], x0[3]);
-        if (0..4).all(|i| locked[i] || (x[i] > lo[i] && x[i] < hi[i])) {
+        // a witness held on a piece side (its rate there is zero, so the
+        // warm start is still exactly on the bound) stays there while the
+        // gradient pushes it out
+        let mut bound = [false; 4];
+        for i in 0..4 {
+            bound[i] = !locked[i] && (x[i] == lo[i] || x[i] == hi[i]);
+        }
+        if (0..4).all(|i| locked[i] || bound[i] || (x[i] > lo[i] && x[i] < hi[i])) {
             let st = PairState {
                 a: eval_item(a.body, a.item, x[0], x[1]),
                 b: to_world(&eval_item(b.body, b.item, x[2], x[3]), &rel.frame),
             };
-            if let Some(c) = coherent_step(cfg, &st, &BodyState::default(), &rel.state_b, &x, &lo, &hi, locked) {
+            if let Some(c) = coherent_step(
+                cfg,
+                &st,
+                &BodyState::default(),
+                &rel.state_b,
+                &x,
+                &lo,
+                &hi,
+                locked,
+                bound,
+            ) {
                 let out = LoopOut {
                     x: c.x,
                     state: c.state,
                     loc: c.loc,
-                    active: [false; 4],
+                    active: bound,
                     iterations: 1,
                     evaluations: 1,
                     converged: true,
@@ -1106,6 +1123,10 @@ const WARM_NONE: Warm = Warm {
 /// are the sound fallback either way: this only saves solves that would
 /// prove nothing again).
 const ITEM_RETRY: u32 = 8;
+
+/// Updates a refused side switch of a Lin–Canny pair is skipped before it
+/// is tried again (`BodyPairTracker::refused`).
+const REFUSED_RETRY: u32 = 16;
 
 /// The front's order: a min-heap on the key, so an update visits only the
 /// entries whose bound fell below the best distance.
@@ -1941,6 +1962,9 @@ pub struct BodyPairTracker {
     /// `x_ff` belongs to the tracked pair of the previous update.
     ff_valid: bool,
     last: Option<(Matrix3<f64>, Vec3)>,
+    /// The tracked pair and modes whose side switches were all refused on
+    /// the last update, and the updates it has skipped them since.
+    refused: Option<((Item, Item, Mode, Mode), u32)>,
     /// The edges of A and of B that stray from their faces ([`LooseEdges`]),
     /// computed at the first Lin–Canny exit.
     loose: Option<Box<[LooseEdges; 2]>>,
@@ -1990,6 +2014,7 @@ impl BodyPairTracker {
             x_acc: Vector4::zeros(),
             ff_valid: false,
             last: None,
+            refused: None,
             loose: None,
         })
     }
@@ -2025,6 +2050,7 @@ impl BodyPairTracker {
         self.ff_valid = false;
         self.incident = [Incident::NONE; 2];
         self.last = None;
+        self.refused = None;
     }
 
     /// Changes the controller settings (validated), keeping the history.
@@ -2133,6 +2159,8 @@ impl BodyPairTracker {
 
         // 1. the active pair (penetration: feedback-linearised, local)
         let mut best = PairCandidate::NONE;
+        // the Lin–Canny test of `best`, when already made
+        let mut certified: Option<bool> = None;
         if let Some(prev) = self.active {
             let law = if self.penetrating {
                 ControlLaw::FeedbackLinearized
@@ -2188,8 +2216,27 @@ impl BodyPairTracker {
                     best = r.cand;
                 }
             }
-            if !self.penetrating {
+            // a switch refused on the last update (a saturated witness whose
+            // neighbours were all farther) is not tried again while the pair
+            // passes the Lin–Canny test, which proves it global whatever the
+            // neighbours (retried every `REFUSED_RETRY` updates)
+            let key = (best.ia, best.ib, best.mode_a, best.mode_b);
+            if !self.penetrating
+                && self.convex
+                && best.converged
+                && self.refused.is_some_and(|(k, n)| k == key && n < REFUSED_RETRY)
+                && self.certified(a, b, &rel, &best, tol, &mut iterations)
+            {
+                certified = Some(true);
+                if let Some((_, n)) = &mut self.refused {
+                    *n += 1;
+                }
+            }
+            if !self.penetrating && certified.is_none() {
                 best = self.switch_sides(a, b, &rel, best, &mut switches, &mut iterations);
+                let stayed = (best.ia, best.ib) == (key.0, key.1);
+                let saturated = best.mode_a != Mode::Interior || best.mode_b != Mode::Interior;
+                self.refused = (stayed && saturated).then_some(((best.ia, best.ib, best.mode_a, best.mode_b), 0));
                 if (best.ia, best.ib) != (prev.ia, prev.ib) {
                     // the rates belong to the pair that was left
                     self.x_ff = Vector4::zeros();
@@ -2205,6 +2252,7 @@ impl BodyPairTracker {
                     converged: false,
                     ..evaluate(a, b, &rel, &prev)
                 };
+                certified = None;
             }
         }
 
@@ -2268,37 +2316,10 @@ impl BodyPairTracker {
         // both boundaries is the global answer; a curve witness (edge or
         // trim curve) must be in its Voronoi region (no adjacent piece
         // closer to the other witness)
-        let lin_canny = self.convex
-            && (settled
-                || best.converged && best.d > tol && {
-                    let rt = rel.frame.r.transpose();
-                    let [ia, ib] = &mut self.incident;
-                    cone_ok(
-                        a,
-                        &self.boxes_a,
-                        best.ia,
-                        best.mode_a,
-                        &best.na,
-                        &best.pa,
-                        &(best.pb - best.pa),
-                        self.scale,
-                        ia,
-                        &mut iterations,
-                    ) && cone_ok(
-                        b,
-                        &self.boxes_b,
-                        best.ib,
-                        best.mode_b,
-                        &(rt * best.nb),
-                        &(rt * (best.pb - rel.frame.t)),
-                        &(rt * (best.pa - best.pb)),
-                        self.scale,
-                        ib,
-                        &mut iterations,
-                    )
-                });
-        // the separating planes bound the faces, not edges that stray from them
-        let lin_canny = lin_canny && !self.loose_edge_closer(a, b, &rel, &best);
+        let lin_canny = match certified {
+            Some(c) => c,
+            None => self.certified(a, b, &rel, &best, tol, &mut iterations),
+        };
         if !lin_canny {
             // a converged pair of unimodal items (an edge, or a piece witness
             // on its border, too) that proves its own minimum over the whole
@@ -2400,6 +2421,59 @@ impl BodyPairTracker {
             switches,
             cells_solved,
         })
+    }
+
+    /// Lin–Canny's exit: on two convex solids a pair that is locally closest
+    /// on both boundaries is the global answer (settled interior piece
+    /// witnesses, else the normal-cone test of each witness, [`cone_ok`]),
+    /// unless an edge that strays from its faces may be closer
+    /// ([`Self::loose_edge_closer`]).
+    fn certified(
+        &mut self,
+        a: &BodyGeom,
+        b: &BodyGeom,
+        rel: &Rel,
+        best: &PairCandidate,
+        tol: f64,
+        iterations: &mut u32,
+    ) -> bool {
+        let settled = best.converged
+            && best.mode_a == Mode::Interior
+            && best.mode_b == Mode::Interior
+            && matches!((best.ia, best.ib), (Item::Piece(_), Item::Piece(_)))
+            && best.facing()
+            && best.d > tol;
+        let lin_canny = self.convex
+            && (settled
+                || best.converged && best.d > tol && {
+                    let rt = rel.frame.r.transpose();
+                    let [ia, ib] = &mut self.incident;
+                    cone_ok(
+                        a,
+                        &self.boxes_a,
+                        best.ia,
+                        best.mode_a,
+                        &best.na,
+                        &best.pa,
+                        &(best.pb - best.pa),
+                        self.scale,
+                        ia,
+                        iterations,
+                    ) && cone_ok(
+                        b,
+                        &self.boxes_b,
+                        best.ib,
+                        best.mode_b,
+                        &(rt * best.nb),
+                        &(rt * (best.pb - rel.frame.t)),
+                        &(rt * (best.pa - best.pb)),
+                        self.scale,
+                        ib,
+                        iterations,
+                    )
+                });
+        // the separating planes bound the faces, not edges that stray from them
+        lin_canny && !self.loose_edge_closer(a, b, rel, best)
     }
 
     /// Whether an edge of either body that strays from its faces may be
