@@ -722,6 +722,10 @@ struct Incident {
     item: Option<Item>,
     n: usize,
     at: [(u32, [f64; 2]); 8],
+    /// The last change of each projection's parameters: the next update's
+    /// projection starts extrapolated by it (so on a smooth path its first
+    /// Newton step is short enough to be accepted).
+    vel: [[f64; 2]; 8],
 }
 
 impl Incident {
@@ -729,6 +733,7 @@ impl Incident {
         item: None,
         n: 0,
         at: [(0, [0.0; 2]); 8],
+        vel: [[0.0; 2]; 8],
     };
 }
 
@@ -798,12 +803,15 @@ fn cone_ok(
     if cache.item == Some(item) && cache.n > 0 {
         for i in 0..cache.n {
             let (k, x0) = cache.at[i];
-            let (dk, _, xk, _, it, _, nk) = super::far::solve_piece(body, &cfg, k, &[0.0, 1.0, 0.0, 1.0], x0, p);
+            let v = cache.vel[i];
+            let xs = [(x0[0] + v[0]).clamp(0.0, 1.0), (x0[1] + v[1]).clamp(0.0, 1.0)];
+            let (dk, _, xk, _, it, _, nk) = super::far::solve_piece(body, &cfg, k, &[0.0, 1.0, 0.0, 1.0], xs, p);
             *iterations += it;
             if dk > tol {
                 m = 0;
                 break;
             }
+            cache.vel[i] = [xk[0] - x0[0], xk[1] - x0[1]];
             cache.at[i].1 = xk;
             ns[m] = nk;
             m += 1;
@@ -838,6 +846,7 @@ fn cone_ok(
             if dk <= tol && kept && m < ns.len() {
                 ns[m] = nk;
                 cache.at[m] = (k as u32, xk);
+                cache.vel[m] = [0.0; 2];
                 m += 1;
             }
         }
