@@ -74,6 +74,9 @@ fn main() {
                     "mismatch at {k}: coherent {:.9} {:?}/{:?} cold {:.9} {:?}/{:?} brute {:.9}",
                     r.distance, r.feature_a, r.feature_b, cold.distance, cold.feature_a, cold.feature_b, brute
                 );
+                if std::env::var_os("PROBE_DEBUG").is_some() {
+                    println!("  active {:?}\n  result {:?}", t.active(), r);
+                }
             }
         }
         if k > 0 {

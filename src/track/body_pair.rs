@@ -626,17 +626,34 @@ fn solve_pair_coherent(cfg: &TrackerConfig, a: SideRef, b: SideRef, rel: &Rel, x
         let (ca, cb) = (!matches!(a.item, Item::Piece(_)), !matches!(b.item, Item::Piece(_)));
         let locked = [false, ca, false, cb];
         let x = Vector4::new(x0[0], x0[1], x0[2], x0[3]);
-        if (0..4).all(|i| locked[i] || (x[i] > lo[i] && x[i] < hi[i])) {
+        // a witness held on a piece side (its rate there is zero, so the
+        // warm start is still exactly on the bound) stays there while the
+        // gradient pushes it out
+        let mut bound = [false; 4];
+        for i in 0..4 {
+            bound[i] = !locked[i] && (x[i] == lo[i] || x[i] == hi[i]);
+        }
+        if (0..4).all(|i| locked[i] || bound[i] || (x[i] > lo[i] && x[i] < hi[i])) {
             let st = PairState {
                 a: eval_item(a.body, a.item, x[0], x[1]),
                 b: to_world(&eval_item(b.body, b.item, x[2], x[3]), &rel.frame),
             };
-            if let Some(c) = coherent_step(cfg, &st, &BodyState::default(), &rel.state_b, &x, &lo, &hi, locked) {
+            if let Some(c) = coherent_step(
+                cfg,
+                &st,
+                &BodyState::default(),
+                &rel.state_b,
+                &x,
+                &lo,
+                &hi,
+                locked,
+                bound,
+            ) {
                 let out = LoopOut {
                     x: c.x,
                     state: c.state,
                     loc: c.loc,
-                    active: [false; 4],
+                    active: bound,
                     iterations: 1,
                     evaluations: 1,
                     converged: true,
@@ -705,6 +722,10 @@ struct Incident {
     item: Option<Item>,
     n: usize,
     at: [(u32, [f64; 2]); 8],
+    /// The last change of each projection's parameters: the next update's
+    /// projection starts extrapolated by it (so on a smooth path its first
+    /// Newton step is short enough to be accepted).
+    vel: [[f64; 2]; 8],
 }
 
 impl Incident {
@@ -712,6 +733,7 @@ impl Incident {
         item: None,
         n: 0,
         at: [(0, [0.0; 2]); 8],
+        vel: [[0.0; 2]; 8],
     };
 }
 
@@ -781,12 +803,15 @@ fn cone_ok(
     if cache.item == Some(item) && cache.n > 0 {
         for i in 0..cache.n {
             let (k, x0) = cache.at[i];
-            let (dk, _, xk, _, it, _, nk) = super::far::solve_piece(body, &cfg, k, &[0.0, 1.0, 0.0, 1.0], x0, p);
+            let v = cache.vel[i];
+            let xs = [(x0[0] + v[0]).clamp(0.0, 1.0), (x0[1] + v[1]).clamp(0.0, 1.0)];
+            let (dk, _, xk, _, it, _, nk) = super::far::solve_piece(body, &cfg, k, &[0.0, 1.0, 0.0, 1.0], xs, p);
             *iterations += it;
             if dk > tol {
                 m = 0;
                 break;
             }
+            cache.vel[i] = [xk[0] - x0[0], xk[1] - x0[1]];
             cache.at[i].1 = xk;
             ns[m] = nk;
             m += 1;
@@ -821,12 +846,146 @@ fn cone_ok(
             if dk <= tol && kept && m < ns.len() {
                 ns[m] = nk;
                 cache.at[m] = (k as u32, xk);
+                cache.vel[m] = [0.0; 2];
                 m += 1;
             }
         }
         cache.n = m;
     }
     in_cone(&ns[..m], v)
+}
+
+/// How far B-rep edge `e` of `body` strays from the patches of the pieces
+/// it borders (a model tolerance: an edge's exact curve and its faces'
+/// surfaces agree only to the file's precision, up to a few 1e-6 on some
+/// models): twice the largest distance of 17 samples of the edge from the
+/// nearest bordering patch, plus what the projections leave (a sampled
+/// bound with a factor 2 of margin for the deviation between samples).
+fn edge_gap(body: &BodyGeom, e: u32) -> f64 {
+    let cfg = cell_config(&TrackerConfig::default());
+    let pieces: Vec<u32> = body
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.adjacency.iter().any(|(_, f)| *f == FeatureRef::Edge(e)))
+        .map(|(k, _)| k as u32)
+        .collect();
+    if pieces.is_empty() {
+        return 0.0;
+    }
+    let curve = &body.edges[e as usize].curve;
+    let (t0, t1) = curve.domain();
+    let n = 16;
+    let mut worst = 0.0f64;
+    for i in 0..=n {
+        let q = curve.eval(t0 + (t1 - t0) * i as f64 / n as f64);
+        let mut near = f64::INFINITY;
+        for &k in &pieces {
+            let s = &body.pieces[k as usize].surface;
+            let mut x0 = ([0.5, 0.5], f64::INFINITY);
+            for a in 0..=4 {
+                for b in 0..=4 {
+                    let uv = [a as f64 * 0.25, b as f64 * 0.25];
+                    let e2 = (s.eval(uv[0], uv[1]) - q).norm_squared();
+                    if e2 < x0.1 {
+                        x0 = (uv, e2);
+                    }
+                }
+            }
+            let (dk, ..) = super::far::solve_piece(body, &cfg, k, &[0.0, 1.0, 0.0, 1.0], x0.0, &q);
+            near = near.min(dk);
+        }
+        worst = worst.max(near);
+    }
+    2.0 * worst
+}
+
+/// Segments per stray edge in [`LooseEdge`]: a tree of balls over the
+/// polyline, `LOOSE_FAN` children per ball (`LOOSE_SEGS = LOOSE_FAN³`).
+const LOOSE_FAN: usize = 8;
+const LOOSE_SEGS: usize = LOOSE_FAN * LOOSE_FAN * LOOSE_FAN;
+
+/// An edge that strays from its faces ([`edge_gap`]) as a polyline of
+/// `LOOSE_SEGS + 1` points at equal parameter steps `h`: the curve lies
+/// within `sag = M₂ h² / 8` of its chords (`M₂` twice the largest sampled
+/// `|c''|`). `balls[0]` holds the edge's ball, `balls[1]` the balls of
+/// `LOOSE_FAN` runs of segments, `balls[2]` those of `LOOSE_FAN²` runs.
+#[derive(Debug, Clone)]
+struct LooseEdge {
+    sag: f64,
+    balls: [Vec<(Vec3, f64)>; 3],
+    pts: Vec<Vec3>,
+}
+
+/// The edges of a body that stray from their faces by more than `1e-12`
+/// of `scale` and the largest gap (computed once per body, at the first
+/// Lin–Canny exit).
+#[derive(Debug, Clone, Default)]
+struct LooseEdges {
+    edges: Vec<LooseEdge>,
+    max: f64,
+}
+
+impl LooseEdges {
+    fn of(body: &BodyGeom, scale: f64) -> Self {
+        let mut l = LooseEdges::default();
+        for e in 0..body.edges.len() as u32 {
+            let gap = edge_gap(body, e);
+            if gap <= 1e-12 * scale {
+                continue;
+            }
+            let curve = &body.edges[e as usize].curve;
+            let (t0, t1) = curve.domain();
+            let h = (t1 - t0) / LOOSE_SEGS as f64;
+            let cps: Vec<_> = (0..=LOOSE_SEGS).map(|i| curve.eval_derivs(t0 + h * i as f64)).collect();
+            let m2 = 2.0 * cps.iter().map(|c| c.d2.norm()).fold(0.0, f64::max);
+            let pts: Vec<Vec3> = cps.iter().map(|c| c.p).collect();
+            let level = |runs: usize| -> Vec<(Vec3, f64)> {
+                let len = LOOSE_SEGS / runs;
+                (0..runs)
+                    .map(|g| {
+                        let q = &pts[g * len..=(g + 1) * len];
+                        let c = q.iter().sum::<Vec3>() / q.len() as f64;
+                        (c, q.iter().map(|x| (x - c).norm()).fold(0.0, f64::max))
+                    })
+                    .collect()
+            };
+            let balls = [level(1), level(LOOSE_FAN), level(LOOSE_FAN * LOOSE_FAN)];
+            l.edges.push(LooseEdge {
+                sag: m2 * h * h / 8.0,
+                balls,
+                pts,
+            });
+            l.max = l.max.max(gap);
+        }
+        l
+    }
+}
+
+/// Whether an edge that strays from its faces ([`edge_gap`]) may hold a
+/// point closer to the other body than a Lin–Canny pair with witness `p`
+/// (body-local) and unit direction `n` (body-local, from `p` towards the
+/// other witness). The exit's separating planes bound the faces, not such
+/// an edge: the other body's points `y` (its edges within `other_gap` of
+/// its faces) have `n·(y − p) ≥ d − other_gap`, so a point `x` of the edge
+/// with `|x − y| < d` has `n·(x − p) > −other_gap`. The edge's balls, then
+/// its chords ([`LooseEdge`]), bound `n·x` from above; an edge that stays
+/// at or below that level cannot be closer.
+fn loose_edge_near(loose: &LooseEdges, p: &Vec3, n: &Vec3, other_gap: f64) -> bool {
+    let level = n.dot(p) - other_gap;
+    loose.edges.iter().any(|e| {
+        let above = |(c, r): &(Vec3, f64)| n.dot(c) + r + e.sag > level;
+        above(&e.balls[0][0])
+            && (0..LOOSE_FAN).any(|i| {
+                above(&e.balls[1][i])
+                    && (i * LOOSE_FAN..(i + 1) * LOOSE_FAN).any(|j| {
+                        above(&e.balls[2][j])
+                            && e.pts[j * LOOSE_FAN..=(j + 1) * LOOSE_FAN]
+                                .iter()
+                                .any(|x| n.dot(x) + e.sag > level)
+                    })
+            })
+    })
 }
 
 /// Whether the trims keep a witness (piece sides only).
@@ -973,6 +1132,10 @@ const WARM_NONE: Warm = Warm {
 /// are the sound fallback either way: this only saves solves that would
 /// prove nothing again).
 const ITEM_RETRY: u32 = 8;
+
+/// Updates a refused side switch of a Lin–Canny pair is skipped before it
+/// is tried again (`BodyPairTracker::refused`).
+const REFUSED_RETRY: u32 = 16;
 
 /// The front's order: a min-heap on the key, so an update visits only the
 /// entries whose bound fell below the best distance.
@@ -1562,10 +1725,11 @@ impl PairFar {
         self.iterations += sol.iterations;
         let (ma, mb) = (centre(&a.rect), centre(&b.rect));
         if !sol.cand.converged && (xa != ma || xb != mb) {
-            // a warm start mixed from other cell pairs' witnesses can stall
-            // the controller short of a critical point (seen on two arcs of
-            // tiled_convex: 400 iterations without progress, 0.8 mm above the
-            // minimum the cells' centres reach in 4): start again there
+            // a safety net: a warm start mixed from other cell pairs'
+            // witnesses stalled the controller short of a critical point on
+            // two arcs of tiled_convex (unguarded hybrid Newton steps cycling
+            // uphill, fixed in `track_loop`); an unconverged solve is started
+            // again from the cells' centres
             self.solved += 1;
             let again = solve_pair(&ctx.cfg, sa, sb, ctx.rel, [ma[0], ma[1], mb[0], mb[1]]);
             self.iterations += again.iterations;
@@ -1807,6 +1971,12 @@ pub struct BodyPairTracker {
     /// `x_ff` belongs to the tracked pair of the previous update.
     ff_valid: bool,
     last: Option<(Matrix3<f64>, Vec3)>,
+    /// The tracked pair and modes whose side switches were all refused on
+    /// the last update, and the updates it has skipped them since.
+    refused: Option<((Item, Item, Mode, Mode), u32)>,
+    /// The edges of A and of B that stray from their faces ([`LooseEdges`]),
+    /// computed at the first Lin–Canny exit.
+    loose: Option<Box<[LooseEdges; 2]>>,
 }
 
 impl BodyPairTracker {
@@ -1853,6 +2023,8 @@ impl BodyPairTracker {
             x_acc: Vector4::zeros(),
             ff_valid: false,
             last: None,
+            refused: None,
+            loose: None,
         })
     }
 
@@ -1887,6 +2059,7 @@ impl BodyPairTracker {
         self.ff_valid = false;
         self.incident = [Incident::NONE; 2];
         self.last = None;
+        self.refused = None;
     }
 
     /// Changes the controller settings (validated), keeping the history.
@@ -1995,6 +2168,8 @@ impl BodyPairTracker {
 
         // 1. the active pair (penetration: feedback-linearised, local)
         let mut best = PairCandidate::NONE;
+        // the Lin–Canny test of `best`, when already made
+        let mut certified: Option<bool> = None;
         if let Some(prev) = self.active {
             let law = if self.penetrating {
                 ControlLaw::FeedbackLinearized
@@ -2050,8 +2225,27 @@ impl BodyPairTracker {
                     best = r.cand;
                 }
             }
-            if !self.penetrating {
+            // a switch refused on the last update (a saturated witness whose
+            // neighbours were all farther) is not tried again while the pair
+            // passes the Lin–Canny test, which proves it global whatever the
+            // neighbours (retried every `REFUSED_RETRY` updates)
+            let key = (best.ia, best.ib, best.mode_a, best.mode_b);
+            if !self.penetrating
+                && self.convex
+                && best.converged
+                && self.refused.is_some_and(|(k, n)| k == key && n < REFUSED_RETRY)
+                && self.certified(a, b, &rel, &best, tol, &mut iterations)
+            {
+                certified = Some(true);
+                if let Some((_, n)) = &mut self.refused {
+                    *n += 1;
+                }
+            }
+            if !self.penetrating && certified.is_none() {
                 best = self.switch_sides(a, b, &rel, best, &mut switches, &mut iterations);
+                let stayed = (best.ia, best.ib) == (key.0, key.1);
+                let saturated = best.mode_a != Mode::Interior || best.mode_b != Mode::Interior;
+                self.refused = (stayed && saturated).then_some(((best.ia, best.ib, best.mode_a, best.mode_b), 0));
                 if (best.ia, best.ib) != (prev.ia, prev.ib) {
                     // the rates belong to the pair that was left
                     self.x_ff = Vector4::zeros();
@@ -2067,6 +2261,7 @@ impl BodyPairTracker {
                     converged: false,
                     ..evaluate(a, b, &rel, &prev)
                 };
+                certified = None;
             }
         }
 
@@ -2130,35 +2325,10 @@ impl BodyPairTracker {
         // both boundaries is the global answer; a curve witness (edge or
         // trim curve) must be in its Voronoi region (no adjacent piece
         // closer to the other witness)
-        let lin_canny = self.convex
-            && (settled
-                || best.converged && best.d > tol && {
-                    let rt = rel.frame.r.transpose();
-                    let [ia, ib] = &mut self.incident;
-                    cone_ok(
-                        a,
-                        &self.boxes_a,
-                        best.ia,
-                        best.mode_a,
-                        &best.na,
-                        &best.pa,
-                        &(best.pb - best.pa),
-                        self.scale,
-                        ia,
-                        &mut iterations,
-                    ) && cone_ok(
-                        b,
-                        &self.boxes_b,
-                        best.ib,
-                        best.mode_b,
-                        &(rt * best.nb),
-                        &(rt * (best.pb - rel.frame.t)),
-                        &(rt * (best.pa - best.pb)),
-                        self.scale,
-                        ib,
-                        &mut iterations,
-                    )
-                });
+        let lin_canny = match certified {
+            Some(c) => c,
+            None => self.certified(a, b, &rel, &best, tol, &mut iterations),
+        };
         if !lin_canny {
             // a converged pair of unimodal items (an edge, or a piece witness
             // on its border, too) that proves its own minimum over the whole
@@ -2260,6 +2430,85 @@ impl BodyPairTracker {
             switches,
             cells_solved,
         })
+    }
+
+    /// Lin–Canny's exit: on two convex solids a pair that is locally closest
+    /// on both boundaries is the global answer (settled interior piece
+    /// witnesses, else the normal-cone test of each witness, [`cone_ok`]),
+    /// unless an edge that strays from its faces may be closer
+    /// ([`Self::loose_edge_closer`]).
+    fn certified(
+        &mut self,
+        a: &BodyGeom,
+        b: &BodyGeom,
+        rel: &Rel,
+        best: &PairCandidate,
+        tol: f64,
+        iterations: &mut u32,
+    ) -> bool {
+        let settled = best.converged
+            && best.mode_a == Mode::Interior
+            && best.mode_b == Mode::Interior
+            && matches!((best.ia, best.ib), (Item::Piece(_), Item::Piece(_)))
+            && best.facing()
+            && best.d > tol;
+        let lin_canny = self.convex
+            && (settled
+                || best.converged && best.d > tol && {
+                    let rt = rel.frame.r.transpose();
+                    let [ia, ib] = &mut self.incident;
+                    cone_ok(
+                        a,
+                        &self.boxes_a,
+                        best.ia,
+                        best.mode_a,
+                        &best.na,
+                        &best.pa,
+                        &(best.pb - best.pa),
+                        self.scale,
+                        ia,
+                        iterations,
+                    ) && cone_ok(
+                        b,
+                        &self.boxes_b,
+                        best.ib,
+                        best.mode_b,
+                        &(rt * best.nb),
+                        &(rt * (best.pb - rel.frame.t)),
+                        &(rt * (best.pa - best.pb)),
+                        self.scale,
+                        ib,
+                        iterations,
+                    )
+                });
+        // the separating planes bound the faces, not edges that stray from them
+        lin_canny && !self.loose_edge_closer(a, b, rel, best)
+    }
+
+    /// Whether an edge of either body that strays from its faces may be
+    /// closer than the Lin–Canny pair `c` ([`loose_edge_near`]; tested on the
+    /// sides whose witness is on a piece).
+    fn loose_edge_closer(&mut self, a: &BodyGeom, b: &BodyGeom, rel: &Rel, c: &PairCandidate) -> bool {
+        let (pa_side, pb_side) = (matches!(c.ia, Item::Piece(_)), matches!(c.ib, Item::Piece(_)));
+        if !(pa_side || pb_side) {
+            return false;
+        }
+        let scale = self.scale;
+        let loose = self
+            .loose
+            .get_or_insert_with(|| Box::new([LooseEdges::of(a, scale), LooseEdges::of(b, scale)]));
+        let n = (c.pb - c.pa) / c.d;
+        if pa_side && loose_edge_near(&loose[0], &c.pa, &n, loose[1].max) {
+            return true;
+        }
+        if pb_side {
+            let rt = rel.frame.r.transpose();
+            let p = rt * (c.pb - rel.frame.t);
+            if loose_edge_near(&loose[1], &p, &(-(rt * n)), loose[0].max) {
+                return true;
+            }
+        }
+        false
     }
 
     /// The item pairs tied with a proven tracked pair `c` ([`Ties`]).

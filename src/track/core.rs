@@ -627,12 +627,19 @@ where
             state = eval(&x);
             evals += 1;
             loc = local(&state);
-        } else if step.newton_like {
+        } else if step.newton_like && cfg.law != ControlLaw::Hybrid {
             x = step.x;
             state = eval(&x);
             evals += 1;
             loc = local(&state);
         } else {
+            // (the hybrid law's Newton steps too: a Newton step where the
+            // Hessian is positive definite descends only while it is short;
+            // taken whole far from the minimum it can overshoot, and with the
+            // box clamping the iterates then cycle uphill without end — two
+            // arcs of tiled_convex ran 400 iterations on a 3-cycle 1.1 mm above
+            // their minimum — so it is accepted only when it does not
+            // increase the distance, and halved otherwise)
             // Globally convergent branch: the discrete step must not increase
             // V = |ΔR| − E (the common Lyapunov function); halve it until it
             // does not (a large hK far from the answer can overshoot).
@@ -649,7 +656,9 @@ where
                 // near the answer), not for a step that merely swaps two
                 // witnesses (e.g. coincident patches)
                 let short = step_length(&loc, &d) <= 1e-6 * (d0 + 1.0);
-                let accept = ln.dist < d0 || (ln.dist <= d0 * (1.0 + 1e-14) && short);
+                let accept = ln.dist < d0
+                    || (ln.dist <= d0 * (1.0 + 1e-14) && short)
+                    || (step.newton_like && ln.dist <= DIST_FLOOR);
                 if accept || tries >= MAX_BACKTRACK {
                     x = xn;
                     state = st;

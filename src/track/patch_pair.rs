@@ -178,7 +178,10 @@ pub(crate) struct CoherentStep {
 /// [`track_loop`](super::core::track_loop)). `None` when a condition fails:
 /// the caller runs the general loop. Parameters flagged in `locked` (the
 /// unused second parameter of a curve side, see [`lock`]) stay where they
-/// are and take no part in the box tests.
+/// are and take no part in the box tests. Parameters flagged in `bound`
+/// sit on a bound of the box and stay there when the gradient still pushes
+/// them out of it (they are the active set of the general loop, which would
+/// take the same Newton step on the free parameters); `None` otherwise.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn coherent_step(
@@ -190,18 +193,28 @@ pub(crate) fn coherent_step(
     lo: &Vector4<f64>,
     hi: &Vector4<f64>,
     locked: [bool; 4],
+    bound: [bool; 4],
 ) -> Option<CoherentStep> {
     // plain loops (an `all` over a range was left out of line: ~100 instructions a tick)
     let mut inside = true;
     for i in 0..4 {
-        inside &= locked[i] || (x[i] > lo[i] && x[i] < hi[i]);
+        inside &= locked[i] || bound[i] || (x[i] > lo[i] && x[i] < hi[i]);
     }
     if !inside {
         return None;
     }
     let mut loc = pair_local(st, a, b);
-    for (i, &l) in locked.iter().enumerate() {
-        if l {
+    for i in 0..4 {
+        if bound[i] {
+            // the active-set test of the general loop
+            let out = (x[i] <= lo[i] && loc.g[i] > 0.0) || (x[i] >= hi[i] && loc.g[i] < 0.0);
+            if !out {
+                return None;
+            }
+        }
+    }
+    for i in 0..4 {
+        if locked[i] || bound[i] {
             lock(&mut loc, i);
         }
     }
@@ -218,7 +231,7 @@ pub(crate) fn coherent_step(
     let xn = x + d;
     let mut kept = true;
     for i in 0..4 {
-        kept &= locked[i] || (xn[i] >= lo[i] && xn[i] <= hi[i]);
+        kept &= locked[i] || bound[i] || (xn[i] >= lo[i] && xn[i] <= hi[i]);
     }
     if !(len2 <= cfg.step_tol * cfg.step_tol && kept) {
         return None;
@@ -227,7 +240,13 @@ pub(crate) fn coherent_step(
         a: taylor(&st.a, &Vector2::new(d[0], d[1])),
         b: taylor(&st.b, &Vector2::new(d[2], d[3])),
     };
-    let feed_forward = chol.solve(&(-pair_b(&state.a, &state.b, a, b)))?;
+    let mut feed_forward = chol.solve(&(-pair_b(&state.a, &state.b, a, b)))?;
+    for i in 0..4 {
+        if bound[i] {
+            // (its row of the factor is the identity: the others are unaffected)
+            feed_forward[i] = 0.0;
+        }
+    }
     Some(CoherentStep {
         x: xn,
         state,
@@ -439,7 +458,7 @@ impl PatchPairTracker {
             state: st,
             feed_forward: ff,
             ..
-        } = coherent_step(&self.cfg, &st, body_a, body_b, &x, lo, hi, [false; 4])?;
+        } = coherent_step(&self.cfg, &st, body_a, body_b, &x, lo, hi, [false; 4], [false; 4])?;
         let (pa, pb) = (st.a.p, st.b.p);
         let dv = pb - pa;
         let dist = dv.norm();
