@@ -545,7 +545,8 @@ fn corpus_areas(path: &Path) -> BTreeMap<u64, (f64, f64, usize)> {
 /// number of such file entities when the check was added (session 10). A
 /// ratchet: a listed file may not get more, any other file must have none.
 /// Causes found so far (README "Offline stage", Area): alibre_s1's 4 are its
-/// holes-only spheres (full period now, still 10 % high, not traced);
+/// holes-only spheres (full period now, still 10 % high: a chord
+/// fallback of the trim near the pole);
 /// catia4_x28_tabcyl's face is Open CASCADE's error (a grid integration with
 /// its own face classifier gives 8811.9, ours 8831.8, its area 7412.2);
 /// hm_nentity #623 is the offset face that has no exact NURBS form (reported,
