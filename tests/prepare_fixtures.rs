@@ -370,6 +370,18 @@ fn precise_areas(path: &Path) -> BTreeMap<u64, (f64, bool)> {
     out
 }
 
+/// The `*.areas.json` files of a directory (`tools/oracle_areas.py`), sorted.
+fn area_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".areas.json"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// Relative area tolerance of every face (issue 5: "total area equals the
 /// face area within 1e-6 relative"). Trimmed faces store their exact p-curves
 /// (rational Bézier spans clipped exactly to the pieces, see
@@ -382,13 +394,7 @@ const AREA_TOL: f64 = 1e-6;
 #[test]
 fn generated_step_fixtures_prepare() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut names: Vec<_> = std::fs::read_dir(dir.join("oracle"))
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(".areas.json"))
-        .collect();
-    names.sort();
+    let names = area_files(&dir.join("oracle"));
     assert!(
         names.len() >= 9,
         "expected the 9 generated fixtures' area files, found {}",
@@ -580,13 +586,7 @@ const KNOWN_AREA_MISMATCHES: [(&str, usize); 13] = [
 fn corpus_face_areas() {
     let Some(dir) = fixtures() else { return };
     let odir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/oracle/corpus");
-    let mut names: Vec<_> = std::fs::read_dir(&odir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(".areas.json"))
-        .collect();
-    names.sort();
+    let names = area_files(&odir);
     assert!(
         names.len() >= 47,
         "expected the corpus area files, found {}",

@@ -151,14 +151,7 @@ pub fn face_range(model: &Model, face: &Face) -> ((f64, f64), (f64, f64)) {
 /// [`face_range`] from the face's already sampled trims.
 pub fn face_range_of(face: &Face, trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
     let (nu, nv) = face.surface.natural_bounds();
-    let mut lo = (f64::INFINITY, f64::INFINITY);
-    let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for l in &trim.loops {
-        for &(u, v) in l {
-            lo = (lo.0.min(u), lo.1.min(v));
-            hi = (hi.0.max(u), hi.1.max(v));
-        }
-    }
+    let (lo, hi) = loop_extent(trim);
     let (pu, pv) = face.surface.periods();
     let pick = |nat: Option<(f64, f64)>, period: Option<f64>, lo: f64, hi: f64| -> (f64, f64) {
         if !(lo.is_finite() && hi.is_finite() && hi > lo) {
@@ -188,10 +181,8 @@ pub fn face_range_of(face: &Face, trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
     // period in each periodic direction, with the seam in the widest gap
     // between the loops so that no hole crosses it, and the natural range in
     // the other direction.
-    if holes_only(face, trim) {
-        if let Some(r) = holes_only_range(face, trim) {
-            return r;
-        }
+    if let Some(r) = holes_only_range(face, trim) {
+        return r;
     }
     let mut r = (pick(nu, pu, lo.0, hi.0), pick(nv, pv, lo.1, hi.1));
     // A periodic direction whose loops do not span a period has two
@@ -255,13 +246,36 @@ pub fn face_range_of(face: &Face, trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
     r
 }
 
+/// The samples' extent `(lo, hi)` over all loops, per direction (infinite
+/// when there are none).
+fn loop_extent(trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
+    let mut lo = (f64::INFINITY, f64::INFINITY);
+    let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for l in &trim.loops {
+        for &(u, v) in l {
+            lo = (lo.0.min(u), lo.1.min(v));
+            hi = (hi.0.max(u), hi.1.max(v));
+        }
+    }
+    (lo, hi)
+}
+
 /// True when every loop of the face is a hole: the face is the whole
-/// (closed) surface minus them. Holes are told by orientation: a loop running
-/// clockwise about the outward normal (signed area in `(u, v)` times the face
-/// sense < 0). The importers may leave the outer loop empty, or (STEP files
-/// with only FACE_BOUNDs, e.g. alibre_s1's sphere #1920) take a hole as the
-/// outer loop.
+/// (closed) surface minus them (see [`holes_only_range`]).
 pub fn holes_only(face: &Face, trim: &FaceTrim) -> bool {
+    holes_only_range(face, trim).is_some()
+}
+
+/// The face range of a face of a closed surface (sphere, torus, closed
+/// B-spline) whose loops are all holes: a full period in each periodic
+/// direction (seam between the holes, [`seam_window`]) and the natural range
+/// otherwise. Holes are told by orientation: a loop running clockwise about
+/// the outward normal (signed area in `(u, v)` times the face sense < 0).
+/// The importers may leave the outer loop empty, or (STEP files with only
+/// FACE_BOUNDs, e.g. alibre_s1's sphere #1920) take a hole as the outer loop.
+/// `None` when some loop is not a hole, the surface is not closed or no
+/// window holds the loops.
+fn holes_only_range(face: &Face, trim: &FaceTrim) -> Option<((f64, f64), (f64, f64))> {
     let sigma = if trim.same_sense { 1.0 } else { -1.0 };
     let is_hole = |l: &Vec<(f64, f64)>| {
         let n = l.len();
@@ -275,28 +289,11 @@ pub fn holes_only(face: &Face, trim: &FaceTrim) -> bool {
     };
     let no_outer = !face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty());
     if trim.loops.is_empty() || !(no_outer || trim.loops.iter().all(is_hole)) {
-        return false;
+        return None;
     }
-    // only closed surfaces (sphere, torus, closed B-splines) have a face that
-    // is "everything but the holes", and only when a seam window exists
-    holes_only_range(face, trim).is_some()
-}
-
-/// The face range of a holes-only face of a closed surface: a full period in
-/// each periodic direction (seam between the holes, [`seam_window`]) and the
-/// natural range otherwise; `None` when the surface is not closed or no
-/// window holds the loops.
-fn holes_only_range(face: &Face, trim: &FaceTrim) -> Option<((f64, f64), (f64, f64))> {
     let (nu, nv) = face.surface.natural_bounds();
     let (pu, pv) = face.surface.periods();
-    let mut lo = (f64::INFINITY, f64::INFINITY);
-    let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for l in &trim.loops {
-        for &(u, v) in l {
-            lo = (lo.0.min(u), lo.1.min(v));
-            hi = (hi.0.max(u), hi.1.max(v));
-        }
-    }
+    let (lo, hi) = loop_extent(trim);
     let u = match pu {
         Some(p) => seam_window(trim, 0, p, lo.0, hi.0)?,
         None => nu?,
