@@ -165,9 +165,16 @@ fn cold_queries_and_coherent_paths_match_open_cascade_on_the_matched_corpus_file
 /// less than that tolerance. Asserted: the distance and signed distance
 /// within max(1e-6 relative, the file's tolerance) for every point, and the
 /// sign, cold and along a coherent path.
-const WITHIN_FILE_TOLERANCE: [&str; 10] = [
+///
+/// `iges_hm_nentity.igs`: the 140 offset DE 623 of a ruled B-spline has no
+/// rational form and is fitted (`prepare::nurbs::offset_fit`, within 1e-9
+/// of its size); 7 answers differ by up to 3.4e-2 mm on DE 641, whose only
+/// trim is the model-space 112 curve DE 637, up to 0.06 mm off the surface
+/// (Open CASCADE's edge tolerances on that face: 0.008–0.062 mm).
+const WITHIN_FILE_TOLERANCE: [&str; 11] = [
     "iges_ansa9_occ131_2.igs",
     "iges_catia4_x28_tabcyl.igs",
+    "iges_hm_nentity.igs",
     "iges_inventor2011_spring.igs",
     "iges_sw2008_fuse.igs",
     "step_proe2001_k1_facesurface.stp",

@@ -28,7 +28,7 @@ fn cost(pieces: &[Vec<H2>]) -> usize {
 }
 
 /// Bernstein basis of degree `n` at `t` (`n ≤ 15`).
-fn bernstein(n: usize, t: f64) -> [f64; 16] {
+pub(super) fn bernstein(n: usize, t: f64) -> [f64; 16] {
     let mut b = [0.0; 16];
     b[0] = 1.0;
     let s = 1.0 - t;
@@ -45,7 +45,7 @@ fn bernstein(n: usize, t: f64) -> [f64; 16] {
 }
 
 /// The `k`-th of the `n + 1` Chebyshev–Lobatto nodes of `[0, 1]`.
-fn node(n: usize, k: usize) -> f64 {
+pub(super) fn node(n: usize, k: usize) -> f64 {
     if k == 0 {
         0.0
     } else if k == n {

@@ -19,6 +19,7 @@ pub mod features;
 pub mod fit;
 pub mod nurbs;
 pub mod split;
+pub mod surface_fit;
 pub mod trim;
 
 use crate::geom::{NurbsSurface, Vec3};
@@ -343,6 +344,7 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
     let face = &model.faces[fi];
     let trim = FaceTrim::new(model, face);
     let fnurbs = nurbs::face_nurbs_of(face, &trim)?;
+    stats.warnings.extend(fnurbs.note.clone());
     let exact = trim::exact_loops(model, face, &trim);
     stats.trim_counts = (exact.projected, exact.approximated, usize::from(exact.approximated > 0));
     let holes_only = nurbs::holes_only(face, &trim);
