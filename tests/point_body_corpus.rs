@@ -21,12 +21,13 @@ use extrack::track::{
 };
 
 /// Corpus files whose 200 oracle points are all matched.
-const MATCHED: [&str; 31] = [
+const MATCHED: [&str; 33] = [
     "iges_autocad_wing128.igs",
     "iges_bladex_blade_upper.iges",
     "iges_c3d_bug33327.igs",
     "iges_catia5_cylinder.igs",
     "iges_euclid_bearing.iges",
+    "iges_harmonyware_torus.igs",
     "iges_ideas11_cylinder_msbo.igs",
     "iges_inventor2019_cube10.igs",
     "iges_occt_as1_asm.igs",
@@ -43,6 +44,7 @@ const MATCHED: [&str; 31] = [
     "step_ideas9_dm1_ap214.stp",
     "step_inventor10_angled.step",
     "step_inventor2019_cube10.stp",
+    "step_microstation_k1.stp",
     "step_nist_pmi1_ap203.stp",
     "step_occt_wigley_hull.step",
     "step_proe2004_pump_carter.stp",

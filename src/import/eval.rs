@@ -685,6 +685,28 @@ fn coedge_samples(
         }
     } else if let Some(s) = &c.curve {
         s.clone()
+    } else if let Some(p) = c
+        .pcurve
+        .as_ref()
+        .filter(|p| p.t0.is_finite() && p.t1.is_finite() && p.t1 > p.t0)
+    {
+        // a boundary given in parameter space only (IGES 142 with no
+        // model-space curve): its points on the surface, each with its own
+        // parameters as the hint
+        let n = match &p.curve {
+            Curve::Line { .. } | Curve::Polyline(_) => 8,
+            Curve::BSpline(b) => (b.cw.len() * 8).clamp(32, 512),
+            _ => 96,
+        };
+        for i in 0..=n {
+            let q = p.eval_unit(i as f64 / n as f64).p;
+            if !(q.x.is_finite() && q.y.is_finite()) {
+                continue;
+            }
+            out.push(face.eval(q.x, q.y));
+            hints.push(Some((q.x, q.y)));
+        }
+        return;
     } else {
         return;
     };
