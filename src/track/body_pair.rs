@@ -48,7 +48,7 @@ use super::core::{clamp_box, feed_forward_rate, track_loop, Local, LoopOut};
 use super::far::{cell_config, trim_domain, trim_point, Candidate, FarState};
 use super::motion::BodyState;
 use super::patch_pair::{coherent_step, lock, pair_local, to_world, Frame, PairState};
-use super::point_body::{body_pose, orient};
+use super::point_body::{body_pose, feature_of, orient};
 use super::point_patch::{mode_of, taylor};
 use crate::geom::{CurvePoint, Pose, SurfacePoint, Twist, Vec3};
 use crate::scene::data::{BodyKind, Boundary, ConvexityClass, FeatureRef, NONE};
@@ -2796,8 +2796,8 @@ impl BodyPairTracker {
         let rt = self.last.map_or(Matrix3::identity(), |(r, _)| r.transpose());
         let tb = self.last.map_or(Vec3::zeros(), |(_, t)| t);
         let (ca, cb) = candidates(c, &rt, &tb);
-        let oa = orient(a, &ca, &c.pb);
-        let ob = orient(b, &cb, &(rt * (c.pa - tb)));
+        let (feature_a, face_a, piece_a, params_a) = feature_of(a, &ca);
+        let (feature_b, face_b, piece_b, params_b) = feature_of(b, &cb);
         let dr = c.pb - c.pa;
         let normal = if c.d > 1e-12 * self.scale {
             if penetrating {
@@ -2805,10 +2805,15 @@ impl BodyPairTracker {
             } else {
                 dr / c.d
             }
-        } else if oa.normal.norm() > 0.0 {
-            oa.normal / oa.normal.norm()
         } else {
-            Vec3::z()
+            // touching: A's outward normal at its witness (pseudo-normal on
+            // a border)
+            let oa = orient(a, &ca, &c.pb);
+            if oa.normal.norm() > 0.0 {
+                oa.normal / oa.normal.norm()
+            } else {
+                Vec3::z()
+            }
         };
         BodyPairResult {
             distance: c.d,
@@ -2817,14 +2822,14 @@ impl BodyPairTracker {
             point_a: pose_a.transform_point(&c.pa),
             point_b: pose_a.transform_point(&c.pb),
             normal: pose_a.transform_vector(&normal),
-            feature_a: oa.feature,
-            feature_b: ob.feature,
-            face_a: oa.face,
-            face_b: ob.face,
-            piece_a: oa.piece,
-            piece_b: ob.piece,
-            params_a: oa.params,
-            params_b: ob.params,
+            feature_a,
+            feature_b,
+            face_a,
+            face_b,
+            piece_a,
+            piece_b,
+            params_a,
+            params_b,
             mode_a: c.mode_a,
             mode_b: c.mode_b,
             iterations,
