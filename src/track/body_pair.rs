@@ -44,12 +44,14 @@
 
 use super::body::{BodyError, BodyGeom, CellTrim, Item, NodeKind, TrackScene};
 use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
-use super::core::{clamp_box, feed_forward_rate, track_loop, Local, LoopOut};
+use super::core::{
+    clamp_box, feed_forward_rate, newton_step, normalized_error, step_length, track_loop, Local, LoopOut, DIST_FLOOR,
+};
 use super::far::{cell_config, trim_domain, trim_point, Candidate, FarState};
 use super::motion::BodyState;
 use super::patch_pair::{coherent_step, lock, pair_local, to_world, Frame, PairState};
 use super::point_body::{body_pose, feature_of, orient};
-use super::point_patch::{mode_of, taylor};
+use super::point_patch::{mode_of, point_patch_local, taylor};
 use crate::geom::{CurvePoint, Pose, SurfacePoint, Twist, Vec3};
 use crate::scene::data::{BodyKind, Boundary, ConvexityClass, FeatureRef, NONE};
 use nalgebra::{Matrix3, Vector2, Vector4};
@@ -779,6 +781,7 @@ fn cone_ok(
     boxes: &ItemBoxes,
     item: Item,
     mode: Mode,
+    x: &[f64; 2],
     n: &Vec3,
     p: &Vec3,
     v: &Vec3,
@@ -803,10 +806,29 @@ fn cone_ok(
     if cache.item == Some(item) && cache.n > 0 {
         for i in 0..cache.n {
             let (k, x0) = cache.at[i];
+            if item == Item::Piece(k) {
+                // the witness's own piece: `p` is its point at `x`, `n` its
+                // outward normal there
+                cache.vel[i] = [x[0] - x0[0], x[1] - x0[1]];
+                cache.at[i].1 = *x;
+                ns[m] = *n;
+                m += 1;
+                continue;
+            }
             let v = cache.vel[i];
             let xs = [(x0[0] + v[0]).clamp(0.0, 1.0), (x0[1] + v[1]).clamp(0.0, 1.0)];
-            let (dk, _, xk, _, it, _, nk) = super::far::solve_piece(body, &cfg, k, &[0.0, 1.0, 0.0, 1.0], xs, p);
-            *iterations += it;
+            let (dk, xk, nk) = match reproject(body, &cfg, k, xs, p) {
+                Some(r) => {
+                    *iterations += 1;
+                    r
+                }
+                None => {
+                    let (dk, _, xk, _, it, _, nk) =
+                        super::far::solve_piece(body, &cfg, k, &[0.0, 1.0, 0.0, 1.0], xs, p);
+                    *iterations += it;
+                    (dk, xk, nk)
+                }
+            };
             if dk > tol {
                 m = 0;
                 break;
@@ -853,6 +875,30 @@ fn cone_ok(
         cache.n = m;
     }
     in_cone(&ns[..m], v)
+}
+
+/// [`super::far::solve_piece`]'s projection of `p` onto piece `k` from
+/// `xs` when it ends at its first evaluation (converged there, or a free
+/// Newton step shorter than `step_tol` that stays in the piece, answered by
+/// second-order Taylor expansion): `(distance, params, outward unit
+/// normal)`; `None` otherwise (then the caller runs the full solve). Used
+/// where the start is extrapolated along a smooth path, so one evaluation
+/// is the rule.
+fn reproject(body: &BodyGeom, cfg: &TrackerConfig, k: u32, xs: [f64; 2], p: &Vec3) -> Option<(f64, [f64; 2], Vec3)> {
+    let sp = body.pieces[k as usize].surface.eval_derivs(xs[0], xs[1]);
+    let loc = point_patch_local(&sp, p, &Vec3::zeros());
+    let free = [false; 2];
+    let (sp, x) = if normalized_error(&loc, &free, DIST_FLOOR) <= cfg.tol {
+        (sp, xs)
+    } else {
+        let (d, _) = newton_step(cfg, &loc, &free)?;
+        let x = [xs[0] + d[0], xs[1] + d[1]];
+        if !(x.iter().all(|c| (0.0..=1.0).contains(c)) && step_length(&loc, &d) <= cfg.step_tol) {
+            return None;
+        }
+        (taylor(&sp, &d), x)
+    };
+    Some(((sp.p - p).norm(), x, body.outward_from(k, &sp.su.cross(&sp.sv), x)))
 }
 
 /// How far B-rep edge `e` of `body` strays from the patches of the pieces
@@ -2462,6 +2508,7 @@ impl BodyPairTracker {
                         &self.boxes_a,
                         best.ia,
                         best.mode_a,
+                        &[best.x[0], best.x[1]],
                         &best.na,
                         &best.pa,
                         &(best.pb - best.pa),
@@ -2473,6 +2520,7 @@ impl BodyPairTracker {
                         &self.boxes_b,
                         best.ib,
                         best.mode_b,
+                        &[best.x[2], best.x[3]],
                         &(rt * best.nb),
                         &(rt * (best.pb - rel.frame.t)),
                         &(rt * (best.pa - best.pb)),
