@@ -989,6 +989,12 @@ struct LooseEdge {
 struct LooseEdges {
     edges: Vec<LooseEdge>,
     max: f64,
+    /// A ball around every polyline point of every edge.
+    centre: Vec3,
+    radius: f64,
+    /// `(n₀, max over the edges' polyline points x of n₀·x + sag)` for the
+    /// last direction `n₀` the test passed with (see [`loose_edge_near_cached`]).
+    top: Option<(Vec3, f64)>,
 }
 
 impl LooseEdges {
@@ -1023,8 +1029,64 @@ impl LooseEdges {
             });
             l.max = l.max.max(gap);
         }
+        let all = || l.edges.iter().flat_map(|e| e.pts.iter());
+        let count = all().count();
+        if count > 0 {
+            l.centre = all().sum::<Vec3>() / count as f64;
+            l.radius = all().map(|x| (x - l.centre).norm()).fold(0.0, f64::max);
+        }
         l
     }
+
+    /// The largest `n·x + sag` over the edges' polyline points `x` (branch
+    /// and bound over the balls).
+    fn top(&self, n: &Vec3) -> f64 {
+        let mut best = f64::NEG_INFINITY;
+        for e in &self.edges {
+            let above = |(c, r): &(Vec3, f64), best: f64| n.dot(c) + r + e.sag > best;
+            if !above(&e.balls[0][0], best) {
+                continue;
+            }
+            for i in 0..LOOSE_FAN {
+                if !above(&e.balls[1][i], best) {
+                    continue;
+                }
+                for j in i * LOOSE_FAN..(i + 1) * LOOSE_FAN {
+                    if !above(&e.balls[2][j], best) {
+                        continue;
+                    }
+                    for x in &e.pts[j * LOOSE_FAN..=(j + 1) * LOOSE_FAN] {
+                        best = best.max(n.dot(x) + e.sag);
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// [`loose_edge_near`] with a certificate kept between updates: with `n₀`
+/// and `m₀ = max (n₀·x + sag)` from an update where the test passed, every
+/// point has `n·x + sag ≤ m₀ + (n − n₀)·c + |n − n₀| ρ` (`c`, `ρ` the ball
+/// around all the points), so when that is at or below the level the test
+/// passes without visiting the edges; otherwise the full test runs and, when
+/// it passes, `m₀` is recomputed for `n`.
+fn loose_edge_near_cached(loose: &mut LooseEdges, p: &Vec3, n: &Vec3, other_gap: f64) -> bool {
+    if loose.edges.is_empty() {
+        return false;
+    }
+    let level = n.dot(p) - other_gap;
+    if let Some((n0, m0)) = loose.top {
+        let dn = n - n0;
+        if m0 + dn.dot(&loose.centre) + dn.norm() * loose.radius <= level {
+            return false;
+        }
+    }
+    let near = loose_edge_near(loose, p, n, other_gap);
+    if !near {
+        loose.top = Some((*n, loose.top(n)));
+    }
+    near
 }
 
 /// Whether an edge that strays from its faces ([`edge_gap`]) may hold a
@@ -2218,9 +2280,8 @@ impl BodyPairTracker {
         // frame by at most the displacement of c plus θ·r (θ the rotation angle)
         let moved = self.last.map_or(f64::INFINITY, |(r0, t0)| {
             let dr = rel.frame.r * r0.transpose();
-            let cos = ((dr.trace() - 1.0) * 0.5).clamp(-1.0, 1.0);
             let c = &self.centre_b;
-            ((rel.frame.r * c + rel.frame.t) - (r0 * c + t0)).norm() + cos.acos() * self.radius_b
+            ((rel.frame.r * c + rel.frame.t) - (r0 * c + t0)).norm() + rotation_angle_bound(&dr) * self.radius_b
         });
         if moved.is_finite() {
             self.far.advance(moved);
@@ -2565,13 +2626,14 @@ impl BodyPairTracker {
             .loose
             .get_or_insert_with(|| Box::new([LooseEdges::of(a, scale), LooseEdges::of(b, scale)]));
         let n = (c.pb - c.pa) / c.d;
-        if pa_side && loose_edge_near(&loose[0], &c.pa, &n, loose[1].max) {
+        let (gap_a, gap_b) = (loose[0].max, loose[1].max);
+        if pa_side && loose_edge_near_cached(&mut loose[0], &c.pa, &n, gap_b) {
             return true;
         }
         if pb_side {
             let rt = rel.frame.r.transpose();
             let p = rt * (c.pb - rel.frame.t);
-            if loose_edge_near(&loose[1], &p, &(-(rt * n)), loose[0].max) {
+            if loose_edge_near_cached(&mut loose[1], &p, &(-(rt * n)), gap_a) {
                 return true;
             }
         }
@@ -2906,6 +2968,21 @@ impl BodyPairTracker {
     }
 }
 
+/// An upper bound of the rotation angle `θ` of the rotation matrix `dr`,
+/// tight to `O(θ⁵)` for small angles, without a transcendental function
+/// (this runs on every update): `|dr − I|_F = 2√2 sin(θ/2)`, and with
+/// `x = sin(θ/2) < 0.5`, `asin x ≤ x + x³ / (6 (1 − x²))` (the series'
+/// coefficients after the cubic one are below 1/6); larger angles by `acos`.
+fn rotation_angle_bound(dr: &Matrix3<f64>) -> f64 {
+    let x = (dr - Matrix3::identity()).norm() / (2.0 * std::f64::consts::SQRT_2);
+    if x < 0.5 {
+        let x2 = x * x;
+        2.0 * (x + x * x2 / (6.0 * (1.0 - x2)))
+    } else {
+        ((dr.trace() - 1.0) * 0.5).clamp(-1.0, 1.0).acos().max(2.0 * x.min(1.0).asin())
+    }
+}
+
 /// The pair `c` (its items and parameters) re-evaluated at the relative placement `rel`.
 fn evaluate(a: &BodyGeom, b: &BodyGeom, rel: &Rel, c: &PairCandidate) -> PairCandidate {
     let pa = eval_item(a, c.ia, c.x[0], c.x[1]).p;
@@ -3009,6 +3086,18 @@ mod tests {
             }
         }
         r.norm()
+    }
+
+    #[test]
+    fn rotation_angle_bound_is_above_the_angle_and_tight() {
+        for &deg in &[0.0, 1e-6, 1e-3, 0.05, 1.0, 10.0, 59.0, 60.0, 61.0, 120.0, 150.0, 179.0, 180.0] {
+            let th = f64::to_radians(deg);
+            let axis = nalgebra::Unit::new_normalize(Vec3::new(0.3, -0.5, 0.8));
+            let r = nalgebra::Rotation3::from_axis_angle(&axis, th).into_inner();
+            let b = rotation_angle_bound(&r);
+            assert!(b >= th - 1e-15, "{deg}°: bound {b} below {th}");
+            assert!(b <= th * (1.0 + 0.02 * th * th) + 1e-12, "{deg}°: bound {b} loose for {th}");
+        }
     }
 
     #[test]
