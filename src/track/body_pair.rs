@@ -269,6 +269,11 @@ struct ItemBoxes {
     /// Control points of the pieces and edges (body-local, Euclidean): each
     /// item lies in their convex hull.
     hull: Vec<Vec3>,
+    /// Per cell: the range of `cell_hull` holding the control points of its
+    /// sub-patch (piece cells with positive weights; empty otherwise: no
+    /// hull bound).
+    cell_hull_range: Vec<(u32, u32)>,
+    cell_hull: Vec<Vec3>,
     /// Per piece: its parallelogram when the piece is affine ([`affine_item`]).
     flat: Vec<Option<Flat>>,
     /// Per edge: when the edge is straight, its unit direction and up to
@@ -353,6 +358,7 @@ impl ItemBoxes {
         let unimodal = all.iter().map(|&it| unimodal_item(body, it)).collect();
         let affine: Vec<bool> = all.iter().map(|&it| affine_item(body, it)).collect();
         let (hull_range, hull) = control_hulls(body);
+        let (cell_hull_range, cell_hull) = cell_hulls(body);
         // pieces come first in `all`: `affine[k]` is piece k's flag
         let flat: Vec<Option<Flat>> = (0..body.pieces.len() as u32)
             .map(|k| if affine[k as usize] { flat_of(body, k) } else { None })
@@ -385,6 +391,8 @@ impl ItemBoxes {
             redundant: Vec::new(),
             hull_range,
             hull,
+            cell_hull_range,
+            cell_hull,
             flat,
             edge_faces,
             edges0,
@@ -395,6 +403,12 @@ impl ItemBoxes {
             .map(|&it| matches!(it, Item::Trim(t) if (body.trims[t as usize].edge as usize) < body.edges.len()))
             .collect();
         boxes
+    }
+
+    /// The control points whose convex hull holds cell `c` (empty: none).
+    fn cell_hull_of(&self, c: u32) -> &[Vec3] {
+        let (s, e) = self.cell_hull_range[c as usize];
+        &self.cell_hull[s as usize..e as usize]
     }
 
     /// The control points whose convex hull holds item `i`.
@@ -478,6 +492,29 @@ fn control_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
     for t in &body.trims {
         range.push(range.get(t.piece as usize).copied().unwrap_or((0, 0)));
     }
+    (range, hull)
+}
+
+/// The control points of each piece cell's sub-patch (the cell lies in
+/// their convex hull: positive weights), indexed like [`BodyGeom::cells`];
+/// edge and trim cells get none.
+fn cell_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
+    let mut hull = Vec::new();
+    let range = body
+        .cells
+        .iter()
+        .map(|c| {
+            let s = hull.len() as u32;
+            if let Item::Piece(k) = c.item {
+                let sf = &body.pieces[k as usize].surface;
+                let sub = super::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, &c.rect);
+                if let Some(pts) = euclidean_poles(&sub) {
+                    hull.extend(pts);
+                };
+            }
+            (s, hull.len() as u32)
+        })
+        .collect();
     (range, hull)
 }
 
@@ -1312,6 +1349,9 @@ pub struct PairFar {
     yb: Vec<[f64; 2]>,
     /// Accumulated bound on B's motion relative to A since the bounds were made.
     s: f64,
+    /// Each solved cell pair's last witness direction `(pb − pa)/d` (A's
+    /// frame): the direction of its hull bound before it is solved again.
+    dirs: std::collections::HashMap<(u32, u32), Vec3>,
     /// Cell pairs solved in the last search.
     pub solved: u32,
     /// Controller iterations of the last search.
@@ -1517,6 +1557,7 @@ impl PairFar {
             ya: vec![[f64::NAN; 2]; a.pieces.len() + a.edges.len() + a.trims.len()],
             yb: vec![[f64::NAN; 2]; b.pieces.len() + b.edges.len() + b.trims.len()],
             s: 0.0,
+            dirs: std::collections::HashMap::new(),
             solved: 0,
             iterations: 0,
         }
@@ -1530,6 +1571,7 @@ impl PairFar {
         self.xb.fill([f64::NAN; 2]);
         self.ya.fill([f64::NAN; 2]);
         self.yb.fill([f64::NAN; 2]);
+        self.dirs.clear();
         self.s = 0.0;
     }
 
@@ -1819,9 +1861,23 @@ impl PairFar {
     /// below the best distance (and improving `best`).
     fn visit_cells(&mut self, ctx: &Ctx, ca: u32, cb: u32, best: &mut PairCandidate) -> f64 {
         let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
-        let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
+        let mut lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
         if beaten(lb, best) {
             return lb;
+        }
+        // the gap of the cells' control hulls along the pair's last witness
+        // direction: a pair whose last solve ended on a witness saturated on
+        // a side (proving nothing) keeps about its distance there instead of
+        // the box bound, and is not solved again while that stays above
+        let (ha, hb) = (ctx.boxes_a.cell_hull_of(ca), ctx.boxes_b.cell_hull_of(cb));
+        let hulls = !(ha.is_empty() || hb.is_empty());
+        if hulls {
+            if let Some(n) = self.dirs.get(&(ca, cb)) {
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, n));
+                if beaten(lb, best) {
+                    return lb;
+                }
+            }
         }
         if let Some(PairSkip::Basin(ia, ib, x)) = ctx.skip {
             let inside = |r: &[f64; 4], u: f64, v: f64| u >= r[0] && u <= r[1] && v >= r[2] && v <= r[3];
@@ -1871,6 +1927,11 @@ impl PairFar {
             && (b.trim == CellTrim::Inside || keeps(ctx.b, b.item, c.x[2], c.x[3]));
         if keep && improves(&c, best) {
             *best = c;
+        }
+        if hulls && c.d > 0.0 && c.d.is_finite() {
+            let n = (c.pb - c.pa) / c.d;
+            self.dirs.insert((ca, cb), n);
+            lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
         }
         let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
         if unimodal {
@@ -2979,7 +3040,10 @@ fn rotation_angle_bound(dr: &Matrix3<f64>) -> f64 {
         let x2 = x * x;
         2.0 * (x + x * x2 / (6.0 * (1.0 - x2)))
     } else {
-        ((dr.trace() - 1.0) * 0.5).clamp(-1.0, 1.0).acos().max(2.0 * x.min(1.0).asin())
+        ((dr.trace() - 1.0) * 0.5)
+            .clamp(-1.0, 1.0)
+            .acos()
+            .max(2.0 * x.min(1.0).asin())
     }
 }
 
@@ -3090,13 +3154,18 @@ mod tests {
 
     #[test]
     fn rotation_angle_bound_is_above_the_angle_and_tight() {
-        for &deg in &[0.0, 1e-6, 1e-3, 0.05, 1.0, 10.0, 59.0, 60.0, 61.0, 120.0, 150.0, 179.0, 180.0] {
+        for &deg in &[
+            0.0, 1e-6, 1e-3, 0.05, 1.0, 10.0, 59.0, 60.0, 61.0, 120.0, 150.0, 179.0, 180.0,
+        ] {
             let th = f64::to_radians(deg);
             let axis = nalgebra::Unit::new_normalize(Vec3::new(0.3, -0.5, 0.8));
             let r = nalgebra::Rotation3::from_axis_angle(&axis, th).into_inner();
             let b = rotation_angle_bound(&r);
             assert!(b >= th - 1e-15, "{deg}°: bound {b} below {th}");
-            assert!(b <= th * (1.0 + 0.02 * th * th) + 1e-12, "{deg}°: bound {b} loose for {th}");
+            assert!(
+                b <= th * (1.0 + 0.02 * th * th) + 1e-12,
+                "{deg}°: bound {b} loose for {th}"
+            );
         }
     }
 
