@@ -495,24 +495,38 @@ fn control_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
     (range, hull)
 }
 
-/// The control points of each piece cell's sub-patch (the cell lies in
-/// their convex hull: positive weights), indexed like [`BodyGeom::cells`];
-/// edge and trim cells get none.
+/// The control points of the four quarters of each piece cell's sub-patch
+/// (the cell lies in the union of their convex hulls: positive weights; a
+/// quarter's net lies about four times closer to the surface than the
+/// cell's), indexed like [`BodyGeom::cells`]; edge and trim cells, and
+/// cells with a non-positive weight, get none.
 fn cell_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
     let mut hull = Vec::new();
     let range = body
         .cells
         .iter()
         .map(|c| {
-            let s = hull.len() as u32;
+            let s = hull.len();
             if let Item::Piece(k) = c.item {
                 let sf = &body.pieces[k as usize].surface;
-                let sub = super::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, &c.rect);
-                if let Some(pts) = euclidean_poles(&sub) {
-                    hull.extend(pts);
-                };
+                let r = c.rect;
+                let (um, vm) = (0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3]));
+                let quarters = [
+                    [r[0], um, r[2], vm],
+                    [um, r[1], r[2], vm],
+                    [r[0], um, vm, r[3]],
+                    [um, r[1], vm, r[3]],
+                ];
+                for q in &quarters {
+                    let sub = super::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, q);
+                    let ok = euclidean_poles(&sub).map(|pts| hull.extend(pts)).is_some();
+                    if !ok {
+                        hull.truncate(s);
+                        break;
+                    }
+                }
             }
-            (s, hull.len() as u32)
+            (s as u32, hull.len() as u32)
         })
         .collect();
     (range, hull)
