@@ -1318,11 +1318,14 @@ const REFUSED_RETRY: u32 = 16;
 /// The front's order: a min-heap on the key, so an update visits only the
 /// entries whose bound fell below the best distance.
 #[derive(Debug, Clone, Copy)]
-struct ByKey(Entry);
+struct ByKey {
+    key: f64,
+    slot: u32,
+}
 
 impl PartialEq for ByKey {
     fn eq(&self, other: &Self) -> bool {
-        self.0.key.total_cmp(&other.0.key).is_eq()
+        self.key.total_cmp(&other.key).is_eq()
     }
 }
 impl Eq for ByKey {}
@@ -1333,8 +1336,70 @@ impl PartialOrd for ByKey {
 }
 impl Ord for ByKey {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // reversed: the smallest key on top of `BinaryHeap`
-        other.0.key.total_cmp(&self.0.key)
+        // reversed: the smallest key on top of `BinaryHeap` (the key alone,
+        // so the heap moves exactly as a heap of whole entries would)
+        other.key.total_cmp(&self.key)
+    }
+}
+
+/// The front: a min-heap of `(key, slot)` over an arena of entries, so a
+/// sift moves 16 bytes instead of a whole [`Entry`].
+#[derive(Debug, Clone, Default)]
+struct Front {
+    heap: std::collections::BinaryHeap<ByKey>,
+    slots: Vec<Entry>,
+    free: Vec<u32>,
+}
+
+impl Front {
+    fn with_capacity(n: usize) -> Self {
+        Self {
+            heap: std::collections::BinaryHeap::with_capacity(n),
+            slots: Vec::with_capacity(n),
+            free: Vec::with_capacity(n),
+        }
+    }
+
+    fn push(&mut self, e: Entry) {
+        let slot = match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = e;
+                i
+            }
+            None => {
+                self.slots.push(e);
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.heap.push(ByKey { key: e.key, slot });
+    }
+
+    fn peek_key(&self) -> Option<f64> {
+        self.heap.peek().map(|k| k.key)
+    }
+
+    fn pop(&mut self) -> Option<Entry> {
+        let k = self.heap.pop()?;
+        self.free.push(k.slot);
+        Some(self.slots[k.slot as usize])
+    }
+
+    fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.heap.clear();
+        self.slots.clear();
+        self.free.clear();
+    }
+
+    fn min_key(&self) -> f64 {
+        self.heap.iter().fold(f64::INFINITY, |m, e| m.min(e.key))
     }
 }
 
@@ -1353,7 +1418,7 @@ const FRONT_CAP: usize = 1 << 15;
 /// to their working size during the first searches and are then reused).
 #[derive(Debug, Clone)]
 pub struct PairFar {
-    front: std::collections::BinaryHeap<ByKey>,
+    front: Front,
     next: Vec<Entry>,
     /// Each cell's last witness parameters on its side (warm starts).
     xa: Vec<[f64; 2]>,
@@ -1564,7 +1629,7 @@ impl PairFar {
     /// An empty front for bodies `a` and `b` (the first search is cold).
     pub fn new(a: &BodyGeom, b: &BodyGeom) -> Self {
         Self {
-            front: std::collections::BinaryHeap::with_capacity(1024),
+            front: Front::with_capacity(1024),
             next: Vec::with_capacity(1024),
             xa: centres(a),
             xb: centres(b),
@@ -1606,40 +1671,40 @@ impl PairFar {
             return;
         }
         if self.front.is_empty() {
-            self.front.push(ByKey(Entry {
+            self.front.push(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
                 b: ctx.b.root,
                 depth: 0,
                 key: f64::NEG_INFINITY,
                 warm: WARM_NONE,
-            }));
+            });
         }
         self.next.clear();
         // every entry below the best distance is expanded once; what the
         // expansions make goes back in afterwards (it may lie below too,
         // where a bound is only a box bound, and waits for the next update)
-        while let Some(top) = self.front.peek() {
-            if beaten(top.0.key - self.s, best) {
+        while let Some(key) = self.front.peek_key() {
+            if beaten(key - self.s, best) {
                 break;
             }
-            let Some(ByKey(e)) = self.front.pop() else { break };
+            let Some(e) = self.front.pop() else { break };
             self.expand(ctx, e, best);
         }
         for e in self.next.drain(..) {
-            self.front.push(ByKey(e));
+            self.front.push(e);
         }
         if self.front.len() > FRONT_CAP {
-            let k = self.front.iter().fold(f64::INFINITY, |m, e| m.min(e.0.key));
+            let k = self.front.min_key();
             self.front.clear();
-            self.front.push(ByKey(Entry {
+            self.front.push(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
                 b: ctx.b.root,
                 depth: 0,
                 key: k,
                 warm: WARM_NONE,
-            }));
+            });
         }
     }
 
