@@ -269,11 +269,6 @@ struct ItemBoxes {
     /// Control points of the pieces and edges (body-local, Euclidean): each
     /// item lies in their convex hull.
     hull: Vec<Vec3>,
-    /// Per cell: the range of `cell_hull` holding the control points of its
-    /// sub-patch (piece cells with positive weights; empty otherwise: no
-    /// hull bound).
-    cell_hull_range: Vec<(u32, u32)>,
-    cell_hull: Vec<Vec3>,
     /// Per piece: its parallelogram when the piece is affine ([`affine_item`]).
     flat: Vec<Option<Flat>>,
     /// Per edge: when the edge is straight, its unit direction and up to
@@ -358,7 +353,6 @@ impl ItemBoxes {
         let unimodal = all.iter().map(|&it| unimodal_item(body, it)).collect();
         let affine: Vec<bool> = all.iter().map(|&it| affine_item(body, it)).collect();
         let (hull_range, hull) = control_hulls(body);
-        let (cell_hull_range, cell_hull) = cell_hulls(body);
         // pieces come first in `all`: `affine[k]` is piece k's flag
         let flat: Vec<Option<Flat>> = (0..body.pieces.len() as u32)
             .map(|k| if affine[k as usize] { flat_of(body, k) } else { None })
@@ -391,8 +385,6 @@ impl ItemBoxes {
             redundant: Vec::new(),
             hull_range,
             hull,
-            cell_hull_range,
-            cell_hull,
             flat,
             edge_faces,
             edges0,
@@ -403,12 +395,6 @@ impl ItemBoxes {
             .map(|&it| matches!(it, Item::Trim(t) if (body.trims[t as usize].edge as usize) < body.edges.len()))
             .collect();
         boxes
-    }
-
-    /// The control points whose convex hull holds cell `c` (empty: none).
-    fn cell_hull_of(&self, c: u32) -> &[Vec3] {
-        let (s, e) = self.cell_hull_range[c as usize];
-        &self.cell_hull[s as usize..e as usize]
     }
 
     /// The control points whose convex hull holds item `i`.
@@ -495,41 +481,61 @@ fn control_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
     (range, hull)
 }
 
-/// The control points of the four quarters of each piece cell's sub-patch
+/// Control points of the four quarters of each piece cell's sub-patch
 /// (the cell lies in the union of their convex hulls: positive weights; a
 /// quarter's net lies about four times closer to the surface than the
-/// cell's), indexed like [`BodyGeom::cells`]; edge and trim cells, and
-/// cells with a non-positive weight, get none.
-fn cell_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
-    let mut hull = Vec::new();
-    let range = body
-        .cells
-        .iter()
-        .map(|c| {
-            let s = hull.len();
-            if let Item::Piece(k) = c.item {
-                let sf = &body.pieces[k as usize].surface;
-                let r = c.rect;
-                let (um, vm) = (0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3]));
-                let quarters = [
-                    [r[0], um, r[2], vm],
-                    [um, r[1], r[2], vm],
-                    [r[0], um, vm, r[3]],
-                    [um, r[1], vm, r[3]],
-                ];
-                for q in &quarters {
-                    let sub = super::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, q);
-                    let ok = euclidean_poles(&sub).map(|pts| hull.extend(pts)).is_some();
-                    if !ok {
-                        hull.truncate(s);
-                        break;
-                    }
+/// cell's), made on first use: edge and trim cells, and cells with a
+/// non-positive weight, get none.
+#[derive(Debug, Clone)]
+struct CellHulls {
+    /// Per cell: its range of `pts` (`u32::MAX`: not made yet).
+    range: Vec<(u32, u32)>,
+    pts: Vec<Vec3>,
+}
+
+impl CellHulls {
+    fn new(body: &BodyGeom) -> Self {
+        Self {
+            range: vec![(u32::MAX, 0); body.cells.len()],
+            pts: Vec::new(),
+        }
+    }
+
+    /// Cell `c`'s control points (made now when new).
+    fn of(&mut self, body: &BodyGeom, c: u32) -> (u32, u32) {
+        let r = self.range[c as usize];
+        if r.0 != u32::MAX {
+            return r;
+        }
+        let s = self.pts.len();
+        let cell = &body.cells[c as usize];
+        if let Item::Piece(k) = cell.item {
+            let sf = &body.pieces[k as usize].surface;
+            let r = cell.rect;
+            let (um, vm) = (0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3]));
+            let quarters = [
+                [r[0], um, r[2], vm],
+                [um, r[1], r[2], vm],
+                [r[0], um, vm, r[3]],
+                [um, r[1], vm, r[3]],
+            ];
+            for q in &quarters {
+                let sub = super::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, q);
+                let ok = euclidean_poles(&sub).map(|p| self.pts.extend(p)).is_some();
+                if !ok {
+                    self.pts.truncate(s);
+                    break;
                 }
             }
-            (s as u32, hull.len() as u32)
-        })
-        .collect();
-    (range, hull)
+        }
+        let r = (s as u32, self.pts.len() as u32);
+        self.range[c as usize] = r;
+        r
+    }
+
+    fn get(&self, r: (u32, u32)) -> &[Vec3] {
+        &self.pts[r.0 as usize..r.1 as usize]
+    }
 }
 
 #[inline]
@@ -1431,6 +1437,12 @@ pub struct PairFar {
     /// Each solved cell pair's last witness direction `(pb − pa)/d` (A's
     /// frame): the direction of its hull bound before it is solved again.
     dirs: std::collections::HashMap<(u32, u32), Vec3>,
+    /// The cells' control hulls (made for cell pairs solved after the first
+    /// search: a single query does not pay for them).
+    hulls_a: CellHulls,
+    hulls_b: CellHulls,
+    /// Searches since the last reset.
+    searches: u32,
     /// Cell pairs solved in the last search.
     pub solved: u32,
     /// Controller iterations of the last search.
@@ -1637,6 +1649,9 @@ impl PairFar {
             yb: vec![[f64::NAN; 2]; b.pieces.len() + b.edges.len() + b.trims.len()],
             s: 0.0,
             dirs: std::collections::HashMap::new(),
+            hulls_a: CellHulls::new(a),
+            hulls_b: CellHulls::new(b),
+            searches: 0,
             solved: 0,
             iterations: 0,
         }
@@ -1651,6 +1666,7 @@ impl PairFar {
         self.ya.fill([f64::NAN; 2]);
         self.yb.fill([f64::NAN; 2]);
         self.dirs.clear();
+        self.searches = 0;
         self.s = 0.0;
     }
 
@@ -1667,6 +1683,7 @@ impl PairFar {
     fn search(&mut self, ctx: &Ctx, best: &mut PairCandidate) {
         self.solved = 0;
         self.iterations = 0;
+        self.searches = self.searches.saturating_add(1);
         if ctx.a.nodes.is_empty() || ctx.b.nodes.is_empty() {
             return;
         }
@@ -1948,14 +1965,15 @@ impl PairFar {
         // direction: a pair whose last solve ended on a witness saturated on
         // a side (proving nothing) keeps about its distance there instead of
         // the box bound, and is not solved again while that stays above
-        let (ha, hb) = (ctx.boxes_a.cell_hull_of(ca), ctx.boxes_b.cell_hull_of(cb));
-        let hulls = !(ha.is_empty() || hb.is_empty());
-        if hulls {
-            if let Some(n) = self.dirs.get(&(ca, cb)) {
-                lb = lb.max(ctx.rel.hull_bound(ha, hb, n));
-                if beaten(lb, best) {
-                    return lb;
-                }
+        let hulls = if self.searches > 1 {
+            Some((self.hulls_a.of(ctx.a, ca), self.hulls_b.of(ctx.b, cb)))
+        } else {
+            None
+        };
+        if let (Some((ra, rb)), Some(n)) = (hulls, self.dirs.get(&(ca, cb))) {
+            lb = lb.max(ctx.rel.hull_bound(self.hulls_a.get(ra), self.hulls_b.get(rb), n));
+            if beaten(lb, best) {
+                return lb;
             }
         }
         if let Some(PairSkip::Basin(ia, ib, x)) = ctx.skip {
@@ -2007,10 +2025,13 @@ impl PairFar {
         if keep && improves(&c, best) {
             *best = c;
         }
-        if hulls && c.d > 0.0 && c.d.is_finite() {
-            let n = (c.pb - c.pa) / c.d;
-            self.dirs.insert((ca, cb), n);
-            lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+        if let Some((ra, rb)) = hulls {
+            let (ha, hb) = (self.hulls_a.get(ra), self.hulls_b.get(rb));
+            if !(ha.is_empty() || hb.is_empty()) && c.d > 0.0 && c.d.is_finite() {
+                let n = (c.pb - c.pa) / c.d;
+                self.dirs.insert((ca, cb), n);
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+            }
         }
         let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
         if unimodal {
