@@ -16,6 +16,19 @@ fn load(p: &str) -> TrackScene {
     TrackScene::from_data(&s).unwrap()
 }
 
+/// One update, kept out of line so that callgrind can count a stretch of
+/// the lap (`PROBE_RANGE`).
+#[inline(never)]
+fn measured(
+    t: &mut BodyPairTracker,
+    sa: &TrackScene,
+    still: &BodyState,
+    sb: &TrackScene,
+    st: &BodyState,
+) -> extrack::track::BodyPairResult {
+    t.update(sa, still, sb, st, 1e-3).unwrap()
+}
+
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let (sa, ia, sb, ib) = (load(&a[1]), a[2].parse().unwrap(), load(&a[3]), a[4].parse().unwrap());
@@ -49,9 +62,22 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
     let mut worst = (0.0f64, 0usize);
+    // PROBE_RANGE=a,b sends updates a..b through `measured` (callgrind:
+    // --toggle-collect='*measured*' counts only that stretch of the lap)
+    let range: (usize, usize) = std::env::var("PROBE_RANGE")
+        .ok()
+        .and_then(|s| {
+            let (a, b) = s.split_once(',')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        })
+        .unwrap_or((0, 0));
     for (k, st) in path.iter().cycle().take(laps * path.len()).enumerate() {
         let t0 = Instant::now();
-        let r = t.update(&sa, &still, &sb, st, 1e-3).unwrap();
+        let r = if (range.0..range.1).contains(&k) {
+            measured(&mut t, &sa, &still, &sb, st)
+        } else {
+            t.update(&sa, &still, &sb, st, 1e-3).unwrap()
+        };
         let dt = t0.elapsed().as_secs_f64() * 1e6;
         if check > 0 && k % check == 0 {
             let cold = extrack::track::body_distance(&sa, ia, &Pose::identity(), &sb, ib, &st.pose).unwrap();

@@ -533,7 +533,7 @@ fn param_rect(pts: &[[f64; 2]]) -> [f64; 4] {
 }
 
 /// Poles of the sub-patch of a Bézier patch over `rect` (by two de Casteljau splits per direction).
-fn sub_patch(poles: &[[f64; 4]], du: usize, dv: usize, rect: &[f64; 4]) -> Vec<[f64; 4]> {
+pub(crate) fn sub_patch(poles: &[[f64; 4]], du: usize, dv: usize, rect: &[f64; 4]) -> Vec<[f64; 4]> {
     let mut cw = poles.to_vec();
     if rect[1] < 1.0 {
         cw = split_u(du, dv, &cw, rect[1]).0;

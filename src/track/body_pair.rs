@@ -44,12 +44,14 @@
 
 use super::body::{BodyError, BodyGeom, CellTrim, Item, NodeKind, TrackScene};
 use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
-use super::core::{clamp_box, feed_forward_rate, track_loop, Local, LoopOut};
+use super::core::{
+    clamp_box, feed_forward_rate, newton_step, normalized_error, step_length, track_loop, Local, LoopOut, DIST_FLOOR,
+};
 use super::far::{cell_config, trim_domain, trim_point, Candidate, FarState};
 use super::motion::BodyState;
 use super::patch_pair::{coherent_step, lock, pair_local, to_world, Frame, PairState};
-use super::point_body::{body_pose, orient};
-use super::point_patch::{mode_of, taylor};
+use super::point_body::{body_pose, feature_of, orient};
+use super::point_patch::{mode_of, point_patch_local, taylor};
 use crate::geom::{CurvePoint, Pose, SurfacePoint, Twist, Vec3};
 use crate::scene::data::{BodyKind, Boundary, ConvexityClass, FeatureRef, NONE};
 use nalgebra::{Matrix3, Vector2, Vector4};
@@ -479,6 +481,63 @@ fn control_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
     (range, hull)
 }
 
+/// Control points of the four quarters of each piece cell's sub-patch
+/// (the cell lies in the union of their convex hulls: positive weights; a
+/// quarter's net lies about four times closer to the surface than the
+/// cell's), made on first use: edge and trim cells, and cells with a
+/// non-positive weight, get none.
+#[derive(Debug, Clone)]
+struct CellHulls {
+    /// Per cell: its range of `pts` (`u32::MAX`: not made yet).
+    range: Vec<(u32, u32)>,
+    pts: Vec<Vec3>,
+}
+
+impl CellHulls {
+    fn new(body: &BodyGeom) -> Self {
+        Self {
+            range: vec![(u32::MAX, 0); body.cells.len()],
+            pts: Vec::new(),
+        }
+    }
+
+    /// Cell `c`'s control points (made now when new).
+    fn of(&mut self, body: &BodyGeom, c: u32) -> (u32, u32) {
+        let r = self.range[c as usize];
+        if r.0 != u32::MAX {
+            return r;
+        }
+        let s = self.pts.len();
+        let cell = &body.cells[c as usize];
+        if let Item::Piece(k) = cell.item {
+            let sf = &body.pieces[k as usize].surface;
+            let r = cell.rect;
+            let (um, vm) = (0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3]));
+            let quarters = [
+                [r[0], um, r[2], vm],
+                [um, r[1], r[2], vm],
+                [r[0], um, vm, r[3]],
+                [um, r[1], vm, r[3]],
+            ];
+            for q in &quarters {
+                let sub = super::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, q);
+                let ok = euclidean_poles(&sub).map(|p| self.pts.extend(p)).is_some();
+                if !ok {
+                    self.pts.truncate(s);
+                    break;
+                }
+            }
+        }
+        let r = (s as u32, self.pts.len() as u32);
+        self.range[c as usize] = r;
+        r
+    }
+
+    fn get(&self, r: (u32, u32)) -> &[Vec3] {
+        &self.pts[r.0 as usize..r.1 as usize]
+    }
+}
+
 #[inline]
 fn curve_point(c: CurvePoint) -> SurfacePoint {
     let z = Vec3::zeros();
@@ -749,6 +808,25 @@ fn in_cone(ns: &[Vec3], v: &Vec3) -> bool {
         return false;
     }
     let mut r = v / l;
+    if let [n1, n2] = ns {
+        // two normals (a crease or a seam): the exact non-negative least
+        // squares, from the two-vector and one-vector solutions (the
+        // coordinate descent below zigzags when the normals are nearly
+        // parallel); near-parallel pairs (ill-conditioned) go on below
+        let (a11, a12, a22) = (n1.dot(n1), n1.dot(n2), n2.dot(n2));
+        let (b1, b2) = (n1.dot(&r), n2.dot(&r));
+        let det = a11 * a22 - a12 * a12;
+        if det > 1e-6 * a11 * a22 {
+            let (w1, w2) = ((a22 * b1 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det);
+            let res = if w1 >= 0.0 && w2 >= 0.0 {
+                (r - n1 * w1 - n2 * w2).norm()
+            } else {
+                let one = |n: &Vec3, b: f64, a: f64| (r - n * (b / a).max(0.0)).norm();
+                one(n1, b1, a11).min(one(n2, b2, a22))
+            };
+            return res <= 1e-5;
+        }
+    }
     let mut w = [0.0; 8];
     for _ in 0..200 {
         for (i, n) in ns.iter().enumerate() {
@@ -779,6 +857,7 @@ fn cone_ok(
     boxes: &ItemBoxes,
     item: Item,
     mode: Mode,
+    x: &[f64; 2],
     n: &Vec3,
     p: &Vec3,
     v: &Vec3,
@@ -803,10 +882,29 @@ fn cone_ok(
     if cache.item == Some(item) && cache.n > 0 {
         for i in 0..cache.n {
             let (k, x0) = cache.at[i];
+            if item == Item::Piece(k) {
+                // the witness's own piece: `p` is its point at `x`, `n` its
+                // outward normal there
+                cache.vel[i] = [x[0] - x0[0], x[1] - x0[1]];
+                cache.at[i].1 = *x;
+                ns[m] = *n;
+                m += 1;
+                continue;
+            }
             let v = cache.vel[i];
             let xs = [(x0[0] + v[0]).clamp(0.0, 1.0), (x0[1] + v[1]).clamp(0.0, 1.0)];
-            let (dk, _, xk, _, it, _, nk) = super::far::solve_piece(body, &cfg, k, &[0.0, 1.0, 0.0, 1.0], xs, p);
-            *iterations += it;
+            let (dk, xk, nk) = match reproject(body, &cfg, k, xs, p) {
+                Some(r) => {
+                    *iterations += 1;
+                    r
+                }
+                None => {
+                    let (dk, _, xk, _, it, _, nk) =
+                        super::far::solve_piece(body, &cfg, k, &[0.0, 1.0, 0.0, 1.0], xs, p);
+                    *iterations += it;
+                    (dk, xk, nk)
+                }
+            };
             if dk > tol {
                 m = 0;
                 break;
@@ -853,6 +951,30 @@ fn cone_ok(
         cache.n = m;
     }
     in_cone(&ns[..m], v)
+}
+
+/// [`super::far::solve_piece`]'s projection of `p` onto piece `k` from
+/// `xs` when it ends at its first evaluation (converged there, or a free
+/// Newton step shorter than `step_tol` that stays in the piece, answered by
+/// second-order Taylor expansion): `(distance, params, outward unit
+/// normal)`; `None` otherwise (then the caller runs the full solve). Used
+/// where the start is extrapolated along a smooth path, so one evaluation
+/// is the rule.
+fn reproject(body: &BodyGeom, cfg: &TrackerConfig, k: u32, xs: [f64; 2], p: &Vec3) -> Option<(f64, [f64; 2], Vec3)> {
+    let sp = body.pieces[k as usize].surface.eval_derivs(xs[0], xs[1]);
+    let loc = point_patch_local(&sp, p, &Vec3::zeros());
+    let free = [false; 2];
+    let (sp, x) = if normalized_error(&loc, &free, DIST_FLOOR) <= cfg.tol {
+        (sp, xs)
+    } else {
+        let (d, _) = newton_step(cfg, &loc, &free)?;
+        let x = [xs[0] + d[0], xs[1] + d[1]];
+        if !(x.iter().all(|c| (0.0..=1.0).contains(c)) && step_length(&loc, &d) <= cfg.step_tol) {
+            return None;
+        }
+        (taylor(&sp, &d), x)
+    };
+    Some(((sp.p - p).norm(), x, body.outward_from(k, &sp.su.cross(&sp.sv), x)))
 }
 
 /// How far B-rep edge `e` of `body` strays from the patches of the pieces
@@ -924,6 +1046,12 @@ struct LooseEdge {
 struct LooseEdges {
     edges: Vec<LooseEdge>,
     max: f64,
+    /// A ball around every polyline point of every edge.
+    centre: Vec3,
+    radius: f64,
+    /// `(n₀, max over the edges' polyline points x of n₀·x + sag)` for the
+    /// last direction `n₀` the test passed with (see [`loose_edge_near_cached`]).
+    top: Option<(Vec3, f64)>,
 }
 
 impl LooseEdges {
@@ -958,8 +1086,64 @@ impl LooseEdges {
             });
             l.max = l.max.max(gap);
         }
+        let all = || l.edges.iter().flat_map(|e| e.pts.iter());
+        let count = all().count();
+        if count > 0 {
+            l.centre = all().sum::<Vec3>() / count as f64;
+            l.radius = all().map(|x| (x - l.centre).norm()).fold(0.0, f64::max);
+        }
         l
     }
+
+    /// The largest `n·x + sag` over the edges' polyline points `x` (branch
+    /// and bound over the balls).
+    fn top(&self, n: &Vec3) -> f64 {
+        let mut best = f64::NEG_INFINITY;
+        for e in &self.edges {
+            let above = |(c, r): &(Vec3, f64), best: f64| n.dot(c) + r + e.sag > best;
+            if !above(&e.balls[0][0], best) {
+                continue;
+            }
+            for i in 0..LOOSE_FAN {
+                if !above(&e.balls[1][i], best) {
+                    continue;
+                }
+                for j in i * LOOSE_FAN..(i + 1) * LOOSE_FAN {
+                    if !above(&e.balls[2][j], best) {
+                        continue;
+                    }
+                    for x in &e.pts[j * LOOSE_FAN..=(j + 1) * LOOSE_FAN] {
+                        best = best.max(n.dot(x) + e.sag);
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// [`loose_edge_near`] with a certificate kept between updates: with `n₀`
+/// and `m₀ = max (n₀·x + sag)` from an update where the test passed, every
+/// point has `n·x + sag ≤ m₀ + (n − n₀)·c + |n − n₀| ρ` (`c`, `ρ` the ball
+/// around all the points), so when that is at or below the level the test
+/// passes without visiting the edges; otherwise the full test runs and, when
+/// it passes, `m₀` is recomputed for `n`.
+fn loose_edge_near_cached(loose: &mut LooseEdges, p: &Vec3, n: &Vec3, other_gap: f64) -> bool {
+    if loose.edges.is_empty() {
+        return false;
+    }
+    let level = n.dot(p) - other_gap;
+    if let Some((n0, m0)) = loose.top {
+        let dn = n - n0;
+        if m0 + dn.dot(&loose.centre) + dn.norm() * loose.radius <= level {
+            return false;
+        }
+    }
+    let near = loose_edge_near(loose, p, n, other_gap);
+    if !near {
+        loose.top = Some((*n, loose.top(n)));
+    }
+    near
 }
 
 /// Whether an edge that strays from its faces ([`edge_gap`]) may hold a
@@ -1140,11 +1324,14 @@ const REFUSED_RETRY: u32 = 16;
 /// The front's order: a min-heap on the key, so an update visits only the
 /// entries whose bound fell below the best distance.
 #[derive(Debug, Clone, Copy)]
-struct ByKey(Entry);
+struct ByKey {
+    key: f64,
+    slot: u32,
+}
 
 impl PartialEq for ByKey {
     fn eq(&self, other: &Self) -> bool {
-        self.0.key.total_cmp(&other.0.key).is_eq()
+        self.key.total_cmp(&other.key).is_eq()
     }
 }
 impl Eq for ByKey {}
@@ -1155,8 +1342,70 @@ impl PartialOrd for ByKey {
 }
 impl Ord for ByKey {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // reversed: the smallest key on top of `BinaryHeap`
-        other.0.key.total_cmp(&self.0.key)
+        // reversed: the smallest key on top of `BinaryHeap` (the key alone,
+        // so the heap moves exactly as a heap of whole entries would)
+        other.key.total_cmp(&self.key)
+    }
+}
+
+/// The front: a min-heap of `(key, slot)` over an arena of entries, so a
+/// sift moves 16 bytes instead of a whole [`Entry`].
+#[derive(Debug, Clone, Default)]
+struct Front {
+    heap: std::collections::BinaryHeap<ByKey>,
+    slots: Vec<Entry>,
+    free: Vec<u32>,
+}
+
+impl Front {
+    fn with_capacity(n: usize) -> Self {
+        Self {
+            heap: std::collections::BinaryHeap::with_capacity(n),
+            slots: Vec::with_capacity(n),
+            free: Vec::with_capacity(n),
+        }
+    }
+
+    fn push(&mut self, e: Entry) {
+        let slot = match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = e;
+                i
+            }
+            None => {
+                self.slots.push(e);
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.heap.push(ByKey { key: e.key, slot });
+    }
+
+    fn peek_key(&self) -> Option<f64> {
+        self.heap.peek().map(|k| k.key)
+    }
+
+    fn pop(&mut self) -> Option<Entry> {
+        let k = self.heap.pop()?;
+        self.free.push(k.slot);
+        Some(self.slots[k.slot as usize])
+    }
+
+    fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.heap.clear();
+        self.slots.clear();
+        self.free.clear();
+    }
+
+    fn min_key(&self) -> f64 {
+        self.heap.iter().fold(f64::INFINITY, |m, e| m.min(e.key))
     }
 }
 
@@ -1175,7 +1424,7 @@ const FRONT_CAP: usize = 1 << 15;
 /// to their working size during the first searches and are then reused).
 #[derive(Debug, Clone)]
 pub struct PairFar {
-    front: std::collections::BinaryHeap<ByKey>,
+    front: Front,
     next: Vec<Entry>,
     /// Each cell's last witness parameters on its side (warm starts).
     xa: Vec<[f64; 2]>,
@@ -1185,6 +1434,15 @@ pub struct PairFar {
     yb: Vec<[f64; 2]>,
     /// Accumulated bound on B's motion relative to A since the bounds were made.
     s: f64,
+    /// Each solved cell pair's last witness direction `(pb − pa)/d` (A's
+    /// frame): the direction of its hull bound before it is solved again.
+    dirs: std::collections::HashMap<(u32, u32), Vec3>,
+    /// The cells' control hulls (made for cell pairs solved after the first
+    /// search: a single query does not pay for them).
+    hulls_a: CellHulls,
+    hulls_b: CellHulls,
+    /// Searches since the last reset.
+    searches: u32,
     /// Cell pairs solved in the last search.
     pub solved: u32,
     /// Controller iterations of the last search.
@@ -1383,13 +1641,17 @@ impl PairFar {
     /// An empty front for bodies `a` and `b` (the first search is cold).
     pub fn new(a: &BodyGeom, b: &BodyGeom) -> Self {
         Self {
-            front: std::collections::BinaryHeap::with_capacity(1024),
+            front: Front::with_capacity(1024),
             next: Vec::with_capacity(1024),
             xa: centres(a),
             xb: centres(b),
             ya: vec![[f64::NAN; 2]; a.pieces.len() + a.edges.len() + a.trims.len()],
             yb: vec![[f64::NAN; 2]; b.pieces.len() + b.edges.len() + b.trims.len()],
             s: 0.0,
+            dirs: std::collections::HashMap::new(),
+            hulls_a: CellHulls::new(a),
+            hulls_b: CellHulls::new(b),
+            searches: 0,
             solved: 0,
             iterations: 0,
         }
@@ -1403,6 +1665,8 @@ impl PairFar {
         self.xb.fill([f64::NAN; 2]);
         self.ya.fill([f64::NAN; 2]);
         self.yb.fill([f64::NAN; 2]);
+        self.dirs.clear();
+        self.searches = 0;
         self.s = 0.0;
     }
 
@@ -1419,44 +1683,45 @@ impl PairFar {
     fn search(&mut self, ctx: &Ctx, best: &mut PairCandidate) {
         self.solved = 0;
         self.iterations = 0;
+        self.searches = self.searches.saturating_add(1);
         if ctx.a.nodes.is_empty() || ctx.b.nodes.is_empty() {
             return;
         }
         if self.front.is_empty() {
-            self.front.push(ByKey(Entry {
+            self.front.push(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
                 b: ctx.b.root,
                 depth: 0,
                 key: f64::NEG_INFINITY,
                 warm: WARM_NONE,
-            }));
+            });
         }
         self.next.clear();
         // every entry below the best distance is expanded once; what the
         // expansions make goes back in afterwards (it may lie below too,
         // where a bound is only a box bound, and waits for the next update)
-        while let Some(top) = self.front.peek() {
-            if beaten(top.0.key - self.s, best) {
+        while let Some(key) = self.front.peek_key() {
+            if beaten(key - self.s, best) {
                 break;
             }
-            let Some(ByKey(e)) = self.front.pop() else { break };
+            let Some(e) = self.front.pop() else { break };
             self.expand(ctx, e, best);
         }
         for e in self.next.drain(..) {
-            self.front.push(ByKey(e));
+            self.front.push(e);
         }
         if self.front.len() > FRONT_CAP {
-            let k = self.front.iter().fold(f64::INFINITY, |m, e| m.min(e.0.key));
+            let k = self.front.min_key();
             self.front.clear();
-            self.front.push(ByKey(Entry {
+            self.front.push(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
                 b: ctx.b.root,
                 depth: 0,
                 key: k,
                 warm: WARM_NONE,
-            }));
+            });
         }
     }
 
@@ -1692,9 +1957,24 @@ impl PairFar {
     /// below the best distance (and improving `best`).
     fn visit_cells(&mut self, ctx: &Ctx, ca: u32, cb: u32, best: &mut PairCandidate) -> f64 {
         let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
-        let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
+        let mut lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
         if beaten(lb, best) {
             return lb;
+        }
+        // the gap of the cells' control hulls along the pair's last witness
+        // direction: a pair whose last solve ended on a witness saturated on
+        // a side (proving nothing) keeps about its distance there instead of
+        // the box bound, and is not solved again while that stays above
+        let hulls = if self.searches > 1 {
+            Some((self.hulls_a.of(ctx.a, ca), self.hulls_b.of(ctx.b, cb)))
+        } else {
+            None
+        };
+        if let (Some((ra, rb)), Some(n)) = (hulls, self.dirs.get(&(ca, cb))) {
+            lb = lb.max(ctx.rel.hull_bound(self.hulls_a.get(ra), self.hulls_b.get(rb), n));
+            if beaten(lb, best) {
+                return lb;
+            }
         }
         if let Some(PairSkip::Basin(ia, ib, x)) = ctx.skip {
             let inside = |r: &[f64; 4], u: f64, v: f64| u >= r[0] && u <= r[1] && v >= r[2] && v <= r[3];
@@ -1744,6 +2024,14 @@ impl PairFar {
             && (b.trim == CellTrim::Inside || keeps(ctx.b, b.item, c.x[2], c.x[3]));
         if keep && improves(&c, best) {
             *best = c;
+        }
+        if let Some((ra, rb)) = hulls {
+            let (ha, hb) = (self.hulls_a.get(ra), self.hulls_b.get(rb));
+            if !(ha.is_empty() || hb.is_empty()) && c.d > 0.0 && c.d.is_finite() {
+                let n = (c.pb - c.pa) / c.d;
+                self.dirs.insert((ca, cb), n);
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+            }
         }
         let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
         if unimodal {
@@ -2153,9 +2441,8 @@ impl BodyPairTracker {
         // frame by at most the displacement of c plus θ·r (θ the rotation angle)
         let moved = self.last.map_or(f64::INFINITY, |(r0, t0)| {
             let dr = rel.frame.r * r0.transpose();
-            let cos = ((dr.trace() - 1.0) * 0.5).clamp(-1.0, 1.0);
             let c = &self.centre_b;
-            ((rel.frame.r * c + rel.frame.t) - (r0 * c + t0)).norm() + cos.acos() * self.radius_b
+            ((rel.frame.r * c + rel.frame.t) - (r0 * c + t0)).norm() + rotation_angle_bound(&dr) * self.radius_b
         });
         if moved.is_finite() {
             self.far.advance(moved);
@@ -2462,6 +2749,7 @@ impl BodyPairTracker {
                         &self.boxes_a,
                         best.ia,
                         best.mode_a,
+                        &[best.x[0], best.x[1]],
                         &best.na,
                         &best.pa,
                         &(best.pb - best.pa),
@@ -2473,6 +2761,7 @@ impl BodyPairTracker {
                         &self.boxes_b,
                         best.ib,
                         best.mode_b,
+                        &[best.x[2], best.x[3]],
                         &(rt * best.nb),
                         &(rt * (best.pb - rel.frame.t)),
                         &(rt * (best.pa - best.pb)),
@@ -2498,13 +2787,14 @@ impl BodyPairTracker {
             .loose
             .get_or_insert_with(|| Box::new([LooseEdges::of(a, scale), LooseEdges::of(b, scale)]));
         let n = (c.pb - c.pa) / c.d;
-        if pa_side && loose_edge_near(&loose[0], &c.pa, &n, loose[1].max) {
+        let (gap_a, gap_b) = (loose[0].max, loose[1].max);
+        if pa_side && loose_edge_near_cached(&mut loose[0], &c.pa, &n, gap_b) {
             return true;
         }
         if pb_side {
             let rt = rel.frame.r.transpose();
             let p = rt * (c.pb - rel.frame.t);
-            if loose_edge_near(&loose[1], &p, &(-(rt * n)), loose[0].max) {
+            if loose_edge_near_cached(&mut loose[1], &p, &(-(rt * n)), gap_a) {
                 return true;
             }
         }
@@ -2796,8 +3086,8 @@ impl BodyPairTracker {
         let rt = self.last.map_or(Matrix3::identity(), |(r, _)| r.transpose());
         let tb = self.last.map_or(Vec3::zeros(), |(_, t)| t);
         let (ca, cb) = candidates(c, &rt, &tb);
-        let oa = orient(a, &ca, &c.pb);
-        let ob = orient(b, &cb, &(rt * (c.pa - tb)));
+        let (feature_a, face_a, piece_a, params_a) = feature_of(a, &ca);
+        let (feature_b, face_b, piece_b, params_b) = feature_of(b, &cb);
         let dr = c.pb - c.pa;
         let normal = if c.d > 1e-12 * self.scale {
             if penetrating {
@@ -2805,10 +3095,15 @@ impl BodyPairTracker {
             } else {
                 dr / c.d
             }
-        } else if oa.normal.norm() > 0.0 {
-            oa.normal / oa.normal.norm()
         } else {
-            Vec3::z()
+            // touching: A's outward normal at its witness (pseudo-normal on
+            // a border)
+            let oa = orient(a, &ca, &c.pb);
+            if oa.normal.norm() > 0.0 {
+                oa.normal / oa.normal.norm()
+            } else {
+                Vec3::z()
+            }
         };
         BodyPairResult {
             distance: c.d,
@@ -2817,20 +3112,38 @@ impl BodyPairTracker {
             point_a: pose_a.transform_point(&c.pa),
             point_b: pose_a.transform_point(&c.pb),
             normal: pose_a.transform_vector(&normal),
-            feature_a: oa.feature,
-            feature_b: ob.feature,
-            face_a: oa.face,
-            face_b: ob.face,
-            piece_a: oa.piece,
-            piece_b: ob.piece,
-            params_a: oa.params,
-            params_b: ob.params,
+            feature_a,
+            feature_b,
+            face_a,
+            face_b,
+            piece_a,
+            piece_b,
+            params_a,
+            params_b,
             mode_a: c.mode_a,
             mode_b: c.mode_b,
             iterations,
             switches,
             cells_solved,
         }
+    }
+}
+
+/// An upper bound of the rotation angle `θ` of the rotation matrix `dr`,
+/// tight to `O(θ⁵)` for small angles, without a transcendental function
+/// (this runs on every update): `|dr − I|_F = 2√2 sin(θ/2)`, and with
+/// `x = sin(θ/2) < 0.5`, `asin x ≤ x + x³ / (6 (1 − x²))` (the series'
+/// coefficients after the cubic one are below 1/6); larger angles by `acos`.
+fn rotation_angle_bound(dr: &Matrix3<f64>) -> f64 {
+    let x = (dr - Matrix3::identity()).norm() / (2.0 * std::f64::consts::SQRT_2);
+    if x < 0.5 {
+        let x2 = x * x;
+        2.0 * (x + x * x2 / (6.0 * (1.0 - x2)))
+    } else {
+        ((dr.trace() - 1.0) * 0.5)
+            .clamp(-1.0, 1.0)
+            .acos()
+            .max(2.0 * x.min(1.0).asin())
     }
 }
 
@@ -2919,4 +3232,80 @@ pub fn body_distance(
 ) -> Result<BodyPairResult, BodyError> {
     let mut t = BodyPairTracker::new(scene_a, body_a, scene_b, body_b, TrackerConfig::default())?;
     t.update(scene_a, &BodyState::at(*pose_a), scene_b, &BodyState::at(*pose_b), 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reference: the cone test by coordinate descent run to convergence.
+    fn descent(ns: &[Vec3], v: &Vec3) -> f64 {
+        let mut r = v / v.norm();
+        let mut w = [0.0; 8];
+        for _ in 0..100_000 {
+            for (i, n) in ns.iter().enumerate() {
+                let a = (w[i] + n.dot(&r)).max(0.0);
+                r -= n * (a - w[i]);
+                w[i] = a;
+            }
+        }
+        r.norm()
+    }
+
+    #[test]
+    fn rotation_angle_bound_is_above_the_angle_and_tight() {
+        for &deg in &[
+            0.0, 1e-6, 1e-3, 0.05, 1.0, 10.0, 59.0, 60.0, 61.0, 120.0, 150.0, 179.0, 180.0,
+        ] {
+            let th = f64::to_radians(deg);
+            let axis = nalgebra::Unit::new_normalize(Vec3::new(0.3, -0.5, 0.8));
+            let r = nalgebra::Rotation3::from_axis_angle(&axis, th).into_inner();
+            let b = rotation_angle_bound(&r);
+            assert!(b >= th - 1e-15, "{deg}°: bound {b} below {th}");
+            assert!(
+                b <= th * (1.0 + 0.02 * th * th) + 1e-12,
+                "{deg}°: bound {b} loose for {th}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_normal_cone_test_is_the_exact_least_squares() {
+        // pairs of unit normals at 1°–150° and directions inside, outside
+        // and within ±1e-7 of the 1e-5 threshold
+        let mut seed = 7u64;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        };
+        let (mut inside, mut outside) = (0, 0);
+        for k in 0..4000 {
+            let n1 = Vec3::new(rnd(), rnd(), rnd()).normalize();
+            let axis = n1.cross(&Vec3::new(rnd(), rnd(), rnd())).normalize();
+            let ang = (1.0 + 149.0 * (0.5 + 0.5 * rnd())).to_radians();
+            let n2 = nalgebra::Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(axis), ang) * n1;
+            let v = match k % 3 {
+                0 => n1 * (0.5 + rnd().abs()) + n2 * rnd().abs(),
+                1 => Vec3::new(rnd(), rnd(), rnd()),
+                _ => {
+                    // just outside or inside the slack, off a side of the cone
+                    let off = axis.cross(&n1).normalize();
+                    let s = if off.dot(&n2) > 0.0 { -1.0 } else { 1.0 };
+                    n1 + off * s * (1e-5 + 2e-7 * rnd())
+                }
+            };
+            let res = descent(&[n1, n2], &v);
+            if (res - 1e-5).abs() < 1e-9 {
+                continue; // too close to the threshold for the reference
+            }
+            let want = res <= 1e-5;
+            assert_eq!(in_cone(&[n1, n2], &v), want, "case {k}: residual {res:e}");
+            if want {
+                inside += 1;
+            } else {
+                outside += 1;
+            }
+        }
+        assert!(inside > 1000 && outside > 1000, "{inside} inside, {outside} outside");
+    }
 }

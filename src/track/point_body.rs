@@ -105,6 +105,48 @@ pub(crate) fn orient(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
     o
 }
 
+/// The reported feature, face, piece and parameters of a body-local
+/// candidate: [`orient`]'s, without the normal and the inside test (no
+/// pseudo-normal: a body–body result needs the sign only at contact).
+pub(crate) fn feature_of(body: &BodyGeom, c: &Candidate) -> (FeatureRef, u64, u32, [f64; 2]) {
+    match c.item {
+        Item::Piece(k) => {
+            let p = &body.pieces[k as usize];
+            (FeatureRef::Piece(p.id), p.face, p.id, c.x)
+        }
+        Item::Edge(k) => {
+            let e = &body.edges[k as usize];
+            let end = match c.mode {
+                Mode::U0 => Some(0),
+                Mode::U1 => Some(1),
+                _ => None,
+            };
+            let (feature, params) = match end.map(|i| e.vertices[i]).filter(|&v| v != NONE) {
+                Some(v) => (FeatureRef::Vertex(body.vertices[v as usize].id), [0.0, 0.0]),
+                None => (FeatureRef::Edge(e.id), c.x),
+            };
+            let side = e.pieces.iter().copied().find(|&p| p != NONE);
+            (
+                feature,
+                side.map_or(0, |p| body.pieces[p as usize].face),
+                side.map_or(NONE, |p| body.pieces[p as usize].id),
+                params,
+            )
+        }
+        Item::Trim(k) => {
+            let t = &body.trims[k as usize];
+            let p = &body.pieces[t.piece as usize];
+            let (_, uv) = trim_point(body, k, c.x[0]);
+            let feature = if t.edge != NONE {
+                FeatureRef::Edge(body.edges[t.edge as usize].id)
+            } else {
+                FeatureRef::Piece(p.id)
+            };
+            (feature, p.face, p.id, uv)
+        }
+    }
+}
+
 /// [`orient`] from the witness's feature alone.
 fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
     let dr = q - c.point;
