@@ -614,9 +614,11 @@ fn corpus_face_areas() {
             let a = corpus_piece_area(p);
             if face == Some(p.source_face) {
                 println!(
-                    "  piece {k} of face #{}: area {a:.9} (bands {:.9})",
+                    "  piece {k} of face #{}: area {a:.9} (bands {:.9}) domain {:?} body {}",
                     p.source_face,
-                    piece_area(p)
+                    piece_area(p),
+                    p.domain,
+                    p.body
                 );
             }
             let e = ours.entry(p.source_face).or_default();

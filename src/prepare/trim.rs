@@ -67,7 +67,15 @@ pub struct ExactLoops {
     pub approximated: usize,
     /// Coedges without a p-curve, projected from their 3-D curves.
     pub projected: usize,
+    /// The chains flattened (a line by its start point, any other segment
+    /// by [`FLAT_POINTS`] points), for [`FaceTrim::contains_in`]: the side of
+    /// a piece no loop enters is decided by the exact curves, not by the
+    /// samples (whose chords cut corners near a pole: alibre_s1 #1922).
+    pub flat: Vec<Vec<(f64, f64)>>,
 }
+
+/// Points per curved segment in [`ExactLoops::flat`].
+const FLAT_POINTS: usize = 32;
 
 fn shifts(period: Option<f64>) -> Vec<f64> {
     match period {
@@ -241,6 +249,11 @@ fn seg_dist(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
     dist(p, [a[0] + t * d[0], a[1] + t * d[1]])
 }
 
+/// Halvings of a projected trim interval whose end tangents are far longer
+/// than its chord (a curve passing near a pole, see [`projected_chain`]):
+/// 2⁻¹⁶ of a coarse step.
+const POLE_HALVINGS: u32 = 16;
+
 /// The 3-D curve a coedge's samples come from (as [`FaceTrim`] samples it).
 fn coedge_segment(model: &Model, c: &crate::import::model::Coedge) -> Option<CurveSegment> {
     if let Some(e) = c.edge.and_then(|e| model.edges.get(e)) {
@@ -276,8 +289,10 @@ fn param_velocity(face: &Face, uv: [f64; 2], d: &crate::geom::Vec3) -> Option<[f
 /// interior points projected by Newton, seeded by the cubic Hermite piece
 /// of the end tangents), within `tol` of the projection at `2n + 1` points
 /// of a degree-`n` piece, halving at most 6 times, straight where the
-/// surface is degenerate (end tangents much longer than the chord) or the
-/// deepest piece still misses. Above the deepest level a piece does not mix
+/// deepest piece still misses. A step whose end tangents are much longer
+/// than its chord (near a pole of the surface) is first halved at projected
+/// midpoints, at most [`POLE_HALVINGS`] times, and straight only where that
+/// does not make the tangents fit (on the pole itself). Above the deepest level a piece does not mix
 /// parameters where the 3-D curve lies within `on_tol` of the surface with
 /// ones where it does not (so that `features::link_trims`, which links a
 /// trim curve to an edge when its samples lie within a tolerance of the
@@ -313,11 +328,20 @@ fn projected_chain(
         let on = (face.surface.eval(uv[0], uv[1]) - p).norm() <= on_tol;
         uv.iter().all(|x| x.is_finite()).then_some((uv, on))
     };
+    // the face-parameter velocity at `s` where the projection is `uv`
+    let velocity = |s: f64, uv: [f64; 2]| param_velocity(face, uv, &seg.eval_unit(s).d1);
+    /// One interval `a`..`b` (curve parameter, face parameters, velocity)
+    /// as fitted pieces. `depth`: halvings so far of a coarse step whose end
+    /// tangents were far longer than its chord.
+    #[allow(clippy::too_many_arguments)]
     fn piece(
         position: super::fit::Eval,
+        velocity: &dyn Fn(f64, [f64; 2]) -> Option<[f64; 2]>,
+        periods: (Option<f64>, Option<f64>),
         a: (f64, [f64; 2], [f64; 2]),
         b: (f64, [f64; 2], [f64; 2]),
         tol: f64,
+        depth: u32,
         out: &mut Vec<Vec<H2>>,
     ) {
         let k = (b.0 - a.0) / 3.0;
@@ -328,11 +352,38 @@ fn projected_chain(
             [b.1[0] - k * b.2[0], b.1[1] - k * b.2[1], 1.0],
             [b.1[0], b.1[1], 1.0],
         ];
-        // tangents far longer than the chord: a pole or a cusp, keep it straight
+        // tangents far longer than the chord: the curve passes near a pole
+        // (on a sphere the angle sweeps across within a short stretch of
+        // the curve: alibre_s1 #1920, 0.0025 rad from the pole) or through
+        // a pole or a cusp. Halve (projecting the midpoint) until the
+        // tangents fit the chord; straight only at the deepest level or
+        // where the midpoint has no velocity (on the pole itself).
         let chord = dist(a.1, b.1);
         let wild = k * (a.2[0].hypot(a.2[1]) + b.2[0].hypot(b.2[1])) > 4.0 * chord + tol;
         if wild {
-            out.push(line(a.1, b.1));
+            let m = 0.5 * (a.0 + b.0);
+            let guess = [0.5 * (a.1[0] + b.1[0]), 0.5 * (a.1[1] + b.1[1])];
+            let mid = (depth < POLE_HALVINGS)
+                .then(|| position(m, guess))
+                .flatten()
+                .map(|(p, _)| {
+                    // the projection may land a period away from its guess
+                    let near = |x: f64, g: f64, t: Option<f64>| t.map_or(x, |t| x - ((x - g) / t).round() * t);
+                    [near(p[0], guess[0], periods.0), near(p[1], guess[1], periods.1)]
+                });
+            match mid {
+                Some(pm) => match velocity(m, pm) {
+                    Some(dm) => {
+                        piece(position, velocity, periods, a, (m, pm, dm), tol, depth + 1, out);
+                        piece(position, velocity, periods, (m, pm, dm), b, tol, depth + 1, out);
+                    }
+                    None => {
+                        out.push(line(a.1, pm));
+                        out.push(line(pm, b.1));
+                    }
+                },
+                None => out.push(line(a.1, b.1)),
+            }
             return;
         }
         let params = super::fit::FitParams {
@@ -364,7 +415,7 @@ fn projected_chain(
     for w in idx.windows(2) {
         let (i, j) = (w[0], w[1]);
         match (at(i), at(j)) {
-            (Some(a), Some(b)) => piece(&position, a, b, tol, &mut out),
+            (Some(a), Some(b)) => piece(&position, &velocity, periods, a, b, tol, 0, &mut out),
             _ => {
                 for k in i..j {
                     let (p, q) = (samples[k], samples[k + 1]);
@@ -489,6 +540,22 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
         .iter()
         .map(|c| c.iter().map(|h| bez2::hull(h)).collect())
         .collect();
+    out.flat = out
+        .chains
+        .iter()
+        .map(|c| {
+            let mut v = Vec::new();
+            for h in c {
+                let straight = h.len() == 2 && h[0][2] == h[1][2];
+                let n = if straight { 1 } else { FLAT_POINTS };
+                v.extend((0..n).map(|i| {
+                    let p = bez2::eval(h, i as f64 / n as f64);
+                    (p[0], p[1])
+                }));
+            }
+            v
+        })
+        .collect();
     out
 }
 
@@ -539,7 +606,12 @@ pub fn trim_piece(
         // no loop enters the (shrunk) rectangle: it lies in one region of
         // constant winding number, decided at its centre
         let (u, v) = (0.5 * (domain[0] + domain[1]), 0.5 * (domain[2] + domain[3]));
-        return if trim.contains(u, v) != holes_only {
+        let inside = if exact.flat.len() == trim.loops.len() && exact.flat.iter().all(|l| l.len() >= 3) {
+            trim.contains_in(&exact.flat, u, v)
+        } else {
+            trim.contains(u, v)
+        };
+        return if inside != holes_only {
             TrimStatus::Inside
         } else {
             TrimStatus::Outside
