@@ -1233,6 +1233,7 @@ mod tests {
                         t1: 1.0,
                         forward: true,
                     }),
+                    pcurve_preferred: false,
                     source: k as u64,
                 }
             })

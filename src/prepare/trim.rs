@@ -238,6 +238,63 @@ fn fit_chain(
     Some(c)
 }
 
+/// [`fit_chain`]'s fallback when the coedge's samples do not follow the
+/// p-curve in parameter space: the samples are projections of the 3-D
+/// curve and can land on another sheet of a surface that folds back on
+/// itself (ansa9_occ131_2 #1: the p-curve is the side `u = 1`, its samples
+/// wander to `u ≈ 0.995`). Accepts the p-curve when it follows the 3-D
+/// curve `seg` in space: the p-curve's points on the surface within `tol3`
+/// of the curve's polyline and the curve's points within `tol3` of the
+/// p-curve's image (only the first where the file prefers the p-curve,
+/// `preferred`: ansa9's 3-D curves leave the side by up to 1.1e-3 of the
+/// face's size). Orientation by the end points in space, whole-period
+/// shift by the first sample.
+fn fit_chain_3d(
+    c: Vec<Vec<H2>>,
+    s: &[(f64, f64)],
+    periods: (Option<f64>, Option<f64>),
+    face: &Face,
+    seg: &CurveSegment,
+    tol3: f64,
+    preferred: bool,
+) -> Option<Vec<Vec<H2>>> {
+    use crate::geom::Vec3;
+    let f = *s.first()?;
+    if !(tol3 > 0.0) || c.is_empty() {
+        return None;
+    }
+    let on = |p: [f64; 2]| face.surface.eval(p[0], p[1]);
+    let (c0, c1) = (seg.eval_unit(0.0).p, seg.eval_unit(1.0).p);
+    let ends = |c: &[Vec<H2>]| (on(chain_at(c, 0.0)) - c0).norm() + (on(chain_at(c, 1.0)) - c1).norm();
+    let r: Vec<Vec<H2>> = c.iter().rev().map(|h| bez2::reversed(h)).collect();
+    let c = if ends(&r) < ends(&c) { r } else { c };
+    let p0 = chain_at(&c, 0.0);
+    let d = |x: f64, t: Option<f64>| t.map_or(0.0, |t| (x / t).round() * t);
+    let (du, dv) = (d(f.0 - p0[0], periods.0), d(f.1 - p0[1], periods.1));
+    let c: Vec<Vec<H2>> = c.iter().map(|h| shifted(h, du, dv)).collect();
+    let image: Vec<Vec3> = c
+        .iter()
+        .flat_map(|h| (0..=32).map(move |i| bez2::eval(h, i as f64 / 32.0)))
+        .map(on)
+        .collect();
+    let curve: Vec<Vec3> = (0..=128).map(|i| seg.eval_unit(i as f64 / 128.0).p).collect();
+    fn near(p: &Vec3, poly: &[Vec3], tol: f64) -> bool {
+        poly.windows(2).any(|w| {
+            let d = w[1] - w[0];
+            let l2 = d.dot(&d);
+            let t = if l2 > 0.0 {
+                ((*p - w[0]).dot(&d) / l2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            (*p - (w[0] + d * t)).norm() <= tol
+        })
+    }
+    let ok = image.iter().step_by(4).all(|p| near(p, &curve, tol3))
+        && (preferred || curve.iter().all(|p| near(p, &image, tol3)));
+    ok.then_some(c)
+}
+
 fn seg_dist(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
     let d = [b[0] - a[0], b[1] - a[1]];
     let l2 = d[0] * d[0] + d[1] * d[1];
@@ -492,12 +549,17 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
             let Some(samples) = l.get(sp.samples.clone()) else {
                 continue;
             };
-            let exact = face_loops
-                .get(sp.face_loop)
-                .and_then(|fl| fl.coedges.get(sp.coedge))
+            let coedge = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge));
+            let exact = coedge
                 .and_then(|c| c.pcurve.as_ref())
                 .and_then(pcurve_chain)
-                .and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole))
+                .and_then(|c| {
+                    fit_chain(c.clone(), samples, trim.periods, tol, &pole).or_else(|| {
+                        let ce = coedge?;
+                        let seg = coedge_segment(model, ce)?;
+                        fit_chain_3d(c, samples, trim.periods, face, &seg, 1e3 * *on_tol, ce.pcurve_preferred)
+                    })
+                })
                 .or_else(|| {
                     // on a plane the 3-D curve maps exactly (an affine map of its poles)
                     let c = face_loops.get(sp.face_loop)?.coedges.get(sp.coedge)?;
@@ -576,7 +638,7 @@ pub fn trim_piece(
     domain: [f64; 4],
     nrect: [f64; 4],
 ) -> TrimStatus {
-    if trim.loops.is_empty() || on_range_boundary(trim, fnurbs) {
+    if trim.loops.is_empty() || on_range_boundary(trim, exact, fnurbs) {
         return TrimStatus::Inside;
     }
     let eu = 1e-6 * (domain[1] - domain[0]);
@@ -1210,14 +1272,21 @@ fn close_winding(
 
 /// True when every loop point lies on the border of the face's NURBS range
 /// (a face bounded by its natural parameter rectangle, seams included).
-fn on_range_boundary(trim: &FaceTrim, fnurbs: &FaceNurbs) -> bool {
+fn on_range_boundary(trim: &FaceTrim, exact: &ExactLoops, fnurbs: &FaceNurbs) -> bool {
     let ((u0, u1), (v0, v1)) = fnurbs.range;
     let (eu, ev) = (1e-6 * (u1 - u0), 1e-6 * (v1 - v0));
     let near = |x: f64, a: f64, b: f64, e: f64, per: Option<f64>| {
         let m = |y: f64| (y - a).abs() <= e || (y - b).abs() <= e;
         m(x) || per.is_some_and(|p| m(x + p) || m(x - p))
     };
-    trim.loops.iter().all(|l| {
+    // the exact curves where every loop has them (samples projected onto a
+    // surface that folds back can leave a side the p-curve runs along)
+    let loops = if exact.flat.len() == trim.loops.len() && exact.flat.iter().all(|l| !l.is_empty()) {
+        &exact.flat
+    } else {
+        &trim.loops
+    };
+    loops.iter().all(|l| {
         l.iter()
             .all(|&(u, v)| near(u, u0, u1, eu, trim.periods.0) || near(v, v0, v1, ev, trim.periods.1))
     })
