@@ -579,20 +579,107 @@ fn corpus_areas(path: &Path) -> BTreeMap<u64, (f64, f64, usize)> {
 /// hm_nentity #623 is the offset face that has no exact NURBS form (reported,
 /// not prepared); harmonyware is the p-curve-only hole across the seam; the
 /// rest are not traced yet.
-const KNOWN_AREA_MISMATCHES: [(&str, usize); 13] = [
-    ("iges_ansa9_occ131_2.igs", 1),
+const KNOWN_AREA_MISMATCHES: [(&str, usize); 9] = [
     ("iges_catia4_x28_tabcyl.igs", 1),
     ("iges_harmonyware_torus.igs", 1),
     ("iges_hm_nentity.igs", 2),
     ("iges_ideas11_cylinder_msbo.igs", 2),
     ("iges_rhino2001_vz387.igs", 1),
-    ("iges_sw2008_fuse.igs", 1),
-    ("step_alibre_s1.stp", 4),
     ("step_catia5_ventilator.stp", 2),
-    ("step_ideas9_dm1_ap214.stp", 5),
-    ("step_microstation_k1.stp", 4),
-    ("step_proe2001_k1_facesurface.stp", 3),
+    ("step_ideas9_dm1_ap214.stp", 3),
+    ("step_microstation_k1.stp", 2),
     ("step_sw2013_featuretype.step", 2),
+];
+
+/// Faces whose Open CASCADE adaptive area (the oracle of
+/// [`corpus_face_areas`]) is wrong, each with an independent reference area
+/// per instance, the largest |ours − reference| accepted, and the evidence
+/// (`tools/area_triage.py FILE ID --grid N`: Open CASCADE's default
+/// fixed-order area, a grid of N × N cells classified by Open CASCADE's own
+/// `BRepClass_FaceClassifier`, boundary cells refined 8 × 8; for flat faces
+/// a Green's-theorem integral over the 3-D edges). Such a face is checked
+/// against its reference, not against Open CASCADE.
+const AREA_REFERENCES: [(&str, u64, f64, f64, &str); 11] = [
+    // holes-only spheres: a cap cut by the plane of the big circle minus the
+    // tiny cap of the small circle, 2πR(R + d) − 2πR(R − √(R² − r²)), with
+    // R, d (plane offset from the centre) and r from the file; Open
+    // CASCADE's adaptive area is 8.3e-5 / 8.6e-5 high (its grid agrees with the formula)
+    (
+        "step_alibre_s1.stp",
+        1920,
+        510.297_193_317_568_9,
+        510.3e-6,
+        "sphere caps, R 9.0000016, d 0.0240614, r 0.0228251",
+    ),
+    (
+        "step_alibre_s1.stp",
+        1931,
+        510.297_193_317_568_9,
+        510.3e-6,
+        "same geometry as the face above",
+    ),
+    (
+        "step_alibre_s1.stp",
+        1922,
+        629.910_311_031_746_8,
+        629.9e-6,
+        "sphere caps, R 10.0000016, d 0.0253630, r 0.0253614",
+    ),
+    (
+        "step_alibre_s1.stp",
+        1933,
+        629.910_311_031_746_8,
+        629.9e-6,
+        "same geometry as the face above",
+    ),
+    // surfaces of extrusion where the adaptive integration fails: default
+    // 152.290168, grid 100: 152.279975, grid 300: 152.279993 (adaptive 150.895436)
+    ("step_microstation_k1.stp", 828, 152.279_992_955, 152.3e-6, "grid 300"),
+    // default 289.623049, grid 100: 289.624370, grid 300: 289.622607, mesh
+    // 289.619811 (adaptive 289.502381); the grid's own error at 300 is
+    // ~5e-4 (its change from 100), the file's perimeter × edge tolerance 7.5e-2
+    ("step_microstation_k1.stp", 755, 289.622_606_540, 2e-3, "grid 300"),
+    // default 76.122634, grid 100: 76.136528, grid 300: 76.136532 (adaptive 75.960397)
+    (
+        "step_proe2001_k1_facesurface.stp",
+        1242,
+        76.136_532_478,
+        76.1e-6,
+        "grid 300",
+    ),
+    (
+        "step_proe2001_k1_facesurface.stp",
+        1287,
+        76.136_532_478,
+        76.1e-6,
+        "same geometry as the face above",
+    ),
+    // default 287.044158, grid 100: 286.332380, grid 400: 286.504670, mesh
+    // 286.502632 (adaptive 280.727424); the file defines the face only to
+    // its perimeter × edge tolerance, 0.43
+    (
+        "step_proe2001_k1_facesurface.stp",
+        2153,
+        286.504_670_420,
+        0.43,
+        "grid 400, file tolerance",
+    ),
+    // flat bilinear B-spline faces: Green's theorem over the 3-D edges gives
+    // 221.460182405 per instance, default 221.456058, adaptive 221.459677
+    (
+        "step_ideas9_dm1_ap214.stp",
+        1414,
+        221.460_182_405,
+        221.5e-6,
+        "Green, 3-D edges",
+    ),
+    (
+        "step_ideas9_dm1_ap214.stp",
+        1445,
+        221.460_182_405,
+        221.5e-6,
+        "same geometry as the face above",
+    ),
 ];
 
 /// Issue 5: "the pieces of each face cover that face exactly (total area
@@ -648,7 +735,7 @@ fn corpus_face_areas() {
         }
         let occ = corpus_areas(&areas);
         let (mut n, mut bad, mut within_tol, mut worst, mut worst_id) = (0, 0, 0, 0.0f64, 0);
-        let mut instance_counts_differ = 0;
+        let (mut instance_counts_differ, mut referenced) = (0, 0);
         for (id, &(a, band, count)) in &occ {
             // Open CASCADE drops a second assembly occurrence of a part under
             // the same parent (alibre_s1: two NEXT_ASSEMBLY_USAGE_OCCURRENCEs
@@ -662,8 +749,31 @@ fn corpus_face_areas() {
                 Some((b, _)) => (*b, a, band),
                 None => (0.0, a, band),
             };
-            let rel = (a - b).abs() / a.abs().max(1e-300);
             n += 1;
+            // a face whose Open CASCADE area is wrong: against its independent reference
+            if let Some(r) = AREA_REFERENCES.iter().find(|r| r.0 == file && r.1 == *id) {
+                let per_instance = ours.get(id).map_or(0.0, |(b, bodies)| b / bodies.len().max(1) as f64);
+                let d = (per_instance - r.2).abs();
+                let ok = d <= r.3;
+                if std::env::var_os("PREP_AREA_DETAIL").is_some() {
+                    println!(
+                        "  {file} #{id}: ours {per_instance:.9} per instance, reference {:.9} (Open CASCADE {a:.9}): |diff| {d:.1e} {} {:.1e}",
+                        r.2,
+                        if ok { "<=" } else { ">" },
+                        r.3
+                    );
+                }
+                referenced += 1;
+                if !ok {
+                    bad += 1;
+                    let rel = d / r.2;
+                    if rel > worst {
+                        (worst, worst_id) = (rel, *id);
+                    }
+                }
+                continue;
+            }
+            let rel = (a - b).abs() / a.abs().max(1e-300);
             if rel < AREA_TOL {
                 continue;
             }
@@ -680,7 +790,7 @@ fn corpus_face_areas() {
                 println!("  {file} #{id}: ours {b:.9} occ {a:.9} rel {rel:.1e} |diff| {:.1e} perimeter x edge tol {band:.1e}{}", (a - b).abs(), if tolerated { " (within the file's tolerance)" } else { "" });
             }
         }
-        println!("{file}: {n} faces, {within_tol} beyond {AREA_TOL:e} within the file's tolerance, {bad} beyond both, worst rel {worst:.1e} (#{worst_id}); {instance_counts_differ} with other instance counts than Open CASCADE's");
+        println!("{file}: {n} faces, {within_tol} beyond {AREA_TOL:e} within the file's tolerance, {bad} beyond both, worst rel {worst:.1e} (#{worst_id}); {instance_counts_differ} with other instance counts than Open CASCADE's; {referenced} against AREA_REFERENCES");
         let known = KNOWN_AREA_MISMATCHES.iter().find(|k| k.0 == file).map_or(0, |k| k.1);
         if bad > known {
             failures.push(format!(

@@ -13,8 +13,9 @@ the given ids (first instance only), prints:
               boundary are refined 8 x 8 (error ~ perimeter x cell² size);
   * mesh:     the area of a fine `BRepMesh_IncrementalMesh` (relative
               deflection given by --mesh);
-  * green:    for a plane, 1/2 |∮ p × dp · n| over the 3-D edges
-              (independent of the p-curves).
+  * green:    for a plane (or a flat B-spline surface: normal at the
+              centre), 1/2 |∮ p × dp · n| over the 3-D edges, holes
+              subtracted by their orientation (independent of the p-curves).
 
 Usage: python3 tools/area_triage.py FILE ID [ID ...] [--grid N] [--mesh D]
 """
@@ -105,9 +106,16 @@ def mesh_area(face, defl: float) -> float:
 
 def green_plane(face, n: int = 4000) -> float:
     s = BRepAdaptor_Surface(face)
-    if s.GetType() != GeomAbs_Plane:
-        return float("nan")
-    nrm = s.Plane().Axis().Direction()
+    if s.GetType() == GeomAbs_Plane:
+        nrm = s.Plane().Axis().Direction()
+    else:
+        # a flat B-spline (bilinear) surface: its normal at the centre;
+        # the value means nothing on a curved surface
+        u0, u1, v0, v1 = BRepTools.UVBounds_s(face)
+        p, su, sv = gp_Pnt(), gp_Vec(), gp_Vec()
+        s.D1(0.5 * (u0 + u1), 0.5 * (v0 + v1), p, su, sv)
+        nrm = su.Crossed(sv)
+        nrm.Normalize()
     tot = 0.0
     ex = TopExp_Explorer(face, TopAbs_EDGE)
     while ex.More():

@@ -238,17 +238,15 @@ fn fit_chain(
     Some(c)
 }
 
-/// [`fit_chain`]'s fallback when the coedge's samples do not follow the
-/// p-curve in parameter space: the samples are projections of the 3-D
-/// curve and can land on another sheet of a surface that folds back on
-/// itself (ansa9_occ131_2 #1: the p-curve is the side `u = 1`, its samples
-/// wander to `u ≈ 0.995`). Accepts the p-curve when it follows the 3-D
-/// curve `seg` in space: the p-curve's points on the surface within `tol3`
-/// of the curve's polyline and the curve's points within `tol3` of the
-/// p-curve's image (only the first where the file prefers the p-curve,
-/// `preferred`: ansa9's 3-D curves leave the side by up to 1.1e-3 of the
-/// face's size). Orientation by the end points in space, whole-period
-/// shift by the first sample.
+/// [`fit_chain`]'s fallback for a p-curve the file prefers (IGES 142 flag
+/// 1) when the coedge's samples do not follow it in parameter space: the
+/// samples are projections of the 3-D curve and can land on another sheet
+/// of a surface that folds back on itself (ansa9_occ131_2 #1: the p-curve
+/// is the side `u = 1`, its samples wander to `u ≈ 0.995`). Accepts the
+/// p-curve when its points on the surface lie within `tol3` of the 3-D
+/// curve `seg` (ansa9's 3-D curves run on past the p-curve's ends by up to
+/// 1.1e-3 of the face's size, so the converse is not asked). Orientation by
+/// the end points in space, whole-period shift by the first sample.
 fn fit_chain_3d(
     c: Vec<Vec<H2>>,
     s: &[(f64, f64)],
@@ -256,7 +254,6 @@ fn fit_chain_3d(
     face: &Face,
     seg: &CurveSegment,
     tol3: f64,
-    preferred: bool,
 ) -> Option<Vec<Vec<H2>>> {
     use crate::geom::Vec3;
     let f = *s.first()?;
@@ -290,9 +287,7 @@ fn fit_chain_3d(
             (*p - (w[0] + d * t)).norm() <= tol
         })
     }
-    let ok = image.iter().step_by(4).all(|p| near(p, &curve, tol3))
-        && (preferred || curve.iter().all(|p| near(p, &image, tol3)));
-    ok.then_some(c)
+    image.iter().step_by(4).all(|p| near(p, &curve, tol3)).then_some(c)
 }
 
 fn seg_dist(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
@@ -555,9 +550,12 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                 .and_then(pcurve_chain)
                 .and_then(|c| {
                     fit_chain(c.clone(), samples, trim.periods, tol, &pole).or_else(|| {
-                        let ce = coedge?;
+                        // only where the file prefers the p-curve: elsewhere a
+                        // p-curve can follow the 3-D curve in space and still
+                        // take another way around a pole or seam
+                        let ce = coedge.filter(|ce| ce.pcurve_preferred)?;
                         let seg = coedge_segment(model, ce)?;
-                        fit_chain_3d(c, samples, trim.periods, face, &seg, 1e3 * *on_tol, ce.pcurve_preferred)
+                        fit_chain_3d(c, samples, trim.periods, face, &seg, 1e3 * *on_tol)
                     })
                 })
                 .or_else(|| {
@@ -638,7 +636,7 @@ pub fn trim_piece(
     domain: [f64; 4],
     nrect: [f64; 4],
 ) -> TrimStatus {
-    if trim.loops.is_empty() || on_range_boundary(trim, exact, fnurbs) {
+    if trim.loops.is_empty() || on_range_boundary(trim, fnurbs) {
         return TrimStatus::Inside;
     }
     let eu = 1e-6 * (domain[1] - domain[0]);
@@ -1272,21 +1270,14 @@ fn close_winding(
 
 /// True when every loop point lies on the border of the face's NURBS range
 /// (a face bounded by its natural parameter rectangle, seams included).
-fn on_range_boundary(trim: &FaceTrim, exact: &ExactLoops, fnurbs: &FaceNurbs) -> bool {
+fn on_range_boundary(trim: &FaceTrim, fnurbs: &FaceNurbs) -> bool {
     let ((u0, u1), (v0, v1)) = fnurbs.range;
     let (eu, ev) = (1e-6 * (u1 - u0), 1e-6 * (v1 - v0));
     let near = |x: f64, a: f64, b: f64, e: f64, per: Option<f64>| {
         let m = |y: f64| (y - a).abs() <= e || (y - b).abs() <= e;
         m(x) || per.is_some_and(|p| m(x + p) || m(x - p))
     };
-    // the exact curves where every loop has them (samples projected onto a
-    // surface that folds back can leave a side the p-curve runs along)
-    let loops = if exact.flat.len() == trim.loops.len() && exact.flat.iter().all(|l| !l.is_empty()) {
-        &exact.flat
-    } else {
-        &trim.loops
-    };
-    loops.iter().all(|l| {
+    trim.loops.iter().all(|l| {
         l.iter()
             .all(|&(u, v)| near(u, u0, u1, eu, trim.periods.0) || near(v, v0, v1, ev, trim.periods.1))
     })
