@@ -2,7 +2,8 @@
 //! its trim loops (samples) and the exact / projected trim chains.
 //! `cargo run --release --example area_probe -- FILE FACE_ID`
 use extrack::import::eval::FaceTrim;
-use extrack::prepare::{bez2, trim};
+use extrack::prepare::{bez2, piece_surface, prepare, trim, PrepareOptions};
+use extrack::scene::data::TrimCurve;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -22,6 +23,45 @@ fn main() {
         eprintln!("no face #{id}");
         std::process::exit(1);
     };
+    if std::env::var_os("PIECES").is_some() {
+        // each piece's trim loops: signed parameter area by a fine polyline,
+        // times |S_u × S_v| at the centre (exact for a flat bilinear piece)
+        let scene = match prepare(&model, &PrepareOptions::default()) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        };
+        for (k, p) in scene.pieces.iter().enumerate().filter(|(_, p)| p.source_face == id) {
+            let Some(s) = piece_surface(p) else { continue };
+            let jac = s.eval_derivs(0.5, 0.5).normal_raw().norm();
+            let mut total = 0.0;
+            for l in &p.trim_loops {
+                let mut a = 0.0;
+                for c in &l.curves {
+                    let pts: Vec<[f64; 2]> = match c {
+                        TrimCurve::Polyline(v) => v.clone(),
+                        TrimCurve::Bezier(h) => (0..=20000).map(|i| bez2::eval(h, i as f64 / 20000.0)).collect(),
+                    };
+                    for w in pts.windows(2) {
+                        a += 0.5 * (w[0][0] * w[1][1] - w[1][0] * w[0][1]);
+                    }
+                }
+                let kinds: Vec<String> = l
+                    .curves
+                    .iter()
+                    .map(|c| match c {
+                        TrimCurve::Polyline(v) => format!("poly{}", v.len()),
+                        TrimCurve::Bezier(h) => format!("bez{}", h.len() - 1),
+                    })
+                    .collect();
+                println!("piece {k} loop outer={} uv area {a:.12} curves {:?}", l.outer, kinds);
+                total += a;
+            }
+            println!("piece {k}: trimmed {} domain {:?} jac {jac:.9} loops x jac {:.9}", p.trimmed, p.domain, total * jac);
+        }
+    }
     println!("surface {:?}", face.surface);
     println!("same_sense {}", face.same_sense);
     let t = FaceTrim::new(&model, face);
