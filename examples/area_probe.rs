@@ -59,7 +59,12 @@ fn main() {
                 println!("piece {k} loop outer={} uv area {a:.12} curves {:?}", l.outer, kinds);
                 total += a;
             }
-            println!("piece {k}: trimmed {} domain {:?} jac {jac:.9} loops x jac {:.9}", p.trimmed, p.domain, total * jac);
+            println!(
+                "piece {k}: trimmed {} domain {:?} jac {jac:.9} loops x jac {:.9}",
+                p.trimmed,
+                p.domain,
+                total * jac
+            );
         }
     }
     println!("surface {:?}", face.surface);

@@ -74,6 +74,29 @@ pub struct ExactLoops {
     pub flat: Vec<Vec<(f64, f64)>>,
 }
 
+impl ExactLoops {
+    /// The chains' extent `(lo, hi)` in face parameters: end points and the
+    /// curves' interior extrema in each direction (`None` without chains).
+    pub fn extent(&self) -> Option<((f64, f64), (f64, f64))> {
+        let mut lo = (f64::INFINITY, f64::INFINITY);
+        let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for h in self.chains.iter().flatten() {
+            let ts = [0.0, 1.0]
+                .into_iter()
+                .chain(bez2::extrema(h, 0))
+                .chain(bez2::extrema(h, 1));
+            for t in ts {
+                let p = bez2::eval(h, t);
+                if p[0].is_finite() && p[1].is_finite() {
+                    lo = (lo.0.min(p[0]), lo.1.min(p[1]));
+                    hi = (hi.0.max(p[0]), hi.1.max(p[1]));
+                }
+            }
+        }
+        (lo.0 <= hi.0 && lo.1 <= hi.1).then_some((lo, hi))
+    }
+}
+
 /// Points per curved segment in [`ExactLoops::flat`].
 const FLAT_POINTS: usize = 32;
 
