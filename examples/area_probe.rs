@@ -113,7 +113,7 @@ fn main() {
                 let c = floops.get(sp.face_loop)?.coedges.get(sp.coedge)?;
                 let e = model.edges.get(c.edge?)?;
                 match &e.curve {
-                    extrack::import::model::Curve::Circle { frame, radius } => Some((frame.clone(), *radius)),
+                    extrack::import::model::Curve::Circle { frame, radius } => Some((*frame, *radius)),
                     _ => None,
                 }
             });

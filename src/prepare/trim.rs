@@ -261,8 +261,8 @@ fn fit_chain(
     Some(c)
 }
 
-/// [`fit_chain`]'s fallback for a p-curve the file prefers (IGES 142 flag
-/// 1) when the coedge's samples do not follow it in parameter space: the
+/// [`fit_chain`]'s fallback for a p-curve the file prefers (IGES 142 with
+/// flag 1) when the coedge's samples do not follow it in parameter space: the
 /// samples are projections of the 3-D curve and can land on another sheet
 /// of a surface that folds back on itself (ansa9_occ131_2 #1: the p-curve
 /// is the side `u = 1`, its samples wander to `u ≈ 0.995`). Accepts the
