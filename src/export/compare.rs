@@ -953,6 +953,7 @@ mod tests {
                 forward: true,
                 pcurve: None,
                 curve: None,
+                pcurve_preferred: false,
                 source: 0,
             });
         }

@@ -813,6 +813,7 @@ fn with_natural_boundaries(model: &Model, warnings: &mut Vec<String>) -> Model {
                     forward: fwd,
                 }),
                 curve: None,
+                pcurve_preferred: false,
                 source: 0,
             });
         }

@@ -106,6 +106,7 @@ pub fn scene_to_model(data: &SceneData, opts: &SceneExportOptions, warnings: &mu
                             forward: true,
                             pcurve: Some(seg),
                             curve,
+                            pcurve_preferred: false,
                             source: 0,
                         });
                     }

@@ -943,9 +943,9 @@ impl FaceTrim {
 
     /// Even-odd test (all loops closed in the unwrapped parameter plane):
     /// independent of the loops' orientation.
-    fn parity(&self, u: f64, v: f64) -> bool {
+    fn parity(&self, loops: &[Vec<(f64, f64)>], u: f64, v: f64) -> bool {
         let mut inside = false;
-        for l in &self.loops {
+        for l in loops {
             let vmin = l.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
             let mut vp = v;
             if let Some(t) = self.periods.1 {
@@ -977,11 +977,18 @@ impl FaceTrim {
 
     /// True when `(u, v)` lies inside the trimmed face.
     pub fn contains(&self, u: f64, v: f64) -> bool {
-        if self.loops.is_empty() {
+        self.contains_in(&self.loops, u, v)
+    }
+
+    /// [`FaceTrim::contains`] with other loops in place of the sampled
+    /// ones (same unwrapping, periods and sense: for example the exact trim
+    /// curves, finely flattened).
+    pub fn contains_in(&self, loops: &[Vec<(f64, f64)>], u: f64, v: f64) -> bool {
+        if loops.is_empty() {
             return true;
         }
-        if !self.loops.iter().any(|l| self.winds(l)) {
-            return self.parity(u, v);
+        if !loops.iter().any(|l| self.winds(l)) {
+            return self.parity(loops, u, v);
         }
         let mut sigma = if self.same_sense { 1.0 } else { -1.0 };
         if let Some((apex, sa)) = self.cone_apex {
@@ -990,7 +997,7 @@ impl FaceTrim {
             }
         }
         let mut nearest: Option<(f64, bool)> = None; // (|dv|, inside)
-        for l in &self.loops {
+        for l in loops {
             let n = l.len();
             for k in 0..n {
                 let a = l[k];
@@ -1248,6 +1255,7 @@ mod tests {
                         t1: 1.0,
                         forward: true,
                     }),
+                    pcurve_preferred: false,
                     source: k as u64,
                 }
             })

@@ -361,6 +361,10 @@ pub struct Coedge {
     pub pcurve: Option<CurveSegment>,
     /// 3-D curve with its range when there is no shared edge (IGES 144/142).
     pub curve: Option<CurveSegment>,
+    /// The file names the parameter-space curve as the preferred
+    /// representation (IGES 142 preference flag 1): where the two disagree
+    /// the face follows `pcurve`.
+    pub pcurve_preferred: bool,
     /// Source entity.
     pub source: SourceId,
 }

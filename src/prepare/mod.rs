@@ -343,9 +343,9 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
     };
     let face = &model.faces[fi];
     let trim = FaceTrim::new(model, face);
-    let fnurbs = nurbs::face_nurbs_of(face, &trim)?;
-    stats.warnings.extend(fnurbs.note.clone());
     let exact = trim::exact_loops(model, face, &trim);
+    let fnurbs = nurbs::face_nurbs_within(face, &trim, exact.extent())?;
+    stats.warnings.extend(fnurbs.note.clone());
     stats.trim_counts = (exact.projected, exact.approximated, usize::from(exact.approximated > 0));
     let holes_only = nurbs::holes_only(face, &trim);
     let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty()) && !holes_only;

@@ -154,8 +154,47 @@ pub fn face_range(model: &Model, face: &Face) -> ((f64, f64), (f64, f64)) {
 
 /// [`face_range`] from the face's already sampled trims.
 pub fn face_range_of(face: &Face, trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
+    face_range_within(face, trim, None)
+}
+
+/// [`face_range_of`] with the extent of the exact trim curves
+/// (`(lo, hi)`, see [`trim::ExactLoops::extent`](super::trim::ExactLoops::extent)):
+/// a curve's extreme between two samples (the top of a circle sampled at 57
+/// points lies 3.5e-4 of its radius beyond the highest sample) would
+/// otherwise fall outside the face range and its cap be cut off
+/// (ideas11_cylinder_msbo #31: 2.4e-5 of the circle's area). Each side
+/// widens by at most 1 % of the samples' extent, and only in a direction
+/// that is not periodic.
+pub fn face_range_within(
+    face: &Face,
+    trim: &FaceTrim,
+    exact: Option<((f64, f64), (f64, f64))>,
+) -> ((f64, f64), (f64, f64)) {
     let (nu, nv) = face.surface.natural_bounds();
-    let (lo, hi) = loop_extent(trim);
+    let (mut lo, mut hi) = loop_extent(trim);
+    if let Some((elo, ehi)) = exact {
+        let widen = |lo: f64, hi: f64, elo: f64, ehi: f64| -> (f64, f64) {
+            let m = 0.01 * (hi - lo);
+            if !(m.is_finite() && elo.is_finite() && ehi.is_finite()) {
+                return (lo, hi);
+            }
+            (lo.min(elo).max(lo - m), hi.max(ehi).min(hi + m))
+        };
+        // not in a periodic direction: near a pole the exact curves'
+        // angle is arbitrary (proe2001_k1 #1712, a sphere's meridian circle)
+        let (pu, pv) = face.surface.periods();
+        let u = if pu.is_some() {
+            (lo.0, hi.0)
+        } else {
+            widen(lo.0, hi.0, elo.0, ehi.0)
+        };
+        let v = if pv.is_some() {
+            (lo.1, hi.1)
+        } else {
+            widen(lo.1, hi.1, elo.1, ehi.1)
+        };
+        (lo, hi) = ((u.0, v.0), (u.1, v.1));
+    }
     let (pu, pv) = face.surface.periods();
     let pick = |nat: Option<(f64, f64)>, period: Option<f64>, lo: f64, hi: f64| -> (f64, f64) {
         if !(lo.is_finite() && hi.is_finite() && hi > lo) {
@@ -916,7 +955,16 @@ pub fn face_nurbs(model: &Model, face: &Face) -> Result<FaceNurbs, NurbsError> {
 
 /// [`face_nurbs`] from the face's already sampled trims.
 pub fn face_nurbs_of(face: &Face, trim: &FaceTrim) -> Result<FaceNurbs, NurbsError> {
-    let range = face_range_of(face, trim);
+    face_nurbs_within(face, trim, None)
+}
+
+/// [`face_nurbs_of`] over [`face_range_within`] (the exact trims' extent).
+pub fn face_nurbs_within(
+    face: &Face,
+    trim: &FaceTrim,
+    exact: Option<((f64, f64), (f64, f64))>,
+) -> Result<FaceNurbs, NurbsError> {
+    let range = face_range_within(face, trim, exact);
     let (mapped, note) = surface_nurbs_noted(&face.surface, face.source, range)?;
     Ok(FaceNurbs { mapped, range, note })
 }

@@ -67,7 +67,38 @@ pub struct ExactLoops {
     pub approximated: usize,
     /// Coedges without a p-curve, projected from their 3-D curves.
     pub projected: usize,
+    /// The chains flattened (a line by its start point, any other segment
+    /// by [`FLAT_POINTS`] points), for [`FaceTrim::contains_in`]: the side of
+    /// a piece no loop enters is decided by the exact curves, not by the
+    /// samples (whose chords cut corners near a pole: alibre_s1 #1922).
+    pub flat: Vec<Vec<(f64, f64)>>,
 }
+
+impl ExactLoops {
+    /// The chains' extent `(lo, hi)` in face parameters: end points and the
+    /// curves' interior extrema in each direction (`None` without chains).
+    pub fn extent(&self) -> Option<((f64, f64), (f64, f64))> {
+        let mut lo = (f64::INFINITY, f64::INFINITY);
+        let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for h in self.chains.iter().flatten() {
+            let ts = [0.0, 1.0]
+                .into_iter()
+                .chain(bez2::extrema(h, 0))
+                .chain(bez2::extrema(h, 1));
+            for t in ts {
+                let p = bez2::eval(h, t);
+                if p[0].is_finite() && p[1].is_finite() {
+                    lo = (lo.0.min(p[0]), lo.1.min(p[1]));
+                    hi = (hi.0.max(p[0]), hi.1.max(p[1]));
+                }
+            }
+        }
+        (lo.0 <= hi.0 && lo.1 <= hi.1).then_some((lo, hi))
+    }
+}
+
+/// Points per curved segment in [`ExactLoops::flat`].
+const FLAT_POINTS: usize = 32;
 
 fn shifts(period: Option<f64>) -> Vec<f64> {
     match period {
@@ -230,6 +261,58 @@ fn fit_chain(
     Some(c)
 }
 
+/// [`fit_chain`]'s fallback for a p-curve the file prefers (IGES 142 with
+/// flag 1) when the coedge's samples do not follow it in parameter space: the
+/// samples are projections of the 3-D curve and can land on another sheet
+/// of a surface that folds back on itself (ansa9_occ131_2 #1: the p-curve
+/// is the side `u = 1`, its samples wander to `u ≈ 0.995`). Accepts the
+/// p-curve when its points on the surface lie within `tol3` of the 3-D
+/// curve `seg` (ansa9's 3-D curves run on past the p-curve's ends by up to
+/// 1.1e-3 of the face's size, so the converse is not asked). Orientation by
+/// the end points in space, whole-period shift by the first sample.
+fn fit_chain_3d(
+    c: Vec<Vec<H2>>,
+    s: &[(f64, f64)],
+    periods: (Option<f64>, Option<f64>),
+    face: &Face,
+    seg: &CurveSegment,
+    tol3: f64,
+) -> Option<Vec<Vec<H2>>> {
+    use crate::geom::Vec3;
+    let f = *s.first()?;
+    if !(tol3 > 0.0) || c.is_empty() {
+        return None;
+    }
+    let on = |p: [f64; 2]| face.surface.eval(p[0], p[1]);
+    let (c0, c1) = (seg.eval_unit(0.0).p, seg.eval_unit(1.0).p);
+    let ends = |c: &[Vec<H2>]| (on(chain_at(c, 0.0)) - c0).norm() + (on(chain_at(c, 1.0)) - c1).norm();
+    let r: Vec<Vec<H2>> = c.iter().rev().map(|h| bez2::reversed(h)).collect();
+    let c = if ends(&r) < ends(&c) { r } else { c };
+    let p0 = chain_at(&c, 0.0);
+    let d = |x: f64, t: Option<f64>| t.map_or(0.0, |t| (x / t).round() * t);
+    let (du, dv) = (d(f.0 - p0[0], periods.0), d(f.1 - p0[1], periods.1));
+    let c: Vec<Vec<H2>> = c.iter().map(|h| shifted(h, du, dv)).collect();
+    let image: Vec<Vec3> = c
+        .iter()
+        .flat_map(|h| (0..=32).map(move |i| bez2::eval(h, i as f64 / 32.0)))
+        .map(on)
+        .collect();
+    let curve: Vec<Vec3> = (0..=128).map(|i| seg.eval_unit(i as f64 / 128.0).p).collect();
+    fn near(p: &Vec3, poly: &[Vec3], tol: f64) -> bool {
+        poly.windows(2).any(|w| {
+            let d = w[1] - w[0];
+            let l2 = d.dot(&d);
+            let t = if l2 > 0.0 {
+                ((*p - w[0]).dot(&d) / l2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            (*p - (w[0] + d * t)).norm() <= tol
+        })
+    }
+    image.iter().step_by(4).all(|p| near(p, &curve, tol3)).then_some(c)
+}
+
 fn seg_dist(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
     let d = [b[0] - a[0], b[1] - a[1]];
     let l2 = d[0] * d[0] + d[1] * d[1];
@@ -240,6 +323,11 @@ fn seg_dist(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
     };
     dist(p, [a[0] + t * d[0], a[1] + t * d[1]])
 }
+
+/// Halvings of a projected trim interval whose end tangents are far longer
+/// than its chord (a curve passing near a pole, see [`projected_chain`]):
+/// 2⁻¹⁶ of a coarse step.
+const POLE_HALVINGS: u32 = 16;
 
 /// The 3-D curve a coedge's samples come from (as [`FaceTrim`] samples it).
 fn coedge_segment(model: &Model, c: &crate::import::model::Coedge) -> Option<CurveSegment> {
@@ -276,8 +364,10 @@ fn param_velocity(face: &Face, uv: [f64; 2], d: &crate::geom::Vec3) -> Option<[f
 /// interior points projected by Newton, seeded by the cubic Hermite piece
 /// of the end tangents), within `tol` of the projection at `2n + 1` points
 /// of a degree-`n` piece, halving at most 6 times, straight where the
-/// surface is degenerate (end tangents much longer than the chord) or the
-/// deepest piece still misses. Above the deepest level a piece does not mix
+/// deepest piece still misses. A step whose end tangents are much longer
+/// than its chord (near a pole of the surface) is first halved at projected
+/// midpoints, at most [`POLE_HALVINGS`] times, and straight only where that
+/// does not make the tangents fit (on the pole itself). Above the deepest level a piece does not mix
 /// parameters where the 3-D curve lies within `on_tol` of the surface with
 /// ones where it does not (so that `features::link_trims`, which links a
 /// trim curve to an edge when its samples lie within a tolerance of the
@@ -313,11 +403,20 @@ fn projected_chain(
         let on = (face.surface.eval(uv[0], uv[1]) - p).norm() <= on_tol;
         uv.iter().all(|x| x.is_finite()).then_some((uv, on))
     };
+    // the face-parameter velocity at `s` where the projection is `uv`
+    let velocity = |s: f64, uv: [f64; 2]| param_velocity(face, uv, &seg.eval_unit(s).d1);
+    /// One interval `a`..`b` (curve parameter, face parameters, velocity)
+    /// as fitted pieces. `depth`: halvings so far of a coarse step whose end
+    /// tangents were far longer than its chord.
+    #[allow(clippy::too_many_arguments)]
     fn piece(
         position: super::fit::Eval,
+        velocity: &dyn Fn(f64, [f64; 2]) -> Option<[f64; 2]>,
+        periods: (Option<f64>, Option<f64>),
         a: (f64, [f64; 2], [f64; 2]),
         b: (f64, [f64; 2], [f64; 2]),
         tol: f64,
+        depth: u32,
         out: &mut Vec<Vec<H2>>,
     ) {
         let k = (b.0 - a.0) / 3.0;
@@ -328,11 +427,38 @@ fn projected_chain(
             [b.1[0] - k * b.2[0], b.1[1] - k * b.2[1], 1.0],
             [b.1[0], b.1[1], 1.0],
         ];
-        // tangents far longer than the chord: a pole or a cusp, keep it straight
+        // tangents far longer than the chord: the curve passes near a pole
+        // (on a sphere the angle sweeps across within a short stretch of
+        // the curve: alibre_s1 #1920, 0.0025 rad from the pole) or through
+        // a pole or a cusp. Halve (projecting the midpoint) until the
+        // tangents fit the chord; straight only at the deepest level or
+        // where the midpoint has no velocity (on the pole itself).
         let chord = dist(a.1, b.1);
         let wild = k * (a.2[0].hypot(a.2[1]) + b.2[0].hypot(b.2[1])) > 4.0 * chord + tol;
         if wild {
-            out.push(line(a.1, b.1));
+            let m = 0.5 * (a.0 + b.0);
+            let guess = [0.5 * (a.1[0] + b.1[0]), 0.5 * (a.1[1] + b.1[1])];
+            let mid = (depth < POLE_HALVINGS)
+                .then(|| position(m, guess))
+                .flatten()
+                .map(|(p, _)| {
+                    // the projection may land a period away from its guess
+                    let near = |x: f64, g: f64, t: Option<f64>| t.map_or(x, |t| x - ((x - g) / t).round() * t);
+                    [near(p[0], guess[0], periods.0), near(p[1], guess[1], periods.1)]
+                });
+            match mid {
+                Some(pm) => match velocity(m, pm) {
+                    Some(dm) => {
+                        piece(position, velocity, periods, a, (m, pm, dm), tol, depth + 1, out);
+                        piece(position, velocity, periods, (m, pm, dm), b, tol, depth + 1, out);
+                    }
+                    None => {
+                        out.push(line(a.1, pm));
+                        out.push(line(pm, b.1));
+                    }
+                },
+                None => out.push(line(a.1, b.1)),
+            }
             return;
         }
         let params = super::fit::FitParams {
@@ -364,7 +490,7 @@ fn projected_chain(
     for w in idx.windows(2) {
         let (i, j) = (w[0], w[1]);
         match (at(i), at(j)) {
-            (Some(a), Some(b)) => piece(&position, a, b, tol, &mut out),
+            (Some(a), Some(b)) => piece(&position, &velocity, periods, a, b, tol, 0, &mut out),
             _ => {
                 for k in i..j {
                     let (p, q) = (samples[k], samples[k + 1]);
@@ -441,12 +567,20 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
             let Some(samples) = l.get(sp.samples.clone()) else {
                 continue;
             };
-            let exact = face_loops
-                .get(sp.face_loop)
-                .and_then(|fl| fl.coedges.get(sp.coedge))
+            let coedge = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge));
+            let exact = coedge
                 .and_then(|c| c.pcurve.as_ref())
                 .and_then(pcurve_chain)
-                .and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole))
+                .and_then(|c| {
+                    fit_chain(c.clone(), samples, trim.periods, tol, &pole).or_else(|| {
+                        // only where the file prefers the p-curve: elsewhere a
+                        // p-curve can follow the 3-D curve in space and still
+                        // take another way around a pole or seam
+                        let ce = coedge.filter(|ce| ce.pcurve_preferred)?;
+                        let seg = coedge_segment(model, ce)?;
+                        fit_chain_3d(c, samples, trim.periods, face, &seg, 1e3 * *on_tol)
+                    })
+                })
                 .or_else(|| {
                     // on a plane the 3-D curve maps exactly (an affine map of its poles)
                     let c = face_loops.get(sp.face_loop)?.coedges.get(sp.coedge)?;
@@ -488,6 +622,22 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
         .chains
         .iter()
         .map(|c| c.iter().map(|h| bez2::hull(h)).collect())
+        .collect();
+    out.flat = out
+        .chains
+        .iter()
+        .map(|c| {
+            let mut v = Vec::new();
+            for h in c {
+                let straight = h.len() == 2 && h[0][2] == h[1][2];
+                let n = if straight { 1 } else { FLAT_POINTS };
+                v.extend((0..n).map(|i| {
+                    let p = bez2::eval(h, i as f64 / n as f64);
+                    (p[0], p[1])
+                }));
+            }
+            v
+        })
         .collect();
     out
 }
@@ -539,7 +689,12 @@ pub fn trim_piece(
         // no loop enters the (shrunk) rectangle: it lies in one region of
         // constant winding number, decided at its centre
         let (u, v) = (0.5 * (domain[0] + domain[1]), 0.5 * (domain[2] + domain[3]));
-        return if trim.contains(u, v) != holes_only {
+        let inside = if exact.flat.len() == trim.loops.len() && exact.flat.iter().all(|l| l.len() >= 3) {
+            trim.contains_in(&exact.flat, u, v)
+        } else {
+            trim.contains(u, v)
+        };
+        return if inside != holes_only {
             TrimStatus::Inside
         } else {
             TrimStatus::Outside

@@ -223,6 +223,7 @@ impl Reader<'_> {
                 forward: it.of == 1,
                 pcurve,
                 curve: None,
+                pcurve_preferred: false,
                 source: e.de as u64,
             });
         }

@@ -75,19 +75,19 @@ impl Reader<'_> {
                     if bs.len() == cs.len() {
                         bs.into_iter()
                             .zip(cs)
-                            .map(|(b, c)| coedge(Some(b), Some(c), e.de))
+                            .map(|(b, c)| coedge(Some(b), Some(c), e.de, pref))
                             .collect()
                     } else {
-                        vec![coedge(Some(b), Some(c), e.de)]
+                        vec![coedge(Some(b), Some(c), e.de, pref)]
                     }
                 }
                 (Some(b), None) => split_composite(b)
                     .into_iter()
-                    .map(|b| coedge(Some(b), None, e.de))
+                    .map(|b| coedge(Some(b), None, e.de, pref))
                     .collect(),
                 (None, Some(c)) => split_composite(c)
                     .into_iter()
-                    .map(|c| coedge(None, Some(c), e.de))
+                    .map(|c| coedge(None, Some(c), e.de, pref))
                     .collect(),
                 (None, None) => Vec::new(),
             };
@@ -113,7 +113,8 @@ impl Reader<'_> {
         self.nested(&e, |r| {
             let mut p = r.params(&e)?;
             let _typ = p.int()?;
-            let _pref = p.int()?;
+            // 141 preference: 2 = parameter space (142's 1)
+            let pref = if p.int()? == 2 { 1 } else { 0 };
             let _sptr = p.int()?;
             let n = p.count(3, "boundary curve")?;
             let mut items = Vec::with_capacity(n);
@@ -144,7 +145,7 @@ impl Reader<'_> {
                         forward: true,
                     }),
                 };
-                let mut ce = coedge(pc, c3, e.de);
+                let mut ce = coedge(pc, c3, e.de, pref);
                 ce.forward = sense != 2;
                 coedges.push(ce);
             }
@@ -217,7 +218,7 @@ impl Reader<'_> {
         let outer = Loop {
             coedges: split_composite(c)
                 .into_iter()
-                .map(|c| coedge(None, Some(c), e.de))
+                .map(|c| coedge(None, Some(c), e.de, 0))
                 .collect(),
             source: ptr as u64,
         };
@@ -304,10 +305,11 @@ fn in_domain(b: &CurveSegment, sd: &SurfaceDef) -> bool {
     })
 }
 
-fn coedge(pcurve: Option<CurveSegment>, curve: Option<CurveSegment>, de: usize) -> Coedge {
+fn coedge(pcurve: Option<CurveSegment>, curve: Option<CurveSegment>, de: usize, pref: i64) -> Coedge {
     Coedge {
         edge: None,
         forward: true,
+        pcurve_preferred: pref == 1 && pcurve.is_some(),
         pcurve,
         curve,
         source: de as u64,

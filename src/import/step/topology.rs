@@ -201,6 +201,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             forward,
             pcurve,
             curve: None,
+            pcurve_preferred: false,
             source: self.ex.instances.get(idx).map_or(0, |i| i.id),
         })
     }
@@ -249,6 +250,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                             t1: 1.0,
                             forward: true,
                         }),
+                        pcurve_preferred: false,
                         source,
                     })
                     .collect();

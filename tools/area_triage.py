@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Independent references for one face's area, to decide who is right when
+our piece areas and Open CASCADE's adaptive area disagree
+(tests/prepare_fixtures.rs `corpus_face_areas`).
+
+For each face of FILE whose entity (STEP `#N` label or IGES DE) is one of
+the given ids (first instance only), prints:
+  * adaptive: `BRepGProp::SurfaceProperties(face, props, 1e-10)` (the oracle);
+  * default:  the fixed-order overload;
+  * grid:     a midpoint grid of N x N cells over the face's UV bounds, each
+              point classified by `BRepClass_FaceClassifier` (Open CASCADE's
+              own p-curves), weighted by |Su x Sv|; the cells crossed by the
+              boundary are refined 8 x 8 (error ~ perimeter x cell² size);
+  * mesh:     the area of a fine `BRepMesh_IncrementalMesh` (relative
+              deflection given by --mesh);
+  * green:    for a plane (or a flat B-spline surface: normal at the
+              centre), 1/2 |∮ p × dp · n| over the 3-D edges, holes
+              subtracted by their orientation (independent of the p-curves).
+
+Usage: python3 tools/area_triage.py FILE ID [ID ...] [--grid N] [--mesh D]
+"""
+import argparse
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "shared", "oracle"))
+sys.path.insert(0, HERE)
+
+import occt_common as C  # noqa: E402
+from oracle_areas import step_labels  # noqa: E402
+from OCP.BRep import BRep_Tool  # noqa: E402
+from OCP.BRepAdaptor import BRepAdaptor_Curve, BRepAdaptor_Surface  # noqa: E402
+from OCP.BRepClass import BRepClass_FaceClassifier  # noqa: E402
+from OCP.BRepGProp import BRepGProp  # noqa: E402
+from OCP.BRepMesh import BRepMesh_IncrementalMesh  # noqa: E402
+from OCP.BRepTools import BRepTools  # noqa: E402
+from OCP.GeomAbs import GeomAbs_Plane  # noqa: E402
+from OCP.GProp import GProp_GProps  # noqa: E402
+from OCP.TopAbs import TopAbs_EDGE, TopAbs_IN, TopAbs_REVERSED  # noqa: E402
+from OCP.TopExp import TopExp_Explorer  # noqa: E402
+from OCP.TopLoc import TopLoc_Location  # noqa: E402
+from OCP.TopoDS import TopoDS  # noqa: E402
+from OCP.gp import gp_Pnt, gp_Pnt2d, gp_Vec  # noqa: E402
+
+
+def grid_area(face, n: int) -> float:
+    s = BRepAdaptor_Surface(face)
+    u0, u1, v0, v1 = BRepTools.UVBounds_s(face)
+    tol = 1e-9 * max(u1 - u0, v1 - v0)
+    du, dv = (u1 - u0) / n, (v1 - v0) / n
+
+    def jac(u, v):
+        p, su, sv = gp_Pnt(), gp_Vec(), gp_Vec()
+        s.D1(u, v, p, su, sv)
+        return su.Crossed(sv).Magnitude()
+
+    def inside(u, v):
+        c = BRepClass_FaceClassifier(face, gp_Pnt2d(u, v), tol)
+        return c.State() == TopAbs_IN
+
+    # coarse classification at cell corners, refine cells whose corners differ
+    corner = [[inside(u0 + i * du, v0 + j * dv) for j in range(n + 1)] for i in range(n + 1)]
+    area = 0.0
+    m = 8
+    for i in range(n):
+        for j in range(n):
+            cs = {corner[i][j], corner[i + 1][j], corner[i][j + 1], corner[i + 1][j + 1]}
+            if cs == {False}:
+                # may still hold a small island: the centre decides too
+                if not inside(u0 + (i + 0.5) * du, v0 + (j + 0.5) * dv):
+                    continue
+                cs = {True, False}
+            if cs == {True}:
+                # 2x2 Gauss on the cell
+                g = 0.5 / math.sqrt(3.0)
+                a = 0.0
+                for x in (0.5 - g, 0.5 + g):
+                    for y in (0.5 - g, 0.5 + g):
+                        a += jac(u0 + (i + x) * du, v0 + (j + y) * dv)
+                area += 0.25 * a * du * dv
+                continue
+            for a in range(m):
+                for b in range(m):
+                    u = u0 + (i + (a + 0.5) / m) * du
+                    v = v0 + (j + (b + 0.5) / m) * dv
+                    if inside(u, v):
+                        area += jac(u, v) * du * dv / (m * m)
+    return area
+
+
+def mesh_area(face, defl: float) -> float:
+    BRepMesh_IncrementalMesh(face, defl, True, 0.05, False)
+    loc = TopLoc_Location()
+    tri = BRep_Tool.Triangulation_s(face, loc)
+    if tri is None:
+        return float("nan")
+    a = 0.0
+    for k in range(1, tri.NbTriangles() + 1):
+        i, j, l = tri.Triangle(k).Get()
+        p, q, r = tri.Node(i), tri.Node(j), tri.Node(l)
+        a += 0.5 * gp_Vec(p, q).Crossed(gp_Vec(p, r)).Magnitude()
+    return a
+
+
+def green_plane(face, n: int = 4000) -> float:
+    s = BRepAdaptor_Surface(face)
+    if s.GetType() == GeomAbs_Plane:
+        nrm = s.Plane().Axis().Direction()
+    else:
+        # a flat B-spline (bilinear) surface: its normal at the centre;
+        # the value means nothing on a curved surface
+        u0, u1, v0, v1 = BRepTools.UVBounds_s(face)
+        p, su, sv = gp_Pnt(), gp_Vec(), gp_Vec()
+        s.D1(0.5 * (u0 + u1), 0.5 * (v0 + v1), p, su, sv)
+        nrm = su.Crossed(sv)
+        nrm.Normalize()
+    tot = 0.0
+    ex = TopExp_Explorer(face, TopAbs_EDGE)
+    while ex.More():
+        e = TopoDS.Edge(ex.Current())
+        if not BRep_Tool.Degenerated_s(e):
+            c = BRepAdaptor_Curve(e)
+            t0, t1 = c.FirstParameter(), c.LastParameter()
+            sg = -1.0 if e.Orientation() == TopAbs_REVERSED else 1.0
+            # Gauss-Legendre on n sub-intervals (3 points each)
+            xs = [-math.sqrt(0.6), 0.0, math.sqrt(0.6)]
+            ws = [5 / 9, 8 / 9, 5 / 9]
+            h = (t1 - t0) / n
+            for k in range(n):
+                for x, w in zip(xs, ws):
+                    t = t0 + (k + 0.5 + 0.5 * x) * h
+                    p, d = gp_Pnt(), gp_Vec()
+                    c.D1(t, p, d)
+                    cr = gp_Vec(p.X(), p.Y(), p.Z()).Crossed(d)
+                    tot += sg * 0.5 * w * 0.5 * h * (cr.X() * nrm.X() + cr.Y() * nrm.Y() + cr.Z() * nrm.Z())
+        ex.Next()
+    return abs(tot)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file")
+    ap.add_argument("ids", nargs="+", type=int)
+    ap.add_argument("--grid", type=int, default=200)
+    ap.add_argument("--mesh", type=float, default=0.0)
+    a = ap.parse_args()
+    cf = C.CadFile(a.file)
+    faces = C.face_list(cf.shape)
+    ents = cf.face_entities(faces)
+    labels = step_labels(a.file) if cf.format == "step" else None
+    seen = set()
+    for f, e in zip(faces, ents):
+        e = e or {}
+        fid = e.get("step_id", e.get("iges_de"))
+        if fid is None:
+            continue
+        if labels is not None and "step_id" in e:
+            fid = labels[fid - 1]
+        if fid not in a.ids or fid in seen:
+            continue
+        seen.add(fid)
+        props = GProp_GProps()
+        BRepGProp.SurfaceProperties_s(f, props, 1e-10)
+        adaptive = props.Mass()
+        props = GProp_GProps()
+        BRepGProp.SurfaceProperties_s(f, props)
+        default = props.Mass()
+        typ = str(BRepAdaptor_Surface(f).GetType()).split(".")[-1]
+        print(f"#{fid} {typ}: adaptive {adaptive:.9f} default {default:.9f}", flush=True)
+        print(f"  green {green_plane(f):.9f}", flush=True)
+        if a.grid > 0:
+            print(f"  grid{a.grid} {grid_area(f, a.grid):.9f}", flush=True)
+        if a.mesh > 0:
+            print(f"  mesh {mesh_area(f, a.mesh):.9f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
