@@ -164,9 +164,9 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             (Vec3::z(), false)
         }
     };
-    match c.item {
+    let (feature, face, piece, params) = feature_of(body, c);
+    let (normal, inside) = match c.item {
         Item::Piece(k) => {
-            let p = &body.pieces[k as usize];
             let n = if c.normal == Vec3::zeros() {
                 body.piece_normal(k, c.x)
             } else {
@@ -189,52 +189,25 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             let border = (body.kind == BodyKind::Solid && dist > 0.0 && (!facing || claims_inside))
                 .then(|| border_pseudo_normal(body, k, &c.point))
                 .flatten();
-            let (normal, inside) = match border {
+            match border {
                 Some(pn) => toward(pn),
                 None => (
                     if n.norm() > 0.0 { n } else { toward(n).0 },
                     n.dot(&dr) < 0.0 && dist > 0.0,
                 ),
-            };
-            Oriented {
-                normal,
-                inside,
-                feature: FeatureRef::Piece(p.id),
-                face: p.face,
-                piece: p.id,
-                params: c.x,
             }
         }
-        Item::Edge(k) => {
-            let e = &body.edges[k as usize];
-            let end = match c.mode {
-                Mode::U0 => Some(0),
-                Mode::U1 => Some(1),
-                _ => None,
-            };
-            let vertex = end.map(|i| e.vertices[i]).filter(|&v| v != NONE);
-            let (n, feature, params) = match vertex {
-                Some(v) => {
-                    let vg = &body.vertices[v as usize];
-                    (vg.axis, FeatureRef::Vertex(vg.id), [0.0, 0.0])
-                }
-                None => (body.edge_pseudo_normal(k, c.x[0]), FeatureRef::Edge(e.id), c.x),
-            };
-            let (normal, inside) = toward(n);
-            let side = e.pieces.iter().copied().find(|&p| p != NONE);
-            Oriented {
-                normal,
-                inside,
-                feature,
-                face: side.map_or(0, |p| body.pieces[p as usize].face),
-                piece: side.map_or(NONE, |p| body.pieces[p as usize].id),
-                params,
+        Item::Edge(k) => toward(match feature {
+            FeatureRef::Vertex(_) => {
+                let e = &body.edges[k as usize];
+                let end = usize::from(c.mode == Mode::U1);
+                body.vertices[e.vertices[end] as usize].axis
             }
-        }
+            _ => body.edge_pseudo_normal(k, c.x[0]),
+        }),
         Item::Trim(k) => {
             let t = &body.trims[k as usize];
-            let p = &body.pieces[t.piece as usize];
-            let (_, uv) = trim_point(body, k, c.x[0]);
+            let uv = params;
             // on a B-rep edge: its pseudo-normal; a solid's face border not
             // linked to its edge: the pseudo-normal of the bordering edge that
             // passes through the witness, else of the edge whose Voronoi
@@ -262,21 +235,16 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             } else {
                 body.piece_normal(t.piece, uv)
             };
-            let (normal, inside) = toward(n);
-            let feature = if t.edge != NONE {
-                FeatureRef::Edge(body.edges[t.edge as usize].id)
-            } else {
-                FeatureRef::Piece(p.id)
-            };
-            Oriented {
-                normal,
-                inside,
-                feature,
-                face: p.face,
-                piece: p.id,
-                params: uv,
-            }
+            toward(n)
         }
+    };
+    Oriented {
+        normal,
+        inside,
+        feature,
+        face,
+        piece,
+        params,
     }
 }
 
