@@ -20,30 +20,34 @@ fn corpus_table(dir: &Path) {
             .is_some_and(|e| ["step", "stp", "igs", "iges"].iter().any(|x| e.eq_ignore_ascii_case(x)))
     });
     names.sort();
-    println!("| file | faces | pieces | prepare s | source bytes | scene bytes | scene/source |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("| file | faces | pieces | prepare s | source bytes | plain scene bytes | packed scene bytes | packed/source |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for path in names {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
         let Ok(model) = extrack::import::import_file(&path) else {
-            println!("| {name} | import failed | | | | | |");
+            println!("| {name} | import failed | | | | | | |");
             continue;
         };
         let t = Instant::now();
         let Ok(scene) = prepare(&model, &PrepareOptions::default()) else {
-            println!("| {name} | prepare failed | | | | | |");
+            println!("| {name} | prepare failed | | | | | | |");
             continue;
         };
         let dt = t.elapsed().as_secs_f64();
         let faces: usize = model.bodies.iter().map(|b| b.face_indices().count()).sum();
         let src = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        let size = scene.write().len();
+        let plain = scene.write();
+        let packed = extrack::scene::packed::pack(&plain, extrack::scene::packed::DEFAULT_LEVEL)
+            .map(|p| p.len())
+            .unwrap_or(0);
         println!(
-            "| {name} | {faces} | {} | {dt:.3} | {src} | {size} | {:.2} |",
+            "| {name} | {faces} | {} | {dt:.3} | {src} | {} | {packed} | {:.2} |",
             scene.pieces.len(),
-            size as f64 / src.max(1) as f64
+            plain.len(),
+            packed as f64 / src.max(1) as f64
         );
     }
 }

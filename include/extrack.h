@@ -1053,9 +1053,10 @@ ext_status ext_pair_distance(const struct ext_scene *scene_a,
                              struct ext_pair_result *out);
 
 /**
- * Loads a prepared scene file (`.exs`, written by `extrack import`) by
- * memory-mapping it, validating it completely (layout, checksums, every
- * record) and building the runtime geometry.
+ * Loads a prepared scene file (`.exs`, written by `extrack import`, packed or
+ * plain) by reading it into memory (unpacking a packed one), validating it
+ * completely (layout, checksums, every record) and building the runtime
+ * geometry.
  *
  * On success `*out` receives a new scene handle.
  *
@@ -1063,7 +1064,7 @@ ext_status ext_pair_distance(const struct ext_scene *scene_a,
  * `EXT_INVALID_SCENE` (not a valid scene; the message names the section and
  * record).
  *
- * Ownership: `path` is borrowed for the call. The file is mapped only during
+ * Ownership: `path` is borrowed for the call. The file is read only during
  * the call: the scene owns copies of everything it needs, and the file may be
  * changed or deleted afterwards. The caller owns the new handle and frees it
  * with `ext_scene_free`.
@@ -1072,15 +1073,15 @@ ext_status ext_pair_distance(const struct ext_scene *scene_a,
  *
  * # Safety
  * `path` must be a NUL-terminated string (bytes of a path on Unix, UTF-8
- * elsewhere); `out` must point to a writable `ext_scene*`. The file must not
- * be modified by anyone during the call (it is memory-mapped).
+ * elsewhere); `out` must point to a writable `ext_scene*`.
  */
 ext_status ext_scene_load_file(const char *path, struct ext_scene **out);
 
 /**
  * Loads a prepared scene from a caller-owned byte buffer holding the bytes of
- * an `.exs` file, validating it completely. The buffer may have any
- * alignment (a misaligned one is copied once).
+ * an `.exs` file (packed or plain), validating it completely. The buffer may
+ * have any alignment (a misaligned plain one is copied once, a packed one is
+ * unpacked into an aligned copy).
  *
  * Errors: `EXT_NULL_POINTER` (`data` NULL with `len > 0`, or `out` NULL),
  * `EXT_INVALID_SCENE`.

@@ -423,3 +423,55 @@ fn tracker_update_renormalises_near_unit_quaternions_once() {
     }
     unsafe { ext_scene_free(scene) };
 }
+
+#[test]
+fn packed_scenes_load_from_buffers_and_files_and_answer_the_same() {
+    use extrack::capi::scene::ext_scene_load_file;
+    let f = fixture("assembly.step");
+    let packed = extrack::scene::packed::pack(&f.bytes, extrack::scene::packed::DEFAULT_LEVEL).unwrap();
+    assert!(packed.len() < f.bytes.len());
+    let plain = load(&f);
+    let mut from_buffer = null_mut();
+    assert_eq!(
+        unsafe { ext_scene_load_buffer(packed.as_ptr(), packed.len(), &mut from_buffer) },
+        ext_status::EXT_OK
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("assembly.exs");
+    std::fs::write(&path, &packed).unwrap();
+    let cpath = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    let mut from_file = null_mut();
+    assert_eq!(
+        unsafe { ext_scene_load_file(cpath.as_ptr(), &mut from_file) },
+        ext_status::EXT_OK
+    );
+    for i in 0..16 {
+        let t = i as f64 * 0.61;
+        let q = v(10.0 * t.cos(), 8.0 * t.sin(), 5.0 * (0.5 * t).cos());
+        let mut a = zeroed_result();
+        let mut b = zeroed_result();
+        let mut c = zeroed_result();
+        for (s, o) in [(plain, &mut a), (from_buffer, &mut b), (from_file, &mut c)] {
+            assert_eq!(
+                unsafe { ext_scene_closest_point(s, 0, null(), &q, o) },
+                ext_status::EXT_OK
+            );
+        }
+        assert_eq!(a, b);
+        assert_eq!(a, c);
+    }
+    // a corrupted packed buffer is a status and a message, not a crash
+    let mut bad = packed.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x40;
+    let mut s = null_mut();
+    assert_eq!(
+        unsafe { ext_scene_load_buffer(bad.as_ptr(), bad.len(), &mut s) },
+        ext_status::EXT_INVALID_SCENE
+    );
+    assert!(message().contains("packed scene: payload checksum mismatch"), "{}", message());
+    assert!(s.is_null());
+    for s in [plain, from_buffer, from_file] {
+        unsafe { ext_scene_free(s) };
+    }
+}

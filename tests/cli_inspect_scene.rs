@@ -36,7 +36,11 @@ fn inspect_reports_pieces_cones_and_sections_of_a_scene() {
     let cone = v["max_convex_cone_deg"].as_f64().unwrap();
     assert!(cone > 0.0 && cone < 90.0, "{cone}");
     assert_eq!(v["sections"].as_array().unwrap().len(), 17);
-    assert_eq!(v["bytes"].as_u64().unwrap(), std::fs::metadata(&scene).unwrap().len());
+    // `import` writes the packed container by default; `bytes` is the in-place size
+    let file_len = std::fs::metadata(&scene).unwrap().len();
+    assert_eq!(v["file_bytes"].as_u64().unwrap(), file_len);
+    assert_eq!(v["packed"], true);
+    assert!(v["bytes"].as_u64().unwrap() > 2 * file_len, "{v}");
     // the preparation's tolerances, piece merging depth among them
     let tols = v["tolerances"].as_array().unwrap();
     let merge = tols.iter().find(|t| t["name"] == "classify_merge_depth").unwrap();
@@ -44,5 +48,44 @@ fn inspect_reports_pieces_cones_and_sections_of_a_scene() {
     // text form too
     let txt = Command::new(exe).arg("inspect").arg(&scene).output().unwrap();
     assert!(String::from_utf8_lossy(&txt.stdout).contains("largest convex normal cone"));
+    assert!(String::from_utf8_lossy(&txt.stdout).contains(&format!("file:      {file_len} bytes (packed)")));
     assert!(String::from_utf8_lossy(&txt.stdout).contains("classify_merge_depth"));
+}
+
+#[test]
+fn plain_and_packed_scenes_hold_the_same_scene() {
+    let exe = env!("CARGO_BIN_EXE_extrack");
+    let dir = tempfile::tempdir().unwrap();
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rounded_box.step");
+    let packed = dir.path().join("p.exs");
+    let plain = dir.path().join("q.exs");
+    for (out, extra) in [(&packed, None), (&plain, Some("--plain"))] {
+        let mut c = Command::new(exe);
+        c.args(["import", src, "-o"]).arg(out);
+        if let Some(x) = extra {
+            c.arg(x);
+        }
+        let st = c.output().unwrap();
+        assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    }
+    let a = std::fs::read(&packed).unwrap();
+    let b = std::fs::read(&plain).unwrap();
+    assert!(extrack::scene::packed::is_packed(&a));
+    assert!(!extrack::scene::packed::is_packed(&b));
+    assert!(a.len() < b.len());
+    // the packed file unpacks to exactly the plain file's bytes
+    assert_eq!(extrack::scene::packed::unpack(&a).unwrap().as_bytes(), &b[..]);
+    let fa = extrack::scene::SceneFile::open(&packed).unwrap();
+    assert_eq!(fa.bytes(), &b[..]);
+    // only the plain file can be memory-mapped
+    // SAFETY: nothing writes to these temporary files while they are mapped.
+    assert!(unsafe { extrack::scene::SceneFile::open_mmap(&plain) }.is_ok());
+    // SAFETY: as above.
+    let e = unsafe { extrack::scene::SceneFile::open_mmap(&packed) }.unwrap_err();
+    assert!(e.to_string().contains("cannot be memory-mapped"), "{e}");
+    // dumps agree
+    let da = Command::new(exe).arg("dump").arg(&packed).output().unwrap();
+    let db = Command::new(exe).arg("dump").arg(&plain).output().unwrap();
+    assert!(da.status.success() && db.status.success());
+    assert_eq!(da.stdout, db.stdout);
 }

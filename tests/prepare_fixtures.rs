@@ -541,6 +541,21 @@ fn generated_step_fixtures_prepare() {
 /// IGES patches where the Bernstein tolerance is looser than the sampling test).
 const KNOWN_CLASS_VIOLATIONS: [&str; 2] = ["iges_occt_dtmb5415_bow.iges", "iges_sw2010_impeller.igs"];
 
+/// Corpus files whose packed scene (what `extrack import` writes) is still
+/// larger than the source file — issue 5's size target, not met for these.
+/// A ratchet: a file not listed here must be no larger than its source, and a
+/// listed file that gets there must be removed from the list.
+const SIZE_OVER_SOURCE: [&str; 8] = [
+    "iges_bladex_blade_upper.iges",
+    "iges_catia4_x28_tabcyl.igs",
+    "iges_inventor2011_spring.igs",
+    "iges_occt_dtmb5415_bow.iges",
+    "iges_pygeo_turbine_blade.igs",
+    "step_microstation_k1.stp",
+    "step_proe2001_k1_facesurface.stp",
+    "step_sdev_wrenchnut.stp",
+];
+
 #[test]
 fn corpus_files_prepare() {
     let Some(dir) = fixtures() else { return };
@@ -555,6 +570,7 @@ fn corpus_files_prepare() {
         .collect();
     names.sort();
     let (mut prepared, mut skipped, mut class_failures) = (0, Vec::new(), Vec::new());
+    let mut sizes: Vec<(String, usize, u64)> = Vec::new();
     for path in names {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let model = match extrack::import::import_file(&path) {
@@ -568,6 +584,14 @@ fn corpus_files_prepare() {
         let bytes = scene.write();
         let buf = extrack::scene::AlignedBytes::from_slice(&bytes);
         SceneView::from_bytes(buf.as_bytes()).unwrap_or_else(|e| panic!("{name}: scene invalid: {e}"));
+        let packed = extrack::scene::packed::pack(&bytes, extrack::scene::packed::DEFAULT_LEVEL)
+            .unwrap_or_else(|e| panic!("{name}: pack: {e}"));
+        assert_eq!(
+            extrack::scene::packed::unpack(&packed).unwrap().as_bytes(),
+            &bytes[..],
+            "{name}: packed scene does not unpack to the plain bytes"
+        );
+        sizes.push((name.clone(), packed.len(), std::fs::metadata(&path).unwrap().len()));
         let bad = class_violations(&scene, &name);
         if !bad.is_empty() {
             class_failures.push(format!(
@@ -582,6 +606,26 @@ fn corpus_files_prepare() {
     println!("prepared {prepared} corpus STEP and IGES files; skipped: {skipped:?}");
     println!("class violations:\n{}", class_failures.join("\n"));
     assert!(prepared > 0);
+    // issue 5's size target: the packed scene no larger than the source file
+    let over: Vec<&(String, usize, u64)> = sizes.iter().filter(|(_, n, src)| *n as u64 > *src).collect();
+    for (name, n, src) in &over {
+        println!("scene larger than source: {name}: {n} vs {src} bytes ({:.2})", *n as f64 / *src as f64);
+    }
+    let new_over: Vec<String> = over
+        .iter()
+        .filter(|(name, _, _)| !SIZE_OVER_SOURCE.contains(&name.as_str()))
+        .map(|(name, n, src)| format!("{name}: {n} > {src}"))
+        .collect();
+    assert!(new_over.is_empty(), "scenes larger than their source: {new_over:?}");
+    let now_under: Vec<&str> = SIZE_OVER_SOURCE
+        .iter()
+        .copied()
+        .filter(|k| sizes.iter().any(|(n, _, _)| n == k) && !over.iter().any(|(n, _, _)| n == k))
+        .collect();
+    assert!(
+        now_under.is_empty(),
+        "no longer larger than their source, remove from SIZE_OVER_SOURCE: {now_under:?}"
+    );
     // the STEP corpus is clean; IGES files listed in KNOWN_CLASS_VIOLATIONS are reported only
     let unexpected: Vec<&String> = class_failures
         .iter()

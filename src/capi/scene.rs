@@ -210,9 +210,10 @@ pub(crate) unsafe fn scene_ref<'a>(scene: *const ext_scene) -> CResult<&'a ext_s
     unsafe { input(scene, "scene") }
 }
 
-/// Loads a prepared scene file (`.exs`, written by `extrack import`) by
-/// memory-mapping it, validating it completely (layout, checksums, every
-/// record) and building the runtime geometry.
+/// Loads a prepared scene file (`.exs`, written by `extrack import`, packed or
+/// plain) by reading it into memory (unpacking a packed one), validating it
+/// completely (layout, checksums, every record) and building the runtime
+/// geometry.
 ///
 /// On success `*out` receives a new scene handle.
 ///
@@ -220,7 +221,7 @@ pub(crate) unsafe fn scene_ref<'a>(scene: *const ext_scene) -> CResult<&'a ext_s
 /// `EXT_INVALID_SCENE` (not a valid scene; the message names the section and
 /// record).
 ///
-/// Ownership: `path` is borrowed for the call. The file is mapped only during
+/// Ownership: `path` is borrowed for the call. The file is read only during
 /// the call: the scene owns copies of everything it needs, and the file may be
 /// changed or deleted afterwards. The caller owns the new handle and frees it
 /// with `ext_scene_free`.
@@ -229,17 +230,14 @@ pub(crate) unsafe fn scene_ref<'a>(scene: *const ext_scene) -> CResult<&'a ext_s
 ///
 /// # Safety
 /// `path` must be a NUL-terminated string (bytes of a path on Unix, UTF-8
-/// elsewhere); `out` must point to a writable `ext_scene*`. The file must not
-/// be modified by anyone during the call (it is memory-mapped).
+/// elsewhere); `out` must point to a writable `ext_scene*`.
 #[no_mangle]
 pub unsafe extern "C" fn ext_scene_load_file(path: *const c_char, out: *mut *mut ext_scene) -> ext_status {
     guard(|| {
         // SAFETY: see `# Safety`.
         let path = unsafe { path_arg(path, "path") }?;
         let out = output(out, "out")?;
-        // SAFETY: the caller guarantees the file is not modified during the
-        // call; the mapping is dropped before returning.
-        let file = unsafe { SceneFile::open_mmap(&path) }.map_err(scene_failure)?;
+        let file = SceneFile::open(&path).map_err(scene_failure)?;
         let inner = SceneInner::from_view(&file.view())?;
         drop(file);
         hand_out(inner, out);
@@ -248,8 +246,9 @@ pub unsafe extern "C" fn ext_scene_load_file(path: *const c_char, out: *mut *mut
 }
 
 /// Loads a prepared scene from a caller-owned byte buffer holding the bytes of
-/// an `.exs` file, validating it completely. The buffer may have any
-/// alignment (a misaligned one is copied once).
+/// an `.exs` file (packed or plain), validating it completely. The buffer may
+/// have any alignment (a misaligned plain one is copied once, a packed one is
+/// unpacked into an aligned copy).
 ///
 /// Errors: `EXT_NULL_POINTER` (`data` NULL with `len > 0`, or `out` NULL),
 /// `EXT_INVALID_SCENE`.
@@ -275,7 +274,9 @@ pub unsafe extern "C" fn ext_scene_load_buffer(data: *const u8, len: usize, out:
             // SAFETY: the caller guarantees `len` readable bytes at `data`.
             unsafe { std::slice::from_raw_parts(data, len) }
         };
-        let inner = if bytes.as_ptr() as usize % 8 == 0 {
+        let inner = if crate::scene::packed::is_packed(bytes) {
+            SceneInner::from_view(&SceneFile::from_file_bytes(bytes).map_err(scene_failure)?.view())?
+        } else if bytes.as_ptr() as usize % 8 == 0 {
             SceneInner::from_view(&SceneView::from_bytes(bytes).map_err(scene_failure)?)?
         } else {
             let copy = AlignedBytes::from_slice(bytes);

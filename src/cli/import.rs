@@ -20,6 +20,10 @@ pub struct ImportArgs {
     /// Largest normal-cone half-angle of a convex piece, degrees (< 90).
     #[arg(long, default_value_t = 80.0)]
     pub max_cone_deg: f64,
+    /// Write the plain in-place layout instead of the packed (Zstandard)
+    /// container: larger, but it can be memory-mapped.
+    #[arg(long)]
+    pub plain: bool,
 }
 
 /// Runs `import`.
@@ -53,7 +57,13 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
     bar.finish_and_clear();
     let t_prepare = t1.elapsed();
     let t2 = Instant::now();
-    let bytes = scene.write();
+    let bytes = if args.plain {
+        scene.write()
+    } else {
+        scene
+            .write_packed(extrack::scene::packed::DEFAULT_LEVEL)
+            .map_err(|e| format!("{}: {e}", args.output.display()))?
+    };
     std::fs::write(&args.output, &bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;
     let t_write = t2.elapsed();
     let mut by_class = [0usize; 5];
@@ -90,7 +100,12 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
         scene.vertices.len(),
         scene.bvh_nodes.len()
     );
-    println!("scene {} bytes; warnings {}", bytes.len(), scene.meta.warnings.len());
+    println!(
+        "scene {} bytes ({}); warnings {}",
+        bytes.len(),
+        if args.plain { "plain" } else { "packed" },
+        scene.meta.warnings.len()
+    );
     println!(
         "time: import {:.3} s, prepare {:.3} s, write {:.3} s",
         t_import.as_secs_f64(),

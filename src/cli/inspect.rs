@@ -3,6 +3,7 @@
 
 use clap::Args;
 use extrack::import::{import_file, InspectReport};
+use extrack::scene::packed::PACKED_MAGIC;
 use extrack::scene::records::MAGIC;
 use extrack::scene::summary::SceneSummary;
 use extrack::scene::SceneFile;
@@ -23,14 +24,16 @@ fn is_scene(path: &std::path::Path) -> bool {
     let mut head = [0u8; 8];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| head == MAGIC)
+        .is_ok_and(|()| head == MAGIC || head == PACKED_MAGIC)
 }
 
 /// Runs `inspect`.
 pub fn run(args: InspectArgs) -> Result<(), String> {
     if is_scene(&args.file) {
         let scene = SceneFile::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
-        let summary = SceneSummary::of(&scene.view());
+        let file_bytes = std::fs::metadata(&args.file).map_or(0, |m| m.len() as usize);
+        let packed = file_bytes != scene.bytes().len();
+        let summary = SceneSummary::of(&scene.view()).stored_as(file_bytes, packed);
         let text = if args.json {
             serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())? + "\n"
         } else {

@@ -182,4 +182,11 @@ pub enum SceneError {
         /// The rule broken.
         reason: String,
     },
+    /// A packed scene's container is invalid (see `formats/scene.md`,
+    /// "Packed container").
+    #[error("packed scene: {reason}")]
+    Packed {
+        /// What is wrong.
+        reason: String,
+    },
 }

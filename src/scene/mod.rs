@@ -8,6 +8,8 @@
 //! - [`SceneView`] (`view.rs`): zero-copy reader validating once, then
 //!   infallible accessors returning record slices in place; [`SceneFile`] and
 //!   [`AlignedBytes`] own the 8-aligned buffer it borrows;
+//! - [`packed`]: the Zstandard-compressed container `extrack import` writes
+//!   by default, unpacked into an aligned buffer before viewing;
 //! - [`checksum`]: CRC-32 of the header and of every section;
 //! - [`dump()`]: deterministic text dump;
 //! - [`gltf`]: glTF 2.0 tessellation of the pieces coloured by class;
@@ -25,6 +27,7 @@ pub mod data;
 mod dump;
 mod error;
 pub mod gltf;
+pub mod packed;
 pub mod records;
 pub mod summary;
 mod view;

@@ -38,8 +38,12 @@ pub struct SceneSummary {
     pub source: String,
     /// Program that wrote the scene.
     pub producer: String,
-    /// Size of the scene file, bytes.
+    /// Size of the scene in its plain in-place layout (in memory), bytes.
     pub bytes: usize,
+    /// Size of the file as stored, bytes (smaller than `bytes` when packed).
+    pub file_bytes: usize,
+    /// Whether the file is the packed (Zstandard) container.
+    pub packed: bool,
     /// Bodies.
     pub bodies: usize,
     /// Pieces.
@@ -82,6 +86,8 @@ impl SceneSummary {
             source: view.source_name().to_string(),
             producer: view.producer().to_string(),
             bytes: view.bytes().len(),
+            file_bytes: view.bytes().len(),
+            packed: false,
             bodies: view.bodies().len(),
             pieces: view.pieces().len(),
             pieces_by_class: by_class,
@@ -110,11 +116,24 @@ impl SceneSummary {
         }
     }
 
+    /// The same summary for a file of `file_bytes` bytes, packed or not.
+    pub fn stored_as(mut self, file_bytes: usize, packed: bool) -> Self {
+        self.file_bytes = file_bytes;
+        self.packed = packed;
+        self
+    }
+
     /// Human-readable summary.
     pub fn to_text(&self) -> String {
         use std::fmt::Write;
         let mut s = String::new();
         let _ = writeln!(s, "scene:     {} bytes, format {}", self.bytes, self.version);
+        let _ = writeln!(
+            s,
+            "file:      {} bytes ({})",
+            self.file_bytes,
+            if self.packed { "packed" } else { "plain" }
+        );
         let _ = writeln!(s, "source:    {}, scene written by {}", self.source, self.producer);
         let _ = writeln!(
             s,

@@ -1139,6 +1139,21 @@ impl AlignedBytes {
         }
     }
 
+    /// A zero-filled aligned buffer of `len` bytes.
+    pub fn zeroed(len: usize) -> Self {
+        Self {
+            words: vec![0u64; len.div_ceil(8)],
+            len,
+        }
+    }
+
+    /// The bytes, writable (8-aligned start).
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        let all: &mut [u8] = bytemuck::cast_slice_mut(&mut self.words);
+        let len = self.len.min(all.len());
+        &mut all[..len]
+    }
+
     /// Reads a whole file into an aligned buffer.
     pub fn read(path: impl AsRef<Path>) -> Result<Self, SceneError> {
         use std::io::Read;
@@ -1187,9 +1202,21 @@ pub struct SceneFile {
 }
 
 impl SceneFile {
-    /// Reads the file into an aligned buffer and validates it.
+    /// Reads the file into an aligned buffer (unpacking a packed scene, see
+    /// [`packed`](super::packed)) and validates it.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, SceneError> {
-        Self::from_aligned(AlignedBytes::read(path)?)
+        let bytes = AlignedBytes::read(path)?;
+        if super::packed::is_packed(bytes.as_bytes()) {
+            Self::from_aligned(super::packed::unpack(bytes.as_bytes())?)
+        } else {
+            Self::from_aligned(bytes)
+        }
+    }
+
+    /// Validates the bytes of a scene file in either form (plain or packed),
+    /// copying them into an aligned buffer (unpacking a packed scene).
+    pub fn from_file_bytes(bytes: &[u8]) -> Result<Self, SceneError> {
+        Self::from_aligned(super::packed::load(bytes)?)
     }
 
     /// Validates an aligned buffer and keeps it.
@@ -1201,7 +1228,7 @@ impl SceneFile {
         })
     }
 
-    /// Memory-maps the file and validates it.
+    /// Memory-maps a plain (not packed) scene file and validates it.
     ///
     /// # Safety
     /// The mapping reflects later changes of the file. If the file is modified
@@ -1220,6 +1247,11 @@ impl SceneFile {
         // modified while the map lives; a mapping starts on a page boundary, so
         // it is 8-byte aligned. This is the only `unsafe` of the scene module.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+        if super::packed::is_packed(&map) {
+            return Err(SceneError::Packed {
+                reason: "a packed scene cannot be memory-mapped; open it with SceneFile::open or write it plain (`extrack import --plain`)".into(),
+            });
+        }
         let layout = Self::check(&map)?;
         Ok(Self {
             storage: Storage::Mapped(map),

@@ -358,6 +358,12 @@ impl SceneData {
         })
     }
 
+    /// The packed form of [`SceneData::write`]'s bytes (Zstandard at `level`,
+    /// see [`packed`](super::packed)).
+    pub fn write_packed(&self, level: i32) -> Result<Vec<u8>, SceneError> {
+        super::packed::pack(&self.write(), level)
+    }
+
     /// Checks the data the way a reader will: writes it and validates the bytes.
     pub fn check(&self) -> Result<(), SceneError> {
         let bytes = super::AlignedBytes::from_slice(&self.write());
