@@ -20,7 +20,9 @@ fn corpus_table(dir: &Path) {
             .is_some_and(|e| ["step", "stp", "igs", "iges"].iter().any(|x| e.eq_ignore_ascii_case(x)))
     });
     names.sort();
-    println!("| file | faces | pieces | prepare s | source bytes | plain scene bytes | packed scene bytes | packed/source |");
+    println!(
+        "| file | faces | pieces | prepare s | source bytes | plain scene bytes | packed scene bytes | packed/source |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for path in names {
         let name = path

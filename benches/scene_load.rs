@@ -1,11 +1,14 @@
 //! Load + validate time of a scene (`SceneView::from_bytes`) for scenes of
 //! 100, 1 000 and 10 000 bicubic pieces (with trims, seams, vertices and a
-//! BVH; see `tests/common/scene_fixture.rs`). Target: < 1 ms per 100 pieces.
+//! BVH; see `tests/common/scene_fixture.rs`), plain (`SceneView::from_bytes`)
+//! and packed (`SceneFile::from_file_bytes`: unpack + validate). Target: < 1 ms
+//! per 100 pieces.
 //! Throughput is reported in pieces per second; the `per_100_pieces` line
 //! printed before the runs gives the time per 100 pieces directly.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use extrack::scene::{AlignedBytes, SceneView};
+use extrack::scene::packed::{pack, DEFAULT_LEVEL};
+use extrack::scene::{AlignedBytes, SceneFile, SceneView};
 use std::time::Instant;
 
 #[path = "../tests/common/scene_fixture.rs"]
@@ -32,6 +35,32 @@ fn load(c: &mut Criterion) {
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::from_parameter(n), &b, |bench, b| {
             bench.iter(|| SceneView::from_bytes(black_box(b)).map(|v| v.pieces().len()))
+        });
+    }
+    group.finish();
+    // the packed container `extrack import` writes: unpack into an aligned
+    // buffer, then validate (SceneFile::from_file_bytes, what SceneFile::open
+    // does after reading the file)
+    let mut group = c.benchmark_group("scene_load_packed");
+    for n in [100usize, 1_000, 10_000] {
+        let plain = fixture::grid_scene(n).write();
+        let packed = pack(&plain, DEFAULT_LEVEL).expect("pack");
+        let reps = (50_000 / n).max(5);
+        let t = Instant::now();
+        for _ in 0..reps {
+            black_box(SceneFile::from_file_bytes(black_box(&packed)).is_ok());
+        }
+        let per = t.elapsed().as_secs_f64() / reps as f64;
+        println!(
+            "scene_load_packed/{n}: {} bytes packed ({} plain), {:.1} µs per unpack + load, {:.1} µs per 100 pieces",
+            packed.len(),
+            plain.len(),
+            per * 1e6,
+            per * 1e6 * 100.0 / n as f64
+        );
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &packed, |bench, p| {
+            bench.iter(|| SceneFile::from_file_bytes(black_box(p)).map(|f| f.view().pieces().len()))
         });
     }
     group.finish();

@@ -469,7 +469,11 @@ fn packed_scenes_load_from_buffers_and_files_and_answer_the_same() {
         unsafe { ext_scene_load_buffer(bad.as_ptr(), bad.len(), &mut s) },
         ext_status::EXT_INVALID_SCENE
     );
-    assert!(message().contains("packed scene: payload checksum mismatch"), "{}", message());
+    assert!(
+        message().contains("packed scene: payload checksum mismatch"),
+        "{}",
+        message()
+    );
     assert!(s.is_null());
     for s in [plain, from_buffer, from_file] {
         unsafe { ext_scene_free(s) };

@@ -609,7 +609,10 @@ fn corpus_files_prepare() {
     // issue 5's size target: the packed scene no larger than the source file
     let over: Vec<&(String, usize, u64)> = sizes.iter().filter(|(_, n, src)| *n as u64 > *src).collect();
     for (name, n, src) in &over {
-        println!("scene larger than source: {name}: {n} vs {src} bytes ({:.2})", *n as f64 / *src as f64);
+        println!(
+            "scene larger than source: {name}: {n} vs {src} bytes ({:.2})",
+            *n as f64 / *src as f64
+        );
     }
     let new_over: Vec<String> = over
         .iter()
