@@ -13,6 +13,8 @@ the given ids (first instance only), prints:
               boundary are refined 8 x 8 (error ~ perimeter x cell² size);
   * mesh:     the area of a fine `BRepMesh_IncrementalMesh` (relative
               deflection given by --mesh);
+  * green_sphere: for a sphere, |∮ −R² sin v du| over the 3-D edges
+              (independent of the p-curves, see `green_sphere`);
   * green:    for a plane (or a flat B-spline surface: normal at the
               centre), 1/2 |∮ p × dp · n| over the 3-D edges, holes
               subtracted by their orientation (independent of the p-curves).
@@ -139,6 +141,63 @@ def green_plane(face, n: int = 4000) -> float:
     return abs(tot)
 
 
+def green_sphere(face, n: int = 2000) -> float:
+    """Area of a face on a sphere from its 3-D edges alone: with
+    S(u, v) = c + R (cos v cos u, cos v sin u, sin v) the area element is
+    R² cos v du dv = d(−R² sin v du), so the area is |∮ −R² sin v du| over
+    the boundary (u, v of each edge point computed from the sphere's frame,
+    du/dt = (x y' − y x') / (x² + y²), Gauss–Legendre per sub-interval). A
+    loop that winds around the axis is closed over the pole the face holds
+    (classified with Open CASCADE's p-curves)."""
+    from OCP.GeomAbs import GeomAbs_Sphere
+
+    s = BRepAdaptor_Surface(face)
+    if s.GetType() != GeomAbs_Sphere:
+        return float("nan")
+    sph = s.Sphere()
+    r = sph.Radius()
+    ax = sph.Position()
+    o, dx, dy, dz = ax.Location(), ax.XDirection(), ax.YDirection(), ax.Direction()
+
+    def local(p, d):
+        q = gp_Vec(o, p)
+        x, y, z = q.Dot(gp_Vec(dx)), q.Dot(gp_Vec(dy)), q.Dot(gp_Vec(dz))
+        xd, yd = d.Dot(gp_Vec(dx)), d.Dot(gp_Vec(dy))
+        return x, y, z, xd, yd
+
+    xs = [-math.sqrt(0.6), 0.0, math.sqrt(0.6)]
+    ws = [5 / 9, 8 / 9, 5 / 9]
+    integral, winding = 0.0, 0.0
+    ex = TopExp_Explorer(face, TopAbs_EDGE)
+    while ex.More():
+        e = TopoDS.Edge(ex.Current())
+        if not BRep_Tool.Degenerated_s(e):
+            c = BRepAdaptor_Curve(e)
+            t0, t1 = c.FirstParameter(), c.LastParameter()
+            sg = -1.0 if e.Orientation() == TopAbs_REVERSED else 1.0
+            h = (t1 - t0) / n
+            for k in range(n):
+                for x, w in zip(xs, ws):
+                    t = t0 + (k + 0.5 + 0.5 * x) * h
+                    p, d = gp_Pnt(), gp_Vec()
+                    c.D1(t, p, d)
+                    lx, ly, lz, xd, yd = local(p, d)
+                    dudt = (lx * yd - ly * xd) / (lx * lx + ly * ly)
+                    sv = max(-1.0, min(1.0, lz / r))
+                    integral += sg * w * 0.5 * h * (-sv * dudt)
+                    winding += sg * w * 0.5 * h * dudt
+        ex.Next()
+    turns = round(winding / (2 * math.pi))
+    if turns != 0:
+        u0, u1, v0, v1 = BRepTools.UVBounds_s(face)
+        um = 0.5 * (u0 + u1)
+        tol = 1e-9
+        north = BRepClass_FaceClassifier(face, gp_Pnt2d(um, 0.5 * math.pi - 1e-7), tol).State() == TopAbs_IN
+        # close the loop along the pole's parallel: v = ±pi/2, u back by -winding
+        integral += (1.0 if north else -1.0) * winding
+    return abs(integral) * r * r
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file")
@@ -170,6 +229,8 @@ def main() -> None:
         typ = str(BRepAdaptor_Surface(f).GetType()).split(".")[-1]
         print(f"#{fid} {typ}: adaptive {adaptive:.9f} default {default:.9f}", flush=True)
         print(f"  green {green_plane(f):.9f}", flush=True)
+        if typ == "GeomAbs_Sphere":
+            print(f"  green_sphere {green_sphere(f):.12f}", flush=True)
         if a.grid > 0:
             print(f"  grid{a.grid} {grid_area(f, a.grid):.9f}", flush=True)
         if a.mesh > 0:
