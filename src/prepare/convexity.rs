@@ -34,9 +34,13 @@
 //!
 //! "≤ 0" means "≤ tol", with `tol = rel_tol × (Hadamard bound of the
 //! determinant)` — the patch is translated to its first pole first, so the
-//! bound is independent of the position; `K̃` uses the square of that bound.
+//! bound is independent of the position.
 //! This absorbs the rounding of the coefficient arithmetic (a few ulps of the
-//! bound); curvature below it counts as zero.
+//! bound); curvature below it counts as zero. `K̃`'s tolerance is the
+//! error a product of numerators within those tolerances can have
+//! (`tol·(|L̃| + |Ñ| + 2|M̃|)`, see `Forms::decide`); the square of the bound
+//! used before session 12 let thin patches with a clearly negative `K̃`
+//! pass as convex or concave.
 
 use super::bernstein::{coordinate_polys, split_u, split_v, Poly};
 use crate::geom::Hpoint;
@@ -261,10 +265,17 @@ impl Forms {
     fn decide(&self, sigma: f64, rel_tol: f64, bound: f64, a: f64, b: f64) -> Option<ConvexityClass> {
         let tol = rel_tol * bound;
         let (tol_l, tol_m, tol_n) = (tol / (a * a * a * b), tol / (a * a * b * b), tol / (a * b * b * b));
-        let tol_k = rel_tol * bound * bound / (a * a * a * a * b * b * b * b);
-        if self.l.max_abs() <= tol_l && self.m.max_abs() <= tol_m && self.n.max_abs() <= tol_n {
+        let (l_max, m_max, n_max) = (self.l.max_abs(), self.m.max_abs(), self.n.max_abs());
+        if l_max <= tol_l && m_max <= tol_m && n_max <= tol_n {
             return Some(ConvexityClass::Planar);
         }
+        // `K̃ = L̃Ñ − M̃²` from numerators each within its tolerance: the
+        // product's error is at most `tol_l |Ñ| + tol_n |L̃| + 2 tol_m |M̃|`
+        // (plus the tolerances' own products). Scaling by the actual sizes
+        // of the forms, not by the square of their bound, keeps a thin or
+        // badly parameterised patch (bound ≫ |L̃|, |Ñ|) from passing a
+        // clearly negative or positive Gaussian curvature as zero.
+        let tol_k = tol_l * n_max + tol_n * l_max + 2.0 * tol_m * m_max + tol_l * tol_n + tol_m * tol_m;
         let (llo, lhi) = self.l.bounds();
         let (nlo, nhi) = self.n.bounds();
         let (klo, khi) = self.k.bounds();
