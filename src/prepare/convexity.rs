@@ -416,6 +416,42 @@ mod tests {
         }
     }
 
+    /// `f(s,t) = (εs, Wt, As² + Bst + Ct²)`: Gaussian curvature of the sign
+    /// of `4AC − B²` everywhere. With `B² − 4AC` small and `W` large the
+    /// square of the Hadamard bound (the tolerance of `K̃` before session
+    /// 12) exceeded `|K̃|` and the hyperbolic patch passed as convex or
+    /// concave; the product tolerance keeps it a saddle.
+    #[test]
+    fn thin_nearly_parabolic_saddle_is_not_convex() {
+        let (eps, w, a, b, c) = (1.0, 600.0, 1.0, 2.00001, 1.0);
+        let lin = [0.0, 0.5, 1.0];
+        let sq = [0.0, 0.0, 1.0];
+        let mut cw = Vec::new();
+        for i in 0..3 {
+            for j in 0..3 {
+                let z = a * sq[i] + b * lin[i] * lin[j] + c * sq[j];
+                cw.push([eps * lin[i] - 2000.0, w * lin[j] + 200.0, z + 135.0, 1.0]);
+            }
+        }
+        let (l, m, n, k, bound) = form_numerators(2, 2, &cw);
+        let o = ConvexityOptions::default();
+        // the old tolerance would have called K̃ zero
+        assert!(
+            k.max_abs() < o.rel_tol * bound * bound,
+            "{} vs {}",
+            k.max_abs(),
+            o.rel_tol * bound * bound
+        );
+        assert!(k.bounds().1 < 0.0, "K̃ coefficients {:?}", k.bounds());
+        assert!(l.bounds().0 >= 0.0 && n.bounds().0 >= 0.0 && m.max_abs() > 0.0);
+        for sigma in [1.0, -1.0] {
+            assert_eq!(classify_once(2, 2, &cw, sigma, &o), Some(ConvexityClass::Saddle));
+            for piece in classify(2, 2, &cw, sigma, &o) {
+                assert_eq!(piece.class, ConvexityClass::Saddle);
+            }
+        }
+    }
+
     #[test]
     fn sphere_is_convex_outside_concave_inside() {
         let ax = Axes::world();
