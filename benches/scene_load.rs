@@ -66,5 +66,52 @@ fn load(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, load);
+/// Unpack + validate of real packed scenes (corpus files prepared once
+/// here; skipped when ../shared/fixtures is absent), printed per 100 pieces.
+fn corpus(_: &mut Criterion) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/corpus");
+    if !dir.is_dir() {
+        println!("scene_load_corpus: skipped (../shared/fixtures is absent)");
+        return;
+    }
+    for name in [
+        "iges_bladex_blade_upper.iges",
+        "iges_sw2010_impeller.igs",
+        "step_catia5_ventilator.stp",
+        "step_sw2015_box_sides_asm.step",
+    ] {
+        let Ok(model) = extrack::import::import_file(dir.join(name)) else {
+            continue;
+        };
+        let Ok(scene) = extrack::prepare::prepare(&model, &Default::default()) else {
+            continue;
+        };
+        let plain = scene.write();
+        let packed = pack(&plain, DEFAULT_LEVEL).expect("pack");
+        let pieces = scene.pieces.len();
+        let reps = 20;
+        let t = Instant::now();
+        for _ in 0..reps {
+            black_box(SceneFile::from_file_bytes(black_box(&packed)).is_ok());
+        }
+        let per = t.elapsed().as_secs_f64() / reps as f64;
+        let plain_bytes = AlignedBytes::from_slice(&plain);
+        let t = Instant::now();
+        for _ in 0..reps {
+            black_box(SceneView::from_bytes(black_box(plain_bytes.as_bytes())).is_ok());
+        }
+        let per_plain = t.elapsed().as_secs_f64() / reps as f64;
+        println!(
+            "scene_load_corpus/{name}: {pieces} pieces, packed {} bytes (plain {}): unpack + validate {:.2} ms ({:.3} ms per 100 pieces), plain validate {:.2} ms ({:.3} ms per 100 pieces)",
+            packed.len(),
+            plain.len(),
+            per * 1e3,
+            per * 1e5 / pieces as f64,
+            per_plain * 1e3,
+            per_plain * 1e5 / pieces as f64
+        );
+    }
+}
+
+criterion_group!(benches, load, corpus);
 criterion_main!(benches);
