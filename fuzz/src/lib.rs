@@ -1,5 +1,5 @@
 //! The mutation driver shared by the stable-toolchain fuzzing harnesses
-//! (`stable_step`, `stable_iges`): a deterministic PRNG, the format-neutral
+//! (`stable_step`, `stable_iges`, `stable_scene`): a deterministic PRNG, the format-neutral
 //! byte edits, and the time-boxed run loop that catches panics and saves
 //! crashing inputs. Each harness adds its own tokens and format-aware edits.
 
@@ -181,4 +181,26 @@ pub fn run(
     if crashes > 0 {
         std::process::exit(1);
     }
+}
+
+/// Loads `bytes` as a scene file (plain or packed) and, when accepted, dumps
+/// it, builds the runtime geometry and answers one cold closest-point query
+/// per body: none of it may panic. True when the scene was accepted.
+pub fn exercise_scene(bytes: &[u8]) -> bool {
+    let Ok(file) = extrack::scene::SceneFile::from_file_bytes(bytes) else {
+        return false;
+    };
+    let view = file.view();
+    let _ = extrack::scene::dump(&view);
+    if let Ok(ts) = extrack::track::TrackScene::new(&view) {
+        let pose = extrack::geom::Pose::identity();
+        for index in 0..view.bodies().len() as u32 {
+            let _ = extrack::track::closest_point(
+                &ts,
+                &extrack::track::Target::Body { index, pose },
+                extrack::geom::Vec3::new(1.0, 2.0, 3.0),
+            );
+        }
+    }
+    true
 }
