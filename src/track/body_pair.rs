@@ -1292,8 +1292,16 @@ struct Entry {
 #[derive(Debug, Clone, Copy)]
 struct Warm {
     /// Last witness parameters (NaN: none), the warm start of the next
-    /// whole-item solve.
+    /// whole-item solve (extrapolated with `xp`, see [`Warm::start`]).
     x: [f64; 4],
+    /// The witness parameters of the two solves before (NaN: none).
+    xp: [f64; 4],
+    xpp: [f64; 4],
+    /// The far-phase searches (`PairFar::searches`) that found `x`, `xp`
+    /// and `xpp`.
+    t: u32,
+    tp: u32,
+    tpp: u32,
     /// Last witness direction `(pb − pa)/d` (A's frame; NaN: none), the
     /// direction of the pair's hull bound ([`Rel::hull_bound`]).
     n: Vec3,
@@ -1307,9 +1315,54 @@ struct Warm {
 /// No warm data.
 const WARM_NONE: Warm = Warm {
     x: [f64::NAN; 4],
+    xp: [f64::NAN; 4],
+    xpp: [f64::NAN; 4],
+    t: 0,
+    tp: 0,
+    tpp: 0,
     n: Vec3::new(f64::NAN, f64::NAN, f64::NAN),
     wait: 0,
 };
+
+impl Warm {
+    /// The warm start of a whole-item solve in search `now`: the last
+    /// witness `x` extrapolated along the parabola through the last three
+    /// solves' witnesses (`xpp`, `xp`, `x` at searches `tpp`, `tp`, `t`;
+    /// the line through the last two when there are two) when they are
+    /// recent, so that a pair re-solved while it moves starts within a
+    /// Newton step of its minimum (one evaluation) instead of one update's
+    /// motion away from it (two or three). Only a warm start: the solve
+    /// decides the answer.
+    fn start(&self, now: u32) -> [f64; 4] {
+        let age = |t: u32| now.wrapping_sub(t);
+        let recent = |x: &[f64; 4], t: u32| !x[0].is_nan() && age(t) <= WARM_SPAN;
+        if now == self.t || !recent(&self.xp, self.tp) || !(age(self.tp) > age(self.t)) {
+            return self.x;
+        }
+        // times relative to `now` (negative: the past)
+        let (s0, s1) = (-f64::from(age(self.t)), -f64::from(age(self.tp)));
+        let mut x = [0.0; 4];
+        if recent(&self.xpp, self.tpp) && age(self.tpp) > age(self.tp) {
+            // Lagrange weights at 0 of the nodes s0, s1, s2
+            let s2 = -f64::from(age(self.tpp));
+            let w0 = s1 * s2 / ((s0 - s1) * (s0 - s2));
+            let w1 = s0 * s2 / ((s1 - s0) * (s1 - s2));
+            let w2 = s0 * s1 / ((s2 - s0) * (s2 - s1));
+            for i in 0..4 {
+                x[i] = w0 * self.x[i] + w1 * self.xp[i] + w2 * self.xpp[i];
+            }
+        } else {
+            let f = s0 / (s1 - s0);
+            for i in 0..4 {
+                x[i] = self.x[i] + f * (self.xp[i] - self.x[i]);
+            }
+        }
+        x
+    }
+}
+
+/// Searches over which a whole-item witness is extrapolated ([`Warm::start`]).
+const WARM_SPAN: u32 = 16;
 
 /// After a whole-item solve of a unimodal pair proves nothing, the pair's
 /// next `ITEM_RETRY` expansions go cell by cell without it (the cell pairs
@@ -1865,7 +1918,7 @@ impl PairFar {
             if warm.wait > 0 {
                 // the last whole-item solve proved nothing: cell by cell
                 wait = warm.wait - 1;
-            } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, warm.x, best) {
+            } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, &warm, best) {
                 let k = k.max(lb);
                 if keep {
                     self.push_warm(EntryKind::Items, ia, ib, depth, k, w);
@@ -1909,17 +1962,18 @@ impl PairFar {
         ctx: &Ctx,
         ia: u32,
         ib: u32,
-        warm: [f64; 4],
+        warm: &Warm,
         best: &mut PairCandidate,
     ) -> Option<(f64, Warm)> {
         let (item_a, item_b) = (ctx.boxes_a.item(ia), ctx.boxes_b.item(ib));
         let (ra, rb) = (item_domain(ctx.a, item_a), item_domain(ctx.b, item_b));
         let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         // the pair's own last witness, else each item's last witness
-        let (ya, yb) = if warm[0].is_nan() {
+        let (ya, yb) = if warm.x[0].is_nan() {
             (self.ya[ia as usize], self.yb[ib as usize])
         } else {
-            ([warm[0], warm[1]], [warm[2], warm[3]])
+            let x = warm.start(self.searches);
+            ([x[0], x[1]], [x[2], x[3]])
         };
         let ya = if ya[0].is_nan() { centre(&ra) } else { ya };
         let yb = if yb[0].is_nan() { centre(&rb) } else { yb };
@@ -1950,7 +2004,19 @@ impl PairFar {
             *best = c;
         }
         let n = if c.d > 0.0 { (c.pb - c.pa) / c.d } else { WARM_NONE.n };
-        Some((c.d, Warm { x: c.x, n, wait: 0 }))
+        Some((
+            c.d,
+            Warm {
+                x: c.x,
+                xp: warm.x,
+                xpp: warm.xp,
+                t: self.searches,
+                tp: warm.t,
+                tpp: warm.tp,
+                n,
+                wait: 0,
+            },
+        ))
     }
 
     /// Lower bound of cell pair `(ca, cb)`, solving it when its box bound is
