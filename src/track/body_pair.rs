@@ -1479,6 +1479,12 @@ const FRONT_CAP: usize = 1 << 15;
 pub struct PairFar {
     front: Front,
     next: Vec<Entry>,
+    /// Entries bounded by a tie ([`Ties`]), kept out of the front while the
+    /// tied set stays `tied_set` (each search re-proves it): a tie's bound is
+    /// the tracked distance, below the best one after any motion, so in the
+    /// front it would be popped and pushed back on every update.
+    tied: Vec<Entry>,
+    tied_set: Ties,
     /// Each cell's last witness parameters on its side (warm starts).
     xa: Vec<[f64; 2]>,
     xb: Vec<[f64; 2]>,
@@ -1598,11 +1604,31 @@ impl Dominated {
 /// such pair has a converged local minimum at the tracked witnesses, facing
 /// or between affine items, so (like the tracked pair, [`PairSkip::Proven`])
 /// that is its minimum, and it need not be solved: the far phase bounds it by `d`.
+///
+/// Against a convex solid also whole rows of pairs ([`BodyPairTracker::ties`]):
+/// when B is a convex solid ([`convex_solid`]) and the tracked witness on B is
+/// inside a piece (converged, kept by the trim, A's witness on the outer side
+/// of B's tangent plane there), B lies behind that plane, so B's witness is
+/// the projection of A's witness onto B; and each affine item `X` of A among
+/// the tied items (the tracked item, the pieces beside a tracked edge) holds
+/// A's witness as the projection of B's witness onto `X` (a converged
+/// minimum over a parallelogram or segment). Two convex sets whose points
+/// are each other's projections lie on either side of the slab between them,
+/// so `X` is at least `d` from all of B, and every pair of `X` with a piece
+/// of B is bounded by `d` (`any_a`; B's edges and trim curves are left out:
+/// they lie on B's faces only to the file's precision). The same with the
+/// bodies exchanged (`any_b`).
 #[derive(Debug, Clone, Copy)]
 struct Ties {
     n: usize,
     pairs: [(Item, Item); TIES_MAX],
     d: f64,
+    /// Items of A at least `d` from every piece of B (and `n_any_a` of them).
+    any_a: [Item; EDGE_FACES + 1],
+    n_any_a: usize,
+    /// Items of B at least `d` from every piece of A.
+    any_b: [Item; EDGE_FACES + 1],
+    n_any_b: usize,
 }
 
 /// At most the tracked items and [`EDGE_FACES`] pieces on each side, less the tracked pair.
@@ -1613,11 +1639,30 @@ impl Ties {
         n: 0,
         pairs: [(Item::Piece(0), Item::Piece(0)); TIES_MAX],
         d: f64::INFINITY,
+        any_a: [Item::Piece(0); EDGE_FACES + 1],
+        n_any_a: 0,
+        any_b: [Item::Piece(0); EDGE_FACES + 1],
+        n_any_b: 0,
     };
+
+    /// Whether `other` ties the same pairs (whatever the distance).
+    fn same_set(&self, other: &Ties) -> bool {
+        self.pairs[..self.n] == other.pairs[..other.n]
+            && self.any_a[..self.n_any_a] == other.any_a[..other.n_any_a]
+            && self.any_b[..self.n_any_b] == other.any_b[..other.n_any_b]
+    }
+
+    /// Whether any pair is tied.
+    #[inline]
+    fn some(&self) -> bool {
+        self.n + self.n_any_a + self.n_any_b > 0
+    }
 
     #[inline]
     fn has(&self, a: Item, b: Item) -> bool {
         self.pairs[..self.n].contains(&(a, b))
+            || (matches!(b, Item::Piece(_)) && self.any_a[..self.n_any_a].contains(&a))
+            || (matches!(a, Item::Piece(_)) && self.any_b[..self.n_any_b].contains(&b))
     }
 }
 
@@ -1696,6 +1741,8 @@ impl PairFar {
         Self {
             front: Front::with_capacity(1024),
             next: Vec::with_capacity(1024),
+            tied: Vec::with_capacity(256),
+            tied_set: Ties::NONE,
             xa: centres(a),
             xb: centres(b),
             ya: vec![[f64::NAN; 2]; a.pieces.len() + a.edges.len() + a.trims.len()],
@@ -1714,6 +1761,7 @@ impl PairFar {
     pub fn forget(&mut self) {
         self.front.clear();
         self.next.clear();
+        self.tied.clear();
         self.xa.fill([f64::NAN; 2]);
         self.xb.fill([f64::NAN; 2]);
         self.ya.fill([f64::NAN; 2]);
@@ -1740,7 +1788,18 @@ impl PairFar {
         if ctx.a.nodes.is_empty() || ctx.b.nodes.is_empty() {
             return;
         }
-        if self.front.is_empty() {
+        if !self.tied.is_empty() && !ctx.ties.same_set(&self.tied_set) {
+            // the ties changed: their entries go back to the front with
+            // their keys (a bound made at accumulated motion `S₀` as
+            // `bound + S₀`, valid as before)
+            for e in self.tied.drain(..) {
+                self.front.push(e);
+            }
+        }
+        if self.tied.is_empty() {
+            self.tied_set = *ctx.ties;
+        }
+        if self.front.is_empty() && self.tied.is_empty() {
             self.front.push(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
@@ -1767,6 +1826,7 @@ impl PairFar {
         if self.front.len() > FRONT_CAP {
             let k = self.front.min_key();
             self.front.clear();
+            self.tied.clear();
             self.front.push(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
@@ -1865,14 +1925,6 @@ impl PairFar {
             // a trim curve along a B-rep edge: the edge (exact) stands for it
             return f64::INFINITY;
         }
-        if ctx.ties.n > 0 && ctx.ties.has(ba.item(ia), bb.item(ib)) {
-            // its minimum is the tracked distance
-            let k = ctx.ties.d;
-            if depth <= FRONT_DEPTH {
-                self.push(EntryKind::Items, ia, ib, depth, k);
-            }
-            return k;
-        }
         let mut lb = ctx.rel.box_bound(
             &ba.lo[ia as usize],
             &ba.hi[ia as usize],
@@ -1880,6 +1932,22 @@ impl PairFar {
             &bb.hi[ib as usize],
             &slab_dir(best),
         );
+        if !beaten(lb, best) && ctx.ties.some() && ctx.ties.has(ba.item(ia), bb.item(ib)) {
+            // its minimum is at least the tracked distance (the box bound,
+            // when higher, keeps the entry from being popped again soon)
+            let k = ctx.ties.d.max(lb);
+            if depth <= FRONT_DEPTH {
+                self.tied.push(Entry {
+                    kind: EntryKind::Items,
+                    a: ia,
+                    b: ib,
+                    depth,
+                    key: k + self.s,
+                    warm: WARM_NONE,
+                });
+            }
+            return k;
+        }
         if !beaten(lb, best) {
             // along the best pair's direction (a pair tied with it, e.g. a
             // face beside its edge, has that gap: exact between affine items),
@@ -2301,6 +2369,8 @@ pub struct BodyPairTracker {
     boxes_a: ItemBoxes,
     boxes_b: ItemBoxes,
     convex: bool,
+    /// Each body is a convex solid ([`convex_solid`]; [`Ties`]' rows).
+    convex_ab: [bool; 2],
     solid: bool,
     radius_b: f64,
     centre_b: Vec3,
@@ -2353,6 +2423,7 @@ impl BodyPairTracker {
         // B's box centre (body-local) and the radius of its box about it
         let centre_b = (b.lo + b.hi) * 0.5;
         let radius_b = 0.5 * (b.hi - b.lo).norm();
+        let convex_ab = [convex_solid(a), convex_solid(b)];
         Ok(Self {
             cfg,
             body_a,
@@ -2360,7 +2431,8 @@ impl BodyPairTracker {
             sized: [a.nodes.len(), a.cells.len(), b.nodes.len(), b.cells.len()],
             boxes_a: ItemBoxes::new(a),
             boxes_b: ItemBoxes::new(b),
-            convex: convex_solid(a) && convex_solid(b),
+            convex: convex_ab[0] && convex_ab[1],
+            convex_ab,
             solid: a.kind == BodyKind::Solid && b.kind == BodyKind::Solid,
             radius_b,
             centre_b,
@@ -2726,7 +2798,7 @@ impl BodyPairTracker {
                 _ => None,
             };
             let ties = match skip {
-                Some(PairSkip::Proven(..)) => self.ties(&rel, &best),
+                Some(PairSkip::Proven(..) | PairSkip::Items(..)) => self.ties(a, b, &rel, &best),
                 _ => Ties::NONE,
             };
             let ctx = Ctx {
@@ -2868,15 +2940,41 @@ impl BodyPairTracker {
     }
 
     /// The item pairs tied with a proven tracked pair `c` ([`Ties`]).
-    fn ties(&self, rel: &Rel, c: &PairCandidate) -> Ties {
+    fn ties(&self, a: &BodyGeom, b: &BodyGeom, rel: &Rel, c: &PairCandidate) -> Ties {
         let mut t = Ties { d: c.d, ..Ties::NONE };
-        if !matches!(c.ia, Item::Edge(_)) && !matches!(c.ib, Item::Edge(_)) {
+        let dr = c.pb - c.pa;
+        // the tracked witness on a convex solid is inside a piece, kept by
+        // its trim, with the other witness on the outer side of its tangent
+        // plane: that solid lies behind the plane ([`Ties`]' rows)
+        let behind = |convex: bool, item: Item, mode: Mode, outer: bool, body: &BodyGeom, x0: f64, x1: f64| {
+            convex && c.converged && mode == Mode::Interior && outer && keeps(body, item, x0, x1)
+        };
+        let row_a = matches!(c.ib, Item::Piece(_))
+            && behind(
+                self.convex_ab[1],
+                c.ib,
+                c.mode_b,
+                c.nb.dot(&dr) <= 0.0,
+                b,
+                c.x[2],
+                c.x[3],
+            );
+        let row_b = matches!(c.ia, Item::Piece(_))
+            && behind(
+                self.convex_ab[0],
+                c.ia,
+                c.mode_a,
+                c.na.dot(&dr) >= 0.0,
+                a,
+                c.x[0],
+                c.x[1],
+            );
+        if !matches!(c.ia, Item::Edge(_)) && !matches!(c.ib, Item::Edge(_)) && !row_a && !row_b {
             return t;
         }
         // a witness within this of a piece's border is on it (the error it
         // allows is below the far phase's tie threshold, see `improves`)
         let tol = 1e-12 * (1.0 + c.d);
-        let dr = c.pb - c.pa;
         let rt = rel.frame.r.transpose();
         let (pb, qa) = (rt * (c.pb - rel.frame.t), rt * (c.pa - rel.frame.t));
         let mut sa = [(Item::Piece(0), false, false, false); EDGE_FACES + 1];
@@ -2891,6 +2989,18 @@ impl BodyPairTracker {
                     t.pairs[t.n] = (x, y);
                     t.n += 1;
                 }
+            }
+        }
+        if row_a {
+            for &(x, ..) in sa[..na].iter().filter(|s| s.1) {
+                t.any_a[t.n_any_a] = x;
+                t.n_any_a += 1;
+            }
+        }
+        if row_b {
+            for &(y, ..) in sb[..nb].iter().filter(|s| s.1) {
+                t.any_b[t.n_any_b] = y;
+                t.n_any_b += 1;
             }
         }
         t
