@@ -1776,6 +1776,11 @@ impl PairFar {
         self.s += delta;
     }
 
+    /// Searches since the last reset.
+    pub fn searches(&self) -> u32 {
+        self.searches
+    }
+
     /// Entries in the front (a measure of the work a cold search did).
     pub fn front_len(&self) -> usize {
         self.front.len()
@@ -2369,8 +2374,10 @@ pub struct BodyPairTracker {
     boxes_a: ItemBoxes,
     boxes_b: ItemBoxes,
     convex: bool,
-    /// Each body is a convex solid ([`convex_solid`]; [`Ties`]' rows).
-    convex_ab: [bool; 2],
+    /// Each body is a convex solid ([`convex_solid`]; [`Ties`]' rows);
+    /// `None` until known (B's is sampled at the first coherent update when
+    /// A is not convex, so that a cold query does not pay for it).
+    convex_ab: [Option<bool>; 2],
     solid: bool,
     radius_b: f64,
     centre_b: Vec3,
@@ -2423,7 +2430,8 @@ impl BodyPairTracker {
         // B's box centre (body-local) and the radius of its box about it
         let centre_b = (b.lo + b.hi) * 0.5;
         let radius_b = 0.5 * (b.hi - b.lo).norm();
-        let convex_ab = [convex_solid(a), convex_solid(b)];
+        let ca = convex_solid(a);
+        let convex_ab = [Some(ca), ca.then(|| convex_solid(b))];
         Ok(Self {
             cfg,
             body_a,
@@ -2431,7 +2439,7 @@ impl BodyPairTracker {
             sized: [a.nodes.len(), a.cells.len(), b.nodes.len(), b.cells.len()],
             boxes_a: ItemBoxes::new(a),
             boxes_b: ItemBoxes::new(b),
-            convex: convex_ab[0] && convex_ab[1],
+            convex: convex_ab[0] == Some(true) && convex_ab[1] == Some(true),
             convex_ab,
             solid: a.kind == BodyKind::Solid && b.kind == BodyKind::Solid,
             radius_b,
@@ -2797,6 +2805,9 @@ impl BodyPairTracker {
                 }
                 _ => None,
             };
+            if self.convex_ab[1].is_none() && self.far.searches() > 0 {
+                self.convex_ab[1] = Some(convex_solid(b));
+            }
             let ties = match skip {
                 Some(PairSkip::Proven(..) | PairSkip::Items(..)) => self.ties(a, b, &rel, &best),
                 _ => Ties::NONE,
@@ -2951,7 +2962,7 @@ impl BodyPairTracker {
         };
         let row_a = matches!(c.ib, Item::Piece(_))
             && behind(
-                self.convex_ab[1],
+                self.convex_ab[1] == Some(true),
                 c.ib,
                 c.mode_b,
                 c.nb.dot(&dr) <= 0.0,
@@ -2961,7 +2972,7 @@ impl BodyPairTracker {
             );
         let row_b = matches!(c.ia, Item::Piece(_))
             && behind(
-                self.convex_ab[0],
+                self.convex_ab[0] == Some(true),
                 c.ia,
                 c.mode_a,
                 c.na.dot(&dr) >= 0.0,
