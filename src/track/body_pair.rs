@@ -1336,7 +1336,7 @@ impl Warm {
     fn start(&self, now: u32) -> [f64; 4] {
         let age = |t: u32| now.wrapping_sub(t);
         let recent = |x: &[f64; 4], t: u32| !x[0].is_nan() && age(t) <= WARM_SPAN;
-        if now == self.t || !recent(&self.xp, self.tp) || !(age(self.tp) > age(self.t)) {
+        if now == self.t || !recent(&self.xp, self.tp) || age(self.tp) <= age(self.t) {
             return self.x;
         }
         // times relative to `now` (negative: the past)
