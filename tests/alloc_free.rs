@@ -160,3 +160,47 @@ fn body_pair_updates_never_allocate_once_the_front_is_sized() {
     });
     assert_eq!(n, 0, "coherent body-pair updates allocated {n} times");
 }
+
+#[test]
+fn non_convex_body_pair_updates_never_allocate_once_the_front_is_sized() {
+    use extrack::geom::{Pose, Vec3};
+    use extrack::track::{BodyPairTracker, BodyState, TrackScene};
+    use nalgebra::UnitQuaternion;
+    // the assembly's box with a hole (not convex) and sphere (a convex
+    // solid): the far phase runs on every update, with its tied entries
+    // (kept out of the front) and B's convexity sampled once
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join("assembly.step");
+    let m = extrack::import::import_file(&p).unwrap();
+    let s = extrack::prepare::prepare(&m, &extrack::prepare::PrepareOptions::default()).unwrap();
+    let s = TrackScene::from_data(&s).unwrap();
+    let mut t = BodyPairTracker::new(&s, 0, &s, 1, Default::default()).unwrap();
+    let still = BodyState::default();
+    let path: Vec<BodyState> = (0..1000)
+        .map(|k| {
+            let a = k as f64 / 1000.0 * std::f64::consts::TAU;
+            BodyState::at(Pose::from_parts(
+                Vec3::new(3.0 * a.cos(), 3.0 * a.sin() - 1.0, 0.5 * a.sin()),
+                UnitQuaternion::from_scaled_axis(Vec3::new(0.2, 0.1, 1.0) * a),
+            ))
+        })
+        .collect();
+    t.update(&s, &still, &s, &path[0], 0.0).unwrap();
+    let (mut solved, mut penetrating) = (0, 0);
+    for st in &path[1..] {
+        let r = t.update(&s, &still, &s, st, 1e-3).unwrap();
+        solved += r.cells_solved;
+        penetrating += usize::from(r.penetrating);
+    }
+    assert!(
+        solved > 0 && penetrating == 0,
+        "far phase exercised: {solved} solves, {penetrating} penetrating"
+    );
+    let n = allocations_during(|| {
+        for st in &path {
+            black_box(t.update(&s, &still, &s, st, 1e-3).unwrap());
+        }
+    });
+    assert_eq!(n, 0, "coherent body-pair updates allocated {n} times");
+}

@@ -1292,8 +1292,16 @@ struct Entry {
 #[derive(Debug, Clone, Copy)]
 struct Warm {
     /// Last witness parameters (NaN: none), the warm start of the next
-    /// whole-item solve.
+    /// whole-item solve (extrapolated with `xp`, see [`Warm::start`]).
     x: [f64; 4],
+    /// The witness parameters of the two solves before (NaN: none).
+    xp: [f64; 4],
+    xpp: [f64; 4],
+    /// The far-phase searches (`PairFar::searches`) that found `x`, `xp`
+    /// and `xpp`.
+    t: u32,
+    tp: u32,
+    tpp: u32,
     /// Last witness direction `(pb − pa)/d` (A's frame; NaN: none), the
     /// direction of the pair's hull bound ([`Rel::hull_bound`]).
     n: Vec3,
@@ -1307,9 +1315,54 @@ struct Warm {
 /// No warm data.
 const WARM_NONE: Warm = Warm {
     x: [f64::NAN; 4],
+    xp: [f64::NAN; 4],
+    xpp: [f64::NAN; 4],
+    t: 0,
+    tp: 0,
+    tpp: 0,
     n: Vec3::new(f64::NAN, f64::NAN, f64::NAN),
     wait: 0,
 };
+
+impl Warm {
+    /// The warm start of a whole-item solve in search `now`: the last
+    /// witness `x` extrapolated along the parabola through the last three
+    /// solves' witnesses (`xpp`, `xp`, `x` at searches `tpp`, `tp`, `t`;
+    /// the line through the last two when there are two) when they are
+    /// recent, so that a pair re-solved while it moves starts within a
+    /// Newton step of its minimum (one evaluation) instead of one update's
+    /// motion away from it (two or three). Only a warm start: the solve
+    /// decides the answer.
+    fn start(&self, now: u32) -> [f64; 4] {
+        let age = |t: u32| now.wrapping_sub(t);
+        let recent = |x: &[f64; 4], t: u32| !x[0].is_nan() && age(t) <= WARM_SPAN;
+        if now == self.t || !recent(&self.xp, self.tp) || age(self.tp) <= age(self.t) {
+            return self.x;
+        }
+        // times relative to `now` (negative: the past)
+        let (s0, s1) = (-f64::from(age(self.t)), -f64::from(age(self.tp)));
+        let mut x = [0.0; 4];
+        if recent(&self.xpp, self.tpp) && age(self.tpp) > age(self.tp) {
+            // Lagrange weights at 0 of the nodes s0, s1, s2
+            let s2 = -f64::from(age(self.tpp));
+            let w0 = s1 * s2 / ((s0 - s1) * (s0 - s2));
+            let w1 = s0 * s2 / ((s1 - s0) * (s1 - s2));
+            let w2 = s0 * s1 / ((s2 - s0) * (s2 - s1));
+            for i in 0..4 {
+                x[i] = w0 * self.x[i] + w1 * self.xp[i] + w2 * self.xpp[i];
+            }
+        } else {
+            let f = s0 / (s1 - s0);
+            for i in 0..4 {
+                x[i] = self.x[i] + f * (self.xp[i] - self.x[i]);
+            }
+        }
+        x
+    }
+}
+
+/// Searches over which a whole-item witness is extrapolated ([`Warm::start`]).
+const WARM_SPAN: u32 = 16;
 
 /// After a whole-item solve of a unimodal pair proves nothing, the pair's
 /// next `ITEM_RETRY` expansions go cell by cell without it (the cell pairs
@@ -1426,6 +1479,12 @@ const FRONT_CAP: usize = 1 << 15;
 pub struct PairFar {
     front: Front,
     next: Vec<Entry>,
+    /// Entries bounded by a tie ([`Ties`]), kept out of the front while the
+    /// tied set stays `tied_set` (each search re-proves it): a tie's bound is
+    /// the tracked distance, below the best one after any motion, so in the
+    /// front it would be popped and pushed back on every update.
+    tied: Vec<Entry>,
+    tied_set: Ties,
     /// Each cell's last witness parameters on its side (warm starts).
     xa: Vec<[f64; 2]>,
     xb: Vec<[f64; 2]>,
@@ -1545,11 +1604,31 @@ impl Dominated {
 /// such pair has a converged local minimum at the tracked witnesses, facing
 /// or between affine items, so (like the tracked pair, [`PairSkip::Proven`])
 /// that is its minimum, and it need not be solved: the far phase bounds it by `d`.
+///
+/// Against a convex solid also whole rows of pairs ([`BodyPairTracker::ties`]):
+/// when B is a convex solid ([`convex_solid`]) and the tracked witness on B is
+/// inside a piece (converged, kept by the trim, A's witness on the outer side
+/// of B's tangent plane there), B lies behind that plane, so B's witness is
+/// the projection of A's witness onto B; and each affine item `X` of A among
+/// the tied items (the tracked item, the pieces beside a tracked edge) holds
+/// A's witness as the projection of B's witness onto `X` (a converged
+/// minimum over a parallelogram or segment). Two convex sets whose points
+/// are each other's projections lie on either side of the slab between them,
+/// so `X` is at least `d` from all of B, and every pair of `X` with a piece
+/// of B is bounded by `d` (`any_a`; B's edges and trim curves are left out:
+/// they lie on B's faces only to the file's precision). The same with the
+/// bodies exchanged (`any_b`).
 #[derive(Debug, Clone, Copy)]
 struct Ties {
     n: usize,
     pairs: [(Item, Item); TIES_MAX],
     d: f64,
+    /// Items of A at least `d` from every piece of B (and `n_any_a` of them).
+    any_a: [Item; EDGE_FACES + 1],
+    n_any_a: usize,
+    /// Items of B at least `d` from every piece of A.
+    any_b: [Item; EDGE_FACES + 1],
+    n_any_b: usize,
 }
 
 /// At most the tracked items and [`EDGE_FACES`] pieces on each side, less the tracked pair.
@@ -1560,11 +1639,30 @@ impl Ties {
         n: 0,
         pairs: [(Item::Piece(0), Item::Piece(0)); TIES_MAX],
         d: f64::INFINITY,
+        any_a: [Item::Piece(0); EDGE_FACES + 1],
+        n_any_a: 0,
+        any_b: [Item::Piece(0); EDGE_FACES + 1],
+        n_any_b: 0,
     };
+
+    /// Whether `other` ties the same pairs (whatever the distance).
+    fn same_set(&self, other: &Ties) -> bool {
+        self.pairs[..self.n] == other.pairs[..other.n]
+            && self.any_a[..self.n_any_a] == other.any_a[..other.n_any_a]
+            && self.any_b[..self.n_any_b] == other.any_b[..other.n_any_b]
+    }
+
+    /// Whether any pair is tied.
+    #[inline]
+    fn some(&self) -> bool {
+        self.n + self.n_any_a + self.n_any_b > 0
+    }
 
     #[inline]
     fn has(&self, a: Item, b: Item) -> bool {
         self.pairs[..self.n].contains(&(a, b))
+            || (matches!(b, Item::Piece(_)) && self.any_a[..self.n_any_a].contains(&a))
+            || (matches!(a, Item::Piece(_)) && self.any_b[..self.n_any_b].contains(&b))
     }
 }
 
@@ -1643,6 +1741,8 @@ impl PairFar {
         Self {
             front: Front::with_capacity(1024),
             next: Vec::with_capacity(1024),
+            tied: Vec::with_capacity(256),
+            tied_set: Ties::NONE,
             xa: centres(a),
             xb: centres(b),
             ya: vec![[f64::NAN; 2]; a.pieces.len() + a.edges.len() + a.trims.len()],
@@ -1661,6 +1761,7 @@ impl PairFar {
     pub fn forget(&mut self) {
         self.front.clear();
         self.next.clear();
+        self.tied.clear();
         self.xa.fill([f64::NAN; 2]);
         self.xb.fill([f64::NAN; 2]);
         self.ya.fill([f64::NAN; 2]);
@@ -1675,6 +1776,11 @@ impl PairFar {
         self.s += delta;
     }
 
+    /// Searches since the last reset.
+    pub fn searches(&self) -> u32 {
+        self.searches
+    }
+
     /// Entries in the front (a measure of the work a cold search did).
     pub fn front_len(&self) -> usize {
         self.front.len()
@@ -1687,7 +1793,18 @@ impl PairFar {
         if ctx.a.nodes.is_empty() || ctx.b.nodes.is_empty() {
             return;
         }
-        if self.front.is_empty() {
+        if !self.tied.is_empty() && !ctx.ties.same_set(&self.tied_set) {
+            // the ties changed: their entries go back to the front with
+            // their keys (a bound made at accumulated motion `S₀` as
+            // `bound + S₀`, valid as before)
+            for e in self.tied.drain(..) {
+                self.front.push(e);
+            }
+        }
+        if self.tied.is_empty() {
+            self.tied_set = *ctx.ties;
+        }
+        if self.front.is_empty() && self.tied.is_empty() {
             self.front.push(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
@@ -1714,6 +1831,7 @@ impl PairFar {
         if self.front.len() > FRONT_CAP {
             let k = self.front.min_key();
             self.front.clear();
+            self.tied.clear();
             self.front.push(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
@@ -1812,14 +1930,6 @@ impl PairFar {
             // a trim curve along a B-rep edge: the edge (exact) stands for it
             return f64::INFINITY;
         }
-        if ctx.ties.n > 0 && ctx.ties.has(ba.item(ia), bb.item(ib)) {
-            // its minimum is the tracked distance
-            let k = ctx.ties.d;
-            if depth <= FRONT_DEPTH {
-                self.push(EntryKind::Items, ia, ib, depth, k);
-            }
-            return k;
-        }
         let mut lb = ctx.rel.box_bound(
             &ba.lo[ia as usize],
             &ba.hi[ia as usize],
@@ -1827,6 +1937,22 @@ impl PairFar {
             &bb.hi[ib as usize],
             &slab_dir(best),
         );
+        if !beaten(lb, best) && ctx.ties.some() && ctx.ties.has(ba.item(ia), bb.item(ib)) {
+            // its minimum is at least the tracked distance (the box bound,
+            // when higher, keeps the entry from being popped again soon)
+            let k = ctx.ties.d.max(lb);
+            if depth <= FRONT_DEPTH {
+                self.tied.push(Entry {
+                    kind: EntryKind::Items,
+                    a: ia,
+                    b: ib,
+                    depth,
+                    key: k + self.s,
+                    warm: WARM_NONE,
+                });
+            }
+            return k;
+        }
         if !beaten(lb, best) {
             // along the best pair's direction (a pair tied with it, e.g. a
             // face beside its edge, has that gap: exact between affine items),
@@ -1865,7 +1991,7 @@ impl PairFar {
             if warm.wait > 0 {
                 // the last whole-item solve proved nothing: cell by cell
                 wait = warm.wait - 1;
-            } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, warm.x, best) {
+            } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, &warm, best) {
                 let k = k.max(lb);
                 if keep {
                     self.push_warm(EntryKind::Items, ia, ib, depth, k, w);
@@ -1909,17 +2035,18 @@ impl PairFar {
         ctx: &Ctx,
         ia: u32,
         ib: u32,
-        warm: [f64; 4],
+        warm: &Warm,
         best: &mut PairCandidate,
     ) -> Option<(f64, Warm)> {
         let (item_a, item_b) = (ctx.boxes_a.item(ia), ctx.boxes_b.item(ib));
         let (ra, rb) = (item_domain(ctx.a, item_a), item_domain(ctx.b, item_b));
         let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         // the pair's own last witness, else each item's last witness
-        let (ya, yb) = if warm[0].is_nan() {
+        let (ya, yb) = if warm.x[0].is_nan() {
             (self.ya[ia as usize], self.yb[ib as usize])
         } else {
-            ([warm[0], warm[1]], [warm[2], warm[3]])
+            let x = warm.start(self.searches);
+            ([x[0], x[1]], [x[2], x[3]])
         };
         let ya = if ya[0].is_nan() { centre(&ra) } else { ya };
         let yb = if yb[0].is_nan() { centre(&rb) } else { yb };
@@ -1950,7 +2077,19 @@ impl PairFar {
             *best = c;
         }
         let n = if c.d > 0.0 { (c.pb - c.pa) / c.d } else { WARM_NONE.n };
-        Some((c.d, Warm { x: c.x, n, wait: 0 }))
+        Some((
+            c.d,
+            Warm {
+                x: c.x,
+                xp: warm.x,
+                xpp: warm.xp,
+                t: self.searches,
+                tp: warm.t,
+                tpp: warm.tp,
+                n,
+                wait: 0,
+            },
+        ))
     }
 
     /// Lower bound of cell pair `(ca, cb)`, solving it when its box bound is
@@ -2235,6 +2374,10 @@ pub struct BodyPairTracker {
     boxes_a: ItemBoxes,
     boxes_b: ItemBoxes,
     convex: bool,
+    /// Each body is a convex solid ([`convex_solid`]; [`Ties`]' rows);
+    /// `None` until known (B's is sampled at the first coherent update when
+    /// A is not convex, so that a cold query does not pay for it).
+    convex_ab: [Option<bool>; 2],
     solid: bool,
     radius_b: f64,
     centre_b: Vec3,
@@ -2287,6 +2430,8 @@ impl BodyPairTracker {
         // B's box centre (body-local) and the radius of its box about it
         let centre_b = (b.lo + b.hi) * 0.5;
         let radius_b = 0.5 * (b.hi - b.lo).norm();
+        let ca = convex_solid(a);
+        let convex_ab = [Some(ca), ca.then(|| convex_solid(b))];
         Ok(Self {
             cfg,
             body_a,
@@ -2294,7 +2439,8 @@ impl BodyPairTracker {
             sized: [a.nodes.len(), a.cells.len(), b.nodes.len(), b.cells.len()],
             boxes_a: ItemBoxes::new(a),
             boxes_b: ItemBoxes::new(b),
-            convex: convex_solid(a) && convex_solid(b),
+            convex: convex_ab[0] == Some(true) && convex_ab[1] == Some(true),
+            convex_ab,
             solid: a.kind == BodyKind::Solid && b.kind == BodyKind::Solid,
             radius_b,
             centre_b,
@@ -2659,8 +2805,11 @@ impl BodyPairTracker {
                 }
                 _ => None,
             };
+            if self.convex_ab[1].is_none() && self.far.searches() > 0 {
+                self.convex_ab[1] = Some(convex_solid(b));
+            }
             let ties = match skip {
-                Some(PairSkip::Proven(..)) => self.ties(&rel, &best),
+                Some(PairSkip::Proven(..) | PairSkip::Items(..)) => self.ties(a, b, &rel, &best),
                 _ => Ties::NONE,
             };
             let ctx = Ctx {
@@ -2802,15 +2951,41 @@ impl BodyPairTracker {
     }
 
     /// The item pairs tied with a proven tracked pair `c` ([`Ties`]).
-    fn ties(&self, rel: &Rel, c: &PairCandidate) -> Ties {
+    fn ties(&self, a: &BodyGeom, b: &BodyGeom, rel: &Rel, c: &PairCandidate) -> Ties {
         let mut t = Ties { d: c.d, ..Ties::NONE };
-        if !matches!(c.ia, Item::Edge(_)) && !matches!(c.ib, Item::Edge(_)) {
+        let dr = c.pb - c.pa;
+        // the tracked witness on a convex solid is inside a piece, kept by
+        // its trim, with the other witness on the outer side of its tangent
+        // plane: that solid lies behind the plane ([`Ties`]' rows)
+        let behind = |convex: bool, item: Item, mode: Mode, outer: bool, body: &BodyGeom, x0: f64, x1: f64| {
+            convex && c.converged && mode == Mode::Interior && outer && keeps(body, item, x0, x1)
+        };
+        let row_a = matches!(c.ib, Item::Piece(_))
+            && behind(
+                self.convex_ab[1] == Some(true),
+                c.ib,
+                c.mode_b,
+                c.nb.dot(&dr) <= 0.0,
+                b,
+                c.x[2],
+                c.x[3],
+            );
+        let row_b = matches!(c.ia, Item::Piece(_))
+            && behind(
+                self.convex_ab[0] == Some(true),
+                c.ia,
+                c.mode_a,
+                c.na.dot(&dr) >= 0.0,
+                a,
+                c.x[0],
+                c.x[1],
+            );
+        if !matches!(c.ia, Item::Edge(_)) && !matches!(c.ib, Item::Edge(_)) && !row_a && !row_b {
             return t;
         }
         // a witness within this of a piece's border is on it (the error it
         // allows is below the far phase's tie threshold, see `improves`)
         let tol = 1e-12 * (1.0 + c.d);
-        let dr = c.pb - c.pa;
         let rt = rel.frame.r.transpose();
         let (pb, qa) = (rt * (c.pb - rel.frame.t), rt * (c.pa - rel.frame.t));
         let mut sa = [(Item::Piece(0), false, false, false); EDGE_FACES + 1];
@@ -2825,6 +3000,18 @@ impl BodyPairTracker {
                     t.pairs[t.n] = (x, y);
                     t.n += 1;
                 }
+            }
+        }
+        if row_a {
+            for &(x, ..) in sa[..na].iter().filter(|s| s.1) {
+                t.any_a[t.n_any_a] = x;
+                t.n_any_a += 1;
+            }
+        }
+        if row_b {
+            for &(y, ..) in sb[..nb].iter().filter(|s| s.1) {
+                t.any_b[t.n_any_b] = y;
+                t.n_any_b += 1;
             }
         }
         t
