@@ -346,6 +346,12 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
     let exact = trim::exact_loops(model, face, &trim);
     let fnurbs = nurbs::face_nurbs_within(face, &trim, exact.extent())?;
     stats.warnings.extend(fnurbs.note.clone());
+    for (li, d) in &exact.by_pcurves {
+        stats.warnings.push(format!(
+            "prepare: face #{}: loop {li} bounded by its p-curves (up to {d:.1e} from the 3-D edges, beyond the file's tolerance)",
+            face.source
+        ));
+    }
     stats.trim_counts = (exact.projected, exact.approximated, usize::from(exact.approximated > 0));
     let holes_only = nurbs::holes_only(face, &trim);
     let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty()) && !holes_only;
