@@ -1488,6 +1488,123 @@ fn on_range_boundary(trim: &FaceTrim, fnurbs: &FaceNurbs) -> bool {
 mod tests {
     use super::*;
 
+    /// A strip `x = 100 u`, `y = v` (`u, v ∈ [0, 1]`) bounded by the square's
+    /// sides as p-curves; the 3-D edge of the side `v = 0` bows into the
+    /// face by `dy` mm at its middle (a quadratic Bézier), the other three
+    /// edges are the sides. `tol`: the file's tolerance.
+    fn bowed_strip(dy: f64, tol: Option<f64>) -> Model {
+        use crate::geom::{NurbsCurve, NurbsSurface, Vec3};
+        use crate::import::model::{Coedge, Edge, Loop, SourceFormat, Surface};
+        let mut m = Model::new(SourceFormat::Iges, "strip");
+        m.tolerance = tol;
+        let cw = vec![
+            [0.0, 0.0, 0.0, 1.0],
+            [0.0, 1.0, 0.0, 1.0],
+            [100.0, 0.0, 0.0, 1.0],
+            [100.0, 1.0, 0.0, 1.0],
+        ];
+        let surface = Surface::BSpline(NurbsSurface::bezier(1, 1, cw).unwrap());
+        let bow = NurbsCurve::bezier(vec![
+            [0.0, 0.0, 0.0, 1.0],
+            [50.0, 2.0 * dy, 0.0, 1.0],
+            [100.0, 0.0, 0.0, 1.0],
+        ])
+        .unwrap();
+        let line = |o: [f64; 2], d: [f64; 2]| Curve::Line {
+            origin: Vec3::new(o[0], o[1], 0.0),
+            dir: Vec3::new(d[0], d[1], 0.0),
+        };
+        let curves = [
+            Curve::BSpline(bow),
+            line([100.0, 0.0], [0.0, 1.0]),
+            line([100.0, 1.0], [-100.0, 0.0]),
+            line([0.0, 1.0], [0.0, -1.0]),
+        ];
+        let pcurves = [
+            line([0.0, 0.0], [1.0, 0.0]),
+            line([1.0, 0.0], [0.0, 1.0]),
+            line([1.0, 1.0], [-1.0, 0.0]),
+            line([0.0, 1.0], [0.0, -1.0]),
+        ];
+        let mut coedges = Vec::new();
+        for (k, (c, pc)) in curves.into_iter().zip(pcurves).enumerate() {
+            m.edges.push(Edge {
+                curve: c,
+                t0: 0.0,
+                t1: 1.0,
+                start: None,
+                end: None,
+                faces: vec![0],
+                source: k as u64 + 2,
+            });
+            coedges.push(Coedge {
+                edge: Some(k),
+                forward: true,
+                pcurve: Some(CurveSegment {
+                    curve: pc,
+                    t0: 0.0,
+                    t1: 1.0,
+                    forward: true,
+                }),
+                curve: None,
+                pcurve_preferred: false,
+                source: k as u64 + 10,
+            });
+        }
+        m.faces.push(Face {
+            surface,
+            same_sense: true,
+            outer: Some(Loop { coedges, source: 20 }),
+            inner: Vec::new(),
+            source: 1,
+        });
+        m
+    }
+
+    /// The largest distance of a point of the exact loop from the square's
+    /// sides (0 when the loop is the p-curves).
+    fn off_sides(ex: &ExactLoops) -> f64 {
+        ex.flat[0]
+            .iter()
+            .map(|&(u, v)| u.abs().min((1.0 - u).abs()).min(v.abs()).min((1.0 - v).abs()))
+            .fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn p_curves_bound_the_loop_where_they_and_the_edges_disagree_beyond_the_file_tolerance() {
+        // the bow (0.05 mm, 0.05 in v) misses the p-curve's samples test
+        // (1e-3 × the parameter diagonal ≈ 1.4e-3) and lies within 1e-3 of
+        // the face's size (0.1 mm): the whole loop by its p-curves
+        for tol in [None, Some(1e-3)] {
+            let m = bowed_strip(0.05, tol);
+            let face = &m.faces[0];
+            let ex = exact_loops(&m, face, &FaceTrim::new(&m, face));
+            assert_eq!(ex.by_pcurves.len(), 1, "{tol:?}");
+            let (li, d) = ex.by_pcurves[0];
+            assert_eq!(li, 0);
+            assert!((d - 0.05).abs() <= 1e-6, "deviation {d}");
+            assert_eq!(ex.projected, 0);
+            assert!(off_sides(&ex) <= 1e-12, "{}", off_sides(&ex));
+            let ((u0, v0), (u1, v1)) = ex.extent().unwrap();
+            assert!(u0.abs() <= 1e-12 && (u1 - 1.0).abs() <= 1e-12 && v0.abs() <= 1e-12 && (v1 - 1.0).abs() <= 1e-12);
+        }
+    }
+
+    #[test]
+    fn edges_within_the_file_tolerance_or_far_off_keep_the_projected_edge() {
+        // within the file's tolerance (5e-3 ≤ 1e-2): they agree, the side
+        // v = 0 is the projected edge; 0.5 mm beyond 1e-3 of the size: the
+        // p-curve is not trusted
+        for (dy, tol) in [(5e-3, Some(1e-2)), (0.5, None)] {
+            let m = bowed_strip(dy, tol);
+            let face = &m.faces[0];
+            let ex = exact_loops(&m, face, &FaceTrim::new(&m, face));
+            assert!(ex.by_pcurves.is_empty(), "{dy}");
+            assert_eq!(ex.projected, 1, "{dy}");
+            assert!((off_sides(&ex) - dy).abs() <= 1e-3 * dy, "{dy}: {}", off_sides(&ex));
+        }
+    }
+
     #[test]
     fn a_circle_on_a_tilted_plane_maps_to_an_exact_parameter_circle() {
         use crate::geom::Vec3;
