@@ -282,7 +282,7 @@ fn cold_and_coherent_distances_match_open_cascade_where_faces_leave_gaps() {
 ///
 /// `iges_occt_dtmb5415_bow.iges` (one B-spline face, C0 at the knot line
 /// u = 2.5, bounded by its p-curves — one leaves its 3-D edge by up to
-/// 0.64 mm, see `prepare::trim`): point 24 is 1.9e-2 mm nearer (the file's
+/// 0.65 mm, see `prepare::trim`): point 24 is 1.9e-2 mm nearer (the file's
 /// tolerance is 1.4e-2 mm), where that p-curve crosses u = 2.5; point 166
 /// (whose oracle distance is already a brute-force correction) 2.7e-3 mm
 /// nearer, inside the face. Checked with OCP: both our points lie on Open
