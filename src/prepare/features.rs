@@ -30,6 +30,8 @@ struct FaceCtx<'a> {
     face: &'a Face,
     fnurbs: Option<FaceNurbs>,
     pieces: Vec<usize>,
+    /// Least link tolerance of the face's trim curves ([`PieceInfo::link_floor`]).
+    link_floor: f64,
 }
 
 fn to_range(face: &Face, fnurbs: &Option<FaceNurbs>, p: &Vec3) -> (f64, f64) {
@@ -198,6 +200,7 @@ pub(crate) fn build(
                 face,
                 fnurbs: face_nurbs.get(&info.face).cloned(),
                 pieces: Vec::new(),
+                link_floor: info.link_floor,
             })
             .pieces
             .push(piece_first + k);
@@ -599,7 +602,9 @@ fn link_trims(scene: &mut SceneData, faces: &BTreeMap<usize, FaceCtx>, face_edge
                 continue;
             };
             let size = (Vec3::from(piece.bbox.max) - Vec3::from(piece.bbox.min)).norm();
-            let tol = LINK_TOL * size.max(1e-300);
+            // a face bounded by p-curves that leave their 3-D edges (by up
+            // to the file's tolerance along the edge) still links them
+            let tol = (LINK_TOL * size.max(1e-300)).max(ctx.link_floor);
             let mut links = Vec::new();
             for (li, l) in piece.trim_loops.iter().enumerate() {
                 for (ci, c) in l.curves.iter().enumerate() {
