@@ -1561,6 +1561,111 @@ mod tests {
         m
     }
 
+    /// The curved triangle `(0,0)`, `(1,0)`, `(0,1)` on the strip of
+    /// [`bowed_strip`] (p-curves: two sides and a quadratic arc through
+    /// `(0.55, 0.55)` as the third), one open-shell body; the 3-D edge of the
+    /// side `v = 0` bows into the face by `dy0` mm, the arc's edge (source 3)
+    /// leaves the arc's image by `dy1` mm at its middle. `tol`: the file's
+    /// tolerance.
+    fn bowed_triangle(dy0: f64, dy1: f64, tol: f64) -> Model {
+        use crate::geom::{NurbsCurve, Pose, Vec3};
+        use crate::import::model::{Body, BodyKind, Coedge, Edge, Loop, Shell};
+        let mut m = bowed_strip(0.0, Some(tol));
+        let quad = |a: [f64; 2], mid: [f64; 2], b: [f64; 2]| {
+            Curve::BSpline(
+                NurbsCurve::bezier(vec![
+                    [a[0], a[1], 0.0, 1.0],
+                    [mid[0], mid[1], 0.0, 1.0],
+                    [b[0], b[1], 0.0, 1.0],
+                ])
+                .unwrap(),
+            )
+        };
+        let line = |o: [f64; 2], d: [f64; 2]| Curve::Line {
+            origin: Vec3::new(o[0], o[1], 0.0),
+            dir: Vec3::new(d[0], d[1], 0.0),
+        };
+        let curves = [
+            quad([0.0, 0.0], [50.0, 2.0 * dy0], [100.0, 0.0]),
+            quad([100.0, 0.0], [60.0, 0.6 + 2.0 * dy1], [0.0, 1.0]),
+            line([0.0, 1.0], [0.0, -1.0]),
+        ];
+        let pcurves = [
+            line([0.0, 0.0], [1.0, 0.0]),
+            quad([1.0, 0.0], [0.6, 0.6], [0.0, 1.0]),
+            line([0.0, 1.0], [0.0, -1.0]),
+        ];
+        m.edges.clear();
+        let mut coedges = Vec::new();
+        for (k, (c, pc)) in curves.into_iter().zip(pcurves).enumerate() {
+            m.edges.push(Edge {
+                curve: c,
+                t0: 0.0,
+                t1: 1.0,
+                start: None,
+                end: None,
+                faces: vec![0],
+                source: k as u64 + 2,
+            });
+            coedges.push(Coedge {
+                edge: Some(k),
+                forward: true,
+                pcurve: Some(CurveSegment {
+                    curve: pc,
+                    t0: 0.0,
+                    t1: 1.0,
+                    forward: true,
+                }),
+                curve: None,
+                pcurve_preferred: false,
+                source: k as u64 + 10,
+            });
+        }
+        m.faces[0].outer = Some(Loop { coedges, source: 20 });
+        m.bodies.push(Body {
+            name: "triangle".into(),
+            kind: BodyKind::OpenShell,
+            placement: Pose::identity(),
+            shells: vec![Shell {
+                faces: vec![0],
+                closed: false,
+                void: false,
+                source: 21,
+            }],
+            source: 22,
+        });
+        m
+    }
+
+    #[test]
+    fn a_p_curve_bounded_face_links_trim_curves_to_edges_within_the_file_tolerance() {
+        use crate::scene::data::{Boundary, FeatureRef};
+        // the side v = 0 (0.05 mm off its p-curve) makes the loop p-curve
+        // bounded; the hypotenuse's edge is 5e-3 mm off its p-curve: beyond
+        // the link tolerance 1e-6 × the piece's size (~1e-4 mm), within a
+        // file tolerance of 1e-2 mm, not of 1e-3 mm
+        for (tol, linked) in [(1e-2, true), (1e-3, false)] {
+            let m = bowed_triangle(0.05, 5e-3, tol);
+            let face = &m.faces[0];
+            let ex = exact_loops(&m, face, &FaceTrim::new(&m, face));
+            assert_eq!(ex.by_pcurves.len(), 1, "{tol}");
+            let scene = super::super::prepare(&m, &super::super::PrepareOptions::default()).unwrap();
+            let hyp = scene
+                .edges
+                .iter()
+                .position(|e| e.source_id == 3)
+                .expect("the hypotenuse's edge") as u32;
+            let trimmed: Vec<_> = scene.pieces.iter().filter(|p| !p.trim_loops.is_empty()).collect();
+            assert!(!trimmed.is_empty());
+            let found = trimmed.iter().any(|p| {
+                p.adjacency
+                    .iter()
+                    .any(|a| matches!(a.boundary, Boundary::Trim { .. }) && a.feature == FeatureRef::Edge(hyp))
+            });
+            assert_eq!(found, linked, "file tolerance {tol}");
+        }
+    }
+
     /// The largest distance of a point of the exact loop from the square's
     /// sides (0 when the loop is the p-curves).
     fn off_sides(ex: &ExactLoops) -> f64 {
