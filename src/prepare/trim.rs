@@ -27,7 +27,8 @@
 //! link tolerance `1e-6` × the face's size), the whole loop is bounded by
 //! its p-curves, as Open CASCADE bounds a face (dtmb5415_bow #1: the
 //! p-curve of one coedge leaves its 3-D edge by up to 0.65 mm near one end; the
-//! file's resolution is 1.4e-2 mm). The 3-D edges stay the edge features;
+//! file's resolution is 1.4e-2 mm). The 3-D edges stay the edge features
+//! (trim curves link to them within the file's tolerance, see `features`);
 //! the face range holds the p-curves' extremes ([`ExactLoops::extent`]).
 //!
 //! **Classification.** A piece is *partly trimmed* when a loop segment
