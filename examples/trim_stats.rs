@@ -38,7 +38,11 @@ fn main() {
             "{path}: {} pieces, {bez} Bézier trim curves, {poly} polylines ({pts} points)",
             scene.pieces.len()
         );
-        for w in stats.warnings.iter().filter(|w| w.contains("trim")) {
+        for w in stats
+            .warnings
+            .iter()
+            .filter(|w| w.contains("trim") || w.contains("p-curve"))
+        {
             println!("  {w}");
         }
     }

@@ -273,13 +273,69 @@ fn cold_and_coherent_distances_match_open_cascade_where_faces_leave_gaps() {
 /// says IN, yet `DistShapeShape` answers farther (the oracle value).
 /// Asserted: every point's distance (and signed distance where given)
 /// matches at 1e-6 relative, or our answer is nearer and a point of the face
-/// as imported — on its surface (1e-9 relative) and inside its trims. Not
+/// as imported — on its surface (1e-9 relative) and inside its trims; and a
+/// coherent tracker along a path through the points answers the cold
+/// distances (1e-6 relative). Not
 /// asserted: closest points, which differ from Open CASCADE's by 1.2e-5 to
 /// 5.5e-5 mm on 24 edge answers at coordinates of about 1.4e4 mm (4e-9
 /// relative; the file's tolerance is 1e-5 mm) — an along-edge shift that
 /// changes the distance by less than 1e-12 mm, so the distance cannot tell
 /// which side is off.
-const ORACLE_MISSES: [&str; 1] = ["iges_rhino2001_vz387.igs"];
+///
+/// `iges_occt_dtmb5415_bow.iges` (one B-spline face, C0 at the knot line
+/// u = 2.5, bounded by its p-curves — one leaves its 3-D edge by up to
+/// 0.65 mm, see `prepare::trim`): point 24 is 1.9e-2 mm nearer (the file's
+/// tolerance is 1.4e-2 mm), where that p-curve crosses u = 2.5; point 166
+/// (whose oracle distance is already a brute-force correction) 2.7e-3 mm
+/// nearer, inside the face. Checked with OCP: both our points lie on Open
+/// CASCADE's surface (2.3e-13 mm), `BRepClass_FaceClassifier` says ON
+/// (point 24) and IN (point 166), and its own IN points next to point 24
+/// reach 41.15083 mm against the oracle's 41.16950. The face as imported is
+/// its p-curves' region here: the check below takes a point inside the
+/// sampled trims or inside (or on) the
+/// region of the face's p-curves (on: within 1e-6 of the diagonal of the
+/// trims' parameter box, above the sagitta of the sampled p-curves).
+const ORACLE_MISSES: [&str; 2] = ["iges_occt_dtmb5415_bow.iges", "iges_rhino2001_vz387.igs"];
+
+/// True when `(u, v)` lies inside the region the face's p-curves bound
+/// (even–odd crossings of a ray with the p-curves sampled at 4096 chords
+/// each, so the orientation of each p-curve does not matter) or within
+/// `tol` of a p-curve. False when a coedge has no p-curve. Does not unwrap
+/// periods: meant for faces whose p-curves close in the parameter plane.
+fn in_pcurve_region(face: &extrack::import::model::Face, u: f64, v: f64, tol: f64) -> bool {
+    let mut polylines = Vec::new();
+    for l in face.outer.iter().chain(face.inner.iter()) {
+        for c in &l.coedges {
+            let Some(pc) = &c.pcurve else { return false };
+            polylines.push(
+                (0..=4096)
+                    .map(|i| pc.eval_unit(i as f64 / 4096.0).p)
+                    .collect::<Vec<Vec3>>(),
+            );
+        }
+    }
+    let mut crossings = 0;
+    for pl in &polylines {
+        for w in pl.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let l2 = dx * dx + dy * dy;
+            let t = if l2 > 0.0 {
+                (((u - a.x) * dx + (v - a.y) * dy) / l2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            if (u - a.x - t * dx).hypot(v - a.y - t * dy) <= tol {
+                return true;
+            }
+            // the ray v = const towards +u
+            if (a.y > v) != (b.y > v) && u < a.x + (v - a.y) / dy * dx {
+                crossings += 1;
+            }
+        }
+    }
+    crossings % 2 == 1
+}
 
 #[test]
 fn cold_queries_match_open_cascade_or_find_a_verified_nearer_point() {
@@ -289,7 +345,25 @@ fn cold_queries_match_open_cascade_or_find_a_verified_nearer_point() {
     let mut points = 0;
     for file in ORACLE_MISSES {
         let model = extrack::import::import_file(root.join("corpus").join(file)).unwrap();
-        let (pts, _, rs) = cold_answers(&root, file);
+        let (pts, scene, rs) = cold_answers(&root, file);
+        // a coherent tracker along a path through the points gives the cold answers
+        for (i, o, r) in coherent_answers(&scene, &pts) {
+            let Some(c) = pts.iter().position(|p| p.q == o.q).map(|k| &rs[k]) else {
+                failures.push(format!("{file} path point {i}: not an oracle point"));
+                continue;
+            };
+            let tol = 1e-6 * c.distance.max(1.0);
+            let sd = match (r.signed_distance, c.signed_distance) {
+                (Some(a), Some(b)) => (a - b).abs() <= tol,
+                (a, b) => a.is_none() && b.is_none(),
+            };
+            if (r.distance - c.distance).abs() > tol || !sd {
+                failures.push(format!(
+                    "{file} path point {i}: {} vs cold {} (signed {:?} vs {:?})",
+                    r.distance, c.distance, r.signed_distance, c.signed_distance
+                ));
+            }
+        }
         let mut nearer = 0;
         for (i, (r, o)) in rs.iter().zip(&pts).enumerate() {
             let Some(m) = mismatch_within(r, o, f64::INFINITY) else {
@@ -301,7 +375,11 @@ fn cold_queries_match_open_cascade_or_find_a_verified_nearer_point() {
                     let (nu, nv) = f.surface.natural_bounds();
                     let b = (nu.unwrap_or((-1e9, 1e9)), nv.unwrap_or((-1e9, 1e9)));
                     let pr = project_surface(&f.surface, &r.point, b, 48);
-                    pr.distance <= 1e-9 * (1.0 + r.point.norm()) && FaceTrim::new(&model, f).contains(pr.u, pr.v)
+                    let trim = FaceTrim::new(&model, f);
+                    let ((u0, u1), (v0, v1)) = trim.bounds;
+                    let on_tol = 1e-6 * (u1 - u0).hypot(v1 - v0);
+                    pr.distance <= 1e-9 * (1.0 + r.point.norm())
+                        && (trim.contains(pr.u, pr.v) || in_pcurve_region(f, pr.u, pr.v, on_tol))
                 });
             if verified {
                 nearer += 1;
@@ -312,5 +390,5 @@ fn cold_queries_match_open_cascade_or_find_a_verified_nearer_point() {
         println!("{file}: {nearer} points nearer than Open CASCADE's, on the face");
         points += pts.len();
     }
-    assert_no_failures(&failures, points);
+    assert_no_failures(&failures, 2 * points);
 }

@@ -30,6 +30,8 @@ struct FaceCtx<'a> {
     face: &'a Face,
     fnurbs: Option<FaceNurbs>,
     pieces: Vec<usize>,
+    /// Least link tolerance of the face's trim curves ([`PieceInfo::link_floor`]).
+    link_floor: f64,
 }
 
 fn to_range(face: &Face, fnurbs: &Option<FaceNurbs>, p: &Vec3) -> (f64, f64) {
@@ -198,6 +200,7 @@ pub(crate) fn build(
                 face,
                 fnurbs: face_nurbs.get(&info.face).cloned(),
                 pieces: Vec::new(),
+                link_floor: info.link_floor,
             })
             .pieces
             .push(piece_first + k);
@@ -518,7 +521,12 @@ const LINK_SAMPLES: [f64; 5] = [0.1, 0.3, 0.5, 0.7, 0.9];
 /// as running along a B-rep edge of its face. Trim curves are the file's
 /// p-curves or projections of the edges, which lie within about 1e-8 to 1e-7
 /// of the exact 3-D edge; 1e-6 leaves a margin and is far below the
-/// distance between two different edges of a face.
+/// distance between two different edges of a face. On a face whose loop is
+/// bounded by p-curves that leave their 3-D edges beyond the file's
+/// tolerance (`trim::ExactLoops::by_pcurves`) the file's tolerance is the
+/// least link distance (`PieceInfo::link_floor`): there the p-curves lie up
+/// to that far from their edges along most of the edge (dtmb5415_bow: 3e-5
+/// to 1.2e-4 mm, 2e-6 to 5e-6 of the pieces' size).
 const LINK_TOL: f64 = 1e-6;
 
 /// Links every trim curve of a piece that runs along a B-rep edge of its
@@ -599,7 +607,9 @@ fn link_trims(scene: &mut SceneData, faces: &BTreeMap<usize, FaceCtx>, face_edge
                 continue;
             };
             let size = (Vec3::from(piece.bbox.max) - Vec3::from(piece.bbox.min)).norm();
-            let tol = LINK_TOL * size.max(1e-300);
+            // a face bounded by p-curves that leave their 3-D edges (by up
+            // to the file's tolerance along the edge) still links them
+            let tol = (LINK_TOL * size.max(1e-300)).max(ctx.link_floor);
             let mut links = Vec::new();
             for (li, l) in piece.trim_loops.iter().enumerate() {
                 for (ci, c) in l.curves.iter().enumerate() {

@@ -103,6 +103,11 @@ pub(crate) struct PieceInfo {
     pub face: usize,
     /// NURBS rectangle of the face NURBS.
     pub nrect: [f64; 4],
+    /// Least distance within which `features` links a trim curve of the
+    /// piece to an edge: the file's tolerance on a face bounded by p-curves
+    /// that leave their 3-D edges by more than it (see
+    /// [`trim::ExactLoops::by_pcurves`]), else 0.
+    pub link_floor: f64,
 }
 
 /// Euclidean bounding box of homogeneous poles (contains the rational patch).
@@ -346,7 +351,18 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
     let exact = trim::exact_loops(model, face, &trim);
     let fnurbs = nurbs::face_nurbs_within(face, &trim, exact.extent())?;
     stats.warnings.extend(fnurbs.note.clone());
+    for (li, d) in &exact.by_pcurves {
+        stats.warnings.push(format!(
+            "prepare: face #{}: loop {li} bounded by its p-curves (up to {d:.1e} from the 3-D edges, beyond the file's tolerance)",
+            face.source
+        ));
+    }
     stats.trim_counts = (exact.projected, exact.approximated, usize::from(exact.approximated > 0));
+    let link_floor = if exact.by_pcurves.is_empty() {
+        0.0
+    } else {
+        model.tolerance.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(0.0)
+    };
     let holes_only = nurbs::holes_only(face, &trim);
     let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty()) && !holes_only;
     let sigma = if face.same_sense { 1.0 } else { -1.0 };
@@ -431,7 +447,11 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
                         trim_loops: loops,
                         adjacency: Vec::new(),
                     },
-                    PieceInfo { face: fi, nrect },
+                    PieceInfo {
+                        face: fi,
+                        nrect,
+                        link_floor,
+                    },
                 ));
             }
         }

@@ -14,6 +14,23 @@
 //! the p-curve is a polyline or another kind, or it does not follow the
 //! samples (a warning says so).
 //!
+//! **P-curves against 3-D edges.** A p-curve follows the coedge's samples
+//! when every sample lies within `1e-3` × the samples' parameter diagonal
+//! of it; one that does not is replaced by the projection of its 3-D edge
+//! (or accepted by its image in space where the file prefers it). That
+//! per-coedge choice mixes the two descriptions in one loop when they
+//! disagree. So when some p-curve of a loop misses its samples, every
+//! coedge of the loop has a p-curve of exact form whose image on the
+//! surface lies within `1e-3` × the face's size of its 3-D edge, the
+//! p-curves join end to end, and some image lies farther from its edge
+//! than the file's tolerance (the model's linear tolerance, at least the
+//! link tolerance `1e-6` × the face's size), the whole loop is bounded by
+//! its p-curves, as Open CASCADE bounds a face (dtmb5415_bow #1: the
+//! p-curve of one coedge leaves its 3-D edge by up to 0.65 mm near one end; the
+//! file's resolution is 1.4e-2 mm). The 3-D edges stay the edge features
+//! (trim curves link to them within the file's tolerance, see `features`);
+//! the face range holds the p-curves' extremes ([`ExactLoops::extent`]).
+//!
 //! **Classification.** A piece is *partly trimmed* when a loop segment
 //! (shifted by the periods of periodic directions) enters the piece's
 //! face-parameter rectangle shrunk by a relative `1e-6` (exact Bézier
@@ -67,6 +84,11 @@ pub struct ExactLoops {
     pub approximated: usize,
     /// Coedges without a p-curve, projected from their 3-D curves.
     pub projected: usize,
+    /// Loops bounded by their p-curves as a whole because p-curves and
+    /// 3-D edges disagree beyond the file's tolerance (see [`exact_loops`]):
+    /// the loop's index and the largest distance of a p-curve's image from
+    /// its 3-D edge.
+    pub by_pcurves: Vec<(usize, f64)>,
     /// The chains flattened (a line by its start point, any other segment
     /// by [`FLAT_POINTS`] points), for [`FaceTrim::contains_in`]: the side of
     /// a piece no loop enters is decided by the exact curves, not by the
@@ -279,19 +301,11 @@ fn fit_chain_3d(
     tol3: f64,
 ) -> Option<Vec<Vec<H2>>> {
     use crate::geom::Vec3;
-    let f = *s.first()?;
-    if !(tol3 > 0.0) || c.is_empty() {
+    if !(tol3 > 0.0) {
         return None;
     }
+    let c = orient_3d(c, s, periods, face, seg)?;
     let on = |p: [f64; 2]| face.surface.eval(p[0], p[1]);
-    let (c0, c1) = (seg.eval_unit(0.0).p, seg.eval_unit(1.0).p);
-    let ends = |c: &[Vec<H2>]| (on(chain_at(c, 0.0)) - c0).norm() + (on(chain_at(c, 1.0)) - c1).norm();
-    let r: Vec<Vec<H2>> = c.iter().rev().map(|h| bez2::reversed(h)).collect();
-    let c = if ends(&r) < ends(&c) { r } else { c };
-    let p0 = chain_at(&c, 0.0);
-    let d = |x: f64, t: Option<f64>| t.map_or(0.0, |t| (x / t).round() * t);
-    let (du, dv) = (d(f.0 - p0[0], periods.0), d(f.1 - p0[1], periods.1));
-    let c: Vec<Vec<H2>> = c.iter().map(|h| shifted(h, du, dv)).collect();
     let image: Vec<Vec3> = c
         .iter()
         .flat_map(|h| (0..=32).map(move |i| bez2::eval(h, i as f64 / 32.0)))
@@ -311,6 +325,146 @@ fn fit_chain_3d(
         })
     }
     image.iter().step_by(4).all(|p| near(p, &curve, tol3)).then_some(c)
+}
+
+/// The p-curve chain `c` oriented by its end points in space against the
+/// 3-D curve `seg` (its image's ends nearer the curve's ends) and shifted by
+/// whole periods to the coedge's first sample `s[0]`.
+fn orient_3d(
+    c: Vec<Vec<H2>>,
+    s: &[(f64, f64)],
+    periods: (Option<f64>, Option<f64>),
+    face: &Face,
+    seg: &CurveSegment,
+) -> Option<Vec<Vec<H2>>> {
+    let f = *s.first()?;
+    if c.is_empty() {
+        return None;
+    }
+    let on = |p: [f64; 2]| face.surface.eval(p[0], p[1]);
+    let (c0, c1) = (seg.eval_unit(0.0).p, seg.eval_unit(1.0).p);
+    let ends = |c: &[Vec<H2>]| (on(chain_at(c, 0.0)) - c0).norm() + (on(chain_at(c, 1.0)) - c1).norm();
+    let r: Vec<Vec<H2>> = c.iter().rev().map(|h| bez2::reversed(h)).collect();
+    let c = if ends(&r) < ends(&c) { r } else { c };
+    let p0 = chain_at(&c, 0.0);
+    let d = |x: f64, t: Option<f64>| t.map_or(0.0, |t| (x / t).round() * t);
+    let (du, dv) = (d(f.0 - p0[0], periods.0), d(f.1 - p0[1], periods.1));
+    Some(c.iter().map(|h| shifted(h, du, dv)).collect())
+}
+
+/// Points per Bézier span of a p-curve at which [`deviation_3d`] measures.
+const DEVIATION_POINTS: usize = 32;
+
+/// The largest distance from the p-curve chain's image on the surface to
+/// the 3-D curve `seg` ([`DEVIATION_POINTS`] points per span; each point's
+/// foot on the curve seeded from a 256-chord polyline and refined by
+/// Gauss–Newton steps, so the chords' sagitta does not count). `NaN` where
+/// the surface or the curve cannot be evaluated.
+fn deviation_3d(c: &[Vec<H2>], face: &Face, seg: &CurveSegment) -> f64 {
+    const N: usize = 256;
+    let poly: Vec<crate::geom::Vec3> = (0..=N).map(|i| seg.eval_unit(i as f64 / N as f64).p).collect();
+    let mut worst = 0.0f64;
+    for h in c {
+        for i in 0..=DEVIATION_POINTS {
+            let uv = bez2::eval(h, i as f64 / DEVIATION_POINTS as f64);
+            let p = face.surface.eval(uv[0], uv[1]);
+            // nearest chord, then the foot on the curve
+            let mut best = (f64::INFINITY, 0.0);
+            for (k, w) in poly.windows(2).enumerate() {
+                let d = w[1] - w[0];
+                let l2 = d.dot(&d);
+                let t = if l2 > 0.0 {
+                    ((p - w[0]).dot(&d) / l2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let e = (p - (w[0] + d * t)).norm();
+                if e < best.0 {
+                    best = (e, (k as f64 + t) / N as f64);
+                }
+            }
+            let mut s = best.1;
+            let mut e = (seg.eval_unit(s).p - p).norm();
+            for _ in 0..8 {
+                let q = seg.eval_unit(s);
+                let l2 = q.d1.dot(&q.d1);
+                if !(l2 > 0.0) {
+                    break;
+                }
+                let sn = (s + (p - q.p).dot(&q.d1) / l2).clamp(0.0, 1.0);
+                let en = (seg.eval_unit(sn).p - p).norm();
+                if !(en < e) {
+                    break;
+                }
+                (s, e) = (sn, en);
+            }
+            worst = worst.max(e);
+        }
+    }
+    worst
+}
+
+/// One coedge of a loop for [`pcurve_loop`]: its p-curve fitted to its
+/// samples (when it follows them), the coedge, and its samples.
+type LoopPart<'a> = (
+    Option<Vec<Vec<H2>>>,
+    Option<&'a crate::import::model::Coedge>,
+    &'a [(f64, f64)],
+);
+
+/// A loop bounded by its p-curves as a whole ([`exact_loops`]): the chains
+/// of every coedge (`uv`: the ones that follow their samples in parameter
+/// space), or `None` when some coedge has no p-curve of exact form, a
+/// p-curve's image leaves its 3-D curve by more than `accept`, the chains do
+/// not join end to end in parameter space within `join` (except at a pole,
+/// where the p-curves may meet anywhere along it), or no p-curve leaves its
+/// 3-D curve by more than `agree` (then the p-curves and the 3-D edges
+/// agree within the file's tolerance and the per-coedge choice stands).
+/// With the chains, the largest distance of a p-curve's image from its 3-D
+/// curve ([`deviation_3d`]).
+#[allow(clippy::too_many_arguments)]
+fn pcurve_loop(
+    model: &Model,
+    face: &Face,
+    spans: &[LoopPart],
+    periods: (Option<f64>, Option<f64>),
+    accept: f64,
+    agree: f64,
+    join: f64,
+    pole: &dyn Fn((f64, f64)) -> bool,
+) -> Option<(Vec<Vec<Vec<H2>>>, f64)> {
+    let mut out = Vec::with_capacity(spans.len());
+    let mut worst = 0.0f64;
+    for (uv, coedge, samples) in spans {
+        let ce = (*coedge)?;
+        let seg = coedge_segment(model, ce)?;
+        let c = match uv {
+            Some(c) => c.clone(),
+            None => orient_3d(pcurve_chain(ce.pcurve.as_ref()?)?, samples, periods, face, &seg)?,
+        };
+        let d = deviation_3d(&c, face, &seg);
+        if !(d <= accept) {
+            return None;
+        }
+        worst = worst.max(d);
+        out.push(c);
+    }
+    if !(worst > agree) || out.is_empty() {
+        return None;
+    }
+    // the closing join may be a whole period away (a loop around a period)
+    let wrap = |x: f64, t: Option<f64>| t.map_or(x, |t| x - (x / t).round() * t);
+    for k in 0..out.len() {
+        let a = chain_at(&out[k], 1.0);
+        let mut b = chain_at(&out[(k + 1) % out.len()], 0.0);
+        if k + 1 == out.len() {
+            b = [a[0] + wrap(b[0] - a[0], periods.0), a[1] + wrap(b[1] - a[1], periods.1)];
+        }
+        if !(dist(a, b) <= join || (pole((a[0], a[1])) && pole((b[0], b[1])))) {
+            return None;
+        }
+    }
+    Some((out, worst))
 }
 
 fn seg_dist(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
@@ -504,7 +658,9 @@ fn projected_chain(
     out
 }
 
-/// The exact loops of `face` (see the module doc), one per loop of `trim`.
+/// The exact loops of `face` (see the module doc), one per loop of `trim`;
+/// a loop is bounded by its p-curves as a whole when they and the 3-D
+/// edges disagree beyond the file's tolerance ([`ExactLoops::by_pcurves`]).
 pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
     let face_loops: Vec<&crate::import::model::Loop> = face.outer.iter().chain(face.inner.iter()).collect();
     let ((bu0, bu1), (bv0, bv1)) = trim.bounds;
@@ -540,6 +696,9 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
             0.0
         }
     });
+    // p-curves and 3-D edges agree when within the file's tolerance (or
+    // the link tolerance where the file gives none or a smaller one)
+    let agree = model.tolerance.filter(|t| t.is_finite()).unwrap_or(0.0).max(*on_tol);
     let mut out = ExactLoops::default();
     for (li, l) in trim.loops.iter().enumerate() {
         let spans = trim.coedge_spans.get(li).map_or(&[][..], |v| &v[..]);
@@ -563,30 +722,50 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
             out.chains.push(chain);
             continue;
         }
-        for sp in spans {
-            let Some(samples) = l.get(sp.samples.clone()) else {
-                continue;
-            };
-            let coedge = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge));
-            let exact = coedge
-                .and_then(|c| c.pcurve.as_ref())
-                .and_then(pcurve_chain)
-                .and_then(|c| {
-                    fit_chain(c.clone(), samples, trim.periods, tol, &pole).or_else(|| {
-                        // only where the file prefers the p-curve: elsewhere a
-                        // p-curve can follow the 3-D curve in space and still
-                        // take another way around a pole or seam
-                        let ce = coedge.filter(|ce| ce.pcurve_preferred)?;
-                        let seg = coedge_segment(model, ce)?;
-                        fit_chain_3d(c, samples, trim.periods, face, &seg, 1e3 * *on_tol)
-                    })
-                })
-                .or_else(|| {
-                    // on a plane the 3-D curve maps exactly (an affine map of its poles)
-                    let c = face_loops.get(sp.face_loop)?.coedges.get(sp.coedge)?;
-                    let seg = coedge_segment(model, c)?;
-                    plane_chain(face, &seg).and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole))
-                });
+        // each coedge's samples, coedge and p-curve fitted to the samples
+        let kept: Vec<&crate::import::eval::CoedgeSpan> =
+            spans.iter().filter(|sp| l.get(sp.samples.clone()).is_some()).collect();
+        let parts: Vec<_> = kept
+            .iter()
+            .filter_map(|sp| {
+                let samples = l.get(sp.samples.clone())?;
+                let coedge = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge));
+                let uv = coedge
+                    .and_then(|c| c.pcurve.as_ref())
+                    .and_then(pcurve_chain)
+                    .and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole));
+                Some((uv, coedge, samples))
+            })
+            .collect();
+        // p-curves off their samples: the whole loop by its p-curves when
+        // they and the 3-D edges disagree beyond the file's tolerance
+        let by_pcurves = if parts.iter().any(|p| p.0.is_none()) {
+            pcurve_loop(model, face, &parts, trim.periods, 1e3 * *on_tol, agree, tol, &pole)
+        } else {
+            None
+        };
+        if let Some((_, d)) = &by_pcurves {
+            out.by_pcurves.push((li, *d));
+        }
+        let by_pcurves = by_pcurves.map(|(c, _)| c);
+        for (k, (sp, (uv, coedge, samples))) in kept.into_iter().zip(parts).enumerate() {
+            let exact = match &by_pcurves {
+                Some(chains) => chains.get(k).cloned(),
+                None => uv.or_else(|| {
+                    // only where the file prefers the p-curve: elsewhere a
+                    // p-curve can follow the 3-D curve in space and still
+                    // take another way around a pole or seam
+                    let ce = coedge.filter(|ce| ce.pcurve_preferred)?;
+                    let c = pcurve_chain(ce.pcurve.as_ref()?)?;
+                    let seg = coedge_segment(model, ce)?;
+                    fit_chain_3d(c, samples, trim.periods, face, &seg, 1e3 * *on_tol)
+                }),
+            }
+            .or_else(|| {
+                // on a plane the 3-D curve maps exactly (an affine map of its poles)
+                let seg = coedge_segment(model, coedge?)?;
+                plane_chain(face, &seg).and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole))
+            });
             let projected = || {
                 let c = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge))?;
                 let seg = coedge_segment(model, c)?;
@@ -1313,6 +1492,228 @@ fn on_range_boundary(trim: &FaceTrim, fnurbs: &FaceNurbs) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A strip `x = 100 u`, `y = v` (`u, v ∈ [0, 1]`) bounded by the square's
+    /// sides as p-curves; the 3-D edge of the side `v = 0` bows into the
+    /// face by `dy` mm at its middle (a quadratic Bézier), the other three
+    /// edges are the sides. `tol`: the file's tolerance.
+    fn bowed_strip(dy: f64, tol: Option<f64>) -> Model {
+        use crate::geom::{NurbsCurve, NurbsSurface, Vec3};
+        use crate::import::model::{Coedge, Edge, Loop, SourceFormat, Surface};
+        let mut m = Model::new(SourceFormat::Iges, "strip");
+        m.tolerance = tol;
+        let cw = vec![
+            [0.0, 0.0, 0.0, 1.0],
+            [0.0, 1.0, 0.0, 1.0],
+            [100.0, 0.0, 0.0, 1.0],
+            [100.0, 1.0, 0.0, 1.0],
+        ];
+        let surface = Surface::BSpline(NurbsSurface::bezier(1, 1, cw).unwrap());
+        let bow = NurbsCurve::bezier(vec![
+            [0.0, 0.0, 0.0, 1.0],
+            [50.0, 2.0 * dy, 0.0, 1.0],
+            [100.0, 0.0, 0.0, 1.0],
+        ])
+        .unwrap();
+        let line = |o: [f64; 2], d: [f64; 2]| Curve::Line {
+            origin: Vec3::new(o[0], o[1], 0.0),
+            dir: Vec3::new(d[0], d[1], 0.0),
+        };
+        let curves = [
+            Curve::BSpline(bow),
+            line([100.0, 0.0], [0.0, 1.0]),
+            line([100.0, 1.0], [-100.0, 0.0]),
+            line([0.0, 1.0], [0.0, -1.0]),
+        ];
+        let pcurves = [
+            line([0.0, 0.0], [1.0, 0.0]),
+            line([1.0, 0.0], [0.0, 1.0]),
+            line([1.0, 1.0], [-1.0, 0.0]),
+            line([0.0, 1.0], [0.0, -1.0]),
+        ];
+        let mut coedges = Vec::new();
+        for (k, (c, pc)) in curves.into_iter().zip(pcurves).enumerate() {
+            m.edges.push(Edge {
+                curve: c,
+                t0: 0.0,
+                t1: 1.0,
+                start: None,
+                end: None,
+                faces: vec![0],
+                source: k as u64 + 2,
+            });
+            coedges.push(Coedge {
+                edge: Some(k),
+                forward: true,
+                pcurve: Some(CurveSegment {
+                    curve: pc,
+                    t0: 0.0,
+                    t1: 1.0,
+                    forward: true,
+                }),
+                curve: None,
+                pcurve_preferred: false,
+                source: k as u64 + 10,
+            });
+        }
+        m.faces.push(Face {
+            surface,
+            same_sense: true,
+            outer: Some(Loop { coedges, source: 20 }),
+            inner: Vec::new(),
+            source: 1,
+        });
+        m
+    }
+
+    /// The curved triangle `(0,0)`, `(1,0)`, `(0,1)` on the strip of
+    /// [`bowed_strip`] (p-curves: two sides and a quadratic arc through
+    /// `(0.55, 0.55)` as the third), one open-shell body; the 3-D edge of the
+    /// side `v = 0` bows into the face by `dy0` mm, the arc's edge (source 3)
+    /// leaves the arc's image by `dy1` mm at its middle. `tol`: the file's
+    /// tolerance.
+    fn bowed_triangle(dy0: f64, dy1: f64, tol: f64) -> Model {
+        use crate::geom::{NurbsCurve, Pose, Vec3};
+        use crate::import::model::{Body, BodyKind, Coedge, Edge, Loop, Shell};
+        let mut m = bowed_strip(0.0, Some(tol));
+        let quad = |a: [f64; 2], mid: [f64; 2], b: [f64; 2]| {
+            Curve::BSpline(
+                NurbsCurve::bezier(vec![
+                    [a[0], a[1], 0.0, 1.0],
+                    [mid[0], mid[1], 0.0, 1.0],
+                    [b[0], b[1], 0.0, 1.0],
+                ])
+                .unwrap(),
+            )
+        };
+        let line = |o: [f64; 2], d: [f64; 2]| Curve::Line {
+            origin: Vec3::new(o[0], o[1], 0.0),
+            dir: Vec3::new(d[0], d[1], 0.0),
+        };
+        let curves = [
+            quad([0.0, 0.0], [50.0, 2.0 * dy0], [100.0, 0.0]),
+            quad([100.0, 0.0], [60.0, 0.6 + 2.0 * dy1], [0.0, 1.0]),
+            line([0.0, 1.0], [0.0, -1.0]),
+        ];
+        let pcurves = [
+            line([0.0, 0.0], [1.0, 0.0]),
+            quad([1.0, 0.0], [0.6, 0.6], [0.0, 1.0]),
+            line([0.0, 1.0], [0.0, -1.0]),
+        ];
+        m.edges.clear();
+        let mut coedges = Vec::new();
+        for (k, (c, pc)) in curves.into_iter().zip(pcurves).enumerate() {
+            m.edges.push(Edge {
+                curve: c,
+                t0: 0.0,
+                t1: 1.0,
+                start: None,
+                end: None,
+                faces: vec![0],
+                source: k as u64 + 2,
+            });
+            coedges.push(Coedge {
+                edge: Some(k),
+                forward: true,
+                pcurve: Some(CurveSegment {
+                    curve: pc,
+                    t0: 0.0,
+                    t1: 1.0,
+                    forward: true,
+                }),
+                curve: None,
+                pcurve_preferred: false,
+                source: k as u64 + 10,
+            });
+        }
+        m.faces[0].outer = Some(Loop { coedges, source: 20 });
+        m.bodies.push(Body {
+            name: "triangle".into(),
+            kind: BodyKind::OpenShell,
+            placement: Pose::identity(),
+            shells: vec![Shell {
+                faces: vec![0],
+                closed: false,
+                void: false,
+                source: 21,
+            }],
+            source: 22,
+        });
+        m
+    }
+
+    #[test]
+    fn a_p_curve_bounded_face_links_trim_curves_to_edges_within_the_file_tolerance() {
+        use crate::scene::data::{Boundary, FeatureRef};
+        // the side v = 0 (0.05 mm off its p-curve) makes the loop p-curve
+        // bounded; the hypotenuse's edge is 5e-3 mm off its p-curve: beyond
+        // the link tolerance 1e-6 × the piece's size (~1e-4 mm), within a
+        // file tolerance of 1e-2 mm, not of 1e-3 mm
+        for (tol, linked) in [(1e-2, true), (1e-3, false)] {
+            let m = bowed_triangle(0.05, 5e-3, tol);
+            let face = &m.faces[0];
+            let ex = exact_loops(&m, face, &FaceTrim::new(&m, face));
+            assert_eq!(ex.by_pcurves.len(), 1, "{tol}");
+            let scene = super::super::prepare(&m, &super::super::PrepareOptions::default()).unwrap();
+            let hyp = scene
+                .edges
+                .iter()
+                .position(|e| e.source_id == 3)
+                .expect("the hypotenuse's edge") as u32;
+            let trimmed: Vec<_> = scene.pieces.iter().filter(|p| !p.trim_loops.is_empty()).collect();
+            assert!(!trimmed.is_empty());
+            let found = trimmed.iter().any(|p| {
+                p.adjacency
+                    .iter()
+                    .any(|a| matches!(a.boundary, Boundary::Trim { .. }) && a.feature == FeatureRef::Edge(hyp))
+            });
+            assert_eq!(found, linked, "file tolerance {tol}");
+        }
+    }
+
+    /// The largest distance of a point of the exact loop from the square's
+    /// sides (0 when the loop is the p-curves).
+    fn off_sides(ex: &ExactLoops) -> f64 {
+        ex.flat[0]
+            .iter()
+            .map(|&(u, v)| u.abs().min((1.0 - u).abs()).min(v.abs()).min((1.0 - v).abs()))
+            .fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn p_curves_bound_the_loop_where_they_and_the_edges_disagree_beyond_the_file_tolerance() {
+        // the bow (0.05 mm, 0.05 in v) misses the p-curve's samples test
+        // (1e-3 × the parameter diagonal ≈ 1.4e-3) and lies within 1e-3 of
+        // the face's size (0.1 mm): the whole loop by its p-curves
+        for tol in [None, Some(1e-3)] {
+            let m = bowed_strip(0.05, tol);
+            let face = &m.faces[0];
+            let ex = exact_loops(&m, face, &FaceTrim::new(&m, face));
+            assert_eq!(ex.by_pcurves.len(), 1, "{tol:?}");
+            let (li, d) = ex.by_pcurves[0];
+            assert_eq!(li, 0);
+            assert!((d - 0.05).abs() <= 1e-6, "deviation {d}");
+            assert_eq!(ex.projected, 0);
+            assert!(off_sides(&ex) <= 1e-12, "{}", off_sides(&ex));
+            let ((u0, v0), (u1, v1)) = ex.extent().unwrap();
+            assert!(u0.abs() <= 1e-12 && (u1 - 1.0).abs() <= 1e-12 && v0.abs() <= 1e-12 && (v1 - 1.0).abs() <= 1e-12);
+        }
+    }
+
+    #[test]
+    fn edges_within_the_file_tolerance_or_far_off_keep_the_projected_edge() {
+        // within the file's tolerance (5e-3 ≤ 1e-2): they agree, the side
+        // v = 0 is the projected edge; 0.5 mm beyond 1e-3 of the size: the
+        // p-curve is not trusted
+        for (dy, tol) in [(5e-3, Some(1e-2)), (0.5, None)] {
+            let m = bowed_strip(dy, tol);
+            let face = &m.faces[0];
+            let ex = exact_loops(&m, face, &FaceTrim::new(&m, face));
+            assert!(ex.by_pcurves.is_empty(), "{dy}");
+            assert_eq!(ex.projected, 1, "{dy}");
+            assert!((off_sides(&ex) - dy).abs() <= 1e-3 * dy, "{dy}: {}", off_sides(&ex));
+        }
+    }
 
     #[test]
     fn a_circle_on_a_tilted_plane_maps_to_an_exact_parameter_circle() {
