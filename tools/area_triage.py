@@ -118,6 +118,18 @@ def green_plane(face, n: int = 4000) -> float:
         s.D1(0.5 * (u0 + u1), 0.5 * (v0 + v1), p, su, sv)
         nrm = su.Crossed(sv)
         nrm.Normalize()
+    def f(p, d):
+        cr = gp_Vec(p.X(), p.Y(), p.Z()).Crossed(d)
+        return 0.5 * (cr.X() * nrm.X() + cr.Y() * nrm.Y() + cr.Z() * nrm.Z())
+
+    return abs(edge_integral(face, n, f))
+
+
+def edge_integral(face, n: int, f) -> float:
+    """∮ f(p, dp/dt) dt over the face's (non-degenerate) 3-D edges, each
+    oriented as in the face, by 3-point Gauss–Legendre on n sub-intervals."""
+    xs = [-math.sqrt(0.6), 0.0, math.sqrt(0.6)]
+    ws = [5 / 9, 8 / 9, 5 / 9]
     tot = 0.0
     ex = TopExp_Explorer(face, TopAbs_EDGE)
     while ex.More():
@@ -126,19 +138,15 @@ def green_plane(face, n: int = 4000) -> float:
             c = BRepAdaptor_Curve(e)
             t0, t1 = c.FirstParameter(), c.LastParameter()
             sg = -1.0 if e.Orientation() == TopAbs_REVERSED else 1.0
-            # Gauss-Legendre on n sub-intervals (3 points each)
-            xs = [-math.sqrt(0.6), 0.0, math.sqrt(0.6)]
-            ws = [5 / 9, 8 / 9, 5 / 9]
             h = (t1 - t0) / n
             for k in range(n):
                 for x, w in zip(xs, ws):
                     t = t0 + (k + 0.5 + 0.5 * x) * h
                     p, d = gp_Pnt(), gp_Vec()
                     c.D1(t, p, d)
-                    cr = gp_Vec(p.X(), p.Y(), p.Z()).Crossed(d)
-                    tot += sg * 0.5 * w * 0.5 * h * (cr.X() * nrm.X() + cr.Y() * nrm.Y() + cr.Z() * nrm.Z())
+                    tot += sg * w * 0.5 * h * f(p, d)
         ex.Next()
-    return abs(tot)
+    return tot
 
 
 def green_sphere(face, n: int = 2000) -> float:
@@ -165,28 +173,15 @@ def green_sphere(face, n: int = 2000) -> float:
         xd, yd = d.Dot(gp_Vec(dx)), d.Dot(gp_Vec(dy))
         return x, y, z, xd, yd
 
-    xs = [-math.sqrt(0.6), 0.0, math.sqrt(0.6)]
-    ws = [5 / 9, 8 / 9, 5 / 9]
-    integral, winding = 0.0, 0.0
-    ex = TopExp_Explorer(face, TopAbs_EDGE)
-    while ex.More():
-        e = TopoDS.Edge(ex.Current())
-        if not BRep_Tool.Degenerated_s(e):
-            c = BRepAdaptor_Curve(e)
-            t0, t1 = c.FirstParameter(), c.LastParameter()
-            sg = -1.0 if e.Orientation() == TopAbs_REVERSED else 1.0
-            h = (t1 - t0) / n
-            for k in range(n):
-                for x, w in zip(xs, ws):
-                    t = t0 + (k + 0.5 + 0.5 * x) * h
-                    p, d = gp_Pnt(), gp_Vec()
-                    c.D1(t, p, d)
-                    lx, ly, lz, xd, yd = local(p, d)
-                    dudt = (lx * yd - ly * xd) / (lx * lx + ly * ly)
-                    sv = max(-1.0, min(1.0, lz / r))
-                    integral += sg * w * 0.5 * h * (-sv * dudt)
-                    winding += sg * w * 0.5 * h * dudt
-        ex.Next()
+    def dudt(p, d):
+        lx, ly, _, xd, yd = local(p, d)
+        return (lx * yd - ly * xd) / (lx * lx + ly * ly)
+
+    def sin_v(p, d):
+        return max(-1.0, min(1.0, local(p, d)[2] / r))
+
+    integral = edge_integral(face, n, lambda p, d: -sin_v(p, d) * dudt(p, d))
+    winding = edge_integral(face, n, dudt)
     turns = round(winding / (2 * math.pi))
     if turns != 0:
         u0, u1, v0, v1 = BRepTools.UVBounds_s(face)

@@ -1493,13 +1493,50 @@ fn on_range_boundary(trim: &FaceTrim, fnurbs: &FaceNurbs) -> bool {
 mod tests {
     use super::*;
 
+    /// Adds one edge per 3-D curve (on face 0, sources 2, 3, …) and returns
+    /// the forward coedges of a loop with the given p-curves (sources 10, 11, …).
+    fn edges_with_pcurves<const N: usize>(
+        m: &mut Model,
+        curves: [Curve; N],
+        pcurves: [Curve; N],
+    ) -> Vec<crate::import::model::Coedge> {
+        use crate::import::model::{Coedge, Edge};
+        let mut coedges = Vec::new();
+        for (k, (c, pc)) in curves.into_iter().zip(pcurves).enumerate() {
+            let edge = m.edges.len();
+            m.edges.push(Edge {
+                curve: c,
+                t0: 0.0,
+                t1: 1.0,
+                start: None,
+                end: None,
+                faces: vec![0],
+                source: k as u64 + 2,
+            });
+            coedges.push(Coedge {
+                edge: Some(edge),
+                forward: true,
+                pcurve: Some(CurveSegment {
+                    curve: pc,
+                    t0: 0.0,
+                    t1: 1.0,
+                    forward: true,
+                }),
+                curve: None,
+                pcurve_preferred: false,
+                source: k as u64 + 10,
+            });
+        }
+        coedges
+    }
+
     /// A strip `x = 100 u`, `y = v` (`u, v ∈ [0, 1]`) bounded by the square's
     /// sides as p-curves; the 3-D edge of the side `v = 0` bows into the
     /// face by `dy` mm at its middle (a quadratic Bézier), the other three
     /// edges are the sides. `tol`: the file's tolerance.
     fn bowed_strip(dy: f64, tol: Option<f64>) -> Model {
         use crate::geom::{NurbsCurve, NurbsSurface, Vec3};
-        use crate::import::model::{Coedge, Edge, Loop, SourceFormat, Surface};
+        use crate::import::model::{Loop, SourceFormat, Surface};
         let mut m = Model::new(SourceFormat::Iges, "strip");
         m.tolerance = tol;
         let cw = vec![
@@ -1531,31 +1568,7 @@ mod tests {
             line([1.0, 1.0], [-1.0, 0.0]),
             line([0.0, 1.0], [0.0, -1.0]),
         ];
-        let mut coedges = Vec::new();
-        for (k, (c, pc)) in curves.into_iter().zip(pcurves).enumerate() {
-            m.edges.push(Edge {
-                curve: c,
-                t0: 0.0,
-                t1: 1.0,
-                start: None,
-                end: None,
-                faces: vec![0],
-                source: k as u64 + 2,
-            });
-            coedges.push(Coedge {
-                edge: Some(k),
-                forward: true,
-                pcurve: Some(CurveSegment {
-                    curve: pc,
-                    t0: 0.0,
-                    t1: 1.0,
-                    forward: true,
-                }),
-                curve: None,
-                pcurve_preferred: false,
-                source: k as u64 + 10,
-            });
-        }
+        let coedges = edges_with_pcurves(&mut m, curves, pcurves);
         m.faces.push(Face {
             surface,
             same_sense: true,
@@ -1574,7 +1587,7 @@ mod tests {
     /// tolerance.
     fn bowed_triangle(dy0: f64, dy1: f64, tol: f64) -> Model {
         use crate::geom::{NurbsCurve, Pose, Vec3};
-        use crate::import::model::{Body, BodyKind, Coedge, Edge, Loop, Shell};
+        use crate::import::model::{Body, BodyKind, Loop, Shell};
         let mut m = bowed_strip(0.0, Some(tol));
         let quad = |a: [f64; 2], mid: [f64; 2], b: [f64; 2]| {
             Curve::BSpline(
@@ -1601,31 +1614,7 @@ mod tests {
             line([0.0, 1.0], [0.0, -1.0]),
         ];
         m.edges.clear();
-        let mut coedges = Vec::new();
-        for (k, (c, pc)) in curves.into_iter().zip(pcurves).enumerate() {
-            m.edges.push(Edge {
-                curve: c,
-                t0: 0.0,
-                t1: 1.0,
-                start: None,
-                end: None,
-                faces: vec![0],
-                source: k as u64 + 2,
-            });
-            coedges.push(Coedge {
-                edge: Some(k),
-                forward: true,
-                pcurve: Some(CurveSegment {
-                    curve: pc,
-                    t0: 0.0,
-                    t1: 1.0,
-                    forward: true,
-                }),
-                curve: None,
-                pcurve_preferred: false,
-                source: k as u64 + 10,
-            });
-        }
+        let coedges = edges_with_pcurves(&mut m, curves, pcurves);
         m.faces[0].outer = Some(Loop { coedges, source: 20 });
         m.bodies.push(Body {
             name: "triangle".into(),
