@@ -1,5 +1,5 @@
 //! Fuzz target: the IGES reader must never panic, whatever the bytes.
-//! Run: `cargo +nightly fuzz run iges fuzz/corpus/iges` (see formats/iges.md).
+//! Run: `cargo +nightly fuzz run iges --features libfuzzer fuzz/corpus/iges` (see formats/iges.md).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,7 +1,7 @@
 //! Fuzz target: loading a scene file (plain or packed) must never panic,
 //! whatever the bytes; whatever is accepted must dump, build the runtime
 //! geometry and answer a closest-point query without panicking.
-//! Run: `cargo +nightly fuzz run scene fuzz/corpus/scene` (seeds: `.exs`
+//! Run: `cargo +nightly fuzz run scene --features libfuzzer fuzz/corpus/scene` (seeds: `.exs`
 //! files written by `extrack import`, packed or `--plain`).
 //!
 //! A first byte with the low bit set re-seals the checksums of the plain
