@@ -19,20 +19,26 @@ pub struct InspectArgs {
     pub json: bool,
 }
 
-fn is_scene(path: &std::path::Path) -> bool {
+/// The scene form of the file by its magic bytes: `Some(false)` plain,
+/// `Some(true)` packed, `None` not a scene.
+fn scene_form(path: &std::path::Path) -> Option<bool> {
     use std::io::Read;
     let mut head = [0u8; 8];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| head == MAGIC || head == PACKED_MAGIC)
+        .ok()?;
+    match head {
+        MAGIC => Some(false),
+        PACKED_MAGIC => Some(true),
+        _ => None,
+    }
 }
 
 /// Runs `inspect`.
 pub fn run(args: InspectArgs) -> Result<(), String> {
-    if is_scene(&args.file) {
+    if let Some(packed) = scene_form(&args.file) {
         let scene = SceneFile::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
         let file_bytes = std::fs::metadata(&args.file).map_or(0, |m| m.len() as usize);
-        let packed = file_bytes != scene.bytes().len();
         let summary = SceneSummary::of(&scene.view()).stored_as(file_bytes, packed);
         let text = if args.json {
             serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())? + "\n"

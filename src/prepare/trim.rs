@@ -312,19 +312,21 @@ fn fit_chain_3d(
         .map(on)
         .collect();
     let curve: Vec<Vec3> = (0..=128).map(|i| seg.eval_unit(i as f64 / 128.0).p).collect();
-    fn near(p: &Vec3, poly: &[Vec3], tol: f64) -> bool {
-        poly.windows(2).any(|w| {
-            let d = w[1] - w[0];
-            let l2 = d.dot(&d);
-            let t = if l2 > 0.0 {
-                ((*p - w[0]).dot(&d) / l2).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            (*p - (w[0] + d * t)).norm() <= tol
-        })
-    }
-    image.iter().step_by(4).all(|p| near(p, &curve, tol3)).then_some(c)
+    let near = |p: &Vec3| curve.windows(2).any(|w| segment_foot(p, &w[0], &w[1]).0 <= tol3);
+    image.iter().step_by(4).all(near).then_some(c)
+}
+
+/// Distance from `p` to the segment `a b` and the parameter `t ∈ [0, 1]` of
+/// its foot.
+fn segment_foot(p: &crate::geom::Vec3, a: &crate::geom::Vec3, b: &crate::geom::Vec3) -> (f64, f64) {
+    let d = b - a;
+    let l2 = d.dot(&d);
+    let t = if l2 > 0.0 {
+        ((p - a).dot(&d) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    ((p - (a + d * t)).norm(), t)
 }
 
 /// The p-curve chain `c` oriented by its end points in space against the
@@ -371,14 +373,7 @@ fn deviation_3d(c: &[Vec<H2>], face: &Face, seg: &CurveSegment) -> f64 {
             // nearest chord, then the foot on the curve
             let mut best = (f64::INFINITY, 0.0);
             for (k, w) in poly.windows(2).enumerate() {
-                let d = w[1] - w[0];
-                let l2 = d.dot(&d);
-                let t = if l2 > 0.0 {
-                    ((p - w[0]).dot(&d) / l2).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
-                let e = (p - (w[0] + d * t)).norm();
+                let (e, t) = segment_foot(&p, &w[0], &w[1]);
                 if e < best.0 {
                     best = (e, (k as f64 + t) / N as f64);
                 }
