@@ -35,7 +35,14 @@ fn inspect_reports_pieces_cones_and_sections_of_a_scene() {
     assert_eq!(pieces, by_class);
     let cone = v["max_convex_cone_deg"].as_f64().unwrap();
     assert!(cone > 0.0 && cone < 90.0, "{cone}");
-    assert_eq!(v["sections"].as_array().unwrap().len(), 17);
+    // the 17 sections of 2.0 and the optional surfaces and piece origins of 2.1
+    assert_eq!(v["sections"].as_array().unwrap().len(), 19);
+    // a prepared scene packs with codec 2 (derived data not stored)
+    let raw = std::fs::read(&scene).unwrap();
+    assert_eq!(
+        u16::from_le_bytes([raw[10], raw[11]]),
+        extrack::scene::packed::CODEC_ZSTD_DERIVED
+    );
     // `import` writes the packed container by default; `bytes` is the in-place size
     let file_len = std::fs::metadata(&scene).unwrap().len();
     assert_eq!(v["file_bytes"].as_u64().unwrap(), file_len);

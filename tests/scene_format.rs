@@ -103,7 +103,15 @@ fn view_accessors_copy_nothing() {
     assert_eq!(v.vertex_pieces(&v.vertices()[0]), &[0, 1]);
     assert_eq!(v.edge_knots(&v.edges()[3]).len(), 6);
     assert_eq!(v.edge_samples(&v.edges()[3]).len(), 3);
-    assert_eq!(v.version(), (2, 0));
+    assert_eq!(v.version(), (2, 1));
+    // the optional sections of 2.1: one surface, one origin per piece
+    assert_eq!(v.surfaces().len(), 1);
+    assert_eq!(v.piece_origins().len(), v.pieces().len());
+    assert_eq!(v.piece_origins()[0].surface, 0);
+    assert!(v.piece_origins()[1..].iter().all(|o| o.surface == NONE));
+    let (ku, kv) = v.surface_knots(&v.surfaces()[0]);
+    assert_eq!((ku.len(), kv.len()), (4, 4));
+    assert_eq!(v.surface_poles(&v.surfaces()[0]), v.piece_poles(&v.pieces()[0]));
 }
 
 #[test]
@@ -166,7 +174,33 @@ fn versions() {
     let data = small_scene();
     let bytes = data.write();
     let sections = raw_sections(&bytes);
-    assert_eq!(assemble(2, 0, &sections), bytes);
+    assert_eq!(assemble(2, 1, &sections), bytes);
+
+    // a 2.0 file (no optional sections of 2.1): accepted, reads as having none
+    let mut v20 = sections.clone();
+    v20.retain(|s| s.id != SectionId::Surfaces as u32 && s.id != SectionId::PieceOrigins as u32);
+    assert_eq!(v20.len() + 2, sections.len());
+    let b = assemble(2, 0, &v20);
+    let a = aligned(&b);
+    let v = SceneView::from_bytes(a.as_bytes()).unwrap();
+    assert!(v.surfaces().is_empty() && v.piece_origins().is_empty());
+    let mut plain = data.clone();
+    plain.surfaces.clear();
+    plain.pieces.iter_mut().for_each(|p| p.origin = None);
+    assert_eq!(v.to_data(), plain);
+    // what a 2.0 reader sees of a 2.1 file: the same sections marked optional are skippable
+    assert!(sections
+        .iter()
+        .filter(|s| s.id == SectionId::Surfaces as u32 || s.id == SectionId::PieceOrigins as u32)
+        .all(|s| s.flags & SECTION_REQUIRED == 0));
+    // piece origins must come one per piece
+    let mut short = sections.clone();
+    for s in short.iter_mut().filter(|s| s.id == SectionId::PieceOrigins as u32) {
+        s.record_count -= 1;
+        s.bytes.truncate(s.bytes.len() - 48);
+    }
+    let err = load(&assemble(2, 1, &short)).unwrap_err();
+    assert!(err.to_string().contains("piece origins"), "{err}");
 
     // major version change: rejected (with or without a valid checksum)
     for major in [0u16, 1, 3, 0xFFFF] {

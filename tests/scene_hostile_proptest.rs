@@ -45,7 +45,7 @@ proptest! {
         let a = AlignedBytes::from_slice(&bytes);
         if let Ok(view) = SceneView::from_bytes(a.as_bytes()) {
             let text = dump(&view);
-            prop_assert!(text.starts_with("extrack scene 2.0"));
+            prop_assert!(text.starts_with("extrack scene 2."));
             let owned = view.to_data();
             let again = AlignedBytes::from_slice(&owned.write());
             let v2 = SceneView::from_bytes(again.as_bytes());

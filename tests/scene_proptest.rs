@@ -179,6 +179,7 @@ fn build(seed: u64, bodies: &[BodySpec], names: &[String]) -> SceneData {
                 bbox: r.aabb(),
                 trim_loops,
                 adjacency,
+                origin: None,
             });
         }
         for &(kind, deg, n_samples) in &b.edges {

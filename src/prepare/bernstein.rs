@@ -239,6 +239,31 @@ pub fn split_u(p: usize, q: usize, cw: &[Hpoint], a: f64) -> (Vec<Hpoint>, Vec<H
     (left, right)
 }
 
+/// The poles of a Bézier patch restricted to `[s0,s1]×[t0,t1]` ⊆ `[0,1]²`
+/// and re-parameterised to `[0,1]²` (de Casteljau splits in the order of
+/// [`Poly::restrict`]: u at `s0`, u at the rescaled `s1`, then v likewise).
+///
+/// This is the one definition of a piece's poles: the offline stage stores
+/// exactly these values, and a packed scene re-derives them from the
+/// surface's span ([`packed`](crate::scene::packed)), so the arithmetic must
+/// not change without a new packed codec.
+pub fn restrict_poles(p: usize, q: usize, cw: &[Hpoint], r: [f64; 4]) -> Vec<Hpoint> {
+    let mut x = cw.to_vec();
+    if r[0] > 0.0 {
+        x = split_u(p, q, &x, r[0]).1;
+    }
+    if r[1] < 1.0 {
+        x = split_u(p, q, &x, (r[1] - r[0]) / (1.0 - r[0])).0;
+    }
+    if r[2] > 0.0 {
+        x = split_v(p, q, &x, r[2]).1;
+    }
+    if r[3] < 1.0 {
+        x = split_v(p, q, &x, (r[3] - r[2]) / (1.0 - r[2])).0;
+    }
+    x
+}
+
 /// Transposes a pole grid (u ↔ v).
 pub fn transpose_poles(p: usize, q: usize, cw: &[Hpoint]) -> Vec<Hpoint> {
     let mut out = vec![[0.0; 4]; cw.len()];

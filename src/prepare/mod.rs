@@ -25,7 +25,9 @@ pub mod trim;
 use crate::geom::{NurbsSurface, Vec3};
 use crate::import::eval::FaceTrim;
 use crate::import::model::{BodyKind as ModelBodyKind, Model, SourceFormat};
-use crate::scene::data::{Aabb, Body, BodyKind, Piece, SceneData, SourceKind, Tolerance, NONE};
+use crate::scene::data::{
+    Aabb, Body, BodyKind, Piece, PieceOrigin, SceneData, SourceKind, SurfaceNet, Tolerance, NONE,
+};
 use crate::scene::Span;
 use convexity::ConvexityOptions;
 use rayon::prelude::*;
@@ -189,6 +191,10 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
             match r {
                 Ok(fo) => {
                     stats.faces += 1;
+                    let surface = u32::try_from(scene.surfaces.len()).map_err(|_| PrepareError::TooLarge)?;
+                    if let (Some(f), false) = (&fo.fnurbs, fo.pieces.is_empty()) {
+                        scene.surfaces.push(surface_net(&f.mapped.surface));
+                    }
                     if let Some(f) = fo.fnurbs {
                         face_nurbs.insert(fi, f);
                     }
@@ -197,7 +203,10 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
                     trim_counts.1 += fo.trim_counts.1;
                     trim_counts.2 += fo.trim_counts.2;
                     stats.warnings.extend(fo.warnings);
-                    for (p, info) in fo.pieces {
+                    for (mut p, info) in fo.pieces {
+                        if let Some(o) = &mut p.origin {
+                            o.surface = surface;
+                        }
                         scene.pieces.push(p);
                         infos.push(info);
                     }
@@ -379,12 +388,11 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
         let span_normal = split::normal_polys(p, q, &bp.patch.cw);
         for cp in convexity::classify(p, q, &bp.patch.cw, sigma, &opts.convexity) {
             let mut nice = Vec::new();
-            let normal: [bernstein::Poly; 3] = std::array::from_fn(|k| span_normal[k].restrict(cp.rect));
             split::make_nice_with(
                 p,
                 q,
                 cp.cw,
-                normal,
+                &span_normal,
                 cp.rect,
                 cp.class,
                 sigma,
@@ -429,14 +437,17 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
                     trim::TrimStatus::Inside => (false, true, Vec::new()),
                     trim::TrimStatus::Partial(l) => (true, false, l),
                 };
-                let bbox = hull_box(&np.cw);
+                // the stored poles, box and cone are the ones a packed scene
+                // re-derives from the span (`scene::packed`): one arithmetic
+                let poles = bernstein::restrict_poles(p, q, &bp.patch.cw, np.rect);
+                let bbox = hull_box(&poles);
                 out.push((
                     Piece {
                         body,
                         source_face: face.source,
                         degree_u: p as u32,
                         degree_v: q as u32,
-                        poles: np.cw,
+                        poles,
                         class: np.class,
                         reversed: !face.same_sense,
                         trimmed,
@@ -446,6 +457,12 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
                         bbox,
                         trim_loops: loops,
                         adjacency: Vec::new(),
+                        // `surface` is set when the face's surface is added to the scene
+                        origin: Some(PieceOrigin {
+                            surface: 0,
+                            span: [bp.index.0 as u32, bp.index.1 as u32],
+                            rect: np.rect,
+                        }),
                     },
                     PieceInfo {
                         face: fi,
@@ -458,6 +475,19 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
     }
     stats.fnurbs = Some(fnurbs);
     Ok(stats)
+}
+
+/// A face's converted NURBS surface as the scene stores it.
+fn surface_net(s: &NurbsSurface) -> SurfaceNet {
+    SurfaceNet {
+        degree_u: s.degree_u as u32,
+        degree_v: s.degree_v as u32,
+        count_u: s.n_u as u32,
+        count_v: s.n_v as u32,
+        knots_u: s.knots_u.clone(),
+        knots_v: s.knots_v.clone(),
+        poles: s.cw.clone(),
+    }
 }
 
 /// The piece's patch as a NURBS surface on `[0,1]²`.

@@ -104,14 +104,28 @@ pub struct NicePatch {
     pub cone: NormalCone,
 }
 
-/// Splits a classified patch: convex ones are halved (alternating
-/// directions, the one with the larger pole extent first) until their cone
-/// half-angle is below `max_angle`; other classes get their cone only.
+/// Cone of the outward normals of the part `rect` ⊆ `[0,1]²` of a span
+/// whose normal numerator is `span_normal` ([`normal_polys`] of the span's
+/// poles): the numerator restricted to `rect` ([`Poly::restrict`]), its
+/// coefficient vectors times `sigma`, [`cone_of`]. The one definition of a
+/// piece's cone: the offline stage stores it and a packed scene re-derives
+/// its axis (`scene::derived`), so the arithmetic must not change without a
+/// new packed codec.
+pub fn restricted_cone(span_normal: &[Poly; 3], rect: [f64; 4], sigma: f64) -> NormalCone {
+    let normal: [Poly; 3] = std::array::from_fn(|k| span_normal[k].restrict(rect));
+    let dirs: Vec<Vec3> = coefficient_vectors(&normal).into_iter().map(|v| v * sigma).collect();
+    cone_of(&dirs)
+}
+
+/// Splits the part `rect` of a classified span (poles `span_cw`): convex
+/// parts are halved (alternating directions, the one with the larger pole
+/// extent first) until their cone half-angle is below `max_angle`; other
+/// classes get their cone only.
 #[allow(clippy::too_many_arguments)]
 pub fn make_nice(
     p: usize,
     q: usize,
-    cw: Vec<Hpoint>,
+    span_cw: &[Hpoint],
     rect: [f64; 4],
     class: ConvexityClass,
     sigma: f64,
@@ -119,18 +133,20 @@ pub fn make_nice(
     max_depth: u32,
     out: &mut Vec<NicePatch>,
 ) {
-    let normal = normal_polys(p, q, &cw);
-    make_nice_with(p, q, cw, normal, rect, class, sigma, max_angle, max_depth, out);
+    let normal = normal_polys(p, q, span_cw);
+    let cw = super::bernstein::restrict_poles(p, q, span_cw, rect);
+    make_nice_with(p, q, cw, &normal, rect, class, sigma, max_angle, max_depth, out);
 }
 
-/// [`make_nice`] with the patch's normal polynomials ([`normal_polys`], or
-/// a restriction of a parent's) given; halves restrict them.
+/// [`make_nice`] with the span's normal numerator ([`normal_polys`]) given
+/// and `cw` the poles of the part `rect`; every part's cone is
+/// [`restricted_cone`] of the span's numerator.
 #[allow(clippy::too_many_arguments)]
 pub fn make_nice_with(
     p: usize,
     q: usize,
     cw: Vec<Hpoint>,
-    normal: [Poly; 3],
+    span_normal: &[Poly; 3],
     rect: [f64; 4],
     class: ConvexityClass,
     sigma: f64,
@@ -138,8 +154,7 @@ pub fn make_nice_with(
     max_depth: u32,
     out: &mut Vec<NicePatch>,
 ) {
-    let dirs: Vec<Vec3> = coefficient_vectors(&normal).into_iter().map(|v| v * sigma).collect();
-    let cone = cone_of(&dirs);
+    let cone = restricted_cone(span_normal, rect, sigma);
     if class != ConvexityClass::Convex || cone.half_angle < max_angle {
         out.push(NicePatch { rect, cw, class, cone });
         return;
@@ -177,22 +192,16 @@ pub fn make_nice_with(
     };
     if ext(true) >= ext(false) {
         let (a, b) = split_u(p, q, &cw, 0.5);
-        let halves: Vec<(Poly, Poly)> = normal.iter().map(|x| x.split_s(0.5)).collect();
-        let na: [Poly; 3] = std::array::from_fn(|k| halves[k].0.clone());
-        let nb: [Poly; 3] = std::array::from_fn(|k| halves[k].1.clone());
         let sm = 0.5 * (s0 + s1);
         let d = max_depth - 1;
-        make_nice_with(p, q, a, na, [s0, sm, t0, t1], class, sigma, max_angle, d, out);
-        make_nice_with(p, q, b, nb, [sm, s1, t0, t1], class, sigma, max_angle, d, out);
+        make_nice_with(p, q, a, span_normal, [s0, sm, t0, t1], class, sigma, max_angle, d, out);
+        make_nice_with(p, q, b, span_normal, [sm, s1, t0, t1], class, sigma, max_angle, d, out);
     } else {
         let (a, b) = split_v(p, q, &cw, 0.5);
-        let halves: Vec<(Poly, Poly)> = normal.iter().map(|x| x.split_t(0.5)).collect();
-        let na: [Poly; 3] = std::array::from_fn(|k| halves[k].0.clone());
-        let nb: [Poly; 3] = std::array::from_fn(|k| halves[k].1.clone());
         let tm = 0.5 * (t0 + t1);
         let d = max_depth - 1;
-        make_nice_with(p, q, a, na, [s0, s1, t0, tm], class, sigma, max_angle, d, out);
-        make_nice_with(p, q, b, nb, [s0, s1, tm, t1], class, sigma, max_angle, d, out);
+        make_nice_with(p, q, a, span_normal, [s0, s1, t0, tm], class, sigma, max_angle, d, out);
+        make_nice_with(p, q, b, span_normal, [s0, s1, tm, t1], class, sigma, max_angle, d, out);
     }
 }
 
@@ -210,7 +219,7 @@ mod tests {
             make_nice(
                 pt.degree_u,
                 pt.degree_v,
-                pt.cw.clone(),
+                &pt.cw,
                 [0.0, 1.0, 0.0, 1.0],
                 ConvexityClass::Convex,
                 1.0,

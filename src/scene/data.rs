@@ -31,6 +31,44 @@ pub struct SceneData {
     pub vertices: Vec<Vertex>,
     /// All BVH nodes of all bodies.
     pub bvh_nodes: Vec<BvhNode>,
+    /// The NURBS surfaces pieces were cut from (optional section since 2.1;
+    /// pieces refer to them through [`Piece::origin`]).
+    pub surfaces: Vec<SurfaceNet>,
+}
+
+/// A NURBS surface pieces were cut from: the face's surface as the offline
+/// stage converted it (exact NURBS of the face's geometry over the face's
+/// range). Stored once per face, so a packed scene can derive its pieces'
+/// Bézier poles instead of storing them (`formats/scene.md`, "Packed container").
+#[derive(Debug, Clone, PartialEq)]
+pub struct SurfaceNet {
+    /// Degree in u.
+    pub degree_u: u32,
+    /// Degree in v.
+    pub degree_v: u32,
+    /// Number of poles in u.
+    pub count_u: u32,
+    /// Number of poles in v.
+    pub count_v: u32,
+    /// Knot vector in u (`count_u + degree_u + 1` values).
+    pub knots_u: Vec<f64>,
+    /// Knot vector in v (`count_v + degree_v + 1` values).
+    pub knots_v: Vec<f64>,
+    /// `count_u × count_v` homogeneous poles `[w·x, w·y, w·z, w]`, u index outer.
+    pub poles: Vec<[f64; 4]>,
+}
+
+/// Where a piece lies on its surface: the Bézier span `(span_u, span_v)` of
+/// [`SceneData::surfaces`]`[surface]` (non-empty knot spans counted from 0)
+/// restricted to `rect` in the span's normalised `[0,1]²`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PieceOrigin {
+    /// Index into [`SceneData::surfaces`].
+    pub surface: u32,
+    /// Non-empty knot span indices `(u, v)`.
+    pub span: [u32; 2],
+    /// `[s0, s1, t0, t1]` inside the span.
+    pub rect: [f64; 4],
 }
 
 /// Where the scene came from and how it was prepared.
@@ -241,6 +279,8 @@ pub struct Piece {
     pub trim_loops: Vec<TrimLoop>,
     /// Neighbours across the boundaries.
     pub adjacency: Vec<Adjacency>,
+    /// Where the piece was cut from (`None` for pieces made without a surface).
+    pub origin: Option<PieceOrigin>,
 }
 
 impl Piece {

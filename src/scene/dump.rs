@@ -147,6 +147,16 @@ pub fn dump(v: &SceneView<'_>) -> String {
             f(p.domain[2]),
             f(p.domain[3])
         );
+        if let Some(og) = v.piece_origins().get(i).filter(|og| og.surface != NONE) {
+            let _ = writeln!(
+                o,
+                "  origin surface {} span ({}, {}) rect {}",
+                og.surface,
+                og.span_u,
+                og.span_v,
+                fs(&og.rect)
+            );
+        }
         let _ = writeln!(o, "  cone {}", cone(&p.cone));
         let _ = writeln!(o, "  bbox {}", bbox(&p.bbox));
         for (k, q) in v.piece_poles(p).iter().enumerate() {
@@ -223,6 +233,20 @@ pub fn dump(v: &SceneView<'_>) -> String {
             let _ = writeln!(o, "bvh {i} leaf pieces {:?} bbox {}", v.leaf_pieces(n), bbox(&n.bbox));
         } else {
             let _ = writeln!(o, "bvh {i} children {} {} bbox {}", n.a, n.b, bbox(&n.bbox));
+        }
+    }
+    for (i, sf) in v.surfaces().iter().enumerate() {
+        let (ku, kv) = v.surface_knots(sf);
+        let _ = writeln!(
+            o,
+            "surface {i} degree {}x{} poles {}x{}",
+            sf.degree_u, sf.degree_v, sf.count_u, sf.count_v
+        );
+        let _ = writeln!(o, "  knots u {}", fs(ku));
+        let _ = writeln!(o, "  knots v {}", fs(kv));
+        for (k, h) in v.surface_poles(sf).iter().enumerate() {
+            let (a, b) = (k / sf.count_v.max(1) as usize, k % sf.count_v.max(1) as usize);
+            let _ = writeln!(o, "  pole ({a},{b}) {}", fs(h));
         }
     }
     o

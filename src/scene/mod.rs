@@ -8,6 +8,7 @@
 //! - [`SceneView`] (`view.rs`): zero-copy reader validating once, then
 //!   infallible accessors returning record slices in place; [`SceneFile`] and
 //!   [`AlignedBytes`] own the 8-aligned buffer it borrows;
+//! - [`derived`]: the fields a packed scene (codec 2) derives instead of storing;
 //! - [`packed`]: the Zstandard-compressed container `extrack import` writes
 //!   by default, unpacked into an aligned buffer before viewing;
 //! - [`checksum`]: CRC-32 of the header and of every section;
@@ -24,6 +25,7 @@
 
 pub mod checksum;
 pub mod data;
+pub mod derived;
 mod dump;
 mod error;
 pub mod gltf;

@@ -26,8 +26,14 @@ pub const PACKED_MAGIC: [u8; 8] = *b"EXTRACKZ";
 pub const PACKED_HEADER_LEN: usize = 40;
 /// Container version this reader and writer implement.
 pub const PACKED_VERSION: u16 = 1;
-/// Codec id of Zstandard (RFC 8878), the only codec of version 1.
+/// Codec id of Zstandard (RFC 8878) over the plain bytes.
 pub const CODEC_ZSTD: u16 = 1;
+/// Codec id of Zstandard over the scene's *residual image*: the plain bytes
+/// with every field the reader can derive (pieces' poles from their surfaces,
+/// boxes, normal-cone axes, BVHs) XORed with its derivation
+/// ([`derived`](super::derived)). What [`pack`] writes whenever unpacking
+/// reproduces the scene exactly; otherwise it falls back to [`CODEC_ZSTD`].
+pub const CODEC_ZSTD_DERIVED: u16 = 2;
 /// Compression level `extrack import` uses (Zstandard levels 1–22; 9 takes
 /// about 0.2 s for a 4 MB scene and is within 5 % of level 19's size on the
 /// corpus).
@@ -66,15 +72,35 @@ fn le<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
 /// returns them) at a Zstandard `level` (clamped to 1..=22). Deterministic:
 /// the same bytes and level give the same output.
 pub fn pack(scene: &[u8], level: i32) -> Result<Vec<u8>, SceneError> {
-    let payload = zstd::bulk::compress(scene, level.clamp(1, 22)).map_err(|e| SceneError::Packed {
+    let residual = super::derived::encode(scene);
+    let mut check = residual.clone();
+    super::derived::decode(&mut check);
+    let (codec, image) = if check == scene {
+        (CODEC_ZSTD_DERIVED, &residual[..])
+    } else {
+        (CODEC_ZSTD, scene)
+    };
+    pack_with(image, scene.len(), codec, level)
+}
+
+/// Packs `image` as it is under `codec`: the scene's bytes for
+/// [`CODEC_ZSTD`], a residual image ([`derived::encode`](super::derived::encode))
+/// for [`CODEC_ZSTD_DERIVED`]. Nothing is checked: [`pack`] is the writer;
+/// this is for tools and tests that need containers of either codec.
+pub fn pack_raw(image: &[u8], codec: u16, level: i32) -> Result<Vec<u8>, SceneError> {
+    pack_with(image, image.len(), codec, level)
+}
+
+fn pack_with(image: &[u8], len: usize, codec: u16, level: i32) -> Result<Vec<u8>, SceneError> {
+    let payload = zstd::bulk::compress(image, level.clamp(1, 22)).map_err(|e| SceneError::Packed {
         reason: format!("compression failed: {e}"),
     })?;
     let mut out = vec![0u8; PACKED_HEADER_LEN];
     out[..8].copy_from_slice(&PACKED_MAGIC);
     put_u16(&mut out, 8, PACKED_VERSION);
-    put_u16(&mut out, 10, CODEC_ZSTD);
+    put_u16(&mut out, 10, codec);
     // bytes 12..16 reserved (zero)
-    put_u64(&mut out, 16, scene.len() as u64);
+    put_u64(&mut out, 16, len as u64);
     put_u64(&mut out, 24, payload.len() as u64);
     put_u32(&mut out, 32, crc32(&payload));
     let hcrc = crc32(&out[..36]);
@@ -111,8 +137,10 @@ pub fn unpack(bytes: &[u8]) -> Result<AlignedBytes, SceneError> {
         )));
     }
     let codec = u16::from_le_bytes(le(bytes, 10));
-    if codec != CODEC_ZSTD {
-        return Err(bad(format!("unknown codec {codec} (1 = Zstandard)")));
+    if codec != CODEC_ZSTD && codec != CODEC_ZSTD_DERIVED {
+        return Err(bad(format!(
+            "unknown codec {codec} (1 = Zstandard, 2 = Zstandard over derived residuals)"
+        )));
     }
     let reserved = u32::from_le_bytes(le(bytes, 12));
     if reserved != 0 {
@@ -150,6 +178,9 @@ pub fn unpack(bytes: &[u8]) -> Result<AlignedBytes, SceneError> {
         return Err(bad(format!(
             "payload unpacks to {got} bytes, header says {unpacked_len}"
         )));
+    }
+    if codec == CODEC_ZSTD_DERIVED {
+        super::derived::decode(out.as_bytes_mut());
     }
     Ok(out)
 }

@@ -15,7 +15,7 @@ pub const MAGIC: [u8; 8] = *b"EXTRACK\0";
 /// Major format version written and accepted (incompatible changes bump it).
 pub const VERSION_MAJOR: u16 = 2;
 /// Minor format version written (a newer minor may only add optional sections).
-pub const VERSION_MINOR: u16 = 0;
+pub const VERSION_MINOR: u16 = 1;
 /// Endianness marker: `0x0102_0304` written little-endian (bytes `04 03 02 01`).
 pub const ENDIAN_MARKER: u32 = 0x0102_0304;
 /// "No index" value of an optional `u32` index (no neighbour, no vertex, no BVH).
@@ -108,11 +108,15 @@ pub enum SectionId {
     Indices = 16,
     /// [`BvhNodeRecord`]s.
     BvhNodes = 17,
+    /// [`SurfaceRecord`]s (optional, since 2.1): the NURBS surfaces pieces were cut from.
+    Surfaces = 18,
+    /// [`PieceOriginRecord`]s (optional, since 2.1): one per piece, where it lies on its surface.
+    PieceOrigins = 19,
 }
 
 impl SectionId {
-    /// All ids of format 1.0, in the order the writer lays them out.
-    pub const ALL: [SectionId; 17] = [
+    /// All ids of format 2.1, in the order the writer lays them out.
+    pub const ALL: [SectionId; 19] = [
         SectionId::Meta,
         SectionId::Strings,
         SectionId::StrRefs,
@@ -130,7 +134,16 @@ impl SectionId {
         SectionId::Vertices,
         SectionId::Indices,
         SectionId::BvhNodes,
+        SectionId::Surfaces,
+        SectionId::PieceOrigins,
     ];
+
+    /// True for the sections every 2.x file holds; the others (added in
+    /// minor versions) are optional: written without the required flag and
+    /// read as empty when absent.
+    pub fn is_required(self) -> bool {
+        !matches!(self, SectionId::Surfaces | SectionId::PieceOrigins)
+    }
 
     /// The id for a numeric code, `None` for ids this version does not know.
     pub fn from_code(code: u32) -> Option<Self> {
@@ -157,6 +170,8 @@ impl SectionId {
             SectionId::Vertices => "vertices",
             SectionId::Indices => "indices",
             SectionId::BvhNodes => "bvh_nodes",
+            SectionId::Surfaces => "surfaces",
+            SectionId::PieceOrigins => "piece_origins",
         }
     }
 
@@ -180,6 +195,8 @@ impl SectionId {
             SectionId::Vertices => size_of::<VertexRecord>(),
             SectionId::Indices => size_of::<u32>(),
             SectionId::BvhNodes => size_of::<BvhNodeRecord>(),
+            SectionId::Surfaces => size_of::<SurfaceRecord>(),
+            SectionId::PieceOrigins => size_of::<PieceOriginRecord>(),
         }
     }
 }
@@ -337,6 +354,44 @@ pub struct PieceRecord {
     pub trim_loops: Span,
     /// Neighbour features per boundary (range into adjacency).
     pub adjacency: Span,
+}
+
+/// A NURBS surface pieces were cut from (section `surfaces`, optional since 2.1).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct SurfaceRecord {
+    /// Degree in u (1..=15).
+    pub degree_u: u32,
+    /// Degree in v (1..=15).
+    pub degree_v: u32,
+    /// Number of poles in u (`> degree_u`).
+    pub count_u: u32,
+    /// Number of poles in v (`> degree_v`).
+    pub count_v: u32,
+    /// Knot vector in u: range into knots, `count_u + degree_u + 1` values.
+    pub knots_u: Span,
+    /// Knot vector in v: range into knots, `count_v + degree_v + 1` values.
+    pub knots_v: Span,
+    /// Homogeneous poles: range into poles, `count_u × count_v`, u index outer.
+    pub poles: Span,
+}
+
+/// Where a piece lies on its surface (section `piece_origins`, optional since
+/// 2.1, one record per piece): its poles are the surface's Bézier span
+/// `(span_u, span_v)` restricted to `rect` ([`restrict_poles`](crate::prepare::bernstein::restrict_poles)).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct PieceOriginRecord {
+    /// Index into surfaces, or [`NONE`] when the piece has no recorded origin.
+    pub surface: u32,
+    /// Index of the non-empty u knot span (0-based, increasing u).
+    pub span_u: u32,
+    /// Index of the non-empty v knot span.
+    pub span_v: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+    /// `[s0, s1, t0, t1]` ⊆ `[0,1]²` inside the span's normalised parameters.
+    pub rect: [f64; 4],
 }
 
 /// Trim-loop flag: the loop is an outer boundary (else a hole).
@@ -557,6 +612,8 @@ const _: () = {
     assert!(size_of::<EdgeSampleRecord>() == 56);
     assert!(size_of::<VertexRecord>() == 88);
     assert!(size_of::<BvhNodeRecord>() == 64);
+    assert!(size_of::<SurfaceRecord>() == 40);
+    assert!(size_of::<PieceOriginRecord>() == 48);
 };
 
 #[cfg(test)]

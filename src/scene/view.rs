@@ -26,7 +26,8 @@
 
 use super::data::{
     Adjacency, Body, BodyKind, Boundary, BvhKind, BvhNode, ConvexityClass, Edge, EdgeKind, EdgeSample, EdgeSide,
-    FeatureRef, Meta, ParamMap, Piece, SceneData, SourceKind, Tolerance, TrimCurve, TrimLoop, Vertex,
+    FeatureRef, Meta, ParamMap, Piece, PieceOrigin, SceneData, SourceKind, SurfaceNet, Tolerance, TrimCurve, TrimLoop,
+    Vertex,
 };
 use super::records::*;
 use super::{checksum, SceneError};
@@ -64,6 +65,8 @@ pub struct SceneView<'a> {
     vertices: &'a [VertexRecord],
     indices: &'a [u32],
     bvh_nodes: &'a [BvhNodeRecord],
+    surfaces: &'a [SurfaceRecord],
+    piece_origins: &'a [PieceOriginRecord],
 }
 
 /// Casts `bytes[range]` to records; empty on any mismatch (never happens for a validated layout).
@@ -226,9 +229,13 @@ impl Layout {
         }
         let mut out: [Range<usize>; SectionId::ALL.len()] = Default::default();
         for (k, r) in known.into_iter().enumerate() {
-            out[k] = r.ok_or(SceneError::MissingSection {
-                section: SectionId::ALL[k].name(),
-            })?;
+            let id = SectionId::ALL[k];
+            out[k] = match r {
+                Some(r) => r,
+                // an optional section that is absent reads as empty
+                None if !id.is_required() => 0..0,
+                None => return Err(SceneError::MissingSection { section: id.name() }),
+            };
         }
         Ok(Layout {
             known: out,
@@ -267,6 +274,8 @@ impl Layout {
             vertices: cast(bytes, &r(SectionId::Vertices)),
             indices: cast(bytes, &r(SectionId::Indices)),
             bvh_nodes: cast(bytes, &r(SectionId::BvhNodes)),
+            surfaces: cast(bytes, &r(SectionId::Surfaces)),
+            piece_origins: cast(bytes, &r(SectionId::PieceOrigins)),
         }
     }
 }
@@ -647,6 +656,70 @@ impl Checker<'_, '_> {
                 self.feature(&a.feature, p.body, "piece adjacency", i)?;
             }
         }
+        // surfaces and piece origins (optional sections of 2.1)
+        for (i, f) in v.surfaces.iter().enumerate() {
+            const W: &str = "surface";
+            self.degree(f.degree_u, W, i)?;
+            self.degree(f.degree_v, W, i)?;
+            let poles = self.span(v.poles, f.poles, "surface poles", i, "poles")?;
+            let (nu, nv) = (f.count_u as u64, f.count_v as u64);
+            if nu <= f.degree_u as u64 || nv <= f.degree_v as u64 || nu * nv != poles.len() as u64 {
+                return Err(Self::invalid(
+                    W,
+                    i,
+                    format!(
+                        "{} poles for {}×{} poles of degree {}×{}",
+                        poles.len(),
+                        nu,
+                        nv,
+                        f.degree_u,
+                        f.degree_v
+                    ),
+                ));
+            }
+            self.hpoints(poles, "surface poles", i)?;
+            for (knots, n, p) in [(f.knots_u, nu, f.degree_u), (f.knots_v, nv, f.degree_v)] {
+                let k = self.span(v.knots, knots, "surface knots", i, "knots")?;
+                if !finite(k) {
+                    return Err(SceneError::NonFinite {
+                        what: "surface knots",
+                        index: i,
+                    });
+                }
+                let (n, p) = (n as usize, p as usize);
+                let ok = k.len() == n + p + 1
+                    && k.windows(2).all(|w| w[0] <= w[1])
+                    && k.get(p).zip(k.get(n)).is_some_and(|(a, b)| a < b);
+                if !ok {
+                    return Err(Self::invalid(
+                        W,
+                        i,
+                        "knot count is not poles + degree + 1, knots decrease, or the domain is empty",
+                    ));
+                }
+            }
+        }
+        if !v.piece_origins.is_empty() && v.piece_origins.len() != v.pieces.len() {
+            return Err(Self::invalid(
+                "piece origins",
+                0,
+                format!("{} records for {} pieces", v.piece_origins.len(), v.pieces.len()),
+            ));
+        }
+        for (i, o) in v.piece_origins.iter().enumerate() {
+            const W: &str = "piece origin";
+            self.zero(o.reserved, W, i)?;
+            if o.surface != NONE {
+                self.index(o.surface, v.surfaces.len(), W, i, "surfaces")?;
+            }
+            if !finite(&o.rect) {
+                return Err(SceneError::NonFinite { what: W, index: i });
+            }
+            let r = o.rect;
+            if !(0.0 <= r[0] && r[0] < r[1] && r[1] <= 1.0 && 0.0 <= r[2] && r[2] < r[3] && r[3] <= 1.0) {
+                return Err(Self::invalid(W, i, "rectangle not inside [0,1]² or empty"));
+            }
+        }
         // edges
         for (i, e) in v.edges.iter().enumerate() {
             const W: &str = "edge";
@@ -966,6 +1039,23 @@ impl<'a> SceneView<'a> {
         }
     }
 
+    /// The NURBS surfaces pieces were cut from (empty when the file has none).
+    pub fn surfaces(&self) -> &'a [SurfaceRecord] {
+        self.surfaces
+    }
+    /// One origin per piece (empty when the file has none).
+    pub fn piece_origins(&self) -> &'a [PieceOriginRecord] {
+        self.piece_origins
+    }
+    /// A surface's knot vectors `(u, v)`.
+    pub fn surface_knots(&self, f: &SurfaceRecord) -> (&'a [f64], &'a [f64]) {
+        (sub(self.knots, f.knots_u), sub(self.knots, f.knots_v))
+    }
+    /// A surface's homogeneous poles (`count_u × count_v`, u index outer).
+    pub fn surface_poles(&self, f: &SurfaceRecord) -> &'a [[f64; 4]] {
+        sub(self.poles, f.poles)
+    }
+
     /// An owned copy; `SceneData::write` of it reproduces a writer-made file byte for byte.
     pub fn to_data(&self) -> SceneData {
         let s = |r: StrRef| self.str(r).to_owned();
@@ -1001,10 +1091,22 @@ impl<'a> SceneView<'a> {
                 bvh_root: b.bvh_root,
             })
             .collect();
+        let origin = |i: usize| {
+            self.piece_origins
+                .get(i)
+                .filter(|o| o.surface != NONE)
+                .map(|o| PieceOrigin {
+                    surface: o.surface,
+                    span: [o.span_u, o.span_v],
+                    rect: o.rect,
+                })
+        };
         let pieces = self
             .pieces
             .iter()
-            .map(|p| Piece {
+            .enumerate()
+            .map(|(i, p)| Piece {
+                origin: origin(i),
                 body: p.body,
                 source_face: p.source_face,
                 degree_u: p.degree_u,
@@ -1106,6 +1208,22 @@ impl<'a> SceneView<'a> {
                 },
             })
             .collect();
+        let surfaces = self
+            .surfaces
+            .iter()
+            .map(|f| {
+                let (ku, kv) = self.surface_knots(f);
+                SurfaceNet {
+                    degree_u: f.degree_u,
+                    degree_v: f.degree_v,
+                    count_u: f.count_u,
+                    count_v: f.count_v,
+                    knots_u: ku.to_vec(),
+                    knots_v: kv.to_vec(),
+                    poles: self.surface_poles(f).to_vec(),
+                }
+            })
+            .collect();
         SceneData {
             meta,
             bodies,
@@ -1113,6 +1231,7 @@ impl<'a> SceneView<'a> {
             edges,
             vertices,
             bvh_nodes,
+            surfaces,
         }
     }
 }
@@ -1305,7 +1424,11 @@ mod tests {
         let f = SceneFile::open(&path).unwrap();
         let v = f.view();
         assert_eq!(v.bodies().len(), 0);
-        assert_eq!(v.sections().len(), SectionId::ALL.len());
+        // the optional sections of 2.1 are written only when they hold records
+        let required = SectionId::ALL.iter().filter(|s| s.is_required()).count();
+        assert_eq!(v.sections().len(), required);
+        assert_eq!(v.version(), (VERSION_MAJOR, VERSION_MINOR));
+        assert!(v.surfaces().is_empty() && v.piece_origins().is_empty());
         assert_eq!(v.to_data(), SceneData::default());
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -137,6 +137,11 @@ fn section<T: bytemuck::Pod>(id: SectionId, items: &[T]) -> RawSection {
     }
 }
 
+fn optional(mut s: RawSection) -> RawSection {
+    s.flags = 0;
+    s
+}
+
 impl SceneData {
     /// Serialises the scene (deterministic: equal data gives equal bytes).
     ///
@@ -321,7 +326,45 @@ impl SceneData {
             })
             .collect();
 
-        let sections = [
+        // surfaces last in both pools, so files without them keep the 2.0 layout
+        let surfaces: Vec<SurfaceRecord> = self
+            .surfaces
+            .iter()
+            .map(|f| SurfaceRecord {
+                degree_u: f.degree_u,
+                degree_v: f.degree_v,
+                count_u: f.count_u,
+                count_v: f.count_v,
+                knots_u: push(&mut knots, &f.knots_u),
+                knots_v: push(&mut knots, &f.knots_v),
+                poles: push(&mut poles, &f.poles),
+            })
+            .collect();
+        let origins: Vec<PieceOriginRecord> = if self.pieces.iter().any(|p| p.origin.is_some()) {
+            self.pieces
+                .iter()
+                .map(|p| match p.origin {
+                    Some(o) => PieceOriginRecord {
+                        surface: o.surface,
+                        span_u: o.span[0],
+                        span_v: o.span[1],
+                        reserved: 0,
+                        rect: o.rect,
+                    },
+                    None => PieceOriginRecord {
+                        surface: NONE,
+                        span_u: 0,
+                        span_v: 0,
+                        reserved: 0,
+                        rect: [0.0, 1.0, 0.0, 1.0],
+                    },
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+
+        let mut sections = vec![
             section(SectionId::Meta, &[meta]),
             RawSection {
                 id: SectionId::Strings as u32,
@@ -346,6 +389,13 @@ impl SceneData {
             section(SectionId::Indices, &indices),
             section(SectionId::BvhNodes, &nodes),
         ];
+        // optional sections (2.1) only when there is something to say
+        if !surfaces.is_empty() {
+            sections.push(optional(section(SectionId::Surfaces, &surfaces)));
+        }
+        if !origins.is_empty() {
+            sections.push(optional(section(SectionId::PieceOrigins, &origins)));
+        }
         assemble(VERSION_MAJOR, VERSION_MINOR, &sections)
     }
 

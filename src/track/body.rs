@@ -1249,6 +1249,7 @@ mod tests {
                 curves: (0..4).map(quarter).collect(),
             }],
             adjacency: Vec::new(),
+            origin: None,
         }
     }
 

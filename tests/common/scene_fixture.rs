@@ -64,6 +64,7 @@ fn plane_piece(body: u32, face: u64, corners: [[f64; 3]; 4], normal: [f64; 3], a
         bbox: bb(min, max),
         trim_loops: vec![],
         adjacency,
+        origin: None,
     }
 }
 
@@ -72,7 +73,7 @@ fn plane_piece(body: u32, face: u64, corners: [[f64; 3]; 4], normal: [f64; 3], a
 pub fn small_scene() -> SceneData {
     use Boundary::*;
     // body 0 --------------------------------------------------------------
-    let p0 = plane_piece(
+    let mut p0 = plane_piece(
         0,
         101,
         [[0.0, 0.0, 0.0], [0.0, 10.0, 0.0], [10.0, 0.0, 0.0], [10.0, 10.0, 0.0]],
@@ -88,6 +89,21 @@ pub fn small_scene() -> SceneData {
             },
         ],
     );
+    // the corner's floor also records the surface it was cut from (format 2.1)
+    p0.origin = Some(PieceOrigin {
+        surface: 0,
+        span: [0, 0],
+        rect: [0.0, 1.0, 0.0, 1.0],
+    });
+    let floor = SurfaceNet {
+        degree_u: 1,
+        degree_v: 1,
+        count_u: 2,
+        count_v: 2,
+        knots_u: vec![0.0, 0.0, 1.0, 1.0],
+        knots_v: vec![0.0, 0.0, 1.0, 1.0],
+        poles: p0.poles.clone(),
+    };
     let p1 = plane_piece(
         0,
         102,
@@ -134,6 +150,7 @@ pub fn small_scene() -> SceneData {
             bbox: bb(min, max),
             trim_loops: vec![],
             adjacency: adj,
+            origin: None,
         }
     };
     let deg = std::f64::consts::PI / 180.0;
@@ -317,6 +334,7 @@ pub fn small_scene() -> SceneData {
                 feature: FeatureRef::Vertex(1),
             },
         ],
+        origin: None,
     };
     let e3 = Edge {
         kind: EdgeKind::Boundary,
@@ -394,6 +412,7 @@ pub fn small_scene() -> SceneData {
         edges: vec![e0, e1, e2, e3],
         vertices: vec![v0, v1],
         bvh_nodes: vec![n0, n1, n2, n3],
+        surfaces: vec![floor],
     }
 }
 
@@ -495,6 +514,7 @@ pub fn grid_scene(n: usize) -> SceneData {
                 fully_inside: false,
                 domain: [x, x + 10.0, y, y + 10.0],
                 cone: cone([0.0, 0.0, 1.0], 0.2),
+                origin: None,
                 bbox: bb([x, y, 0.0], [x + 10.0, y + 10.0, 0.2]),
                 trim_loops: vec![TrimLoop {
                     outer: true,
@@ -601,5 +621,6 @@ pub fn grid_scene(n: usize) -> SceneData {
         edges,
         vertices,
         bvh_nodes: nodes,
+        surfaces: vec![],
     }
 }

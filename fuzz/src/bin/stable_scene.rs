@@ -1,15 +1,16 @@
 //! Stable-toolchain fuzzing harness for the scene reader (plain and packed
 //! `.exs`): mutates seed scenes in-process for a given time — generic byte
 //! edits of the plain bytes, then usually re-sealed checksums (so that the
-//! structural checks behind the CRCs are reached), sometimes packed again or
-//! mutated after packing — and runs `SceneFile::from_file_bytes`, the dump,
+//! structural checks behind the CRCs are reached), sometimes packed again,
+//! mutated after packing, or packed around a changed residual image (codec
+//! 2) — and runs `SceneFile::from_file_bytes`, the dump,
 //! `TrackScene::new` and a cold closest-point query on what is accepted,
 //! catching panics and writing any crashing input to `fuzz/artifacts/scene/`.
 //!
 //! `cargo run --release --manifest-path fuzz/Cargo.toml --bin stable_scene -- SECONDS SEED.exs...`
 
 use extrack::scene::checksum::reseal;
-use extrack::scene::packed;
+use extrack::scene::{derived, packed};
 use extrack_fuzz::{run, Mutator, Rng};
 
 const TOKENS: &[&[u8]] = &[
@@ -85,6 +86,18 @@ fn main() {
                 3 => {
                     let _ = reseal(input);
                     if let Ok(p) = packed::pack(input, 1) {
+                        *input = p;
+                    }
+                }
+                4 => {
+                    // a valid container around a changed residual image (codec 2)
+                    let _ = reseal(input);
+                    let mut r = derived::encode(input);
+                    if !r.is_empty() {
+                        let i = rng.below(r.len());
+                        r[i] ^= 1 << rng.below(8);
+                    }
+                    if let Ok(p) = packed::pack_raw(&r, packed::CODEC_ZSTD_DERIVED, 1) {
                         *input = p;
                     }
                 }
