@@ -584,7 +584,7 @@ fn corpus_files_prepare() {
             "{name}: packed scene does not unpack to the plain bytes"
         );
         sizes.push((name.clone(), packed.len(), std::fs::metadata(&path).unwrap().len()));
-        // every prepared scene derives its poles, boxes, cone axes and BVHs (codec 2)
+        // every prepared scene derives its poles, boxes and BVHs (codec 2)
         assert_eq!(
             u16::from_le_bytes([packed[10], packed[11]]),
             extrack::scene::packed::CODEC_ZSTD_DERIVED,

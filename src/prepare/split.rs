@@ -107,10 +107,10 @@ pub struct NicePatch {
 /// Cone of the outward normals of the part `rect` ⊆ `[0,1]²` of a span
 /// whose normal numerator is `span_normal` ([`normal_polys`] of the span's
 /// poles): the numerator restricted to `rect` ([`Poly::restrict`]), its
-/// coefficient vectors times `sigma`, [`cone_of`]. The one definition of a
-/// piece's cone: the offline stage stores it and a packed scene re-derives
-/// its axis (`scene::derived`), so the arithmetic must not change without a
-/// new packed codec.
+/// coefficient vectors times `sigma`, [`cone_of`]: the cone the offline
+/// stage stores for a piece cut from the span at `rect` (computed from the
+/// span's numerator, not from the piece's poles, whose numerator loses the
+/// span's exact zeros to rounding on small pieces).
 pub fn restricted_cone(span_normal: &[Poly; 3], rect: [f64; 4], sigma: f64) -> NormalCone {
     let normal: [Poly; 3] = std::array::from_fn(|k| span_normal[k].restrict(rect));
     let dirs: Vec<Vec3> = coefficient_vectors(&normal).into_iter().map(|v| v * sigma).collect();

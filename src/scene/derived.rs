@@ -5,14 +5,15 @@
 //! Most of a prepared scene is redundant: a B-spline face of `n` knot spans
 //! becomes `n` or more pieces whose Bézier poles are all functions of the
 //! face's net (the optional `surfaces` and `piece_origins` sections of 2.1),
-//! and every piece's box and normal-cone axis are functions of its poles, every
-//! BVH a function of the boxes. A *residual image* is the plain scene with each
+//! every piece's box is a function of its poles, every BVH a function of the
+//! boxes. A *residual image* is the plain scene with each
 //! derivable 8-byte field replaced by `bits(value) XOR bits(prediction)`:
 //! zero wherever the prediction is exact, which the compressor then all but
 //! removes. Predictions use only the `+ − × ÷ √`, `min` and `max` of IEEE 754
 //! doubles in a fixed order (no library transcendental functions), so every
-//! platform computes the same bits; the normal cone's half-angle (an `acos`)
-//! is therefore stored, not derived.
+//! platform computes the same bits. Normal cones are stored: their axis is
+//! a function of the span too, but the Bernstein products it takes cost more
+//! at load than its bytes, and the half-angle is an `acos`.
 //!
 //! The residual image is read before it is validated, so everything here is
 //! bounds-checked and bounded in work: a prediction whose inputs are missing,
@@ -24,10 +25,8 @@
 use super::records::*;
 use crate::geom::{Hpoint, NurbsSurface, MAX_DEGREE};
 use crate::prepare::bernstein::restrict_poles;
-use crate::prepare::bernstein::Poly;
 use crate::prepare::bvh;
 use crate::prepare::hull_box;
-use crate::prepare::split::{normal_polys, restricted_cone};
 use crate::scene::data::BvhKind;
 use std::ops::Range;
 
@@ -61,8 +60,6 @@ impl Predictions {
 const PIECE_DEGREE_U: usize = 16;
 const PIECE_DEGREE_V: usize = 20;
 const PIECE_POLES: usize = 24;
-const PIECE_FLAGS: usize = 32;
-const PIECE_CONE_AXIS: usize = 72;
 const PIECE_BBOX: usize = 104;
 
 /// Most refined-net poles the decoder computes for surfaces, per pole record
@@ -230,10 +227,8 @@ fn surface_spans(img: &[u8], s: &Sections, i: usize, budget: &mut usize) -> Opti
     })
 }
 
-/// Phase 1: every piece's poles and cone axis from its origin (the
-/// surface's Bézier span restricted to the origin's rectangle with
-/// [`restrict_poles`]; the axis of [`restricted_cone`] of the span's normal
-/// numerator).
+/// Phase 1: every piece's poles from its origin (the surface's Bézier span
+/// restricted to the origin's rectangle with [`restrict_poles`]).
 fn predict_poles(img: &[u8], out: &mut Predictions) {
     let s = Sections::read(img);
     let pieces = s.get(SectionId::Pieces);
@@ -248,7 +243,6 @@ fn predict_poles(img: &[u8], out: &mut Predictions) {
     cache.resize_with(surface_count, || None);
     let psize = size_of::<PieceRecord>();
     let osize = size_of::<PieceOriginRecord>();
-    let mut last_normal: Option<((u32, usize, usize), [Poly; 3])> = None;
     for i in 0..pieces.count.min(origins.count) {
         let (Some(pa), Some(oa)) = (pieces.record(i, psize), origins.record(i, osize)) else {
             break;
@@ -292,19 +286,6 @@ fn predict_poles(img: &[u8], out: &mut Predictions) {
         for (k, h) in predicted.iter().enumerate() {
             for (c, x) in h.iter().enumerate() {
                 out.w8.push((target.start + 32 * k + 8 * c, x.to_bits()));
-            }
-        }
-        // the cone axis from the span's normal numerator (pieces of one span
-        // are consecutive: the last span's numerator is kept)
-        let key = (o.surface, iu, iv);
-        if !matches!(&last_normal, Some((k, _)) if *k == key) {
-            last_normal = Some((key, normal_polys(p, q, block)));
-        }
-        if let (Some((_, normal)), Some(flags)) = (&last_normal, u32_at(img, pa + PIECE_FLAGS)) {
-            let sigma = if flags & PIECE_REVERSED != 0 { -1.0 } else { 1.0 };
-            let cone = restricted_cone(normal, r, sigma);
-            for (k, x) in cone.axis.iter().enumerate() {
-                out.w8.push((pa + PIECE_CONE_AXIS + 8 * k, x.to_bits()));
             }
         }
     }

@@ -30,7 +30,7 @@ pub const PACKED_VERSION: u16 = 1;
 pub const CODEC_ZSTD: u16 = 1;
 /// Codec id of Zstandard over the scene's *residual image*: the plain bytes
 /// with every field the reader can derive (pieces' poles from their surfaces,
-/// boxes, normal-cone axes, BVHs) XORed with its derivation
+/// boxes, BVHs) XORed with its derivation
 /// ([`derived`](super::derived)). What [`pack`] writes whenever unpacking
 /// reproduces the scene exactly; otherwise it falls back to [`CODEC_ZSTD`].
 pub const CODEC_ZSTD_DERIVED: u16 = 2;
