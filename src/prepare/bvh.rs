@@ -46,12 +46,12 @@ fn rec(items: &mut [(u32, Aabb)], nodes: &mut Vec<BvhNode>) -> u32 {
     } else {
         2
     };
+    // a total order (IEEE total_cmp): the packed reader rebuilds BVHs from
+    // unvalidated boxes, where a NaN must not break the sort
     items.sort_by(|a, b| {
         let ca = a.1.min[axis] + a.1.max[axis];
         let cb = b.1.min[axis] + b.1.max[axis];
-        ca.partial_cmp(&cb)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then(a.0.cmp(&b.0))
+        ca.total_cmp(&cb).then(a.0.cmp(&b.0))
     });
     let mid = items.len() / 2;
     let (l, r) = items.split_at_mut(mid);
@@ -91,5 +91,34 @@ mod tests {
         }
         seen.sort();
         assert_eq!(seen, (0..23).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn nan_and_infinite_boxes_build_without_panicking() {
+        // the packed reader rebuilds BVHs from boxes it has not validated yet
+        let odd = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0, 1.0];
+        let mut items: Vec<(u32, Aabb)> = (0..40u32)
+            .map(|i| {
+                let x = odd[(i as usize * 5) % odd.len()];
+                let y = odd[(i as usize * 3 + 1) % odd.len()];
+                (
+                    i,
+                    Aabb {
+                        min: [x, y, 0.0],
+                        max: [y, x, f64::NAN],
+                    },
+                )
+            })
+            .collect();
+        let mut nodes = Vec::new();
+        build(&mut items, &mut nodes).unwrap();
+        let leaves: usize = nodes
+            .iter()
+            .map(|n| match &n.kind {
+                BvhKind::Leaf(v) => v.len(),
+                BvhKind::Interior(..) => 0,
+            })
+            .sum();
+        assert_eq!(leaves, 40);
     }
 }
