@@ -22,11 +22,6 @@ fn bytes(points: usize) -> usize {
     16 + 24 * points
 }
 
-/// Bytes of a list of pieces.
-fn cost(pieces: &[Vec<H2>]) -> usize {
-    pieces.iter().map(|h| bytes(h.len())).sum()
-}
-
 /// Bernstein basis of degree `n` at `t` (`n ≤ 15`).
 pub(super) fn bernstein(n: usize, t: f64) -> [f64; 16] {
     let mut b = [0.0; 16];
@@ -234,7 +229,92 @@ pub fn fit(
     params: FitParams,
     fallback: Fallback,
 ) -> Vec<Vec<H2>> {
+    fit_spans(eval, a, b, p0, p1, seed, params, fallback)
+        .into_iter()
+        .map(|(_, _, c)| c)
+        .collect()
+}
+
+/// A fitted piece with its parameter interval `[a, b]`.
+pub type SpanPiece = (f64, f64, Vec<H2>);
+
+/// [`fit`], each piece with its parameter interval.
+#[allow(clippy::too_many_arguments)]
+pub fn fit_spans(
+    eval: Eval,
+    a: f64,
+    b: f64,
+    p0: [f64; 2],
+    p1: [f64; 2],
+    seed: Option<&[H2]>,
+    params: FitParams,
+    fallback: Fallback,
+) -> Vec<SpanPiece> {
     fit_rec(eval, a, b, p0, p1, seed, params, fallback, 0)
+}
+
+/// One polynomial piece on `[a, b]` through `p0` and `p1` at the lowest
+/// degree in `2..=max_degree` that fits `eval` within `tol` at its check
+/// points, keeping the class of `a` throughout; `None` when no degree does
+/// (no halving). `eval` should carry its own good guesses (the seed given to
+/// it is the chord).
+pub fn fit_one(eval: Eval, a: f64, b: f64, p0: [f64; 2], p1: [f64; 2], tol: f64, max_degree: usize) -> Option<Vec<H2>> {
+    let chord = vec![[p0[0], p0[1], 1.0], [p1[0], p1[1], 1.0]];
+    let class = eval(a, p0).map(|(_, c)| c);
+    for n in 2..=max_degree.clamp(2, 15) {
+        match try_degree(eval, n, (a, b), p0, p1, &chord, tol, class) {
+            Try::Pass(c) => return Some(c),
+            Try::Miss(..) => {}
+            Try::Undefined => return None,
+        }
+    }
+    None
+}
+
+/// Merges consecutive fitted pieces of a projected chain (both curved:
+/// straight pieces are chords at poles, cusps or missing velocities) into one
+/// piece where one polynomial of degree ≤ [`MAX_DEGREE`] fits the
+/// projection over both within `tol` (same check as every fitted piece) and
+/// takes fewer scene bytes. The coarse steps of [`projected_chain`] are
+/// fitted one by one, so a smooth curve otherwise keeps at least one piece
+/// per step. The projections of the merged interval start from the pieces'
+/// own points, which lie within `tol` of the curve.
+pub fn merge(position: Eval, chain: &mut Vec<SpanPiece>, tol: f64) {
+    let mut i = 0;
+    while i + 1 < chain.len() {
+        let (a0, b0, c0) = &chain[i];
+        let (a1, b1, c1) = &chain[i + 1];
+        let joined = *b0 == *a1 && c0.len() >= 3 && c1.len() >= 3 && b0 > a0 && b1 > a1;
+        let merged = joined
+            .then(|| {
+                let (a0, b0, a1, b1) = (*a0, *b0, *a1, *b1);
+                let guess = |s: f64| {
+                    if s <= b0 {
+                        bez2::eval(c0, (s - a0) / (b0 - a0))
+                    } else {
+                        bez2::eval(c1, (s - a1) / (b1 - a1))
+                    }
+                };
+                let eval = |s: f64, _: [f64; 2]| position(s, guess(s));
+                let (p0, p1) = (bez2::eval(c0, 0.0), bez2::eval(c1, 1.0));
+                fit_one(&eval, a0, b1, p0, p1, tol, MAX_DEGREE)
+                    .filter(|m| pieces_bytes([m]) < pieces_bytes([c0, c1]))
+                    .map(|m| (a0, b1, m))
+            })
+            .flatten();
+        match merged {
+            Some(m) => {
+                chain[i] = m;
+                chain.remove(i + 1);
+            }
+            None => i += 1,
+        }
+    }
+}
+
+/// Scene bytes of the pieces `c` (16 per curve record, 24 per point).
+pub fn pieces_bytes<'a>(c: impl IntoIterator<Item = &'a Vec<H2>>) -> usize {
+    c.into_iter().map(|h| bytes(h.len())).sum()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -248,7 +328,7 @@ fn fit_rec(
     params: FitParams,
     fallback: Fallback,
     depth: u32,
-) -> Vec<Vec<H2>> {
+) -> Vec<SpanPiece> {
     let chord = vec![[p0[0], p0[1], 1.0], [p1[0], p1[1], 1.0]];
     let max_degree = params.max_degree.clamp(1, 15);
     let min_degree = params.min_degree.clamp(1, max_degree);
@@ -284,13 +364,13 @@ fn fit_rec(
         }
     }
     if undefined && depth >= params.max_depth {
-        return vec![chord];
+        return vec![(a, b, chord)];
     }
-    let split = |seed_here: &[H2]| -> Vec<Vec<H2>> {
+    let split = |seed_here: &[H2]| -> Vec<SpanPiece> {
         let m = 0.5 * (a + b);
         let guess = bez2::eval(seed_here, 0.5);
         let Some((pm, _)) = eval(m, guess) else {
-            return vec![chord.clone()];
+            return vec![(a, b, chord.clone())];
         };
         let (s0, s1) = bez2::split(seed_here, 0.5);
         let mut v = fit_rec(eval, a, m, p0, pm, Some(&s0), params, fallback, depth + 1);
@@ -302,19 +382,19 @@ fn fit_rec(
             // halving can be cheaper than one high-degree piece
             if depth < params.max_depth && c.len() >= 7 {
                 let halves = split(&c);
-                if cost(&halves) < bytes(c.len()) {
+                if pieces_bytes(halves.iter().map(|h| &h.2)) < bytes(c.len()) {
                     return halves;
                 }
             }
-            vec![c]
+            vec![(a, b, c)]
         }
         None if depth < params.max_depth => {
             let s = seed.map_or_else(|| best.as_ref().map_or(chord.clone(), |b| b.0.clone()), |s| s.to_vec());
             split(&s)
         }
         None => match fallback {
-            Fallback::Line => vec![chord],
-            Fallback::Best => vec![best.map_or(chord, |b| b.0)],
+            Fallback::Line => vec![(a, b, chord)],
+            Fallback::Best => vec![(a, b, best.map_or(chord, |b| b.0))],
         },
     }
 }
@@ -396,7 +476,12 @@ mod tests {
                 FitParams { max_degree: 3, ..p },
                 Fallback::Best,
             );
-            assert!(cost(&v) < cost(&cubic), "{} vs {}", cost(&v), cost(&cubic));
+            assert!(
+                pieces_bytes(&v) < pieces_bytes(&cubic),
+                "{} vs {}",
+                pieces_bytes(&v),
+                pieces_bytes(&cubic)
+            );
         }
     }
 
@@ -444,5 +529,44 @@ mod tests {
         };
         let v = fit(&f, 0.0, 1.0, [0.0, 0.0], [1.0, 0.0], None, p, Fallback::Line);
         assert_eq!(v, vec![vec![[0.0, 0.0, 1.0], [1.0, 0.0, 1.0]]]);
+    }
+
+    #[test]
+    fn merging_a_chain_of_steps_keeps_the_tolerance_with_fewer_pieces() {
+        // a quarter circle fitted in 8 steps, then merged
+        let tol = 1e-10;
+        let params = FitParams {
+            tol,
+            max_depth: 6,
+            min_degree: 2,
+            max_degree: MAX_DEGREE,
+        };
+        let mut chain = Vec::new();
+        for k in 0..8 {
+            let (a, b) = (k as f64 * 0.2, (k + 1) as f64 * 0.2);
+            let at = |t: f64| [t.cos(), t.sin()];
+            chain.extend(fit_spans(&circle, a, b, at(a), at(b), None, params, Fallback::Best));
+        }
+        let before = chain.len();
+        let bytes_before = pieces_bytes(chain.iter().map(|c| &c.2));
+        merge(&circle, &mut chain, tol);
+        let pieces: Vec<Vec<H2>> = chain.iter().map(|c| c.2.clone()).collect();
+        assert!(chain.len() < before, "{} pieces, were {before}", chain.len());
+        assert!(pieces_bytes(&pieces) < bytes_before);
+        assert!(max_err(&pieces) < 2.0 * tol, "{}", max_err(&pieces));
+        // the intervals still tile [0, 1.6] and consecutive pieces meet
+        assert_eq!(chain[0].0, 0.0);
+        assert!((chain.last().unwrap().1 - 1.6).abs() < 1e-15);
+        for w in chain.windows(2) {
+            assert_eq!(w[0].1, w[1].0);
+            assert_eq!(w[0].2.last(), w[1].2.first());
+        }
+        // straight pieces are never merged
+        let mut lines = vec![
+            (0.0, 0.5, vec![[1.0, 0.0, 1.0], [0.9, 0.4, 1.0]]),
+            (0.5, 1.0, vec![[0.9, 0.4, 1.0], [0.5, 0.8, 1.0]]),
+        ];
+        merge(&circle, &mut lines, tol);
+        assert_eq!(lines.len(), 2);
     }
 }

@@ -530,9 +530,9 @@ fn projected_chain(
     on_tol: f64,
 ) -> Vec<Vec<H2>> {
     let n = samples.len().saturating_sub(1);
-    let mut out = Vec::with_capacity(n);
+    let mut out: Vec<super::fit::SpanPiece> = Vec::with_capacity(n);
     if n == 0 {
-        return out;
+        return Vec::new();
     }
     let (nu, nv) = face.surface.natural_bounds();
     let nat = (nu.unwrap_or((-1e12, 1e12)), nv.unwrap_or((-1e12, 1e12)));
@@ -566,7 +566,7 @@ fn projected_chain(
         b: (f64, [f64; 2], [f64; 2]),
         tol: f64,
         depth: u32,
-        out: &mut Vec<Vec<H2>>,
+        out: &mut Vec<super::fit::SpanPiece>,
     ) {
         let k = (b.0 - a.0) / 3.0;
         // the cubic Hermite piece: the seeds of the projections
@@ -602,11 +602,11 @@ fn projected_chain(
                         piece(position, velocity, periods, (m, pm, dm), b, tol, depth + 1, out);
                     }
                     None => {
-                        out.push(line(a.1, pm));
-                        out.push(line(pm, b.1));
+                        out.push((a.0, m, line(a.1, pm)));
+                        out.push((m, b.0, line(pm, b.1)));
                     }
                 },
-                None => out.push(line(a.1, b.1)),
+                None => out.push((a.0, b.0, line(a.1, b.1))),
             }
             return;
         }
@@ -616,7 +616,7 @@ fn projected_chain(
             min_degree: 2,
             max_degree: super::fit::MAX_DEGREE,
         };
-        out.extend(super::fit::fit(
+        out.extend(super::fit::fit_spans(
             position,
             a.0,
             b.0,
@@ -644,13 +644,19 @@ fn projected_chain(
                 for k in i..j {
                     let (p, q) = (samples[k], samples[k + 1]);
                     if p != q {
-                        out.push(line([p.0, p.1], [q.0, q.1]));
+                        out.push((
+                            k as f64 / n as f64,
+                            (k + 1) as f64 / n as f64,
+                            line([p.0, p.1], [q.0, q.1]),
+                        ));
                     }
                 }
             }
         }
     }
-    out
+    // the coarse steps are fitted one by one: join what one piece can carry
+    super::fit::merge(&position, &mut out, tol);
+    out.into_iter().map(|(_, _, c)| c).collect()
 }
 
 /// The exact loops of `face` (see the module doc), one per loop of `trim`;
