@@ -681,7 +681,7 @@ fn corpus_areas(path: &Path) -> BTreeMap<u64, (f64, f64, usize)> {
 /// * not traced: vz387 #1 (2.0e-4; Open
 ///   CASCADE's own references disagree by 7 %: adaptive 167435.7, default
 ///   166995.0, grid 174393.6, mesh 179942.9).
-const KNOWN_AREA_MISMATCHES: [(&str, usize); 2] = [("iges_catia4_x28_tabcyl.igs", 1), ("iges_rhino2001_vz387.igs", 1)];
+const KNOWN_AREA_MISMATCHES: [(&str, usize); 1] = [("iges_rhino2001_vz387.igs", 1)];
 
 /// Faces whose Open CASCADE adaptive area (the oracle of
 /// [`corpus_face_areas`]) is wrong, each with an independent reference area
@@ -691,7 +691,22 @@ const KNOWN_AREA_MISMATCHES: [(&str, usize); 2] = [("iges_catia4_x28_tabcyl.igs"
 /// `BRepClass_FaceClassifier`, boundary cells refined 8 × 8; for flat faces
 /// a Green's-theorem integral over the 3-D edges). Such a face is checked
 /// against its reference, not against Open CASCADE.
-const AREA_REFERENCES: [(&str, u64, f64, f64, &str); 18] = [
+const AREA_REFERENCES: [(&str, u64, f64, f64, &str); 19] = [
+    // a surface of linear extrusion: |∮ −v |C'(u) × D| du| over its 3-D
+    // edges projected onto the surface (`area_triage.py` `green_extrusion`,
+    // 500 and 2,000 panels per edge agree to all 12 digits). Ours uses the
+    // file's p-curves on 18 of its 24 edges and projects the other 6; the
+    // file lets p-curves and edges differ by its edge tolerance 1.2e-3 mm
+    // (perimeter × tolerance = 0.55 mm²): ours is 0.0157 mm² (1.8e-6) below
+    // the reference, 3 % of that band. Open CASCADE's adaptive area 7412.18
+    // (16 % low) and default 8447.42 are wrong; its 300² grid 8811.9
+    (
+        "iges_catia4_x28_tabcyl.igs",
+        1,
+        8_831.837_609_074,
+        0.02,
+        "Green's theorem over the 3-D edges on the extrusion",
+    ),
     // Open CASCADE's own surfaces, whole parameter square (a 200² grid with
     // its face classifier finds every point in), integrated by the adaptive
     // 8×8 Gauss–Legendre scheme of `untrimmed_area` in OCP (#655: a folded

@@ -15,6 +15,8 @@ the given ids (first instance only), prints:
               deflection given by --mesh);
   * green_sphere: for a sphere, |∮ −R² sin v du| over the 3-D edges
               (independent of the p-curves, see `green_sphere`);
+  * green_extrusion: for a surface of linear extrusion, |∮ −v |C'(u) × D| du|
+              over the 3-D edges projected onto it (see `green_extrusion`);
   * green:    for a plane (or a flat B-spline surface: normal at the
               centre), 1/2 |∮ p × dp · n| over the 3-D edges, holes
               subtracted by their orientation (independent of the p-curves).
@@ -193,6 +195,43 @@ def green_sphere(face, n: int = 2000) -> float:
     return abs(integral) * r * r
 
 
+def green_extrusion(face, n: int = 2000) -> float:
+    """Area of a face on a surface of linear extrusion S(u, v) = C(u) + v D
+    (|D| = 1) from its 3-D edges alone: the area element |C'(u) x D| du dv
+    depends on u only, so the area is |∮ -v |C'(u) x D| du| over the
+    boundary (Green's theorem). Each edge point is projected onto the
+    surface for (u, v) (`GeomAPI_ProjectPointOnSurf`) and du/dt follows from
+    dp/dt = Su du/dt + Sv dv/dt: du/dt = ((dp/dt x Sv) . (Su x Sv)) / |Su x Sv|²."""
+    from OCP.GeomAbs import GeomAbs_SurfaceOfExtrusion
+    from OCP.GeomAPI import GeomAPI_ProjectPointOnSurf
+
+    s = BRepAdaptor_Surface(face)
+    if s.GetType() != GeomAbs_SurfaceOfExtrusion:
+        return float("nan")
+    loc = TopLoc_Location()
+    surf = BRep_Tool.Surface_s(face, loc)
+    trsf = loc.Transformation()
+    inv = trsf.Inverted()
+    u0, u1, v0, v1 = BRepTools.UVBounds_s(face)
+    proj = GeomAPI_ProjectPointOnSurf()
+
+    def f(p, d):
+        q = p.Transformed(inv)
+        dq = d.Transformed(inv)
+        proj.Init(q, surf, u0 - 1.0, u1 + 1.0, v0 - 1.0, v1 + 1.0)
+        if proj.NbPoints() == 0:
+            raise RuntimeError("projection failed")
+        u, v = proj.LowerDistanceParameters()
+        pt, su, sv = gp_Pnt(), gp_Vec(), gp_Vec()
+        surf.D1(u, v, pt, su, sv)
+        n_ = su.Crossed(sv)
+        g2 = n_.SquareMagnitude()
+        dudt = dq.Crossed(sv).Dot(n_) / g2
+        return -v * math.sqrt(g2) / sv.Magnitude() * dudt * sv.Magnitude()
+
+    return abs(edge_integral(face, n, f))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file")
@@ -226,6 +265,9 @@ def main() -> None:
         print(f"  green {green_plane(f):.9f}", flush=True)
         if typ == "GeomAbs_Sphere":
             print(f"  green_sphere {green_sphere(f):.12f}", flush=True)
+        if typ == "GeomAbs_SurfaceOfExtrusion":
+            for n in (500, 2000):
+                print(f"  green_extrusion{n} {green_extrusion(f, n):.9f}", flush=True)
         if a.grid > 0:
             print(f"  grid{a.grid} {grid_area(f, a.grid):.9f}", flush=True)
         if a.mesh > 0:
