@@ -693,7 +693,7 @@ const KNOWN_AREA_MISMATCHES: [(&str, usize); 1] = [("iges_rhino2001_vz387.igs", 
 /// against its reference, not against Open CASCADE.
 const AREA_REFERENCES: [(&str, u64, f64, f64, &str); 19] = [
     // a surface of linear extrusion: |∮ −v |C'(u) × D| du| over its 3-D
-    // edges projected onto the surface (`area_triage.py` `green_extrusion`,
+    // edges projected onto the surface (`area_triage.py` `green_cylindrical`,
     // 500 and 2,000 panels per edge agree to all 12 digits). Ours uses the
     // file's p-curves on 18 of its 24 edges and projects the other 6; the
     // file lets p-curves and edges differ by its edge tolerance 1.2e-3 mm

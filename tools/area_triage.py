@@ -15,8 +15,10 @@ the given ids (first instance only), prints:
               deflection given by --mesh);
   * green_sphere: for a sphere, |∮ −R² sin v du| over the 3-D edges
               (independent of the p-curves, see `green_sphere`);
-  * green_extrusion: for a surface of linear extrusion, |∮ −v |C'(u) × D| du|
-              over the 3-D edges projected onto it (see `green_extrusion`);
+  * green_cylindrical: where the area element depends on one parameter only
+              (extrusions, B-splines that are extrusions in disguise), Green's
+              theorem over the 3-D edges projected onto the surface (see
+              `green_cylindrical`; NaN on other surfaces);
   * green:    for a plane (or a flat B-spline surface: normal at the
               centre), 1/2 |∮ p × dp · n| over the 3-D edges, holes
               subtracted by their orientation (independent of the p-curves).
@@ -195,39 +197,51 @@ def green_sphere(face, n: int = 2000) -> float:
     return abs(integral) * r * r
 
 
-def green_extrusion(face, n: int = 2000) -> float:
-    """Area of a face on a surface of linear extrusion S(u, v) = C(u) + v D
-    (|D| = 1) from its 3-D edges alone: the area element |C'(u) x D| du dv
-    depends on u only, so the area is |∮ -v |C'(u) x D| du| over the
-    boundary (Green's theorem). Each edge point is projected onto the
-    surface for (u, v) (`GeomAPI_ProjectPointOnSurf`) and du/dt follows from
-    dp/dt = Su du/dt + Sv dv/dt: du/dt = ((dp/dt x Sv) . (Su x Sv)) / |Su x Sv|²."""
-    from OCP.GeomAbs import GeomAbs_SurfaceOfExtrusion
+def green_cylindrical(face, n: int = 2000) -> float:
+    """Area of a face on a surface whose area element |Su x Sv| depends on
+    one parameter only (a surface of linear extrusion; a B-spline that is
+    one in disguise, such as a degree-1 ruling between two translated copies
+    of a curve), from its 3-D edges alone, by Green's theorem: |∮ -v g(u) du|
+    when g = |Su x Sv| depends on u only, |∮ u g(v) dv| when on v only. Each
+    edge point is projected onto the surface (`GeomAPI_ProjectPointOnSurf`)
+    for (u, v), and (du/dt, dv/dt) solve Su du + Sv dv = dp/dt (least
+    squares). The dependence is checked at 9 × 9 parameters (NaN otherwise)."""
     from OCP.GeomAPI import GeomAPI_ProjectPointOnSurf
 
-    s = BRepAdaptor_Surface(face)
-    if s.GetType() != GeomAbs_SurfaceOfExtrusion:
-        return float("nan")
     loc = TopLoc_Location()
     surf = BRep_Tool.Surface_s(face, loc)
-    trsf = loc.Transformation()
-    inv = trsf.Inverted()
+    inv = loc.Transformation().Inverted()
     u0, u1, v0, v1 = BRepTools.UVBounds_s(face)
+
+    def element(u, v):
+        pt, su, sv = gp_Pnt(), gp_Vec(), gp_Vec()
+        surf.D1(u, v, pt, su, sv)
+        return su.Crossed(sv).Magnitude()
+
+    grid = [[element(u0 + (u1 - u0) * i / 8, v0 + (v1 - v0) * j / 8) for j in range(9)] for i in range(9)]
+    top = max(max(r) for r in grid)
+    along_u = all(abs(grid[i][j] - grid[i][0]) <= 1e-12 * top for i in range(9) for j in range(9))
+    along_v = all(abs(grid[i][j] - grid[0][j]) <= 1e-12 * top for i in range(9) for j in range(9))
+    if not (along_u or along_v):
+        return float("nan")
     proj = GeomAPI_ProjectPointOnSurf()
+    du_, dv_ = 0.01 * (u1 - u0), 0.01 * (v1 - v0)
 
     def f(p, d):
         q = p.Transformed(inv)
         dq = d.Transformed(inv)
-        proj.Init(q, surf, u0 - 1.0, u1 + 1.0, v0 - 1.0, v1 + 1.0)
+        proj.Init(q, surf, u0 - du_, u1 + du_, v0 - dv_, v1 + dv_)
         if proj.NbPoints() == 0:
             raise RuntimeError("projection failed")
         u, v = proj.LowerDistanceParameters()
         pt, su, sv = gp_Pnt(), gp_Vec(), gp_Vec()
         surf.D1(u, v, pt, su, sv)
-        n_ = su.Crossed(sv)
-        g2 = n_.SquareMagnitude()
-        dudt = dq.Crossed(sv).Dot(n_) / g2
-        return -v * math.sqrt(g2) / sv.Magnitude() * dudt * sv.Magnitude()
+        a, b, c = su.Dot(su), su.Dot(sv), sv.Dot(sv)
+        r0, r1 = su.Dot(dq), sv.Dot(dq)
+        det = a * c - b * b
+        dudt, dvdt = (c * r0 - b * r1) / det, (a * r1 - b * r0) / det
+        g = su.Crossed(sv).Magnitude()
+        return -v * g * dudt if along_u else u * g * dvdt
 
     return abs(edge_integral(face, n, f))
 
@@ -265,9 +279,8 @@ def main() -> None:
         print(f"  green {green_plane(f):.9f}", flush=True)
         if typ == "GeomAbs_Sphere":
             print(f"  green_sphere {green_sphere(f):.12f}", flush=True)
-        if typ == "GeomAbs_SurfaceOfExtrusion":
-            for n in (500, 2000):
-                print(f"  green_extrusion{n} {green_extrusion(f, n):.9f}", flush=True)
+        for n in (500, 2000):
+            print(f"  green_cylindrical{n} {green_cylindrical(f, n):.9f}", flush=True)
         if a.grid > 0:
             print(f"  grid{a.grid} {grid_area(f, a.grid):.9f}", flush=True)
         if a.mesh > 0:
