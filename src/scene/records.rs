@@ -70,7 +70,8 @@ pub struct SectionEntry {
     pub reserved: u32,
 }
 
-/// The section ids defined by format 2.0 (all required; the same ids as 1.0).
+/// The section ids of format 2.1: those of 2.0 (all required, the same ids as
+/// 1.0) and the optional `surfaces` and `piece_origins` (see [`SectionId::is_required`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u32)]
 pub enum SectionId {

@@ -11,7 +11,8 @@
 //!    (overflow-checked), `length = record_size × record_count`, record size
 //!    of known sections, no duplicate ids, unknown required ids rejected,
 //!    unknown optional ids skipped, every section checksum; zero padding
-//!    between sections; every section of format 2.0 present;
+//!    between sections; every required section of format 2.0 present (the
+//!    optional sections of 2.1 may be absent);
 //! 3. every record: enum codes, reserved fields, every index in range, every
 //!    `(first, count)` range in bounds, sizes consistent (pole counts, knot
 //!    counts), ownership (a piece, edge, vertex or BVH node lies in the range of
