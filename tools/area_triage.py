@@ -19,6 +19,9 @@ the given ids (first instance only), prints:
               (extrusions, B-splines that are extrusions in disguise), Green's
               theorem over the 3-D edges projected onto the surface (see
               `green_cylindrical`; NaN on other surfaces);
+  * slices:   the same kind of face from its p-curves: the integral over the
+              one parameter of the area element times the face's chord length
+              along the other, panels per knot span (see `slices`);
   * green:    for a plane (or a flat B-spline surface: normal at the
               centre), 1/2 |∮ p × dp · n| over the 3-D edges, holes
               subtracted by their orientation (independent of the p-curves).
@@ -246,6 +249,75 @@ def green_cylindrical(face, n: int = 2000) -> float:
     return abs(edge_integral(face, n, f))
 
 
+def slices(face, panels: int = 200, per_edge: int = 20000) -> float:
+    """Area of a face whose area element g = |Su x Sv| depends on one
+    parameter only (say v; an extrusion, or a B-spline that is one), from
+    its p-curves: area = ∫ g(v) L(v) dv, L(v) the total length of the face's
+    chords along the line v = const (the p-curves sampled at `per_edge`
+    points per edge into polylines, the crossings sorted and paired
+    even-odd), by 3-point Gauss–Legendre on `panels` panels per knot span of
+    that direction (g may change by orders of magnitude from one span to the
+    next). No classifier and no boundary antiderivative; NaN when g depends
+    on both parameters."""
+    import numpy as np
+    from OCP.BRepAdaptor import BRepAdaptor_Curve2d
+    from OCP.GeomAbs import GeomAbs_BSplineSurface, GeomAbs_SurfaceOfExtrusion, GeomAbs_BSplineCurve
+
+    loc = TopLoc_Location()
+    surf = BRep_Tool.Surface_s(face, loc)
+    u0, u1, v0, v1 = BRepTools.UVBounds_s(face)
+
+    def element(u, v):
+        pt, su, sv = gp_Pnt(), gp_Vec(), gp_Vec()
+        surf.D1(u, v, pt, su, sv)
+        return su.Crossed(sv).Magnitude()
+
+    grid = [[element(u0 + (u1 - u0) * i / 8, v0 + (v1 - v0) * j / 8) for j in range(9)] for i in range(9)]
+    top = max(max(r) for r in grid)
+    on_v = all(abs(grid[i][j] - grid[0][j]) <= 1e-12 * top for i in range(9) for j in range(9))
+    on_u = all(abs(grid[i][j] - grid[i][0]) <= 1e-12 * top for i in range(9) for j in range(9))
+    if not (on_u or on_v):
+        return float("nan")
+    k = 1 if on_v else 0
+    lo, hi = (v0, v1) if on_v else (u0, u1)
+    # panel boundaries: the knots of the sliced direction inside the range
+    ad = BRepAdaptor_Surface(face)
+    knots = []
+    if ad.GetType() == GeomAbs_BSplineSurface:
+        bs = ad.BSpline()
+        knots = [bs.VKnot(i) for i in range(1, bs.NbVKnots() + 1)] if on_v else [bs.UKnot(i) for i in range(1, bs.NbUKnots() + 1)]
+    elif ad.GetType() == GeomAbs_SurfaceOfExtrusion and on_u and ad.BasisCurve().GetType() == GeomAbs_BSplineCurve:
+        bc = ad.BasisCurve().BSpline()
+        knots = [bc.Knot(i) for i in range(1, bc.NbKnots() + 1)]
+    bounds = sorted({lo, hi, *[x for x in knots if lo < x < hi]})
+    segs = []
+    ex = TopExp_Explorer(face, TopAbs_EDGE)
+    while ex.More():
+        e = TopoDS.Edge(ex.Current())
+        c = BRepAdaptor_Curve2d(e, face)
+        ts = np.linspace(c.FirstParameter(), c.LastParameter(), per_edge + 1)
+        pts = np.array([[c.Value(t).X(), c.Value(t).Y()] for t in ts])
+        segs.append(np.stack([pts[:-1], pts[1:]], axis=1))
+        ex.Next()
+    segs = np.concatenate(segs)  # (m, 2, 2): segment, end, (u, v)
+    a, b = segs[:, 0, :], segs[:, 1, :]
+    xs = [-math.sqrt(0.6), 0.0, math.sqrt(0.6)]
+    ws = [5 / 9, 8 / 9, 5 / 9]
+    tot = 0.0
+    for s0, s1 in zip(bounds, bounds[1:]):
+        h = (s1 - s0) / panels
+        for i in range(panels):
+            for x, w in zip(xs, ws):
+                c = s0 + (i + 0.5 + 0.5 * x) * h
+                m = (a[:, k] > c) != (b[:, k] > c)
+                t = (c - a[m, k]) / (b[m, k] - a[m, k])
+                cross = np.sort(a[m, 1 - k] + t * (b[m, 1 - k] - a[m, 1 - k]))
+                length = float(np.sum(cross[1::2] - cross[0::2])) if len(cross) % 2 == 0 else float("nan")
+                g = element(0.5 * (u0 + u1), c) if on_v else element(c, 0.5 * (v0 + v1))
+                tot += w * 0.5 * h * g * length
+    return tot
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file")
@@ -281,6 +353,8 @@ def main() -> None:
             print(f"  green_sphere {green_sphere(f):.12f}", flush=True)
         for n in (500, 2000):
             print(f"  green_cylindrical{n} {green_cylindrical(f, n):.9f}", flush=True)
+        for n in (200, 800):
+            print(f"  slices{n} {slices(f, n):.9f}", flush=True)
         if a.grid > 0:
             print(f"  grid{a.grid} {grid_area(f, a.grid):.9f}", flush=True)
         if a.mesh > 0:
