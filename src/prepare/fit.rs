@@ -297,7 +297,10 @@ pub fn merge(position: Eval, chain: &mut Vec<SpanPiece>, tol: f64) {
                 };
                 let eval = |s: f64, _: [f64; 2]| position(s, guess(s));
                 let (p0, p1) = (bez2::eval(c0, 0.0), bez2::eval(c1, 1.0));
-                fit_one(&eval, a0, b1, p0, p1, tol, MAX_DEGREE)
+                // fewer bytes needs n + 1 ≤ the pair's point count: higher
+                // degrees are not tried (same result, fewer projections)
+                let most = MAX_DEGREE.min(c0.len() + c1.len() - 1);
+                fit_one(&eval, a0, b1, p0, p1, tol, most)
                     .filter(|m| pieces_bytes([m]) < pieces_bytes([c0, c1]))
                     .map(|m| (a0, b1, m))
             })
