@@ -200,6 +200,26 @@ def green_sphere(face, n: int = 2000) -> float:
     return abs(integral) * r * r
 
 
+def one_parameter_element(face):
+    """Whether the face's area element |Su x Sv| depends on u only, on v
+    only (compared at 9 x 9 parameters of its UV bounds, to 1e-12 of the
+    largest), and the element as a function of (u, v)."""
+    loc = TopLoc_Location()
+    surf = BRep_Tool.Surface_s(face, loc)
+    u0, u1, v0, v1 = BRepTools.UVBounds_s(face)
+
+    def element(u, v):
+        pt, su, sv = gp_Pnt(), gp_Vec(), gp_Vec()
+        surf.D1(u, v, pt, su, sv)
+        return su.Crossed(sv).Magnitude()
+
+    grid = [[element(u0 + (u1 - u0) * i / 8, v0 + (v1 - v0) * j / 8) for j in range(9)] for i in range(9)]
+    top = max(max(r) for r in grid)
+    along_u = all(abs(grid[i][j] - grid[i][0]) <= 1e-12 * top for i in range(9) for j in range(9))
+    along_v = all(abs(grid[i][j] - grid[0][j]) <= 1e-12 * top for i in range(9) for j in range(9))
+    return along_u, along_v, element
+
+
 def green_cylindrical(face, n: int = 2000) -> float:
     """Area of a face on a surface whose area element |Su x Sv| depends on
     one parameter only (a surface of linear extrusion; a B-spline that is
@@ -215,16 +235,7 @@ def green_cylindrical(face, n: int = 2000) -> float:
     surf = BRep_Tool.Surface_s(face, loc)
     inv = loc.Transformation().Inverted()
     u0, u1, v0, v1 = BRepTools.UVBounds_s(face)
-
-    def element(u, v):
-        pt, su, sv = gp_Pnt(), gp_Vec(), gp_Vec()
-        surf.D1(u, v, pt, su, sv)
-        return su.Crossed(sv).Magnitude()
-
-    grid = [[element(u0 + (u1 - u0) * i / 8, v0 + (v1 - v0) * j / 8) for j in range(9)] for i in range(9)]
-    top = max(max(r) for r in grid)
-    along_u = all(abs(grid[i][j] - grid[i][0]) <= 1e-12 * top for i in range(9) for j in range(9))
-    along_v = all(abs(grid[i][j] - grid[0][j]) <= 1e-12 * top for i in range(9) for j in range(9))
+    along_u, along_v, _ = one_parameter_element(face)
     if not (along_u or along_v):
         return float("nan")
     proj = GeomAPI_ProjectPointOnSurf()
@@ -263,19 +274,8 @@ def slices(face, panels: int = 200, per_edge: int = 20000) -> float:
     from OCP.BRepAdaptor import BRepAdaptor_Curve2d
     from OCP.GeomAbs import GeomAbs_BSplineSurface, GeomAbs_SurfaceOfExtrusion, GeomAbs_BSplineCurve
 
-    loc = TopLoc_Location()
-    surf = BRep_Tool.Surface_s(face, loc)
     u0, u1, v0, v1 = BRepTools.UVBounds_s(face)
-
-    def element(u, v):
-        pt, su, sv = gp_Pnt(), gp_Vec(), gp_Vec()
-        surf.D1(u, v, pt, su, sv)
-        return su.Crossed(sv).Magnitude()
-
-    grid = [[element(u0 + (u1 - u0) * i / 8, v0 + (v1 - v0) * j / 8) for j in range(9)] for i in range(9)]
-    top = max(max(r) for r in grid)
-    on_v = all(abs(grid[i][j] - grid[0][j]) <= 1e-12 * top for i in range(9) for j in range(9))
-    on_u = all(abs(grid[i][j] - grid[i][0]) <= 1e-12 * top for i in range(9) for j in range(9))
+    on_u, on_v, element = one_parameter_element(face)
     if not (on_u or on_v):
         return float("nan")
     k = 1 if on_v else 0

@@ -229,8 +229,7 @@ fn surface_spans(img: &[u8], s: &Sections, i: usize, budget: &mut usize) -> Opti
 
 /// Phase 1: every piece's poles from its origin (the surface's Bézier span
 /// restricted to the origin's rectangle with [`restrict_poles`]).
-fn predict_poles(img: &[u8], out: &mut Predictions) {
-    let s = Sections::read(img);
+fn predict_poles(img: &[u8], s: &Sections, out: &mut Predictions) {
     let pieces = s.get(SectionId::Pieces);
     let origins = s.get(SectionId::PieceOrigins);
     let poles = s.get(SectionId::Poles);
@@ -260,7 +259,7 @@ fn predict_poles(img: &[u8], out: &mut Predictions) {
         let Some(slot) = cache.get_mut(o.surface as usize) else {
             continue;
         };
-        let spans = slot.get_or_insert_with(|| surface_spans(img, &s, o.surface as usize, &mut budget));
+        let spans = slot.get_or_insert_with(|| surface_spans(img, s, o.surface as usize, &mut budget));
         let Some(spans) = spans else { continue };
         let (p, q) = spans.degree;
         let (Some(du), Some(dv), Some(span)) = (
@@ -292,8 +291,7 @@ fn predict_poles(img: &[u8], out: &mut Predictions) {
 }
 
 /// Phase 2: every piece's box ([`hull_box`]) from its poles (decoded by phase 1).
-fn predict_bounds(img: &[u8], out: &mut Predictions) {
-    let s = Sections::read(img);
+fn predict_bounds(img: &[u8], s: &Sections, out: &mut Predictions) {
     let pieces = s.get(SectionId::Pieces);
     let poles = s.get(SectionId::Poles);
     let psize = size_of::<PieceRecord>();
@@ -323,8 +321,7 @@ fn predict_bounds(img: &[u8], out: &mut Predictions) {
 /// Phase 3: every body's BVH ([`bvh::build`] over its pieces' boxes) and the
 /// leaves' piece lists, placed as the writer places them (nodes at the body's
 /// `bvh` range, leaf lists after the vertices' lists in node order).
-fn predict_bvh(img: &[u8], out: &mut Predictions) {
-    let s = Sections::read(img);
+fn predict_bvh(img: &[u8], s: &Sections, out: &mut Predictions) {
     let bodies = s.get(SectionId::Bodies);
     let pieces = s.get(SectionId::Pieces);
     let nodes = s.get(SectionId::BvhNodes);
@@ -398,10 +395,13 @@ fn predict_bvh(img: &[u8], out: &mut Predictions) {
 /// The residual image of a plain scene (see the module docs).
 pub fn encode(plain: &[u8]) -> Vec<u8> {
     let mut r = plain.to_vec();
+    // the section table as stored, read once (decode reads it from the
+    // residual image, where header and table are stored as they are)
+    let s = Sections::read(plain);
     let mut preds = Predictions::default();
-    predict_poles(plain, &mut preds);
-    predict_bounds(plain, &mut preds);
-    predict_bvh(plain, &mut preds);
+    predict_poles(plain, &s, &mut preds);
+    predict_bounds(plain, &s, &mut preds);
+    predict_bvh(plain, &s, &mut preds);
     preds.apply(&mut r);
     r
 }
@@ -409,11 +409,12 @@ pub fn encode(plain: &[u8]) -> Vec<u8> {
 /// Turns a residual image back into the plain scene, in place (phases in
 /// order, each reading what the previous ones restored).
 pub fn decode(img: &mut [u8]) {
+    let s = Sections::read(img);
     let mut preds = Predictions::default();
-    predict_poles(img, &mut preds);
+    predict_poles(img, &s, &mut preds);
     preds.apply(img);
-    predict_bounds(img, &mut preds);
+    predict_bounds(img, &s, &mut preds);
     preds.apply(img);
-    predict_bvh(img, &mut preds);
+    predict_bvh(img, &s, &mut preds);
     preds.apply(img);
 }

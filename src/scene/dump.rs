@@ -244,8 +244,9 @@ pub fn dump(v: &SceneView<'_>) -> String {
         );
         let _ = writeln!(o, "  knots u {}", fs(ku));
         let _ = writeln!(o, "  knots v {}", fs(kv));
+        let nv = sf.count_v.max(1) as usize;
         for (k, h) in v.surface_poles(sf).iter().enumerate() {
-            let (a, b) = (k / sf.count_v.max(1) as usize, k % sf.count_v.max(1) as usize);
+            let (a, b) = (k / nv, k % nv);
             let _ = writeln!(o, "  pole ({a},{b}) {}", fs(h));
         }
     }
