@@ -1,8 +1,9 @@
 //! Development harness for the face-area checks: prints a face's surface,
 //! its trim loops (samples) and the exact / projected trim chains.
 //! `cargo run --release --example area_probe -- FILE FACE_ID`
+use extrack::geom::bez2;
 use extrack::import::eval::FaceTrim;
-use extrack::prepare::{bez2, piece_surface, prepare, trim, PrepareOptions};
+use extrack::prepare::{piece_surface, prepare, trim, PrepareOptions};
 use extrack::scene::data::TrimCurve;
 
 fn main() {

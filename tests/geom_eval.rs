@@ -11,7 +11,7 @@
 //!   `degree − 1`; a test measures that ratio so it fails when truck changes.
 
 use extrack::geom::basis::{ders_basis, find_span, MAX_ORDER};
-use extrack::geom::primitives::{self, Axes, MappedSurface};
+use extrack::geom::primitives::{self, MappedSurface};
 use extrack::geom::{NurbsCurve, NurbsSurface, SurfacePoint, Vec3};
 use proptest::prelude::*;
 use truck_geometry::prelude as tg;
@@ -374,11 +374,11 @@ fn check_closed_form(ms: &MappedSurface, a: impl Fn(f64, f64) -> Analytic + Copy
     println!("worst relative error against the closed form: {worst:e}");
 }
 
-fn axes() -> Axes {
+fn axes() -> extrack::geom::Frame {
     let z = Vec3::new(0.3, -0.4, 1.0).normalize();
     let x = Vec3::new(1.0, 0.0, -0.3).normalize();
     let x = (x - z * x.dot(&z)).normalize();
-    Axes {
+    extrack::geom::Frame {
         origin: Vec3::new(-2.0, 1.0, 4.0),
         x,
         y: z.cross(&x),
@@ -387,7 +387,7 @@ fn axes() -> Axes {
 }
 
 /// `dir(u) = cos u·x + sin u·y` and its u-derivative.
-fn dir(a: &Axes, u: f64) -> (Vec3, Vec3) {
+fn dir(a: &extrack::geom::Frame, u: f64) -> (Vec3, Vec3) {
     (a.x * u.cos() + a.y * u.sin(), a.y * u.cos() - a.x * u.sin())
 }
 

@@ -66,7 +66,7 @@ fn row_integral(s: &extrack::geom::NurbsSurface, t: f64, a: f64, b: f64) -> f64 
 /// each such band (split in 2) and in `s` on each inside interval is
 /// accurate to ~1e-12.
 fn piece_area(p: &Piece) -> f64 {
-    use extrack::prepare::bez2;
+    use extrack::geom::bez2;
     let s = piece_surface(p).expect("valid piece");
     if p.trimmed {
         // the loops as y-monotone rational Bézier pieces (segments have two points)
@@ -237,7 +237,7 @@ const GL4: [(f64, f64); 4] = [
 /// assumed not to overlap (runs of two loops along one side of the square
 /// break the nesting test).
 fn piece_area_green(p: &Piece) -> f64 {
-    use extrack::prepare::bez2;
+    use extrack::geom::bez2;
     let s = piece_surface(p).expect("valid piece");
     if !p.trimmed {
         return piece_area(p);

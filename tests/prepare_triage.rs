@@ -3,8 +3,9 @@
 //! wind around a period (closed on the kept side of the piece), sphere caps
 //! that reach a pole, and extrusions of ellipses.
 
+use extrack::geom::Frame;
 use extrack::geom::{Pose, Vec3};
-use extrack::import::model::{Curve, Frame};
+use extrack::import::model::Curve;
 use extrack::prepare::nurbs::{curve_nurbs, face_range};
 use extrack::prepare::{prepare, PrepareOptions};
 use extrack::track::{closest_point, Target, TrackScene};

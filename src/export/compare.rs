@@ -17,8 +17,9 @@
 //! [`Relaxations`] switch on the documented cross-format equivalences; each one
 //! names the representation difference it accepts.
 
+use crate::geom::Frame;
 use crate::geom::Vec3;
-use crate::import::model::{Body, BodyKind, Coedge, Curve, CurveSegment, Frame, Loop, Model, Surface};
+use crate::import::model::{Body, BodyKind, Coedge, Curve, CurveSegment, Loop, Model, Surface};
 use std::fmt::Write as _;
 
 /// Documented equivalences for cross-format round trips (all off = strict).
@@ -359,7 +360,7 @@ impl<'a> Cmp<'a> {
         if p.type_name() == q.type_name() {
             if let (Surface::Extrusion { direction: d, .. }, Surface::Extrusion { direction: d2, .. }) = (x, y) {
                 // the same surface when the profile moved along the direction
-                let t = crate::import::step::geometry::natural_range(p).map_or(0.0, |r| r.0);
+                let t = p.natural_range().map_or(0.0, |r| r.0);
                 let delta = (q.eval(t) - p.eval(t)).dot(d);
                 if delta != 0.0 && delta.is_finite() {
                     *self
@@ -382,7 +383,7 @@ impl<'a> Cmp<'a> {
         if !self.o.relax.curves_by_evaluation {
             return self.surface(path, x, y);
         }
-        let Some((t0, t1)) = crate::import::step::geometry::natural_range(p) else {
+        let Some((t0, t1)) = p.natural_range() else {
             self.diff(
                 path,
                 format!("profile {} vs {}: unbounded profile", p.type_name(), q.type_name()),

@@ -23,9 +23,10 @@
 //! unit is millimetre (flag 2), every record is exactly 80 columns.
 
 use super::{check_finite, ExportError, Written};
+use crate::geom::Frame;
 use crate::geom::{NurbsCurve, Pose, Vec3};
 use crate::import::iges::nurbs::{reverse, to_nurbs};
-use crate::import::model::{Body, BodyKind, Curve, CurveSegment, Face, Frame, Loop, Model, Surface};
+use crate::import::model::{Body, BodyKind, Curve, CurveSegment, Face, Loop, Model, Surface};
 use std::collections::HashMap;
 use std::f64::consts::PI;
 use std::fmt::Write as _;
@@ -615,7 +616,7 @@ impl W {
                 axis_origin,
                 axis_dir,
             } => {
-                let range = crate::import::step::geometry::natural_range(profile);
+                let range = profile.natural_range();
                 let vr = range.unwrap_or((0.0, 1.0));
                 if range.is_none() {
                     self.warnings.push(format!(
@@ -625,7 +626,7 @@ impl W {
                 self.revolution(profile, axis_origin, axis_dir, (0.0, std::f64::consts::TAU), vr)
             }
             Surface::Extrusion { profile, direction } => {
-                let range = crate::import::step::geometry::natural_range(profile).unwrap_or((0.0, 1.0));
+                let range = profile.natural_range().unwrap_or((0.0, 1.0));
                 self.warnings.push(format!(
                     "{what}: unbounded surface of linear extrusion written as a tabulated cylinder of length 1 mm"
                 ));
@@ -1174,7 +1175,7 @@ fn bounded_extrusion(model: &Model, face: &Face) -> Option<Surface> {
     let Surface::Extrusion { profile, direction } = &face.surface else {
         return None;
     };
-    let u = crate::import::step::geometry::natural_range(profile)?;
+    let u = profile.natural_range()?;
     const N: usize = 16;
     let (mut c_lo, mut c_hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for k in 0..=N {

@@ -15,8 +15,9 @@ pub mod scene;
 pub mod step;
 pub mod units;
 
+use crate::geom::Frame;
 use crate::geom::{Pose, Vec3};
-use crate::import::model::{Frame, Model};
+use crate::import::model::Model;
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion};
 use thiserror::Error;
 

@@ -30,8 +30,9 @@
 //! Model → STEP gives the same bytes twice.
 
 use super::{check_finite, stable_frame, stable_pole, stable_pose_frame, stable_unit, ExportError, Written};
+use crate::geom::Frame;
 use crate::geom::{NurbsCurve, NurbsSurface, Vec3};
-use crate::import::model::{BodyKind, Coedge, Curve, CurveSegment, Frame, Loop, Model, Surface};
+use crate::import::model::{BodyKind, Coedge, Curve, CurveSegment, Loop, Model, Surface};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 

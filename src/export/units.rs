@@ -16,8 +16,9 @@
 //! so Model → file → Model → file stays byte-identical in any unit.
 
 use super::settle;
+use crate::geom::Frame;
 use crate::geom::{NurbsCurve, NurbsSurface, Vec3};
-use crate::import::model::{Curve, CurveSegment, Frame, Model, Surface};
+use crate::import::model::{Curve, CurveSegment, Model, Surface};
 
 /// `x / s` such that `(y · s) / s == y` for the returned `y` (see [`settle`]).
 pub(crate) fn stable_div(x: f64, s: f64) -> f64 {

@@ -1,6 +1,6 @@
 //! Rigid poses and twists (body motion) used by every tracker.
 
-use super::Vec3;
+use super::{GeomError, Vec3};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion};
 
 /// A rigid pose: maps body coordinates to world coordinates (`x_w = R x_b + t`).
@@ -97,5 +97,83 @@ impl Twist {
     pub fn is_finite(&self) -> bool {
         let (w, v) = (&self.omega, &self.v);
         (w.x + w.y + w.z + v.x + v.y + v.z).is_finite()
+    }
+}
+
+/// An orthonormal right-handed frame (origin and axes), in mm: placements of
+/// analytic surfaces and primitives (`x`, `y` reference directions, `z` the
+/// main axis or normal).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Frame {
+    /// Origin.
+    pub origin: Vec3,
+    /// X axis (reference direction), unit.
+    pub x: Vec3,
+    /// Y axis = z × x, unit.
+    pub y: Vec3,
+    /// Z axis (main axis / normal), unit.
+    pub z: Vec3,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Self {
+            origin: Vec3::zeros(),
+            x: Vec3::x(),
+            y: Vec3::y(),
+            z: Vec3::z(),
+        }
+    }
+}
+
+impl Frame {
+    /// The world frame.
+    pub fn world() -> Self {
+        Self {
+            origin: Vec3::zeros(),
+            x: Vec3::x(),
+            y: Vec3::y(),
+            z: Vec3::z(),
+        }
+    }
+
+    pub(crate) fn check(&self) -> Result<(), GeomError> {
+        let vs = [self.origin, self.x, self.y, self.z];
+        if vs.iter().any(|v| !v.iter().all(|c| c.is_finite())) {
+            return Err(GeomError::NonFinite("axes"));
+        }
+        if [self.x, self.y, self.z].iter().any(|v| v.norm() == 0.0) {
+            return Err(GeomError::Primitive("zero axis vector"));
+        }
+        Ok(())
+    }
+
+    /// Frame from an origin, a main axis and an approximate reference direction
+    /// (orthogonalised; a parallel or missing reference picks an arbitrary one).
+    /// Returns `None` when `axis` is zero or not finite.
+    pub fn from_axis_ref(origin: Vec3, axis: Vec3, reference: Option<Vec3>) -> Option<Self> {
+        let n = axis.norm();
+        if !(n.is_finite() && n > 0.0 && origin.iter().all(|c| c.is_finite())) {
+            return None;
+        }
+        let z = axis / n;
+        let mut x = reference.map(|r| r - z * r.dot(&z)).unwrap_or_else(Vec3::zeros);
+        if !(x.norm() > 1e-12) || !x.iter().all(|c| c.is_finite()) {
+            // any direction perpendicular to z
+            let a = if z.x.abs() < 0.9 { Vec3::x() } else { Vec3::y() };
+            x = a - z * a.dot(&z);
+        }
+        let x = x.normalize();
+        Some(Self {
+            origin,
+            x,
+            y: z.cross(&x),
+            z,
+        })
+    }
+    /// Local `(a, b, c)` to world: `origin + a x + b y + c z`.
+    #[inline]
+    pub fn at(&self, a: f64, b: f64, c: f64) -> Vec3 {
+        self.origin + self.x * a + self.y * b + self.z * c
     }
 }

@@ -10,11 +10,15 @@
 //! `f_uv = (A_uv − W_u f_v − W_v f_u − W_uv f)/W`.
 
 pub mod basis;
+pub mod bernstein;
+pub mod bez2;
 pub mod curve;
+pub mod curve_foot;
 pub mod error;
 pub mod fixtures;
 pub mod frame;
 pub mod knots;
+pub mod polygon;
 pub mod primitives;
 pub mod surface;
 pub mod truck_conv;
@@ -23,9 +27,9 @@ pub use basis::{find_span, MAX_DEGREE};
 pub use curve::{CurvePoint, NurbsCurve};
 pub use error::GeomError;
 pub use fixtures::table1_patch;
-pub use frame::{Pose, Twist};
+pub use frame::{Frame, Pose, Twist};
 pub use knots::{BezierCurveSpan, BezierPatch};
-pub use primitives::{ArcMap, Axes, MappedCurve, MappedSurface, ParamMap};
+pub use primitives::{ArcMap, MappedCurve, MappedSurface, ParamMap};
 pub use surface::{NurbsSurface, SpanTable, SurfacePoint};
 
 /// 3-vector of `f64` (positions, directions, derivatives), millimetres.

@@ -35,58 +35,8 @@
 //! directions and `dθ/ds`, `d²θ/ds²`; [`ParamMap`] is that or the identity
 //! (straight directions use the analytic parameter as NURBS parameter).
 
-use super::{GeomError, Hpoint, NurbsCurve, NurbsSurface, Vec3};
+use super::{Frame, GeomError, Hpoint, NurbsCurve, NurbsSurface, Vec3};
 use std::f64::consts::FRAC_PI_2;
-
-/// A placement: origin and axes (`x`, `y` = reference directions, `z` = main
-/// axis). Same fields as `import::model::Frame`; the axes are used as given
-/// (the importer orthonormalises them).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Axes {
-    /// Origin, mm.
-    pub origin: Vec3,
-    /// X axis.
-    pub x: Vec3,
-    /// Y axis.
-    pub y: Vec3,
-    /// Z axis.
-    pub z: Vec3,
-}
-
-impl Axes {
-    /// The world frame.
-    pub fn world() -> Self {
-        Self {
-            origin: Vec3::zeros(),
-            x: Vec3::x(),
-            y: Vec3::y(),
-            z: Vec3::z(),
-        }
-    }
-
-    fn check(&self) -> Result<(), GeomError> {
-        let vs = [self.origin, self.x, self.y, self.z];
-        if vs.iter().any(|v| !v.iter().all(|c| c.is_finite())) {
-            return Err(GeomError::NonFinite("axes"));
-        }
-        if [self.x, self.y, self.z].iter().any(|v| v.norm() == 0.0) {
-            return Err(GeomError::Primitive("zero axis vector"));
-        }
-        Ok(())
-    }
-}
-
-impl From<&crate::import::model::Frame> for Axes {
-    /// The importer's frame (same fields, already orthonormal).
-    fn from(f: &crate::import::model::Frame) -> Self {
-        Self {
-            origin: f.origin,
-            x: f.x,
-            y: f.y,
-            z: f.z,
-        }
-    }
-}
 
 /// Map between the angle of an arc direction and its NURBS parameter (see the
 /// module docs): `n_spans` spans of angle `span_angle`, starting at `start`.
@@ -298,7 +248,7 @@ fn arc_map(range: (f64, f64), what: &'static str) -> Result<ArcMap, GeomError> {
 /// Circle arc `center + r(cos t·x + sin t·y)` for `t ∈ [t0, t1]` (any positive
 /// sweep), as rational quadratic spans of at most 90°.
 pub fn circle_arc(center: Vec3, x: Vec3, y: Vec3, radius: f64, t: (f64, f64)) -> Result<MappedCurve, GeomError> {
-    Axes {
+    Frame {
         origin: center,
         x,
         y,
@@ -336,7 +286,7 @@ pub fn line_segment(origin: Vec3, dir: Vec3, t: (f64, f64)) -> Result<MappedCurv
 }
 
 /// Plane patch `o + u·x + v·y` on `u × v` (bilinear).
-pub fn plane_patch(axes: &Axes, u: (f64, f64), v: (f64, f64)) -> Result<MappedSurface, GeomError> {
+pub fn plane_patch(axes: &Frame, u: (f64, f64), v: (f64, f64)) -> Result<MappedSurface, GeomError> {
     axes.check()?;
     check_range(u, "plane u range must increase")?;
     check_range(v, "plane v range must increase")?;
@@ -365,7 +315,7 @@ pub fn plane_patch(axes: &Axes, u: (f64, f64), v: (f64, f64)) -> Result<MappedSu
 /// profile pole `j` is `(ρⱼ, zⱼ)` with weight `wⱼ`; the surface point is
 /// `o + ρ(v)(cos u·x + sin u·y) + z(v)·z`.
 fn revolve_in_axes(
-    axes: &Axes,
+    axes: &Frame,
     u_map: ArcMap,
     profile: &[(f64, f64, f64)],
     degree_v: usize,
@@ -404,7 +354,7 @@ fn arc_profile(rho0: f64, r: f64, t: (f64, f64), what: &'static str) -> Result<A
 }
 
 /// Cylinder `o + r(cos u·x + sin u·y) + v·z` on `u × v` (u angular, v axial).
-pub fn cylinder(axes: &Axes, radius: f64, u: (f64, f64), v: (f64, f64)) -> Result<MappedSurface, GeomError> {
+pub fn cylinder(axes: &Frame, radius: f64, u: (f64, f64), v: (f64, f64)) -> Result<MappedSurface, GeomError> {
     axes.check()?;
     check_positive(radius, "cylinder radius must be positive")?;
     check_range(v, "cylinder v range must increase")?;
@@ -416,7 +366,7 @@ pub fn cylinder(axes: &Axes, radius: f64, u: (f64, f64), v: (f64, f64)) -> Resul
 /// Cone `o + (r + v sin a)(cos u·x + sin u·y) + v cos a·z` on `u × v`
 /// (`|a| < π/2`; the radius may reach zero at the apex).
 pub fn cone(
-    axes: &Axes,
+    axes: &Frame,
     radius: f64,
     semi_angle: f64,
     u: (f64, f64),
@@ -438,7 +388,7 @@ pub fn cone(
 
 /// Sphere `o + r cos v (cos u·x + sin u·y) + r sin v·z` on `u × v`
 /// (`v ⊂ [−π/2, π/2]`; both directions angular).
-pub fn sphere(axes: &Axes, radius: f64, u: (f64, f64), v: (f64, f64)) -> Result<MappedSurface, GeomError> {
+pub fn sphere(axes: &Frame, radius: f64, u: (f64, f64), v: (f64, f64)) -> Result<MappedSurface, GeomError> {
     axes.check()?;
     check_positive(radius, "sphere radius must be positive")?;
     check_range(v, "sphere v range must increase")?;
@@ -451,7 +401,7 @@ pub fn sphere(axes: &Axes, radius: f64, u: (f64, f64), v: (f64, f64)) -> Result<
 }
 
 /// Torus `o + (R + r cos v)(cos u·x + sin u·y) + r sin v·z` on `u × v`.
-pub fn torus(axes: &Axes, major: f64, minor: f64, u: (f64, f64), v: (f64, f64)) -> Result<MappedSurface, GeomError> {
+pub fn torus(axes: &Frame, major: f64, minor: f64, u: (f64, f64), v: (f64, f64)) -> Result<MappedSurface, GeomError> {
     axes.check()?;
     check_positive(major, "torus major radius must be positive")?;
     check_positive(minor, "torus minor radius must be positive")?;
@@ -608,10 +558,10 @@ mod tests {
         }
     }
 
-    fn tilted() -> Axes {
+    fn tilted() -> Frame {
         let z = Vec3::new(1.0, 2.0, 2.0).normalize();
         let x = Vec3::new(2.0, -1.0, 0.0).normalize();
-        Axes {
+        Frame {
             origin: Vec3::new(3.0, -1.0, 0.5),
             x,
             y: z.cross(&x),
@@ -689,22 +639,17 @@ mod tests {
     }
 
     #[test]
-    fn axes_from_import_frame() {
-        let f = crate::import::model::Frame::from_axis_ref(
-            Vec3::new(1.0, 2.0, 3.0),
-            Vec3::new(0.0, 0.0, 2.0),
-            Some(Vec3::x()),
-        )
-        .expect("valid frame");
-        let a = Axes::from(&f);
-        assert_eq!((a.origin, a.x, a.y, a.z), (f.origin, f.x, f.y, f.z));
+    fn frames_from_an_axis_and_a_reference() {
+        let a = Frame::from_axis_ref(Vec3::new(1.0, 2.0, 3.0), Vec3::new(0.0, 0.0, 2.0), Some(Vec3::x()))
+            .expect("valid frame");
+        assert_eq!((a.x, a.y, a.z), (Vec3::x(), Vec3::y(), Vec3::z()));
         let cyl = cylinder(&a, 1.0, (0.0, 1.0), (0.0, 1.0)).unwrap();
         assert!((cyl.surface.eval(0.0, 0.5) - Vec3::new(2.0, 2.0, 3.5)).norm() < 1e-14);
     }
 
     #[test]
     fn bad_primitives_are_errors() {
-        let a = Axes::world();
+        let a = Frame::world();
         assert!(cylinder(&a, 0.0, (0.0, 1.0), (0.0, 1.0)).is_err());
         assert!(cylinder(&a, f64::NAN, (0.0, 1.0), (0.0, 1.0)).is_err());
         assert!(cylinder(&a, 1.0, (1.0, 1.0), (0.0, 1.0)).is_err());
@@ -713,9 +658,9 @@ mod tests {
         assert!(torus(&a, 1.0, -1.0, (0.0, 1.0), (0.0, 1.0)).is_err());
         assert!(circle_arc(Vec3::zeros(), Vec3::x(), Vec3::y(), 1.0, (0.0, f64::INFINITY)).is_err());
         assert!(line_segment(Vec3::zeros(), Vec3::zeros(), (0.0, 1.0)).is_err());
-        let bad = Axes {
+        let bad = Frame {
             x: Vec3::zeros(),
-            ..Axes::world()
+            ..Frame::world()
         };
         assert!(plane_patch(&bad, (0.0, 1.0), (0.0, 1.0)).is_err());
     }

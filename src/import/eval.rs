@@ -14,7 +14,7 @@ use std::f64::consts::{FRAC_PI_2, PI, TAU};
 /// A parameter interval `(lo, hi)`.
 pub type Range = (f64, f64);
 
-fn ring(f: &crate::import::model::Frame, u: f64) -> (Vec3, Vec3) {
+fn ring(f: &crate::geom::Frame, u: f64) -> (Vec3, Vec3) {
     let (s, c) = u.sin_cos();
     (f.x * c + f.y * s, f.y * c - f.x * s)
 }
@@ -314,10 +314,8 @@ impl Surface {
             Surface::Cylinder { .. } | Surface::Cone { .. } => (Some((0.0, TAU)), None),
             Surface::Sphere { .. } => (Some((0.0, TAU)), Some((-FRAC_PI_2, FRAC_PI_2))),
             Surface::Torus { .. } => (Some((0.0, TAU)), Some((0.0, TAU))),
-            Surface::Revolution { profile, .. } => {
-                (Some((0.0, TAU)), crate::import::step::geometry::natural_range(profile))
-            }
-            Surface::Extrusion { profile, .. } => (crate::import::step::geometry::natural_range(profile), None),
+            Surface::Revolution { profile, .. } => (Some((0.0, TAU)), profile.natural_range()),
+            Surface::Extrusion { profile, .. } => (profile.natural_range(), None),
             Surface::Offset { basis, .. } => basis.natural_bounds(),
             Surface::BSpline(b) => {
                 let (u, v) = b.domain();
@@ -332,7 +330,7 @@ impl Surface {
     /// `p`; `None` for the other kinds. `u` is NaN where it is undefined (on
     /// the axis).
     pub fn analytic_params(&self, p: &Vec3) -> Option<(f64, f64)> {
-        let local = |f: &crate::import::model::Frame| {
+        let local = |f: &crate::geom::Frame| {
             let d = p - f.origin;
             (d.dot(&f.x), d.dot(&f.y), d.dot(&f.z))
         };
@@ -533,7 +531,7 @@ pub fn curve_param_of(c: &Curve, p: &Vec3) -> f64 {
             (f64::MIN, f64::MAX),
         ),
         _ => {
-            let (t0, t1) = crate::import::step::geometry::natural_range(c).unwrap_or((0.0, 1.0));
+            let (t0, t1) = c.natural_range().unwrap_or((0.0, 1.0));
             // end points first (the usual case for edge vertices): accept an
             // end within a small fraction of the curve's size, then polish
             let (a, b) = (c.eval(t0), c.eval(t1));
@@ -1043,7 +1041,7 @@ impl FaceTrim {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::model::Frame;
+    use crate::geom::Frame;
 
     fn frame() -> Frame {
         Frame::from_axis_ref(Vec3::new(1.0, -2.0, 0.5), Vec3::new(0.3, 0.2, 1.0), Some(Vec3::x())).unwrap()

@@ -11,7 +11,7 @@
 //! - every item carries the id of the entity it came from ([`SourceId`]): the
 //!   STEP instance number `#N` or the IGES directory-entry sequence number.
 
-use crate::geom::{NurbsCurve, NurbsSurface, Pose, Vec3};
+use crate::geom::{Frame, NurbsCurve, NurbsSurface, Pose, Vec3};
 use serde::Serialize;
 
 /// Id of the source entity: STEP `#N`, or the IGES directory-entry sequence
@@ -43,61 +43,6 @@ impl Default for Units {
             name: "mm".into(),
             mm_per_unit: 1.0,
         }
-    }
-}
-
-/// An orthonormal right-handed frame (origin and axes), in mm.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Frame {
-    /// Origin.
-    pub origin: Vec3,
-    /// X axis (reference direction), unit.
-    pub x: Vec3,
-    /// Y axis = z × x, unit.
-    pub y: Vec3,
-    /// Z axis (main axis / normal), unit.
-    pub z: Vec3,
-}
-
-impl Default for Frame {
-    fn default() -> Self {
-        Self {
-            origin: Vec3::zeros(),
-            x: Vec3::x(),
-            y: Vec3::y(),
-            z: Vec3::z(),
-        }
-    }
-}
-
-impl Frame {
-    /// Frame from an origin, a main axis and an approximate reference direction
-    /// (orthogonalised; a parallel or missing reference picks an arbitrary one).
-    /// Returns `None` when `axis` is zero or not finite.
-    pub fn from_axis_ref(origin: Vec3, axis: Vec3, reference: Option<Vec3>) -> Option<Self> {
-        let n = axis.norm();
-        if !(n.is_finite() && n > 0.0 && origin.iter().all(|c| c.is_finite())) {
-            return None;
-        }
-        let z = axis / n;
-        let mut x = reference.map(|r| r - z * r.dot(&z)).unwrap_or_else(Vec3::zeros);
-        if !(x.norm() > 1e-12) || !x.iter().all(|c| c.is_finite()) {
-            // any direction perpendicular to z
-            let a = if z.x.abs() < 0.9 { Vec3::x() } else { Vec3::y() };
-            x = a - z * a.dot(&z);
-        }
-        let x = x.normalize();
-        Some(Self {
-            origin,
-            x,
-            y: z.cross(&x),
-            z,
-        })
-    }
-    /// Local `(a, b, c)` to world: `origin + a x + b y + c z`.
-    #[inline]
-    pub fn at(&self, a: f64, b: f64, c: f64) -> Vec3 {
-        self.origin + self.x * a + self.y * b + self.z * c
     }
 }
 
@@ -247,6 +192,20 @@ pub enum Curve {
     Polyline(Vec<Vec3>),
     /// Segments traversed in order; parameter `t ∈ [0, n]`, segment `k` on `[k, k+1]`.
     Composite(Vec<CurveSegment>),
+}
+
+impl Curve {
+    /// The natural parameter range of a bounded curve (`None` for lines and
+    /// other unbounded curves, whose range comes from their use).
+    pub fn natural_range(&self) -> Option<(f64, f64)> {
+        match self {
+            Curve::Circle { .. } | Curve::Ellipse { .. } => Some((0.0, std::f64::consts::TAU)),
+            Curve::BSpline(b) => Some(b.domain()),
+            Curve::Polyline(p) => Some((0.0, p.len().saturating_sub(1) as f64)),
+            Curve::Composite(s) => Some((0.0, s.len() as f64)),
+            _ => None,
+        }
+    }
 }
 
 /// One segment of a composite curve or a trim curve: `curve` on `[t0, t1]`,

@@ -42,7 +42,7 @@
 //! used before session 12 let thin patches with a clearly negative `K̃`
 //! pass as convex or concave.
 
-use super::bernstein::{coordinate_polys, split_u, split_v, Poly};
+use crate::geom::bernstein::{coordinate_polys, split_u, split_v, Poly};
 use crate::geom::Hpoint;
 use crate::scene::data::ConvexityClass;
 
@@ -390,7 +390,7 @@ fn merge_siblings(mut v: Vec<ClassifiedPatch>) -> Vec<ClassifiedPatch> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::primitives::{self, Axes};
+    use crate::geom::primitives;
     use crate::geom::Vec3;
 
     fn patches(m: &crate::geom::MappedSurface) -> Vec<crate::geom::BezierPatch> {
@@ -454,7 +454,7 @@ mod tests {
 
     #[test]
     fn sphere_is_convex_outside_concave_inside() {
-        let ax = Axes::world();
+        let ax = crate::geom::Frame::world();
         let m = primitives::sphere(&ax, 2.0, (0.0, 6.0), (-1.2, 1.3)).unwrap();
         let o = ConvexityOptions::default();
         for b in patches(&m) {
@@ -471,7 +471,7 @@ mod tests {
     #[test]
     fn a_span_across_a_parabolic_line_keeps_few_pieces_that_tile_it() {
         // torus, v over the top circle (v = π/2): convex outside, saddle inside
-        let ax = Axes::world();
+        let ax = crate::geom::Frame::world();
         let m = primitives::torus(&ax, 5.0, 1.0, (0.0, 1.0), (0.0, 3.0)).unwrap();
         let o = ConvexityOptions::default();
         let mut classes = Vec::new();
@@ -493,9 +493,9 @@ mod tests {
 
     #[test]
     fn plane_cylinder_torus() {
-        let ax = Axes {
+        let ax = crate::geom::Frame {
             origin: Vec3::new(100.0, -50.0, 20.0),
-            ..Axes::world()
+            ..crate::geom::Frame::world()
         };
         let o = ConvexityOptions::default();
         let pl = primitives::plane_patch(&ax, (0.0, 3.0), (1.0, 2.0)).unwrap();

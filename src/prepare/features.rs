@@ -536,7 +536,7 @@ const LINK_TOL: f64 = 1e-6;
 /// at [`LINK_SAMPLES`] all lie within [`LINK_TOL`] × the face's size of one
 /// edge of the face; curves that match no edge stay trims.
 /// True when `curve` passes within `tol` of `p`: `n` samples (at most 64),
-/// then Newton from the 8 nearest (as `track::brute::closest_on_curve`),
+/// then Newton from the 8 nearest (as `geom::curve_foot::closest_on_curve`),
 /// stopping as
 /// soon as a sample or an iterate is within `tol`, and each Newton run once
 /// its step is below 1e-13 of the domain (or after 40 steps): the link test
@@ -562,7 +562,7 @@ fn within(curve: &NurbsCurve, p: &Vec3, tol: f64, n: usize) -> bool {
             if (c.p - p).norm() <= tol {
                 return true;
             }
-            let tn = crate::track::brute::curve_newton(&c, p, t, (t0, t1));
+            let tn = crate::geom::curve_foot::curve_newton(&c, p, t, (t0, t1));
             let done = (tn - t).abs() <= eps;
             t = tn;
             if done {
@@ -574,7 +574,7 @@ fn within(curve: &NurbsCurve, p: &Vec3, tol: f64, n: usize) -> bool {
 }
 
 fn link_trims(scene: &mut SceneData, faces: &BTreeMap<usize, FaceCtx>, face_edges: &BTreeMap<usize, Vec<u32>>) {
-    use super::bez2;
+    use crate::geom::bez2;
     use crate::scene::data::TrimCurve;
     for (fi, ctx) in faces {
         let Some(edges) = face_edges.get(fi) else { continue };
@@ -680,7 +680,7 @@ mod tests {
             Vec3::new(-1.0, 1.0, 0.5),
             Vec3::new(1.0, 1.0, -2.0),
         ] {
-            let d = crate::track::brute::closest_on_curve(&curve, &q, 32).2;
+            let d = crate::geom::curve_foot::closest_on_curve(&curve, &q, 32).2;
             assert!(box_dist(&hull, &q) <= d + 1e-12, "{q:?}");
         }
         assert!((box_dist(&hull, &Vec3::new(5.0, 1.0, 0.0)) - 3.0).abs() < 1e-9);

@@ -12,7 +12,7 @@
 //! passes, the interval is halved and the choice with fewer scene bytes
 //! (16 per curve record plus 24 per point) wins.
 
-use super::bez2::{self, H2};
+use crate::geom::bez2::{self, H2};
 
 /// Highest degree [`fit`] tries (the scene allows Bézier trims up to 15).
 pub const MAX_DEGREE: usize = 9;

@@ -11,9 +11,6 @@
 // `!(x > 0.0)` style tests are deliberate: they also reject NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod bernstein;
-pub mod bez2;
-pub mod bvh;
 pub mod convexity;
 pub mod features;
 pub mod fit;
@@ -110,22 +107,6 @@ pub(crate) struct PieceInfo {
     /// that leave their 3-D edges by more than it (see
     /// [`trim::ExactLoops::by_pcurves`]), else 0.
     pub link_floor: f64,
-}
-
-/// Euclidean bounding box of homogeneous poles (contains the rational patch).
-pub fn hull_box(cw: &[[f64; 4]]) -> Aabb {
-    let mut b = Aabb {
-        min: [f64::INFINITY; 3],
-        max: [f64::NEG_INFINITY; 3],
-    };
-    for h in cw {
-        for k in 0..3 {
-            let x = h[k] / h[3];
-            b.min[k] = b.min[k].min(x);
-            b.max[k] = b.max[k].max(x);
-        }
-    }
-    b
 }
 
 fn placement(p: &crate::geom::Pose) -> [f64; 12] {
@@ -248,7 +229,7 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
             .map(|i| (i as u32, scene.pieces[i].bbox))
             .collect();
         let mut local = Vec::new();
-        let root = bvh::build(&mut items, &mut local);
+        let root = crate::scene::bvh::build(&mut items, &mut local);
         for mut n in local {
             if let crate::scene::data::BvhKind::Interior(a, b) = &mut n.kind {
                 *a += bvh_first as u32;
@@ -259,7 +240,9 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
         let bbox = scene.pieces[piece_first..]
             .iter()
             .skip(1)
-            .fold(scene.pieces[piece_first].bbox, |a, p| bvh::union(&a, &p.bbox));
+            .fold(scene.pieces[piece_first].bbox, |a, p| {
+                crate::scene::bvh::union(&a, &p.bbox)
+            });
         let span = |first: usize, end: usize| -> Result<Span, PrepareError> {
             Ok(Span {
                 first: u32::try_from(first).map_err(|_| PrepareError::TooLarge)?,
@@ -439,8 +422,8 @@ fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Re
                 };
                 // the stored poles, box and cone are the ones a packed scene
                 // re-derives from the span (`scene::packed`): one arithmetic
-                let poles = bernstein::restrict_poles(p, q, &bp.patch.cw, np.rect);
-                let bbox = hull_box(&poles);
+                let poles = crate::geom::bernstein::restrict_poles(p, q, &bp.patch.cw, np.rect);
+                let bbox = crate::scene::bvh::hull_box(&poles);
                 out.push((
                     Piece {
                         body,

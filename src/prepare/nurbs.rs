@@ -4,10 +4,11 @@
 //! parameter is not the angle, see [`crate::geom::primitives`]).
 
 use super::surface_fit;
-use crate::geom::primitives::{self, Axes, MappedSurface, ParamMap};
+use crate::geom::primitives::{self, MappedSurface, ParamMap};
+use crate::geom::Frame;
 use crate::geom::{NurbsCurve, Vec3};
 use crate::import::eval::FaceTrim;
-use crate::import::model::{Curve, Face, Frame, Model, Surface};
+use crate::import::model::{Curve, Face, Model, Surface};
 use thiserror::Error;
 
 /// Why a surface or curve has no exact NURBS form here.
@@ -37,15 +38,6 @@ pub enum NurbsError {
         /// `((u0,u1),(v0,v1))`.
         range: ((f64, f64), (f64, f64)),
     },
-}
-
-fn axes(f: &Frame) -> Axes {
-    Axes {
-        origin: f.origin,
-        x: f.x,
-        y: f.y,
-        z: f.z,
-    }
 }
 
 /// A face's surface as one NURBS surface over the face's parameter range.
@@ -736,15 +728,15 @@ pub fn surface_nurbs(s: &Surface, face: u64, range: ((f64, f64), (f64, f64))) ->
     }
     let g = |e| NurbsError::Geom { face, source: e };
     match s {
-        Surface::Plane { frame } => primitives::plane_patch(&axes(frame), u, v).map_err(g),
-        Surface::Cylinder { frame, radius } => primitives::cylinder(&axes(frame), *radius, u, v).map_err(g),
+        Surface::Plane { frame } => primitives::plane_patch(frame, u, v).map_err(g),
+        Surface::Cylinder { frame, radius } => primitives::cylinder(frame, *radius, u, v).map_err(g),
         Surface::Cone {
             frame,
             radius,
             semi_angle,
-        } => primitives::cone(&axes(frame), *radius, *semi_angle, u, v).map_err(g),
-        Surface::Sphere { frame, radius } => primitives::sphere(&axes(frame), *radius, u, v).map_err(g),
-        Surface::Torus { frame, major, minor } => primitives::torus(&axes(frame), *major, *minor, u, v).map_err(g),
+        } => primitives::cone(frame, *radius, *semi_angle, u, v).map_err(g),
+        Surface::Sphere { frame, radius } => primitives::sphere(frame, *radius, u, v).map_err(g),
+        Surface::Torus { frame, major, minor } => primitives::torus(frame, *major, *minor, u, v).map_err(g),
         Surface::Revolution {
             profile,
             axis_origin,

@@ -7,8 +7,8 @@
 //! normal `f_s × f_t` is a non-negative combination of its coefficient
 //! vectors, so a cone holding all those vectors holds the Gauss map.
 
-use super::bernstein::{coordinate_polys, split_u, split_v, Poly};
 use super::convexity::centred;
+use crate::geom::bernstein::{coordinate_polys, split_u, split_v, Poly};
 use crate::geom::{Hpoint, Vec3};
 use crate::scene::data::{ConvexityClass, NormalCone};
 use std::f64::consts::PI;
@@ -134,7 +134,7 @@ pub fn make_nice(
     out: &mut Vec<NicePatch>,
 ) {
     let normal = normal_polys(p, q, span_cw);
-    let cw = super::bernstein::restrict_poles(p, q, span_cw, rect);
+    let cw = crate::geom::bernstein::restrict_poles(p, q, span_cw, rect);
     make_nice_with(p, q, cw, &normal, rect, class, sigma, max_angle, max_depth, out);
 }
 
@@ -208,11 +208,11 @@ pub fn make_nice_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::primitives::{self, Axes};
+    use crate::geom::primitives;
 
     #[test]
     fn sphere_pieces_become_nice() {
-        let m = primitives::sphere(&Axes::world(), 1.0, (0.0, 6.0), (-1.5, 1.5)).unwrap();
+        let m = primitives::sphere(&crate::geom::Frame::world(), 1.0, (0.0, 6.0), (-1.5, 1.5)).unwrap();
         for b in m.surface.bezier_patches() {
             let pt = &b.patch;
             let mut out = Vec::new();

@@ -54,8 +54,8 @@
 //! degree-`n` piece, at most 14 halvings; degree and halving chosen for the
 //! fewest scene bytes).
 
-use super::bez2::{self, H2};
 use super::nurbs::FaceNurbs;
+use crate::geom::bez2::{self, H2};
 use crate::geom::primitives::ParamMap;
 use crate::import::eval::FaceTrim;
 use crate::import::model::{Curve, CurveSegment, Face, Model};
@@ -157,7 +157,7 @@ fn plane_chain(face: &Face, seg: &CurveSegment) -> Option<Vec<Vec<H2>>> {
 
 /// The plane parameters `((p − o)·x, (p − o)·y)` of the homogeneous point
 /// `q = [w·p, w]`, homogeneous (`[w·u, w·v, w]`).
-fn plane_coords(frame: &crate::import::model::Frame, q: [f64; 4]) -> H2 {
+fn plane_coords(frame: &crate::geom::Frame, q: [f64; 4]) -> H2 {
     let (o, x, y) = (frame.origin, frame.x, frame.y);
     let d = [q[0] - q[3] * o.x, q[1] - q[3] * o.y, q[2] - q[3] * o.z];
     [
@@ -1457,7 +1457,7 @@ fn close_winding(
     let agree = |polys: &[Vec<[f64; 2]>]| {
         truth
             .iter()
-            .filter(|&&(x, y, t)| crate::track::body::polygons_contain(polys, x, y) == t)
+            .filter(|&&(x, y, t)| crate::geom::polygon::polygons_contain(polys, x, y) == t)
             .count()
     };
     let best = (0..1usize << winding.len())
@@ -1707,8 +1707,8 @@ mod tests {
 
     #[test]
     fn a_circle_on_a_tilted_plane_maps_to_an_exact_parameter_circle() {
+        use crate::geom::Frame;
         use crate::geom::Vec3;
-        use crate::import::model::Frame;
         let z = Vec3::new(1.0, 2.0, 2.0) / 3.0;
         let x = Vec3::new(2.0, 1.0, -2.0) / 3.0;
         let plane = Frame {
@@ -1837,7 +1837,7 @@ mod tests {
             panic!("{parts:?}")
         };
         let poly = vec![run.clone()];
-        assert!(crate::track::body::polygons_contain(&poly, 0.5, 0.5), "{run:?}");
+        assert!(crate::geom::polygon::polygons_contain(&poly, 0.5, 0.5), "{run:?}");
         for c in [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]] {
             assert!(run.contains(&c), "{run:?}");
         }

@@ -23,10 +23,10 @@
 //! [`encode`] is only used after checking that [`decode`] inverts it.
 
 use super::records::*;
+use crate::geom::bernstein::restrict_poles;
 use crate::geom::{Hpoint, NurbsSurface, MAX_DEGREE};
-use crate::prepare::bernstein::restrict_poles;
-use crate::prepare::bvh;
-use crate::prepare::hull_box;
+use crate::scene::bvh;
+use crate::scene::bvh::hull_box;
 use crate::scene::data::BvhKind;
 use std::ops::Range;
 

@@ -23,6 +23,7 @@
 //! assert_eq!(view.pieces().len(), 0);
 //! ```
 
+pub mod bvh;
 pub mod checksum;
 pub mod data;
 pub mod derived;

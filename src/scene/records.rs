@@ -379,7 +379,7 @@ pub struct SurfaceRecord {
 
 /// Where a piece lies on its surface (section `piece_origins`, optional since
 /// 2.1, one record per piece): its poles are the surface's Bézier span
-/// `(span_u, span_v)` restricted to `rect` ([`restrict_poles`](crate::prepare::bernstein::restrict_poles)).
+/// `(span_u, span_v)` restricted to `rect` ([`restrict_poles`](crate::geom::bernstein::restrict_poles)).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub struct PieceOriginRecord {

@@ -12,10 +12,12 @@
 //! contain the rational patch (positive weights): `dist(Q, box)` is a lower
 //! bound on the distance to anything in the cell.
 
+use crate::geom::bernstein::{split_u, split_v};
+use crate::geom::bez2;
+#[cfg(test)]
+use crate::geom::polygon::polygons_contain;
 use crate::geom::{NurbsCurve, NurbsSurface, Pose, Vec3};
-use crate::prepare::bernstein::{split_u, split_v};
-use crate::prepare::bez2;
-use crate::prepare::hull_box;
+use crate::scene::bvh::hull_box;
 use crate::scene::data::{
     Aabb, BodyKind, Boundary, BvhKind, ConvexityClass, EdgeKind, FeatureRef, SceneData, TrimCurve, NONE,
 };
@@ -418,22 +420,6 @@ fn bezier2(h: &[[f64; 3]], t: f64) -> [f64; 2] {
     }
     let z = if w[0][2] != 0.0 { w[0][2] } else { 1.0 };
     [w[0][0] / z, w[0][1] / z]
-}
-
-/// Even-odd containment of `(s, t)` in closed polygons.
-pub fn polygons_contain(polys: &[Vec<[f64; 2]>], s: f64, t: f64) -> bool {
-    let mut inside = false;
-    for poly in polys {
-        let n = poly.len();
-        for i in 0..n {
-            let a = poly[i];
-            let b = poly[(i + 1) % n];
-            if (a[1] > t) != (b[1] > t) && s < a[0] + (t - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
-                inside = !inside;
-            }
-        }
-    }
-    inside
 }
 
 fn segment_hits_rect(a: [f64; 2], b: [f64; 2], r: &[f64; 4]) -> bool {

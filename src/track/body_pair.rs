@@ -1586,7 +1586,7 @@ impl Dominated {
             let (t0, t1) = edge.curve.domain();
             let on = [0.0, 0.25, 0.5, 0.75, 1.0].iter().all(|&f| {
                 let q = edge.curve.eval(t0 + f * (t1 - t0));
-                super::brute::closest_on_patch(&piece.surface, &q, 5, 2).distance <= 1e-9 * scale
+                super::patch_foot::closest_on_patch(&piece.surface, &q, 5, 2).distance <= 1e-9 * scale
             });
             if on {
                 add(&mut d, boxes.index(Item::Edge(e)));

@@ -15,6 +15,7 @@ pub mod curves;
 pub mod far;
 pub mod gains;
 pub mod motion;
+pub mod patch_foot;
 pub mod patch_pair;
 pub mod point_body;
 pub mod point_patch;

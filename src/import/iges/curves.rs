@@ -11,8 +11,9 @@ use super::error::IgesError;
 use super::nurbs::{cubic_breakpoint_knots, cubic_power_to_bezier, map_nurbs, to_nurbs};
 use super::reader::Reader;
 use super::transform::Affine;
+use crate::geom::Frame;
 use crate::geom::{NurbsCurve, Vec3};
-use crate::import::model::{Curve, CurveSegment, Frame};
+use crate::import::model::{Curve, CurveSegment};
 use std::f64::consts::TAU;
 
 fn seg(curve: Curve, t0: f64, t1: f64) -> CurveSegment {

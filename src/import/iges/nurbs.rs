@@ -3,8 +3,9 @@
 //! exact power-basis → Bézier conversion for IGES 112/114 splines.
 
 use super::transform::Affine;
+use crate::geom::Frame;
 use crate::geom::{Hpoint, NurbsCurve, Vec3};
-use crate::import::model::{Curve, CurveSegment, Frame};
+use crate::import::model::{Curve, CurveSegment};
 use std::f64::consts::FRAC_PI_2;
 
 fn h(p: Vec3, w: f64) -> Hpoint {

@@ -21,8 +21,9 @@ use super::error::IgesError;
 use super::nurbs::{cubic_breakpoint_knots, cubic_power_to_bezier, map_nurbs, reverse, to_nurbs, to_nurbs_rail};
 use super::reader::Reader;
 use super::transform::{Affine, Map2};
+use crate::geom::Frame;
 use crate::geom::{Hpoint, NurbsCurve, NurbsSurface, Vec3};
-use crate::import::model::{Curve, Frame, Surface};
+use crate::import::model::{Curve, Surface};
 use std::f64::consts::{PI, TAU};
 use truck_geometry::prelude as tg;
 

@@ -11,8 +11,9 @@ use super::access::Args;
 use super::arena::Param;
 use super::builder::Builder;
 use super::error::StepError;
+use crate::geom::Frame;
 use crate::geom::{NurbsCurve, NurbsSurface, Vec3, MAX_DEGREE};
-use crate::import::model::{Curve, CurveSegment, Frame, Surface};
+use crate::import::model::{Curve, CurveSegment, Surface};
 
 /// Largest number of poles (per direction) or knots accepted from one entity.
 pub const MAX_POLES: i64 = 1 << 20;
@@ -272,7 +273,9 @@ impl<'e, 'a> Builder<'e, 'a> {
             });
         }
         let curve = self.curve(idx)?;
-        let (t0, t1) = natural_range(&curve).ok_or_else(|| a.geom_err("unbounded curve used as a segment"))?;
+        let (t0, t1) = curve
+            .natural_range()
+            .ok_or_else(|| a.geom_err("unbounded curve used as a segment"))?;
         Ok(CurveSegment {
             curve,
             t0,
@@ -668,17 +671,6 @@ impl<'e, 'a> Builder<'e, 'a> {
 pub fn curve_period(c: &Curve) -> Option<f64> {
     match c {
         Curve::Circle { .. } | Curve::Ellipse { .. } => Some(std::f64::consts::TAU),
-        _ => None,
-    }
-}
-
-/// The natural parameter range of a bounded curve.
-pub fn natural_range(c: &Curve) -> Option<(f64, f64)> {
-    match c {
-        Curve::Circle { .. } | Curve::Ellipse { .. } => Some((0.0, std::f64::consts::TAU)),
-        Curve::BSpline(b) => Some(b.domain()),
-        Curve::Polyline(p) => Some((0.0, p.len().saturating_sub(1) as f64)),
-        Curve::Composite(s) => Some((0.0, s.len() as f64)),
         _ => None,
     }
 }

@@ -21,8 +21,9 @@
 use super::access::at_of;
 use super::builder::Builder;
 use super::error::StepError;
+use crate::geom::Frame;
 use crate::geom::Pose;
-use crate::import::model::{Body, BodyKind, Frame};
+use crate::import::model::{Body, BodyKind};
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion};
 use std::collections::HashMap;
 

@@ -69,7 +69,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 }
             }
             None => {
-                if let Some((lo, hi)) = super::geometry::natural_range(&curve) {
+                if let Some((lo, hi)) = curve.natural_range() {
                     if vfrom == vto || (t1 - t0).abs() <= 1e-12 * (1.0 + (hi - lo).abs()) {
                         // closed curve: the whole domain
                         t0 = lo;

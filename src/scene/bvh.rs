@@ -61,6 +61,22 @@ fn rec(items: &mut [(u32, Aabb)], nodes: &mut Vec<BvhNode>) -> u32 {
     me
 }
 
+/// Euclidean bounding box of homogeneous poles (contains the rational patch).
+pub fn hull_box(cw: &[[f64; 4]]) -> Aabb {
+    let mut b = Aabb {
+        min: [f64::INFINITY; 3],
+        max: [f64::NEG_INFINITY; 3],
+    };
+    for h in cw {
+        for k in 0..3 {
+            let x = h[k] / h[3];
+            b.min[k] = b.min[k].min(x);
+            b.max[k] = b.max[k].max(x);
+        }
+    }
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
