@@ -22,3 +22,7 @@ pub mod import;
 pub mod prepare;
 pub mod scene;
 pub mod track;
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
