@@ -1,0 +1,65 @@
+//! A body's runtime geometry assembled from the scene: pieces, trim
+//! curves, edges and vertices with their cells, then the BVH; scene indices
+//! made local to the body.
+
+use super::bvh::build_nodes;
+use super::edges::{build_edges, build_vertices};
+use super::geom::BodyGeom;
+use super::pieces::build_pieces;
+use super::placement::pose_from_placement;
+use super::trim_curves::build_trims;
+use super::BodyError;
+use crate::geom::Vec3;
+use crate::scene::data::{Body, FeatureRef, SceneData, Span, NONE};
+
+pub(super) fn v3(a: [f64; 3]) -> Vec3 {
+    Vec3::new(a[0], a[1], a[2])
+}
+
+/// The scene indices of a span.
+pub(super) fn span_range(s: &Span) -> std::ops::Range<usize> {
+    s.first as usize..(s.first + s.count) as usize
+}
+
+/// Scene index `i` made local to span `s` ([`NONE`] when it is none or outside).
+pub(super) fn local_index(i: u32, s: &Span) -> u32 {
+    if i == NONE {
+        NONE
+    } else {
+        i.checked_sub(s.first).filter(|&k| k < s.count).unwrap_or(NONE)
+    }
+}
+
+pub(super) fn local_feature(f: FeatureRef, b: &Body) -> Option<FeatureRef> {
+    let sub = |i: u32, s: &Span| i.checked_sub(s.first).filter(|&k| k < s.count);
+    match f {
+        FeatureRef::Piece(i) => sub(i, &b.pieces).map(FeatureRef::Piece),
+        FeatureRef::Edge(i) => sub(i, &b.edges).map(FeatureRef::Edge),
+        FeatureRef::Vertex(i) => sub(i, &b.vertices).map(FeatureRef::Vertex),
+    }
+}
+
+/// The runtime geometry of body `b` of `scene`.
+pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyError> {
+    let mut cells = Vec::new();
+    let pieces = build_pieces(scene, b, &mut cells)?;
+    let trims = build_trims(scene, b, &mut cells);
+    let edges = build_edges(scene, b, &mut cells)?;
+    let vertices = build_vertices(scene, b);
+    let (nodes, leaf_items, root) = build_nodes(scene, b, &pieces, &edges, &trims, &cells);
+    Ok(BodyGeom {
+        name: b.name.clone(),
+        kind: b.kind,
+        placement: pose_from_placement(&b.placement),
+        lo: v3(b.bbox.min),
+        hi: v3(b.bbox.max),
+        pieces,
+        edges,
+        vertices,
+        trims,
+        cells,
+        nodes,
+        leaf_items,
+        root,
+    })
+}

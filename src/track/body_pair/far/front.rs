@@ -1,0 +1,124 @@
+//! The far phase's front: the frontier of the bounding-volume test tree
+//! where the last search stopped, a min-heap of entries keyed by their
+//! lower bound plus the accumulated relative motion.
+
+use super::warm::Warm;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum EntryKind {
+    Nodes,
+    Items,
+}
+
+/// One entry of the far-phase front: a node pair or an item pair whose
+/// lower bound (as a key `bound + S`) is known. An item pair's bound is the
+/// smallest of its cell pairs' bounds (box bounds, or solved minima where
+/// the pair is unimodal).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Entry {
+    pub(super) kind: EntryKind,
+    pub(super) a: u32,
+    pub(super) b: u32,
+    /// Depth in the test tree (the root pair is 0).
+    pub(super) depth: u32,
+    pub(super) key: f64,
+    /// An item pair's warm data (witness, direction, retry count).
+    pub(super) warm: Warm,
+}
+
+/// The front's order: a min-heap on the key, so an update visits only the
+/// entries whose bound fell below the best distance.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ByKey {
+    key: f64,
+    slot: u32,
+}
+
+impl PartialEq for ByKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.key.total_cmp(&other.key).is_eq()
+    }
+}
+impl Eq for ByKey {}
+impl PartialOrd for ByKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for ByKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // reversed: the smallest key on top of `BinaryHeap` (the key alone,
+        // so the heap moves exactly as a heap of whole entries would)
+        other.key.total_cmp(&self.key)
+    }
+}
+
+/// The front: a min-heap of `(key, slot)` over an arena of entries, so a
+/// sift moves 16 bytes instead of a whole [`Entry`].
+#[derive(Debug, Clone, Default)]
+pub(super) struct Front {
+    heap: std::collections::BinaryHeap<ByKey>,
+    slots: Vec<Entry>,
+    free: Vec<u32>,
+}
+
+impl Front {
+    pub(super) fn with_capacity(n: usize) -> Self {
+        Self {
+            heap: std::collections::BinaryHeap::with_capacity(n),
+            slots: Vec::with_capacity(n),
+            free: Vec::with_capacity(n),
+        }
+    }
+
+    pub(super) fn push(&mut self, e: Entry) {
+        let slot = match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = e;
+                i
+            }
+            None => {
+                self.slots.push(e);
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.heap.push(ByKey { key: e.key, slot });
+    }
+
+    pub(super) fn peek_key(&self) -> Option<f64> {
+        self.heap.peek().map(|k| k.key)
+    }
+
+    pub(super) fn pop(&mut self) -> Option<Entry> {
+        let k = self.heap.pop()?;
+        self.free.push(k.slot);
+        Some(self.slots[k.slot as usize])
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.heap.clear();
+        self.slots.clear();
+        self.free.clear();
+    }
+
+    pub(super) fn min_key(&self) -> f64 {
+        self.heap.iter().fold(f64::INFINITY, |m, e| m.min(e.key))
+    }
+}
+
+/// Depth of the test tree down to which the front keeps entries (at most
+/// about `2^FRONT_DEPTH` of them); deeper pairs are summarised by their
+/// ancestor at this depth.
+pub(super) const FRONT_DEPTH: u32 = 24;
+
+/// Entries beyond which the front is folded back into the root pair (with
+/// the smallest key: the minimum of the bounds of a partition bounds the whole).
+pub(super) const FRONT_CAP: usize = 1 << 15;

@@ -1,0 +1,279 @@
+//! The leaves of the far phase's test tree: item pairs (bounded by boxes,
+//! hulls and ties, solved whole when both items are unimodal) and their cell
+//! pairs (solved from warm starts).
+
+use super::front::{Entry, EntryKind, FRONT_DEPTH};
+use super::prune::{beaten, improves, proves_minimum, slab_dir};
+use super::warm::{Warm, ITEM_RETRY, WARM_NONE};
+use super::{Ctx, PairFar, PairSkip};
+use crate::geom::Vec3;
+use crate::track::body::{BodyGeom, CellTrim, Item};
+use crate::track::body_pair::candidate::PairCandidate;
+use crate::track::body_pair::item_eval::{item_domain, keeps};
+use crate::track::body_pair::solve::{solve_pair, SideRef};
+
+impl PairFar {
+    pub(super) fn expand_items(
+        &mut self,
+        ctx: &Ctx,
+        ia: u32,
+        ib: u32,
+        depth: u32,
+        warm: Warm,
+        best: &mut PairCandidate,
+    ) -> f64 {
+        let (ba, bb) = (ctx.boxes_a, ctx.boxes_b);
+        if ba.redundant[ia as usize] || bb.redundant[ib as usize] {
+            // a trim curve along a B-rep edge: the edge (exact) stands for it
+            return f64::INFINITY;
+        }
+        let mut lb = ctx.rel.box_bound(
+            &ba.lo[ia as usize],
+            &ba.hi[ia as usize],
+            &bb.lo[ib as usize],
+            &bb.hi[ib as usize],
+            &slab_dir(best),
+        );
+        if !beaten(lb, best) && ctx.ties.some() && ctx.ties.has(ba.item(ia), bb.item(ib)) {
+            // its minimum is at least the tracked distance (the box bound,
+            // when higher, keeps the entry from being popped again soon)
+            let k = ctx.ties.d.max(lb);
+            if depth <= FRONT_DEPTH {
+                self.tied.push(Entry {
+                    kind: EntryKind::Items,
+                    a: ia,
+                    b: ib,
+                    depth,
+                    key: k + self.s,
+                    warm: WARM_NONE,
+                });
+            }
+            return k;
+        }
+        if !beaten(lb, best) {
+            // along the best pair's direction (a pair tied with it, e.g. a
+            // face beside its edge, has that gap: exact between affine items),
+            // then along the pair's own last witness direction
+            let (ha, hb) = (ba.hull_of(ia), bb.hull_of(ib));
+            let n = slab_dir(best);
+            if n != Vec3::zeros() {
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+            }
+            if !beaten(lb, best) && !warm.n[0].is_nan() {
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &warm.n));
+            }
+        }
+        let keep = depth <= FRONT_DEPTH;
+        if beaten(lb, best) {
+            if keep {
+                self.push_warm(EntryKind::Items, ia, ib, depth, lb, warm);
+            }
+            return lb;
+        }
+        let (item_a, item_b) = (ba.item(ia), bb.item(ib));
+        if ctx.skip == Some(PairSkip::Items(item_a, item_b))
+            || ctx.skip == Some(PairSkip::Proven(item_a, item_b))
+            || ctx.dom.is_some_and(|(da, db)| da.has(ia) && db.has(ib))
+        {
+            // tracked by the caller, unimodal: its minimum is `best.d`
+            // (items on the two pieces' patches: at least that)
+            let k = best.d.max(lb);
+            if keep {
+                self.push(EntryKind::Items, ia, ib, depth, k);
+            }
+            return k;
+        }
+        let mut wait = 0;
+        if ba.unimodal[ia as usize] && bb.unimodal[ib as usize] {
+            if warm.wait > 0 {
+                // the last whole-item solve proved nothing: cell by cell
+                wait = warm.wait - 1;
+            } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, &warm, best) {
+                let k = k.max(lb);
+                if keep {
+                    self.push_warm(EntryKind::Items, ia, ib, depth, k, w);
+                }
+                return k;
+            } else {
+                wait = ITEM_RETRY;
+            }
+        }
+        let cells = |body: &BodyGeom, it: Item| match it {
+            Item::Piece(p) => body.pieces[p as usize].cells.clone(),
+            Item::Edge(x) => body.edges[x as usize].cells.clone(),
+            Item::Trim(t) => {
+                let c = body.trims[t as usize].cell;
+                c..c + 1
+            }
+        };
+        let mut bound = f64::INFINITY;
+        for ca in cells(ctx.a, item_a) {
+            for cb in cells(ctx.b, item_b) {
+                bound = bound.min(self.visit_cells(ctx, ca, cb, best));
+            }
+        }
+        let k = bound.max(lb);
+        if keep {
+            self.push_warm(EntryKind::Items, ia, ib, depth, k, Warm { wait, ..WARM_NONE });
+        }
+        k
+    }
+
+    /// Solves a pair of unimodal items (planar or convex pieces, straight
+    /// edges) over their whole parameter boxes, warm-started from the pair's
+    /// last witness (else each item's), instead of cell pair by cell pair. A converged minimum
+    /// seen from outside is the pair's minimum over the untrimmed boxes, so
+    /// it bounds the pair (points of the trimmed regions are among them;
+    /// trimmed-away witnesses are not taken as answers: their boundaries are
+    /// items of their own). `None` when the answer proves nothing (the
+    /// caller then goes cell by cell).
+    pub(super) fn solve_items(
+        &mut self,
+        ctx: &Ctx,
+        ia: u32,
+        ib: u32,
+        warm: &Warm,
+        best: &mut PairCandidate,
+    ) -> Option<(f64, Warm)> {
+        let (item_a, item_b) = (ctx.boxes_a.item(ia), ctx.boxes_b.item(ib));
+        let (ra, rb) = (item_domain(ctx.a, item_a), item_domain(ctx.b, item_b));
+        let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        // the pair's own last witness, else each item's last witness
+        let (ya, yb) = if warm.x[0].is_nan() {
+            (self.ya[ia as usize], self.yb[ib as usize])
+        } else {
+            let x = warm.start(self.searches);
+            ([x[0], x[1]], [x[2], x[3]])
+        };
+        let ya = if ya[0].is_nan() { centre(&ra) } else { ya };
+        let yb = if yb[0].is_nan() { centre(&rb) } else { yb };
+        self.solved += 1;
+        let sol = solve_pair(
+            &ctx.cfg,
+            SideRef {
+                body: ctx.a,
+                item: item_a,
+                rect: ra,
+            },
+            SideRef {
+                body: ctx.b,
+                item: item_b,
+                rect: rb,
+            },
+            ctx.rel,
+            [ya[0], ya[1], yb[0], yb[1]],
+        );
+        self.iterations += sol.iterations;
+        let c = sol.cand;
+        if !proves_minimum(ctx, ia as usize, ib as usize, &c) {
+            return None;
+        }
+        self.ya[ia as usize] = [c.x[0], c.x[1]];
+        self.yb[ib as usize] = [c.x[2], c.x[3]];
+        if improves(&c, best) && keeps(ctx.a, item_a, c.x[0], c.x[1]) && keeps(ctx.b, item_b, c.x[2], c.x[3]) {
+            *best = c;
+        }
+        let n = if c.d > 0.0 { (c.pb - c.pa) / c.d } else { WARM_NONE.n };
+        Some((
+            c.d,
+            Warm {
+                x: c.x,
+                xp: warm.x,
+                xpp: warm.xp,
+                t: self.searches,
+                tp: warm.t,
+                tpp: warm.tp,
+                n,
+                wait: 0,
+            },
+        ))
+    }
+
+    /// Lower bound of cell pair `(ca, cb)`, solving it when its box bound is
+    /// below the best distance (and improving `best`).
+    pub(super) fn visit_cells(&mut self, ctx: &Ctx, ca: u32, cb: u32, best: &mut PairCandidate) -> f64 {
+        let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
+        let mut lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
+        if beaten(lb, best) {
+            return lb;
+        }
+        // the gap of the cells' control hulls along the pair's last witness
+        // direction: a pair whose last solve ended on a witness saturated on
+        // a side (proving nothing) keeps about its distance there instead of
+        // the box bound, and is not solved again while that stays above
+        let hulls = if self.searches > 1 {
+            Some((self.hulls_a.of(ctx.a, ca), self.hulls_b.of(ctx.b, cb)))
+        } else {
+            None
+        };
+        if let (Some((ra, rb)), Some(n)) = (hulls, self.dirs.get(&(ca, cb))) {
+            lb = lb.max(ctx.rel.hull_bound(self.hulls_a.get(ra), self.hulls_b.get(rb), n));
+            if beaten(lb, best) {
+                return lb;
+            }
+        }
+        if let Some(PairSkip::Basin(ia, ib, x)) = ctx.skip {
+            let inside = |r: &[f64; 4], u: f64, v: f64| u >= r[0] && u <= r[1] && v >= r[2] && v <= r[3];
+            if ia == a.item && ib == b.item && inside(&a.rect, x[0], x[1]) && inside(&b.rect, x[2], x[3]) {
+                // the tracker's basin: its answer is `best`
+                return best.d.max(lb);
+            }
+        }
+        self.solved += 1;
+        // warm start from each cell's last witness (its centre after a reset)
+        let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        let (xa, xb) = (self.xa[ca as usize], self.xb[cb as usize]);
+        let xa = if xa[0].is_nan() { centre(&a.rect) } else { xa };
+        let xb = if xb[0].is_nan() { centre(&b.rect) } else { xb };
+        let (sa, sb) = (
+            SideRef {
+                body: ctx.a,
+                item: a.item,
+                rect: a.rect,
+            },
+            SideRef {
+                body: ctx.b,
+                item: b.item,
+                rect: b.rect,
+            },
+        );
+        let mut sol = solve_pair(&ctx.cfg, sa, sb, ctx.rel, [xa[0], xa[1], xb[0], xb[1]]);
+        self.iterations += sol.iterations;
+        let (ma, mb) = (centre(&a.rect), centre(&b.rect));
+        if !sol.cand.converged && (xa != ma || xb != mb) {
+            // a safety net: a warm start mixed from other cell pairs'
+            // witnesses stalled the controller short of a critical point on
+            // two arcs of tiled_convex (unguarded hybrid Newton steps cycling
+            // uphill, fixed in `track_loop`); an unconverged solve is started
+            // again from the cells' centres
+            self.solved += 1;
+            let again = solve_pair(&ctx.cfg, sa, sb, ctx.rel, [ma[0], ma[1], mb[0], mb[1]]);
+            self.iterations += again.iterations;
+            if again.cand.converged || again.cand.d < sol.cand.d {
+                sol = again;
+            }
+        }
+        let c = sol.cand;
+        self.xa[ca as usize] = [c.x[0], c.x[1]];
+        self.xb[cb as usize] = [c.x[2], c.x[3]];
+        let keep = (a.trim == CellTrim::Inside || keeps(ctx.a, a.item, c.x[0], c.x[1]))
+            && (b.trim == CellTrim::Inside || keeps(ctx.b, b.item, c.x[2], c.x[3]));
+        if keep && improves(&c, best) {
+            *best = c;
+        }
+        if let Some((ra, rb)) = hulls {
+            let (ha, hb) = (self.hulls_a.get(ra), self.hulls_b.get(rb));
+            if !(ha.is_empty() || hb.is_empty()) && c.d > 0.0 && c.d.is_finite() {
+                let n = (c.pb - c.pa) / c.d;
+                self.dirs.insert((ca, cb), n);
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+            }
+        }
+        let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
+        if unimodal {
+            c.d.max(lb)
+        } else {
+            lb
+        }
+    }
+}

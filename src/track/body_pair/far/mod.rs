@@ -1,0 +1,286 @@
+//! The pair far phase (PG-2004 §II, NJC-1999 §3.1): a depth-first branch
+//! and bound over the bounding-volume test tree of both bodies' BVHs,
+//! remembered between updates as its *front* ([`front`]), each entry keyed
+//! by its lower bound plus the accumulated relative motion; pruning rules in
+//! [`prune`], warm starts in [`warm`], the leaves (item and cell pairs) in
+//! [`item_pairs`].
+
+mod front;
+mod item_pairs;
+mod prune;
+mod warm;
+
+use front::{Entry, EntryKind, Front, FRONT_CAP, FRONT_DEPTH};
+use prune::{beaten, slab_dir};
+use warm::{Warm, WARM_NONE};
+
+use super::candidate::PairCandidate;
+use super::dominated::Dominated;
+use super::hulls::CellHulls;
+use super::items::ItemBoxes;
+use super::relative::Rel;
+use super::ties::Ties;
+use crate::geom::Vec3;
+use crate::track::body::{BodyGeom, Item, NodeKind};
+use crate::track::config::TrackerConfig;
+
+/// What the far phase leaves to the caller's tracker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum PairSkip {
+    /// The whole item pair (unimodal: two planar/convex pieces facing each other).
+    Items(Item, Item),
+    /// The whole item pair (unimodal, its converged minimum proven as in
+    /// the far phase's item solves, e.g. a straight edge and a convex piece);
+    /// unlike [`PairSkip::Items`], items on the same patches are not skipped.
+    Proven(Item, Item),
+    /// The cell pair holding the witness parameters.
+    Basin(Item, Item, [f64; 4]),
+}
+
+/// The far phase over two BVHs: a depth-first branch and bound over the
+/// bounding-volume test tree, remembered between updates as its front.
+/// Sized once; coherent updates allocate nothing (the front's buffers grow
+/// to their working size during the first searches and are then reused).
+#[derive(Debug, Clone)]
+pub struct PairFar {
+    front: Front,
+    next: Vec<Entry>,
+    /// Entries bounded by a tie ([`Ties`]), kept out of the front while the
+    /// tied set stays `tied_set` (each search re-proves it): a tie's bound is
+    /// the tracked distance, below the best one after any motion, so in the
+    /// front it would be popped and pushed back on every update.
+    tied: Vec<Entry>,
+    tied_set: Ties,
+    /// Each cell's last witness parameters on its side (warm starts).
+    xa: Vec<[f64; 2]>,
+    xb: Vec<[f64; 2]>,
+    /// Each unimodal item's last witness parameters (warm starts of whole-item solves; NaN: none).
+    ya: Vec<[f64; 2]>,
+    yb: Vec<[f64; 2]>,
+    /// Accumulated bound on B's motion relative to A since the bounds were made.
+    s: f64,
+    /// Each solved cell pair's last witness direction `(pb − pa)/d` (A's
+    /// frame): the direction of its hull bound before it is solved again.
+    dirs: std::collections::HashMap<(u32, u32), Vec3>,
+    /// The cells' control hulls (made for cell pairs solved after the first
+    /// search: a single query does not pay for them).
+    hulls_a: CellHulls,
+    hulls_b: CellHulls,
+    /// Searches since the last reset.
+    searches: u32,
+    /// Cell pairs solved in the last search.
+    pub solved: u32,
+    /// Controller iterations of the last search.
+    pub iterations: u32,
+}
+
+pub(super) struct Ctx<'a> {
+    pub(super) a: &'a BodyGeom,
+    pub(super) b: &'a BodyGeom,
+    pub(super) boxes_a: &'a ItemBoxes,
+    pub(super) boxes_b: &'a ItemBoxes,
+    pub(super) rel: &'a Rel,
+    pub(super) cfg: TrackerConfig,
+    pub(super) skip: Option<PairSkip>,
+    /// With `skip = Items(pa, pb)`: the items on `pa`'s and on `pb`'s patch.
+    pub(super) dom: Option<(&'a Dominated, &'a Dominated)>,
+    /// Item pairs tied with the tracked pair ([`Ties`]).
+    pub(super) ties: &'a Ties,
+}
+
+fn centres(body: &BodyGeom) -> Vec<[f64; 2]> {
+    body.cells
+        .iter()
+        .map(|c| [0.5 * (c.rect[0] + c.rect[1]), 0.5 * (c.rect[2] + c.rect[3])])
+        .collect()
+}
+
+impl PairFar {
+    /// An empty front for bodies `a` and `b` (the first search is cold).
+    pub fn new(a: &BodyGeom, b: &BodyGeom) -> Self {
+        Self {
+            front: Front::with_capacity(1024),
+            next: Vec::with_capacity(1024),
+            tied: Vec::with_capacity(256),
+            tied_set: Ties::NONE,
+            xa: centres(a),
+            xb: centres(b),
+            ya: vec![[f64::NAN; 2]; a.pieces.len() + a.edges.len() + a.trims.len()],
+            yb: vec![[f64::NAN; 2]; b.pieces.len() + b.edges.len() + b.trims.len()],
+            s: 0.0,
+            dirs: std::collections::HashMap::new(),
+            hulls_a: CellHulls::new(a),
+            hulls_b: CellHulls::new(b),
+            searches: 0,
+            solved: 0,
+            iterations: 0,
+        }
+    }
+
+    /// Forgets every bound and warm start: the next search is cold.
+    pub fn forget(&mut self) {
+        self.front.clear();
+        self.next.clear();
+        self.tied.clear();
+        self.xa.fill([f64::NAN; 2]);
+        self.xb.fill([f64::NAN; 2]);
+        self.ya.fill([f64::NAN; 2]);
+        self.yb.fill([f64::NAN; 2]);
+        self.dirs.clear();
+        self.searches = 0;
+        self.s = 0.0;
+    }
+
+    /// B moved by at most `delta` relative to A since the last search.
+    pub fn advance(&mut self, delta: f64) {
+        self.s += delta;
+    }
+
+    /// Searches since the last reset.
+    pub fn searches(&self) -> u32 {
+        self.searches
+    }
+
+    /// Entries in the front (a measure of the work a cold search did).
+    pub fn front_len(&self) -> usize {
+        self.front.len()
+    }
+
+    pub(super) fn search(&mut self, ctx: &Ctx, best: &mut PairCandidate) {
+        self.solved = 0;
+        self.iterations = 0;
+        self.searches = self.searches.saturating_add(1);
+        if ctx.a.nodes.is_empty() || ctx.b.nodes.is_empty() {
+            return;
+        }
+        if !self.tied.is_empty() && !ctx.ties.same_set(&self.tied_set) {
+            // the ties changed: their entries go back to the front with
+            // their keys (a bound made at accumulated motion `S₀` as
+            // `bound + S₀`, valid as before)
+            for e in self.tied.drain(..) {
+                self.front.push(e);
+            }
+        }
+        if self.tied.is_empty() {
+            self.tied_set = *ctx.ties;
+        }
+        if self.front.is_empty() && self.tied.is_empty() {
+            self.front.push(Entry {
+                kind: EntryKind::Nodes,
+                a: ctx.a.root,
+                b: ctx.b.root,
+                depth: 0,
+                key: f64::NEG_INFINITY,
+                warm: WARM_NONE,
+            });
+        }
+        self.next.clear();
+        // every entry below the best distance is expanded once; what the
+        // expansions make goes back in afterwards (it may lie below too,
+        // where a bound is only a box bound, and waits for the next update)
+        while let Some(key) = self.front.peek_key() {
+            if beaten(key - self.s, best) {
+                break;
+            }
+            let Some(e) = self.front.pop() else { break };
+            self.expand(ctx, e, best);
+        }
+        for e in self.next.drain(..) {
+            self.front.push(e);
+        }
+        if self.front.len() > FRONT_CAP {
+            let k = self.front.min_key();
+            self.front.clear();
+            self.tied.clear();
+            self.front.push(Entry {
+                kind: EntryKind::Nodes,
+                a: ctx.a.root,
+                b: ctx.b.root,
+                depth: 0,
+                key: k,
+                warm: WARM_NONE,
+            });
+        }
+    }
+
+    fn push(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64) {
+        self.push_warm(kind, a, b, depth, bound, WARM_NONE);
+    }
+
+    fn push_warm(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64, warm: Warm) {
+        self.next.push(Entry {
+            kind,
+            a,
+            b,
+            depth,
+            key: bound + self.s,
+            warm,
+        });
+    }
+
+    fn expand(&mut self, ctx: &Ctx, e: Entry, best: &mut PairCandidate) {
+        match e.kind {
+            EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, e.depth, best),
+            EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, e.warm, best),
+        };
+    }
+
+    /// Bounds node pair `(na, nb)` at `depth` of the test tree, descending
+    /// where its box bound is below the best distance; returns a lower bound
+    /// of its subtree. Entries are kept at depth ≤ [`FRONT_DEPTH`]: a pair
+    /// at that depth is remembered as one entry whose key summarises its
+    /// subtree (the smallest bound found in it), so the front stays small.
+    fn expand_nodes(&mut self, ctx: &Ctx, na: u32, nb: u32, depth: u32, best: &mut PairCandidate) -> f64 {
+        let (a, b) = (&ctx.a.nodes[na as usize], &ctx.b.nodes[nb as usize]);
+        let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
+        if beaten(lb, best) {
+            if depth <= FRONT_DEPTH {
+                self.push(EntryKind::Nodes, na, nb, depth, lb);
+            }
+            return lb;
+        }
+        let size = |lo: &Vec3, hi: &Vec3| (hi - lo).norm_squared();
+        let below = depth.saturating_add(1);
+        let k = match (a.kind, b.kind) {
+            (NodeKind::Leaf(fa, ea), NodeKind::Leaf(fb, eb)) => {
+                let mut k = f64::INFINITY;
+                for i in fa..ea {
+                    let ia = ctx.boxes_a.index(ctx.a.leaf_items[i as usize]) as u32;
+                    for j in fb..eb {
+                        let ib = ctx.boxes_b.index(ctx.b.leaf_items[j as usize]) as u32;
+                        // item pairs below the front are summarised by their ancestor
+                        k = k.min(self.expand_items(ctx, ia, ib, below, WARM_NONE, best));
+                    }
+                }
+                k
+            }
+            (NodeKind::Interior(l, r), NodeKind::Leaf(..)) => self.split(ctx, [l, r], [nb, nb], below, best),
+            (NodeKind::Leaf(..), NodeKind::Interior(l, r)) => self.split(ctx, [na, na], [l, r], below, best),
+            (NodeKind::Interior(la, ra), NodeKind::Interior(lb_, rb)) => {
+                if size(&a.lo, &a.hi) >= size(&b.lo, &b.hi) {
+                    self.split(ctx, [la, ra], [nb, nb], below, best)
+                } else {
+                    self.split(ctx, [na, na], [lb_, rb], below, best)
+                }
+            }
+        };
+        let k = k.max(lb);
+        if depth == FRONT_DEPTH {
+            self.push(EntryKind::Nodes, na, nb, depth, k);
+        }
+        k
+    }
+
+    /// Visits the two child pairs `(a[0], b[0])`, `(a[1], b[1])`, nearer first.
+    fn split(&mut self, ctx: &Ctx, a: [u32; 2], b: [u32; 2], depth: u32, best: &mut PairCandidate) -> f64 {
+        let n = slab_dir(best);
+        let bound = |i: usize| {
+            let (x, y) = (&ctx.a.nodes[a[i] as usize], &ctx.b.nodes[b[i] as usize]);
+            ctx.rel.box_bound(&x.lo, &x.hi, &y.lo, &y.hi, &n)
+        };
+        let (f, g) = if bound(0) <= bound(1) { (0, 1) } else { (1, 0) };
+        let kf = self.expand_nodes(ctx, a[f], b[f], depth, best);
+        let kg = self.expand_nodes(ctx, a[g], b[g], depth, best);
+        kf.min(kg)
+    }
+}

@@ -1,0 +1,86 @@
+//! Warm starts of the far phase's whole-item solves: the last witnesses of
+//! an item pair, extrapolated along their recent path ([`Warm::start`]).
+
+use crate::geom::Vec3;
+
+/// An item pair's warm data.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Warm {
+    /// Last witness parameters (NaN: none), the warm start of the next
+    /// whole-item solve (extrapolated with `xp`, see [`Warm::start`]).
+    pub(super) x: [f64; 4],
+    /// The witness parameters of the two solves before (NaN: none).
+    pub(super) xp: [f64; 4],
+    pub(super) xpp: [f64; 4],
+    /// The far-phase searches (`PairFar::searches`) that found `x`, `xp`
+    /// and `xpp`.
+    pub(super) t: u32,
+    pub(super) tp: u32,
+    pub(super) tpp: u32,
+    /// Last witness direction `(pb − pa)/d` (A's frame; NaN: none), the
+    /// direction of the pair's hull bound ([`Rel::hull_bound`](crate::track::body_pair::relative::Rel::hull_bound)).
+    pub(super) n: Vec3,
+    /// Expansions left before a whole-item solve is tried again, after one
+    /// proved nothing (a non-facing local minimum): the pair then goes cell
+    /// by cell directly instead of repeating a solve that likely lands on the
+    /// same witness saturated on a piece side ([`ITEM_RETRY`]).
+    pub(super) wait: u32,
+}
+
+/// No warm data.
+pub(super) const WARM_NONE: Warm = Warm {
+    x: [f64::NAN; 4],
+    xp: [f64::NAN; 4],
+    xpp: [f64::NAN; 4],
+    t: 0,
+    tp: 0,
+    tpp: 0,
+    n: Vec3::new(f64::NAN, f64::NAN, f64::NAN),
+    wait: 0,
+};
+
+impl Warm {
+    /// The warm start of a whole-item solve in search `now`: the last
+    /// witness `x` extrapolated along the parabola through the last three
+    /// solves' witnesses (`xpp`, `xp`, `x` at searches `tpp`, `tp`, `t`;
+    /// the line through the last two when there are two) when they are
+    /// recent, so that a pair re-solved while it moves starts within a
+    /// Newton step of its minimum (one evaluation) instead of one update's
+    /// motion away from it (two or three). Only a warm start: the solve
+    /// decides the answer.
+    pub(super) fn start(&self, now: u32) -> [f64; 4] {
+        let age = |t: u32| now.wrapping_sub(t);
+        let recent = |x: &[f64; 4], t: u32| !x[0].is_nan() && age(t) <= WARM_SPAN;
+        if now == self.t || !recent(&self.xp, self.tp) || age(self.tp) <= age(self.t) {
+            return self.x;
+        }
+        // times relative to `now` (negative: the past)
+        let (s0, s1) = (-f64::from(age(self.t)), -f64::from(age(self.tp)));
+        let mut x = [0.0; 4];
+        if recent(&self.xpp, self.tpp) && age(self.tpp) > age(self.tp) {
+            // Lagrange weights at 0 of the nodes s0, s1, s2
+            let s2 = -f64::from(age(self.tpp));
+            let w0 = s1 * s2 / ((s0 - s1) * (s0 - s2));
+            let w1 = s0 * s2 / ((s1 - s0) * (s1 - s2));
+            let w2 = s0 * s1 / ((s2 - s0) * (s2 - s1));
+            for i in 0..4 {
+                x[i] = w0 * self.x[i] + w1 * self.xp[i] + w2 * self.xpp[i];
+            }
+        } else {
+            let f = s0 / (s1 - s0);
+            for i in 0..4 {
+                x[i] = self.x[i] + f * (self.xp[i] - self.x[i]);
+            }
+        }
+        x
+    }
+}
+
+/// Searches over which a whole-item witness is extrapolated ([`Warm::start`]).
+pub(super) const WARM_SPAN: u32 = 16;
+
+/// After a whole-item solve of a unimodal pair proves nothing, the pair's
+/// next `ITEM_RETRY` expansions go cell by cell without it (the cell pairs
+/// are the sound fallback either way: this only saves solves that would
+/// prove nothing again).
+pub(super) const ITEM_RETRY: u32 = 8;
