@@ -7,6 +7,11 @@
 //! normal cone is below [`PrepareOptions::max_cone_angle`] ([`split`]), trim
 //! classification ([`trim`]). Then per body the feature graph ([`features`])
 //! and the BVH ([`bvh`]).
+//!
+//! This file is the pipeline driver ([`prepare`], [`prepare_with_stats`],
+//! their options and errors); the per-face piece builder is in
+//! `pieces.rs`, piece evaluation ([`piece_surface`], [`piece_normal`]) in
+//! `piece_eval.rs`.
 
 // `!(x > 0.0)` style tests are deliberate: they also reject NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
@@ -15,18 +20,20 @@ pub mod convexity;
 pub mod features;
 pub mod fit;
 pub mod nurbs;
+mod piece_eval;
+mod pieces;
 pub mod split;
 pub mod surface_fit;
 pub mod trim;
 
-use crate::geom::{NurbsSurface, Vec3};
-use crate::import::eval::FaceTrim;
+pub use piece_eval::{piece_normal, piece_surface};
+pub(crate) use pieces::PieceInfo;
+
 use crate::import::model::{BodyKind as ModelBodyKind, Model, SourceFormat};
-use crate::scene::data::{
-    Aabb, Body, BodyKind, Piece, PieceOrigin, SceneData, SourceKind, SurfaceNet, Tolerance, NONE,
-};
+use crate::scene::data::{Aabb, Body, BodyKind, SceneData, SourceKind, Tolerance, NONE};
 use crate::scene::Span;
 use convexity::ConvexityOptions;
+use pieces::{face_pieces, surface_net, FaceOut};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use thiserror::Error;
@@ -93,20 +100,6 @@ pub struct PrepareStats {
     pub pieces_dropped: usize,
     /// Warnings of the offline stage (also appended to the scene's warnings).
     pub warnings: Vec<String>,
-}
-
-/// Per-piece data kept for the feature graph.
-#[derive(Debug, Clone)]
-pub(crate) struct PieceInfo {
-    /// Model face index.
-    pub face: usize,
-    /// NURBS rectangle of the face NURBS.
-    pub nrect: [f64; 4],
-    /// Least distance within which `features` links a trim curve of the
-    /// piece to an edge: the file's tolerance on a face bounded by p-curves
-    /// that leave their 3-D edges by more than it (see
-    /// [`trim::ExactLoops::by_pcurves`]), else 0.
-    pub link_floor: f64,
 }
 
 fn placement(p: &crate::geom::Pose) -> [f64; 12] {
@@ -318,177 +311,4 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
     }
     scene.meta.tolerances = tol;
     Ok((scene, stats))
-}
-
-/// What one face gives.
-struct FaceOut {
-    fnurbs: Option<nurbs::FaceNurbs>,
-    pieces: Vec<(Piece, PieceInfo)>,
-    warnings: Vec<String>,
-    dropped: usize,
-    /// Trim curves projected from 3-D, kept as sampled polylines, and whether any was.
-    trim_counts: (usize, usize, usize),
-}
-
-fn face_pieces(model: &Model, fi: usize, body: u32, opts: &PrepareOptions) -> Result<FaceOut, nurbs::NurbsError> {
-    let mut stats = FaceOut {
-        fnurbs: None,
-        pieces: Vec::new(),
-        warnings: Vec::new(),
-        dropped: 0,
-        trim_counts: (0, 0, 0),
-    };
-    let face = &model.faces[fi];
-    let trim = FaceTrim::new(model, face);
-    let exact = trim::exact_loops(model, face, &trim);
-    let fnurbs = nurbs::face_nurbs_within(face, &trim, exact.extent())?;
-    stats.warnings.extend(fnurbs.note.clone());
-    for (li, d) in &exact.by_pcurves {
-        stats.warnings.push(format!(
-            "prepare: face #{}: loop {li} bounded by its p-curves (up to {d:.1e} from the 3-D edges, beyond the file's tolerance)",
-            face.source
-        ));
-    }
-    stats.trim_counts = (exact.projected, exact.approximated, usize::from(exact.approximated > 0));
-    let link_floor = if exact.by_pcurves.is_empty() {
-        0.0
-    } else {
-        model.tolerance.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(0.0)
-    };
-    let holes_only = nurbs::holes_only(face, &trim);
-    let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty()) && !holes_only;
-    let sigma = if face.same_sense { 1.0 } else { -1.0 };
-    let out = &mut stats.pieces;
-    let ((ru0, ru1), (rv0, rv1)) = fnurbs.mapped.surface.domain();
-    for bp in fnurbs.mapped.surface.bezier_patches() {
-        // a face range ending a rounding error away from a knot leaves a
-        // sliver span (width ~1e-14): it has no area and no usable normal
-        if !(bp.u.1 - bp.u.0 > 1e-9 * (ru1 - ru0) && bp.v.1 - bp.v.0 > 1e-9 * (rv1 - rv0)) {
-            continue;
-        }
-        let (p, q) = (bp.patch.degree_u, bp.patch.degree_v);
-        // the span's normal numerator, restricted to each classified part
-        let span_normal = split::normal_polys(p, q, &bp.patch.cw);
-        for cp in convexity::classify(p, q, &bp.patch.cw, sigma, &opts.convexity) {
-            let mut nice = Vec::new();
-            split::make_nice_with(
-                p,
-                q,
-                cp.cw,
-                &span_normal,
-                cp.rect,
-                cp.class,
-                sigma,
-                opts.max_cone_angle,
-                opts.max_split_depth,
-                &mut nice,
-            );
-            for np in nice {
-                if np.class == crate::scene::data::ConvexityClass::Mixed
-                    && cp.class == crate::scene::data::ConvexityClass::Convex
-                {
-                    stats.warnings.push(format!(
-                        "prepare: face #{}: a convex patch could not be made nice within {} halvings; stored as mixed",
-                        face.source, opts.max_split_depth
-                    ));
-                }
-                let r = [
-                    np.rect[0] + (np.rect[1] - np.rect[0]) * 0.0,
-                    np.rect[1],
-                    np.rect[2],
-                    np.rect[3],
-                ];
-                let (du, dv) = (bp.u.1 - bp.u.0, bp.v.1 - bp.v.0);
-                let nrect = [
-                    bp.u.0 + r[0] * du,
-                    bp.u.0 + r[1] * du,
-                    bp.v.0 + r[2] * dv,
-                    bp.v.0 + r[3] * dv,
-                ];
-                let (fu0, fv0) = fnurbs.to_face(nrect[0], nrect[2]);
-                let (fu1, fv1) = fnurbs.to_face(nrect[1], nrect[3]);
-                let domain = [fu0, fu1, fv0, fv1];
-                if !(fu1 > fu0 && fv1 > fv0) {
-                    continue;
-                }
-                let status = trim::trim_piece(&trim, &exact, outer_first, holes_only, &fnurbs, domain, nrect);
-                let (trimmed, fully_inside, loops) = match status {
-                    trim::TrimStatus::Outside => {
-                        stats.dropped += 1;
-                        continue;
-                    }
-                    trim::TrimStatus::Inside => (false, true, Vec::new()),
-                    trim::TrimStatus::Partial(l) => (true, false, l),
-                };
-                // the stored poles, box and cone are the ones a packed scene
-                // re-derives from the span (`scene::packed`): one arithmetic
-                let poles = crate::geom::bernstein::restrict_poles(p, q, &bp.patch.cw, np.rect);
-                let bbox = crate::scene::bvh::hull_box(&poles);
-                out.push((
-                    Piece {
-                        body,
-                        source_face: face.source,
-                        degree_u: p as u32,
-                        degree_v: q as u32,
-                        poles,
-                        class: np.class,
-                        reversed: !face.same_sense,
-                        trimmed,
-                        fully_inside,
-                        domain,
-                        cone: np.cone,
-                        bbox,
-                        trim_loops: loops,
-                        adjacency: Vec::new(),
-                        // `surface` is set when the face's surface is added to the scene
-                        origin: Some(PieceOrigin {
-                            surface: 0,
-                            span: [bp.index.0 as u32, bp.index.1 as u32],
-                            rect: np.rect,
-                        }),
-                    },
-                    PieceInfo {
-                        face: fi,
-                        nrect,
-                        link_floor,
-                    },
-                ));
-            }
-        }
-    }
-    stats.fnurbs = Some(fnurbs);
-    Ok(stats)
-}
-
-/// A face's converted NURBS surface as the scene stores it.
-fn surface_net(s: &NurbsSurface) -> SurfaceNet {
-    SurfaceNet {
-        degree_u: s.degree_u as u32,
-        degree_v: s.degree_v as u32,
-        count_u: s.n_u as u32,
-        count_v: s.n_v as u32,
-        knots_u: s.knots_u.clone(),
-        knots_v: s.knots_v.clone(),
-        poles: s.cw.clone(),
-    }
-}
-
-/// The piece's patch as a NURBS surface on `[0,1]²`.
-pub fn piece_surface(p: &Piece) -> Option<NurbsSurface> {
-    NurbsSurface::bezier(p.degree_u as usize, p.degree_v as usize, p.poles.clone()).ok()
-}
-
-/// Outward unit normal of a piece at `(s, t)` (zero where degenerate).
-pub fn piece_normal(s: &NurbsSurface, reversed: bool, u: f64, v: f64) -> Vec3 {
-    let d = s.eval_derivs(u, v);
-    let n = d.normal_raw();
-    let l = n.norm();
-    if !(l > 0.0) {
-        return Vec3::zeros();
-    }
-    if reversed {
-        -n / l
-    } else {
-        n / l
-    }
 }

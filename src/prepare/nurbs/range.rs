@@ -1,0 +1,257 @@
+//! The parameter range of a face: the box of its trim loops (widened to the
+//! exact trim curves' extremes), snapped to the surface's natural bounds,
+//! the right one of two intervals in a periodic direction, and a full
+//! period for a face of a closed surface bounded by holes only.
+
+use crate::import::eval::FaceTrim;
+use crate::import::model::{Face, Model};
+
+/// The parameter range of a face: the box of its trim loops (sampled and
+/// projected by [`FaceTrim`]) intersected with the surface's natural box, or
+/// the natural box when the face has no loops.
+pub fn face_range(model: &Model, face: &Face) -> ((f64, f64), (f64, f64)) {
+    face_range_of(face, &FaceTrim::new(model, face))
+}
+
+/// [`face_range`] from the face's already sampled trims.
+pub fn face_range_of(face: &Face, trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
+    face_range_within(face, trim, None)
+}
+
+/// [`face_range_of`] with the extent of the exact trim curves
+/// (`(lo, hi)`, see [`trim::ExactLoops::extent`](crate::prepare::trim::ExactLoops::extent)):
+/// a curve's extreme between two samples (the top of a circle sampled at 57
+/// points lies 3.5e-4 of its radius beyond the highest sample) would
+/// otherwise fall outside the face range and its cap be cut off
+/// (ideas11_cylinder_msbo #31: 2.4e-5 of the circle's area). Each side
+/// widens by at most 1 % of the samples' extent, and only in a direction
+/// that is not periodic.
+pub fn face_range_within(
+    face: &Face,
+    trim: &FaceTrim,
+    exact: Option<((f64, f64), (f64, f64))>,
+) -> ((f64, f64), (f64, f64)) {
+    let (nu, nv) = face.surface.natural_bounds();
+    let (mut lo, mut hi) = loop_extent(trim);
+    if let Some((elo, ehi)) = exact {
+        let widen = |lo: f64, hi: f64, elo: f64, ehi: f64| -> (f64, f64) {
+            let m = 0.01 * (hi - lo);
+            if !(m.is_finite() && elo.is_finite() && ehi.is_finite()) {
+                return (lo, hi);
+            }
+            (lo.min(elo).max(lo - m), hi.max(ehi).min(hi + m))
+        };
+        // not in a periodic direction: near a pole the exact curves'
+        // angle is arbitrary (proe2001_k1 #1712, a sphere's meridian circle)
+        let (pu, pv) = face.surface.periods();
+        let u = if pu.is_some() {
+            (lo.0, hi.0)
+        } else {
+            widen(lo.0, hi.0, elo.0, ehi.0)
+        };
+        let v = if pv.is_some() {
+            (lo.1, hi.1)
+        } else {
+            widen(lo.1, hi.1, elo.1, ehi.1)
+        };
+        (lo, hi) = ((u.0, v.0), (u.1, v.1));
+    }
+    let (pu, pv) = face.surface.periods();
+    let pick = |nat: Option<(f64, f64)>, period: Option<f64>, lo: f64, hi: f64| -> (f64, f64) {
+        if !(lo.is_finite() && hi.is_finite() && hi > lo) {
+            return nat.unwrap_or((f64::NAN, f64::NAN));
+        }
+        match (nat, period) {
+            // a periodic direction keeps the unwrapped loop range (at most one period)
+            (_, Some(p)) => {
+                if hi - lo >= p * 0.95 {
+                    (lo, lo + p)
+                } else {
+                    (lo, hi)
+                }
+            }
+            // snap to a natural bound the sampled loop nearly reaches
+            (Some((a, b)), None) => {
+                let snap = 0.02 * (b - a);
+                let lo = if lo - a < snap { a } else { lo.max(a) };
+                let hi = if b - hi < snap { b } else { hi.min(b) };
+                (lo, hi)
+            }
+            (None, None) => (lo, hi),
+        }
+    };
+    // A face of a closed surface bounded by holes only (no outer loop: a
+    // sphere or torus minus some caps) covers the whole surface: a full
+    // period in each periodic direction, with the seam in the widest gap
+    // between the loops so that no hole crosses it, and the natural range in
+    // the other direction.
+    if let Some(r) = holes_only_range(face, trim) {
+        return r;
+    }
+    let mut r = (pick(nu, pu, lo.0, hi.0), pick(nv, pv, lo.1, hi.1));
+    // A periodic direction whose loops do not span a period has two
+    // candidate intervals between the loops' extremes: `[lo, hi]` and its
+    // complement `[hi, lo + p]` (a torus band between two circles may run
+    // through v = 0). Keep the one the trims contain.
+    let votes = |r: &((f64, f64), (f64, f64))| -> usize {
+        let mut n = 0;
+        for i in 0..5 {
+            for j in 0..5 {
+                let u = r.0 .0 + (r.0 .1 - r.0 .0) * (0.1 + 0.2 * i as f64);
+                let v = r.1 .0 + (r.1 .1 - r.1 .0) * (0.1 + 0.2 * j as f64);
+                n += usize::from(trim.contains(u, v));
+            }
+        }
+        n
+    };
+    if let Some(p) = pu {
+        let (a, b) = r.0;
+        if b - a < p * 0.95 && b > a {
+            let other = ((b, a + p), r.1);
+            if votes(&other) > votes(&r) {
+                r = other;
+            }
+        }
+    }
+    // A loop winding around a periodic u (e.g. a tilted circle on a sphere)
+    // can bound a cap that reaches a natural bound of v (the pole): extend
+    // v to that bound when the trims keep the strip between.
+    if let (Some(p), None, Some((na, nb))) = (pu, pv, nv) {
+        let ((u0, u1), (v0, v1)) = r;
+        if u1 - u0 >= p * 0.95 && v1 > v0 {
+            let strip = |a: f64, b: f64| -> bool {
+                let mut n = 0;
+                for i in 0..5 {
+                    for j in 0..3 {
+                        let u = u0 + (u1 - u0) * (0.1 + 0.2 * i as f64);
+                        let v = a + (b - a) * (0.25 + 0.25 * j as f64);
+                        n += usize::from(trim.contains(u, v));
+                    }
+                }
+                n >= 12
+            };
+            if v0 > na + 1e-9 * (nb - na) && strip(na, v0) {
+                r.1 .0 = na;
+            }
+            if v1 < nb - 1e-9 * (nb - na) && strip(v1, nb) {
+                r.1 .1 = nb;
+            }
+        }
+    }
+    if let Some(p) = pv {
+        let (a, b) = r.1;
+        if b - a < p * 0.95 && b > a {
+            let other = (r.0, (b, a + p));
+            if votes(&other) > votes(&r) {
+                r = other;
+            }
+        }
+    }
+    r
+}
+
+/// The samples' extent `(lo, hi)` over all loops, per direction (infinite
+/// when there are none).
+fn loop_extent(trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
+    let mut lo = (f64::INFINITY, f64::INFINITY);
+    let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for l in &trim.loops {
+        for &(u, v) in l {
+            lo = (lo.0.min(u), lo.1.min(v));
+            hi = (hi.0.max(u), hi.1.max(v));
+        }
+    }
+    (lo, hi)
+}
+
+/// True when every loop of the face is a hole: the face is the whole
+/// (closed) surface minus them (see [`holes_only_range`]).
+pub fn holes_only(face: &Face, trim: &FaceTrim) -> bool {
+    holes_only_range(face, trim).is_some()
+}
+
+/// The face range of a face of a closed surface (sphere, torus, closed
+/// B-spline) whose loops are all holes: a full period in each periodic
+/// direction (seam between the holes, [`seam_window`]) and the natural range
+/// otherwise. Holes are told by orientation: a loop running clockwise about
+/// the outward normal (signed area in `(u, v)` times the face sense < 0).
+/// The importers may leave the outer loop empty, or (STEP files with only
+/// FACE_BOUNDs, e.g. alibre_s1's sphere #1920) take a hole as the outer loop.
+/// `None` when some loop is not a hole, the surface is not closed or no
+/// window holds the loops.
+fn holes_only_range(face: &Face, trim: &FaceTrim) -> Option<((f64, f64), (f64, f64))> {
+    let sigma = if trim.same_sense { 1.0 } else { -1.0 };
+    let is_hole = |l: &Vec<(f64, f64)>| {
+        let n = l.len();
+        let twice_area: f64 = (0..n)
+            .map(|k| {
+                let (a, b) = (l[k], l[(k + 1) % n]);
+                a.0 * b.1 - b.0 * a.1
+            })
+            .sum();
+        twice_area * sigma < 0.0
+    };
+    let no_outer = !face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty());
+    if trim.loops.is_empty() || !(no_outer || trim.loops.iter().all(is_hole)) {
+        return None;
+    }
+    let (nu, nv) = face.surface.natural_bounds();
+    let (pu, pv) = face.surface.periods();
+    let (lo, hi) = loop_extent(trim);
+    let u = match pu {
+        Some(p) => seam_window(trim, 0, p, lo.0, hi.0)?,
+        None => nu?,
+    };
+    let v = match pv {
+        Some(p) => seam_window(trim, 1, p, lo.1, hi.1)?,
+        None => nv?,
+    };
+    (pu.is_some() || pv.is_some()).then_some((u, v))
+}
+
+/// One period `[c, c + p]` of direction `k` (0 = u, 1 = v) containing every
+/// loop sample (`lo..hi`, the samples' extent) with its ends `c`, `c + p` in
+/// the middle of the widest gap between the loops' extents taken modulo `p`
+/// (so no loop touches the seam). `None` when the samples span a period or
+/// more, or no window holds them all.
+fn seam_window(trim: &FaceTrim, k: usize, p: f64, lo: f64, hi: f64) -> Option<(f64, f64)> {
+    if !(lo.is_finite() && hi.is_finite() && hi - lo < p) {
+        return None;
+    }
+    let coord = |q: &(f64, f64)| if k == 0 { q.0 } else { q.1 };
+    // the loops' extents as arcs of the circle of length p
+    let mut arcs: Vec<(f64, f64)> = trim
+        .loops
+        .iter()
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let a = l.iter().map(coord).fold(f64::INFINITY, f64::min);
+            let b = l.iter().map(coord).fold(f64::NEG_INFINITY, f64::max);
+            let s = a.rem_euclid(p);
+            (s, s + (b - a))
+        })
+        .collect();
+    arcs.sort_by(|x, y| x.0.total_cmp(&y.0));
+    // merge overlapping arcs, then the widest gap (wrapping past p)
+    let mut merged: Vec<(f64, f64)> = Vec::new();
+    for (a, b) in arcs {
+        match merged.last_mut() {
+            Some(m) if a <= m.1 => m.1 = m.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    let (first, last) = (*merged.first()?, *merged.last()?);
+    let mut best = (first.0 + p - last.1, 0.5 * (last.1 + first.0 + p));
+    for w in merged.windows(2) {
+        let g = w[1].0 - w[0].1;
+        if g > best.0 {
+            best = (g, 0.5 * (w[0].1 + w[1].0));
+        }
+    }
+    if !(best.0 > 0.0) {
+        return None;
+    }
+    // the window [c, c + p] with c ≡ the gap's middle (mod p) and c ≤ lo
+    let c = best.1 - ((best.1 - lo) / p).ceil() * p;
+    (c + p >= hi).then_some((c, c + p))
+}

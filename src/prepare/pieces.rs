@@ -1,0 +1,191 @@
+//! The per-face piece builder: one face → its NURBS over the face range,
+//! Bézier spans, convex / concave / mixed parts ([`super::convexity`]),
+//! nice pieces ([`super::split`]) and each piece's trim status
+//! ([`super::trim`]), with the data the feature graph needs per piece.
+
+use super::{convexity, nurbs, split, trim, PrepareOptions};
+use crate::geom::NurbsSurface;
+use crate::import::eval::FaceTrim;
+use crate::import::model::Model;
+use crate::scene::data::{Piece, PieceOrigin, SurfaceNet};
+
+/// Per-piece data kept for the feature graph.
+#[derive(Debug, Clone)]
+pub(crate) struct PieceInfo {
+    /// Model face index.
+    pub face: usize,
+    /// NURBS rectangle of the face NURBS.
+    pub nrect: [f64; 4],
+    /// Least distance within which `features` links a trim curve of the
+    /// piece to an edge: the file's tolerance on a face bounded by p-curves
+    /// that leave their 3-D edges by more than it (see
+    /// [`trim::ExactLoops::by_pcurves`]), else 0.
+    pub link_floor: f64,
+}
+
+/// What one face gives.
+pub(super) struct FaceOut {
+    /// The face's NURBS (set when the face converted).
+    pub(super) fnurbs: Option<nurbs::FaceNurbs>,
+    /// The face's pieces with their data for the feature graph.
+    pub(super) pieces: Vec<(Piece, PieceInfo)>,
+    /// Warnings of the face.
+    pub(super) warnings: Vec<String>,
+    /// Pieces dropped as fully outside the trims.
+    pub(super) dropped: usize,
+    /// Trim curves projected from 3-D, kept as sampled polylines, and whether any was.
+    pub(super) trim_counts: (usize, usize, usize),
+}
+
+/// The pieces of face `fi` of body `body`: its NURBS over the face range
+/// ([`nurbs::face_nurbs_within`], the exact trims' extent), each Bézier
+/// span classified ([`convexity::classify`]) and made nice
+/// ([`split::make_nice_with`]), each nice piece classified against the
+/// trims ([`trim::trim_piece`]; pieces outside are dropped).
+pub(super) fn face_pieces(
+    model: &Model,
+    fi: usize,
+    body: u32,
+    opts: &PrepareOptions,
+) -> Result<FaceOut, nurbs::NurbsError> {
+    let mut stats = FaceOut {
+        fnurbs: None,
+        pieces: Vec::new(),
+        warnings: Vec::new(),
+        dropped: 0,
+        trim_counts: (0, 0, 0),
+    };
+    let face = &model.faces[fi];
+    let trim = FaceTrim::new(model, face);
+    let exact = trim::exact_loops(model, face, &trim);
+    let fnurbs = nurbs::face_nurbs_within(face, &trim, exact.extent())?;
+    stats.warnings.extend(fnurbs.note.clone());
+    for (li, d) in &exact.by_pcurves {
+        stats.warnings.push(format!(
+            "prepare: face #{}: loop {li} bounded by its p-curves (up to {d:.1e} from the 3-D edges, beyond the file's tolerance)",
+            face.source
+        ));
+    }
+    stats.trim_counts = (exact.projected, exact.approximated, usize::from(exact.approximated > 0));
+    let link_floor = if exact.by_pcurves.is_empty() {
+        0.0
+    } else {
+        model.tolerance.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(0.0)
+    };
+    let holes_only = nurbs::holes_only(face, &trim);
+    let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty()) && !holes_only;
+    let sigma = if face.same_sense { 1.0 } else { -1.0 };
+    let out = &mut stats.pieces;
+    let ((ru0, ru1), (rv0, rv1)) = fnurbs.mapped.surface.domain();
+    for bp in fnurbs.mapped.surface.bezier_patches() {
+        // a face range ending a rounding error away from a knot leaves a
+        // sliver span (width ~1e-14): it has no area and no usable normal
+        if !(bp.u.1 - bp.u.0 > 1e-9 * (ru1 - ru0) && bp.v.1 - bp.v.0 > 1e-9 * (rv1 - rv0)) {
+            continue;
+        }
+        let (p, q) = (bp.patch.degree_u, bp.patch.degree_v);
+        // the span's normal numerator, restricted to each classified part
+        let span_normal = split::normal_polys(p, q, &bp.patch.cw);
+        for cp in convexity::classify(p, q, &bp.patch.cw, sigma, &opts.convexity) {
+            let mut nice = Vec::new();
+            split::make_nice_with(
+                p,
+                q,
+                cp.cw,
+                &span_normal,
+                cp.rect,
+                cp.class,
+                sigma,
+                opts.max_cone_angle,
+                opts.max_split_depth,
+                &mut nice,
+            );
+            for np in nice {
+                if np.class == crate::scene::data::ConvexityClass::Mixed
+                    && cp.class == crate::scene::data::ConvexityClass::Convex
+                {
+                    stats.warnings.push(format!(
+                        "prepare: face #{}: a convex patch could not be made nice within {} halvings; stored as mixed",
+                        face.source, opts.max_split_depth
+                    ));
+                }
+                let r = [
+                    np.rect[0] + (np.rect[1] - np.rect[0]) * 0.0,
+                    np.rect[1],
+                    np.rect[2],
+                    np.rect[3],
+                ];
+                let (du, dv) = (bp.u.1 - bp.u.0, bp.v.1 - bp.v.0);
+                let nrect = [
+                    bp.u.0 + r[0] * du,
+                    bp.u.0 + r[1] * du,
+                    bp.v.0 + r[2] * dv,
+                    bp.v.0 + r[3] * dv,
+                ];
+                let (fu0, fv0) = fnurbs.to_face(nrect[0], nrect[2]);
+                let (fu1, fv1) = fnurbs.to_face(nrect[1], nrect[3]);
+                let domain = [fu0, fu1, fv0, fv1];
+                if !(fu1 > fu0 && fv1 > fv0) {
+                    continue;
+                }
+                let status = trim::trim_piece(&trim, &exact, outer_first, holes_only, &fnurbs, domain, nrect);
+                let (trimmed, fully_inside, loops) = match status {
+                    trim::TrimStatus::Outside => {
+                        stats.dropped += 1;
+                        continue;
+                    }
+                    trim::TrimStatus::Inside => (false, true, Vec::new()),
+                    trim::TrimStatus::Partial(l) => (true, false, l),
+                };
+                // the stored poles, box and cone are the ones a packed scene
+                // re-derives from the span (`scene::packed`): one arithmetic
+                let poles = crate::geom::bernstein::restrict_poles(p, q, &bp.patch.cw, np.rect);
+                let bbox = crate::scene::bvh::hull_box(&poles);
+                out.push((
+                    Piece {
+                        body,
+                        source_face: face.source,
+                        degree_u: p as u32,
+                        degree_v: q as u32,
+                        poles,
+                        class: np.class,
+                        reversed: !face.same_sense,
+                        trimmed,
+                        fully_inside,
+                        domain,
+                        cone: np.cone,
+                        bbox,
+                        trim_loops: loops,
+                        adjacency: Vec::new(),
+                        // `surface` is set when the face's surface is added to the scene
+                        origin: Some(PieceOrigin {
+                            surface: 0,
+                            span: [bp.index.0 as u32, bp.index.1 as u32],
+                            rect: np.rect,
+                        }),
+                    },
+                    PieceInfo {
+                        face: fi,
+                        nrect,
+                        link_floor,
+                    },
+                ));
+            }
+        }
+    }
+    stats.fnurbs = Some(fnurbs);
+    Ok(stats)
+}
+
+/// A face's converted NURBS surface as the scene stores it.
+pub(super) fn surface_net(s: &NurbsSurface) -> SurfaceNet {
+    SurfaceNet {
+        degree_u: s.degree_u as u32,
+        degree_v: s.degree_v as u32,
+        count_u: s.n_u as u32,
+        count_v: s.n_v as u32,
+        knots_u: s.knots_u.clone(),
+        knots_v: s.knots_v.clone(),
+        poles: s.cw.clone(),
+    }
+}

@@ -1,0 +1,226 @@
+//! Pieces against the face's trim loops: fully inside, partly trimmed (the
+//! loops are stored in the piece's own `[0,1]²`) or outside (dropped).
+//!
+//! One concept per file:
+//! - `exact_loops.rs`: the face's loops rebuilt as chains of rational Bézier
+//!   segments in face parameters ([`exact_loops`](fn@exact_loops));
+//! - `pcurve_loop.rs`: p-curves against 3-D edges, and loops bounded by
+//!   their p-curves as a whole where the two disagree;
+//! - `projection.rs`: a 3-D curve without a usable p-curve projected onto
+//!   the face as fitted Bézier pieces;
+//! - this file: the classification of a piece ([`trim_piece`]);
+//! - `clipping.rs`: the stored loops clipped exactly to the piece's
+//!   face-parameter rectangle;
+//! - `winding.rs`: loops that wind around a period, closed along a side of
+//!   the piece;
+//! - `piece_map.rs`: face parameters mapped to the piece's `[0,1]²`.
+//!
+//! **Classification.** A piece is *partly trimmed* when a loop segment
+//! (shifted by the periods of periodic directions) enters the piece's
+//! face-parameter rectangle shrunk by a relative `1e-6` (exact Bézier
+//! clipping); otherwise the rectangle lies in one region of constant
+//! winding number and [`FaceTrim::contains`] at its centre decides
+//! inside / outside.
+
+mod clipping;
+mod exact_loops;
+mod pcurve_loop;
+mod piece_map;
+mod projection;
+mod winding;
+
+pub use exact_loops::{exact_loops, ExactLoops};
+
+use crate::geom::bez2::{self, H2};
+use crate::import::eval::FaceTrim;
+use crate::prepare::nurbs::FaceNurbs;
+use crate::scene::data::{TrimCurve, TrimLoop};
+use clipping::clip_chain;
+use piece_map::PieceMap;
+use winding::{close_winding, winds};
+
+/// Where a piece lies w.r.t. the face's trims.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TrimStatus {
+    /// Entirely inside the trimmed face.
+    Inside,
+    /// Entirely outside (dropped).
+    Outside,
+    /// Cut by the loops (given in the piece's `[0,1]²`).
+    Partial(Vec<TrimLoop>),
+}
+
+fn shifts(period: Option<f64>) -> Vec<f64> {
+    match period {
+        Some(p) => vec![-2.0 * p, -p, 0.0, p, 2.0 * p],
+        None => vec![0.0],
+    }
+}
+
+fn line(a: [f64; 2], b: [f64; 2]) -> Vec<H2> {
+    vec![[a[0], a[1], 1.0], [b[0], b[1], 1.0]]
+}
+
+fn shifted(h: &[H2], du: f64, dv: f64) -> Vec<H2> {
+    h.iter().map(|p| [p[0] + du * p[2], p[1] + dv * p[2], p[2]]).collect()
+}
+
+/// Point at fraction `f` of a chain (by span count and span parameter).
+fn chain_at(c: &[Vec<H2>], f: f64) -> [f64; 2] {
+    let x = (f.clamp(0.0, 1.0) * c.len() as f64).min(c.len() as f64 - 1e-12);
+    let i = (x.floor() as usize).min(c.len() - 1);
+    bez2::eval(&c[i], x - i as f64)
+}
+
+fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// Classifies the piece with face-parameter `domain` `[u0,u1,v0,v1]` and NURBS
+/// rectangle `nrect` `[s0,s1,t0,t1]`. `outer_first`: loop 0 is the outer loop.
+/// `holes_only`: every loop is a hole (see [`nurbs::holes_only`](crate::prepare::nurbs::holes_only)):
+/// the face is the rest of its range, so a piece no loop enters is inside
+/// when it is outside every loop, and a piece some hole enters gets its own
+/// square as an outer loop (a polyline along its sides: not a boundary, it
+/// only makes the even–odd rule count the holes as holes).
+#[allow(clippy::too_many_arguments)]
+pub fn trim_piece(
+    trim: &FaceTrim,
+    exact: &ExactLoops,
+    outer_first: bool,
+    holes_only: bool,
+    fnurbs: &FaceNurbs,
+    domain: [f64; 4],
+    nrect: [f64; 4],
+) -> TrimStatus {
+    if trim.loops.is_empty() || on_range_boundary(trim, fnurbs) {
+        return TrimStatus::Inside;
+    }
+    let eu = 1e-6 * (domain[1] - domain[0]);
+    let ev = 1e-6 * (domain[3] - domain[2]);
+    let shrunk = [domain[0] + eu, domain[1] - eu, domain[2] + ev, domain[3] - ev];
+    let mut hit_loops: Vec<(usize, f64, f64)> = Vec::new();
+    for (li, chain) in exact.chains.iter().enumerate() {
+        'shift: for du in shifts(trim.periods.0) {
+            for dv in shifts(trim.periods.1) {
+                let r = [shrunk[0] - du, shrunk[1] - du, shrunk[2] - dv, shrunk[3] - dv];
+                let hulls = exact.hulls.get(li).map_or(&[][..], |v| &v[..]);
+                for (k, h) in chain.iter().enumerate() {
+                    if let Some(b) = hulls.get(k) {
+                        if b[0] > r[1] || b[1] < r[0] || b[2] > r[3] || b[3] < r[2] {
+                            continue;
+                        }
+                    }
+                    if bez2::clip_intervals(h, &r).iter().any(|iv| iv.2) {
+                        hit_loops.push((li, du, dv));
+                        break 'shift;
+                    }
+                }
+            }
+        }
+    }
+    if hit_loops.is_empty() {
+        // no loop enters the (shrunk) rectangle: it lies in one region of
+        // constant winding number, decided at its centre
+        let (u, v) = (0.5 * (domain[0] + domain[1]), 0.5 * (domain[2] + domain[3]));
+        let inside = if exact.flat.len() == trim.loops.len() && exact.flat.iter().all(|l| l.len() >= 3) {
+            trim.contains_in(&exact.flat, u, v)
+        } else {
+            trim.contains(u, v)
+        };
+        return if inside != holes_only {
+            TrimStatus::Inside
+        } else {
+            TrimStatus::Outside
+        };
+    }
+    // every loop that can wind around a point of the piece (bbox overlap), not only the crossing ones
+    for li in 0..exact.chains.len() {
+        if hit_loops.iter().any(|h| h.0 == li) {
+            continue;
+        }
+        let b = exact.hulls.get(li).map_or(&[][..], |v| &v[..]).iter().fold(
+            [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY],
+            |a, c| [a[0].min(c[0]), a[1].max(c[1]), a[2].min(c[2]), a[3].max(c[3])],
+        );
+        'found: for du in shifts(trim.periods.0) {
+            for dv in shifts(trim.periods.1) {
+                if b[0] + du <= domain[1] && b[1] + du >= domain[0] && b[2] + dv <= domain[3] && b[3] + dv >= domain[2]
+                {
+                    hit_loops.push((li, du, dv));
+                    break 'found;
+                }
+            }
+        }
+    }
+    hit_loops.sort_by_key(|h| h.0);
+    let pm = PieceMap::new(fnurbs, nrect);
+    let mut loops = Vec::new();
+    // loops that wind around a period: (index in `loops`, closing direction)
+    let mut winding: Vec<(usize, usize)> = Vec::new();
+    for (li, du, dv) in hit_loops {
+        let (Some(l), Some(chain)) = (trim.loops.get(li), exact.chains.get(li)) else {
+            continue;
+        };
+        // A loop that winds around a period is an open curve in the unwrapped
+        // plane: chain three consecutive copies so it crosses the whole
+        // piece, and close it along a side of the piece (chosen below).
+        let wind = winds(trim, l);
+        let copies: &[f64] = if wind.is_some() { &[-1.0, 0.0, 1.0] } else { &[0.0] };
+        let offsets: Vec<[f64; 2]> = copies
+            .iter()
+            .map(|&k| match wind {
+                Some((d, 0)) => [du + k * d, dv],
+                Some((d, _)) => [du, dv + k * d],
+                None => [du, dv],
+            })
+            .collect();
+        let parts = clip_chain(chain, &offsets, &domain, wind.is_none());
+        let curves = pm.curves(&parts, wind.is_none());
+        if curves.is_empty() {
+            continue;
+        }
+        if let Some((_, dir)) = wind {
+            winding.push((loops.len(), dir));
+        }
+        loops.push(TrimLoop {
+            outer: outer_first && li == 0,
+            curves,
+        });
+    }
+    if !winding.is_empty() && winding.len() <= 4 {
+        close_winding(trim, fnurbs, nrect, &mut loops, &winding);
+    }
+    if holes_only && !loops.is_empty() {
+        loops.push(TrimLoop {
+            outer: true,
+            curves: vec![TrimCurve::Polyline(vec![
+                [0.0, 0.0],
+                [1.0, 0.0],
+                [1.0, 1.0],
+                [0.0, 1.0],
+                [0.0, 0.0],
+            ])],
+        });
+    }
+    if loops.is_empty() {
+        TrimStatus::Inside
+    } else {
+        TrimStatus::Partial(loops)
+    }
+}
+
+/// True when every loop point lies on the border of the face's NURBS range
+/// (a face bounded by its natural parameter rectangle, seams included).
+fn on_range_boundary(trim: &FaceTrim, fnurbs: &FaceNurbs) -> bool {
+    let ((u0, u1), (v0, v1)) = fnurbs.range;
+    let (eu, ev) = (1e-6 * (u1 - u0), 1e-6 * (v1 - v0));
+    let near = |x: f64, a: f64, b: f64, e: f64, per: Option<f64>| {
+        let m = |y: f64| (y - a).abs() <= e || (y - b).abs() <= e;
+        m(x) || per.is_some_and(|p| m(x + p) || m(x - p))
+    };
+    trim.loops.iter().all(|l| {
+        l.iter()
+            .all(|&(u, v)| near(u, u0, u1, eu, trim.periods.0) || near(v, v0, v1, ev, trim.periods.1))
+    })
+}

@@ -1,0 +1,180 @@
+//! **Projected trim curves.** A coedge without a usable p-curve (and, on a
+//! plane, without an exact image of its 3-D curve) gets its 3-D curve
+//! projected onto the face ([`projected_chain`]): polynomial Bézier pieces
+//! in face parameters fitted to the Newton projections of the curve's
+//! points ([`crate::prepare::fit`]), refined near poles of the surface.
+
+use super::{dist, line};
+use crate::geom::bez2::H2;
+use crate::import::model::{CurveSegment, Face};
+
+/// Halvings of a projected trim interval whose end tangents are far longer
+/// than its chord (a curve passing near a pole, see [`projected_chain`]):
+/// 2⁻¹⁶ of a coarse step.
+const POLE_HALVINGS: u32 = 16;
+
+/// `(u, v)` (least squares on the tangent plane); `None` where the surface
+/// is degenerate.
+fn param_velocity(face: &Face, uv: [f64; 2], d: &crate::geom::Vec3) -> Option<[f64; 2]> {
+    let e = face.surface.eval_derivs(uv[0], uv[1]);
+    let (a, b, c) = (e.su.dot(&e.su), e.su.dot(&e.sv), e.sv.dot(&e.sv));
+    let det = a * c - b * b;
+    if !(det > 1e-12 * a * c) {
+        return None;
+    }
+    let (g0, g1) = (e.su.dot(d), e.sv.dot(d));
+    let r = [(g0 * c - g1 * b) / det, (g1 * a - g0 * b) / det];
+    r.iter().all(|x| x.is_finite()).then_some(r)
+}
+
+/// A coedge without a usable p-curve: its 3-D curve projected onto the face
+/// as polynomial Bézier pieces of degree 2..=9 in face parameters
+/// ([`crate::prepare::fit`]) between the samples (end points on the samples;
+/// interior points projected by Newton, seeded by the cubic Hermite piece
+/// of the end tangents), within `tol` of the projection at `2n + 1` points
+/// of a degree-`n` piece, halving at most 6 times, straight where the
+/// deepest piece still misses. A step whose end tangents are much longer
+/// than its chord (near a pole of the surface) is first halved at projected
+/// midpoints, at most [`POLE_HALVINGS`] times, and straight only where that
+/// does not make the tangents fit (on the pole itself). Above the deepest level a piece does not mix
+/// parameters where the 3-D curve lies within `on_tol` of the surface with
+/// ones where it does not (so that `features::link_trims`, which links a
+/// trim curve to an edge when its samples lie within a tolerance of the
+/// same order, sees the same parts as with short pieces).
+pub(super) fn projected_chain(
+    face: &Face,
+    seg: &CurveSegment,
+    samples: &[(f64, f64)],
+    periods: (Option<f64>, Option<f64>),
+    tol: f64,
+    on_tol: f64,
+) -> Vec<Vec<H2>> {
+    let n = samples.len().saturating_sub(1);
+    let mut out: Vec<crate::prepare::fit::SpanPiece> = Vec::with_capacity(n);
+    if n == 0 {
+        return Vec::new();
+    }
+    let (nu, nv) = face.surface.natural_bounds();
+    let nat = (nu.unwrap_or((-1e12, 1e12)), nv.unwrap_or((-1e12, 1e12)));
+    // the curve's point at `s` projected onto the face (seeded), and the 3-D point
+    let locate = |s: f64, seed: [f64; 2]| -> ([f64; 2], crate::geom::Vec3) {
+        let c = seg.eval_unit(s);
+        let b = |x: f64, per: Option<f64>, nat: (f64, f64)| per.map_or(nat, |t| (x - t, x + t));
+        let bounds = (b(seed[0], periods.0, nat.0), b(seed[1], periods.1, nat.1));
+        let p = crate::import::eval::newton_surface(&face.surface, &c.p, seed[0], seed[1], bounds);
+        ([p.u, p.v], c.p)
+    };
+    // the projection and whether the curve lies on the surface there
+    // (within `on_tol`: the class of super::fit, so that a piece lies on it
+    // or off it as a whole)
+    let position = |s: f64, seed: [f64; 2]| -> Option<([f64; 2], bool)> {
+        let (uv, p) = locate(s, seed);
+        let on = (face.surface.eval(uv[0], uv[1]) - p).norm() <= on_tol;
+        uv.iter().all(|x| x.is_finite()).then_some((uv, on))
+    };
+    // the face-parameter velocity at `s` where the projection is `uv`
+    let velocity = |s: f64, uv: [f64; 2]| param_velocity(face, uv, &seg.eval_unit(s).d1);
+    /// One interval `a`..`b` (curve parameter, face parameters, velocity)
+    /// as fitted pieces. `depth`: halvings so far of a coarse step whose end
+    /// tangents were far longer than its chord.
+    #[allow(clippy::too_many_arguments)]
+    fn piece(
+        position: crate::prepare::fit::Eval,
+        velocity: &dyn Fn(f64, [f64; 2]) -> Option<[f64; 2]>,
+        periods: (Option<f64>, Option<f64>),
+        a: (f64, [f64; 2], [f64; 2]),
+        b: (f64, [f64; 2], [f64; 2]),
+        tol: f64,
+        depth: u32,
+        out: &mut Vec<crate::prepare::fit::SpanPiece>,
+    ) {
+        let k = (b.0 - a.0) / 3.0;
+        // the cubic Hermite piece: the seeds of the projections
+        let c: Vec<H2> = vec![
+            [a.1[0], a.1[1], 1.0],
+            [a.1[0] + k * a.2[0], a.1[1] + k * a.2[1], 1.0],
+            [b.1[0] - k * b.2[0], b.1[1] - k * b.2[1], 1.0],
+            [b.1[0], b.1[1], 1.0],
+        ];
+        // tangents far longer than the chord: the curve passes near a pole
+        // (on a sphere the angle sweeps across within a short stretch of
+        // the curve: alibre_s1 #1920, 0.0025 rad from the pole) or through
+        // a pole or a cusp. Halve (projecting the midpoint) until the
+        // tangents fit the chord; straight only at the deepest level or
+        // where the midpoint has no velocity (on the pole itself).
+        let chord = dist(a.1, b.1);
+        let wild = k * (a.2[0].hypot(a.2[1]) + b.2[0].hypot(b.2[1])) > 4.0 * chord + tol;
+        if wild {
+            let m = 0.5 * (a.0 + b.0);
+            let guess = [0.5 * (a.1[0] + b.1[0]), 0.5 * (a.1[1] + b.1[1])];
+            let mid = (depth < POLE_HALVINGS)
+                .then(|| position(m, guess))
+                .flatten()
+                .map(|(p, _)| {
+                    // the projection may land a period away from its guess
+                    let near = |x: f64, g: f64, t: Option<f64>| t.map_or(x, |t| x - ((x - g) / t).round() * t);
+                    [near(p[0], guess[0], periods.0), near(p[1], guess[1], periods.1)]
+                });
+            match mid {
+                Some(pm) => match velocity(m, pm) {
+                    Some(dm) => {
+                        piece(position, velocity, periods, a, (m, pm, dm), tol, depth + 1, out);
+                        piece(position, velocity, periods, (m, pm, dm), b, tol, depth + 1, out);
+                    }
+                    None => {
+                        out.push((a.0, m, line(a.1, pm)));
+                        out.push((m, b.0, line(pm, b.1)));
+                    }
+                },
+                None => out.push((a.0, b.0, line(a.1, b.1))),
+            }
+            return;
+        }
+        let params = crate::prepare::fit::FitParams {
+            tol,
+            max_depth: 6,
+            min_degree: 2,
+            max_degree: crate::prepare::fit::MAX_DEGREE,
+        };
+        out.extend(crate::prepare::fit::fit_spans(
+            position,
+            a.0,
+            b.0,
+            a.1,
+            b.1,
+            Some(&c),
+            params,
+            crate::prepare::fit::Fallback::Line,
+        ));
+    }
+    // coarse steps between samples (ends on samples: their unwrapping), refined where needed
+    let step = (n / 8).max(1);
+    let mut idx: Vec<usize> = (0..n).step_by(step).collect();
+    idx.push(n);
+    let at = |i: usize| -> Option<(f64, [f64; 2], [f64; 2])> {
+        let s = i as f64 / n as f64;
+        let (u, v) = samples[i];
+        param_velocity(face, [u, v], &seg.eval_unit(s).d1).map(|d| (s, [u, v], d))
+    };
+    for w in idx.windows(2) {
+        let (i, j) = (w[0], w[1]);
+        match (at(i), at(j)) {
+            (Some(a), Some(b)) => piece(&position, &velocity, periods, a, b, tol, 0, &mut out),
+            _ => {
+                for k in i..j {
+                    let (p, q) = (samples[k], samples[k + 1]);
+                    if p != q {
+                        out.push((
+                            k as f64 / n as f64,
+                            (k + 1) as f64 / n as f64,
+                            line([p.0, p.1], [q.0, q.1]),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    // the coarse steps are fitted one by one: join what one piece can carry
+    crate::prepare::fit::merge(&position, &mut out, tol);
+    out.into_iter().map(|(_, _, c)| c).collect()
+}
