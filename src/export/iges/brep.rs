@@ -1,0 +1,348 @@
+//! B-rep mode: per body a 186 manifold solid (solids) or root 514 shells
+//! (open shells), 514 shells, 510 faces, 508 loops with their p-curves, one
+//! 504 edge list and one 502 vertex list per file; bodies sharing shells (or
+//! placed) as one 308 definition with a 408 instance each; loose faces as
+//! root 510 faces.
+
+use super::pspace::{keep_pcurves, pmap_of};
+use super::records::{hollerith, real};
+use super::surfaces::bounded_extrusion;
+use super::writer::W;
+use crate::export::ExportError;
+use crate::geom::{NurbsCurve, Pose, Vec3};
+use crate::import::model::{Body, BodyKind, Curve, CurveSegment, Loop, Model, Surface};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// Writes the B-rep entities of every body of `model`, pushing the root
+/// entities' directory entries onto `roots`.
+pub(super) fn write_brep(w: &mut W, model: &Model, roots: &mut Vec<usize>) -> Result<(), ExportError> {
+    let augmented = with_natural_boundaries(model, &mut w.warnings);
+    let model = &augmented;
+    // one vertex list and one edge list for the whole file
+    let mut vert_order = Vec::new();
+    let mut vert_idx: HashMap<usize, usize> = HashMap::new();
+    let mut edge_order = Vec::new();
+    let mut edge_idx: HashMap<usize, usize> = HashMap::new();
+    for body in &model.bodies {
+        for f in body.face_indices() {
+            let face = &model.faces[f];
+            for l in face.outer.iter().chain(face.inner.iter()) {
+                for c in &l.coedges {
+                    if let Some(e) = c.edge {
+                        if let std::collections::hash_map::Entry::Vacant(v) = edge_idx.entry(e) {
+                            v.insert(edge_order.len() + 1);
+                            edge_order.push(e);
+                            let ed = &model.edges[e];
+                            for x in [ed.start, ed.end].into_iter().flatten() {
+                                if let std::collections::hash_map::Entry::Vacant(s) = vert_idx.entry(x) {
+                                    s.insert(vert_order.len() + 1);
+                                    vert_order.push(x);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut vl = format!("502,{}", vert_order.len());
+    for &v in &vert_order {
+        let p = model.vertices[v].point;
+        let _ = write!(vl, ",{},{},{}", real(p.x), real(p.y), real(p.z));
+    }
+    vl.push(';');
+    // no empty lists (Open CASCADE crashes on a 502 / 504 without entries)
+    let vlist = if vert_order.is_empty() { 0 } else { w.add(502, 1, vl) };
+    let elist = if edge_order.is_empty() {
+        0
+    } else {
+        w.add(504, 1, String::new())
+    };
+    let mut el = format!("504,{}", edge_order.len());
+    for &e in &edge_order {
+        let ed = &model.edges[e];
+        let c = w.curve(
+            &CurveSegment {
+                curve: ed.curve.clone(),
+                t0: ed.t0,
+                t1: ed.t1,
+                forward: true,
+            },
+            false,
+        );
+        let (Some(s), Some(t)) = (ed.start, ed.end) else {
+            return Err(ExportError::Unsupported(format!(
+                "edge {e}: an edge without vertices cannot be written"
+            )));
+        };
+        let _ = write!(el, ",{c},{vlist},{},{vlist},{}", vert_idx[&s], vert_idx[&t]);
+    }
+    el.push(';');
+    if let Some(e) = w.ent_mut(elist) {
+        e.params = el;
+    }
+    let mut face_de: HashMap<usize, usize> = HashMap::new();
+    // bodies with the same shells (instances of one component) share one
+    // definition: a 308 subfigure holding the 186 / 514 and one 408
+    // instance per body with the body's placement as its 124; a placed
+    // body of its own is written the same way
+    let shell_key = |b: &Body| -> Vec<(Vec<usize>, bool, bool)> {
+        b.shells.iter().map(|s| (s.faces.clone(), s.closed, s.void)).collect()
+    };
+    let mut uses: HashMap<Vec<(Vec<usize>, bool, bool)>, usize> = HashMap::new();
+    for b in model
+        .bodies
+        .iter()
+        .filter(|b| b.kind != BodyKind::Faces && !b.shells.is_empty())
+    {
+        *uses.entry(shell_key(b)).or_insert(0) += 1;
+    }
+    let mut definitions: HashMap<Vec<(Vec<usize>, bool, bool)>, usize> = HashMap::new();
+    for (bk, body) in model.bodies.iter().enumerate() {
+        let key = shell_key(body);
+        // a placed body too: Open CASCADE 8.0.1 ignores a 124 on a 186
+        // (it reads the solid unplaced) but applies a 408's
+        let instanced = body.kind != BodyKind::Faces
+            && (uses.get(&key).copied().unwrap_or(0) > 1 || body.placement.iso != Pose::identity().iso);
+        if let (true, Some(&def)) = (instanced, definitions.get(&key)) {
+            let inst = w.add(408, 0, format!("408,{def},0.,0.,0.,1.;"));
+            if body.placement.iso != Pose::identity().iso {
+                let t = w.pose_transform(&body.placement);
+                if let Some(e) = w.ent_mut(inst) {
+                    e.transform = t;
+                }
+            }
+            roots.push(inst);
+            continue;
+        }
+        let mut shells = Vec::new();
+        for s in &body.shells {
+            let mut fl = Vec::new();
+            for &f in &s.faces {
+                let de = match face_de.get(&f) {
+                    Some(&d) => d,
+                    None => {
+                        let d = face_510(w, model, f, &edge_idx, elist)?;
+                        face_de.insert(f, d);
+                        d
+                    }
+                };
+                fl.push((de, model.faces[f].same_sense));
+            }
+            let mut t = format!("514,{}", fl.len());
+            for (de, ss) in fl {
+                let _ = write!(t, ",{de},{}", i32::from(ss));
+            }
+            t.push(';');
+            shells.push(w.add(514, if s.closed { 1 } else { 2 }, t));
+        }
+        let placement = (body.placement.iso != Pose::identity().iso).then(|| w.pose_transform(&body.placement));
+        let mut tops = Vec::new();
+        match body.kind {
+            BodyKind::Solid if !shells.is_empty() => {
+                let mut t = format!("186,{},1,{}", shells[0], shells.len() - 1);
+                for s in &shells[1..] {
+                    let _ = write!(t, ",{s},1");
+                }
+                t.push(';');
+                tops.push(w.add(186, 0, t));
+            }
+            BodyKind::Faces => {
+                // loose faces: root 510s (the shells written above stay unused)
+                for _ in &shells {
+                    w.ents.pop();
+                }
+                tops.extend(body.face_indices().filter_map(|f| face_de.get(&f).copied()));
+                if body.face_indices().any(|f| !model.faces[f].same_sense) {
+                    w.warnings.push(format!(
+                        "body {bk} ({}): reversed loose faces keep their surface's orientation (IGES 510 has no sense flag)",
+                        body.name
+                    ));
+                }
+            }
+            _ => tops.extend(shells.iter().copied()),
+        }
+        if instanced {
+            let (name, lossy) = hollerith(&body.name);
+            if lossy {
+                w.warnings.push(format!(
+                    "body {bk}: non-ASCII characters of the name {:?} written as '?' (308 definition name)",
+                    body.name
+                ));
+            }
+            let members: Vec<String> = tops.iter().map(|d| d.to_string()).collect();
+            let def = w.add(308, 0, format!("308,0,{name},{},{};", members.len(), members.join(",")));
+            definitions.insert(key, def);
+            let inst = w.add(408, 0, format!("408,{def},0.,0.,0.,1.;"));
+            if let Some(t) = placement {
+                if let Some(e) = w.ent_mut(inst) {
+                    e.transform = t;
+                }
+            }
+            roots.push(inst);
+            continue;
+        }
+        for de in tops {
+            let mut shared_placement = false;
+            if let Some(e) = w.ent_mut(de) {
+                if let Some(t) = placement {
+                    if e.transform == 0 {
+                        e.transform = t;
+                    } else {
+                        shared_placement = true;
+                    }
+                }
+                e.dependent = false;
+            }
+            if shared_placement {
+                w.warnings.push(format!(
+                    "body {bk} ({}): face shared by several placed bodies written once, first placement",
+                    body.name
+                ));
+            }
+            roots.push(de);
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn face_510(
+    w: &mut W,
+    model: &Model,
+    f: usize,
+    edge_idx: &HashMap<usize, usize>,
+    elist: usize,
+) -> Result<usize, ExportError> {
+    let face = &model.faces[f];
+    let bounded = bounded_extrusion(model, face);
+    let surface = bounded.as_ref().unwrap_or(&face.surface);
+    let sd = w.surface(surface, &format!("face {f}"));
+    let m = pmap_of(surface);
+    let keep = keep_pcurves(w, face, f);
+    let mut loops = Vec::new();
+    for l in face.outer.iter().chain(face.inner.iter()) {
+        let mut t = format!("508,{}", l.coedges.len());
+        for (ci, c) in l.coedges.iter().enumerate() {
+            let Some(e) = c.edge else {
+                return Err(ExportError::Unsupported(format!(
+                    "face {f}: coedge {ci} has no shared edge; write this Model in faces mode (144/142)"
+                )));
+            };
+            let _ = write!(t, ",0,{elist},{},{}", edge_idx[&e], i32::from(c.forward));
+            match c.pcurve.as_ref().filter(|_| keep) {
+                Some(pc) => {
+                    let de = w.pcurve(pc, &m);
+                    let _ = write!(t, ",1,0,{de}");
+                }
+                None => t.push_str(",0"),
+            }
+        }
+        t.push(';');
+        loops.push(w.add(508, 1, t));
+    }
+    if face.outer.is_none() {
+        w.warnings.push(format!(
+            "face {f}: {} without an outer loop written as a 510 without an outer boundary",
+            face.surface.type_name()
+        ));
+    }
+    let mut t = format!("510,{sd},{},{}", loops.len(), i32::from(face.outer.is_some()));
+    for l in loops {
+        let _ = write!(t, ",{l}");
+    }
+    t.push(';');
+    Ok(w.add(510, 1, t))
+}
+
+/// A copy of `model` where every B-spline face without an outer loop gets its
+/// natural boundary as four iso-parameter edges (exact: the boundary rows of
+/// poles of a clamped B-spline), since a 510 face without loops is not read by
+/// every system (Open CASCADE crashes on it). Returns the number of faces changed.
+fn with_natural_boundaries(model: &Model, warnings: &mut Vec<String>) -> Model {
+    use crate::import::model::{Coedge, Edge, Vertex};
+    let mut m = model.clone();
+    let mut changed = 0;
+    for f in 0..m.faces.len() {
+        if m.faces[f].outer.is_some() {
+            continue;
+        }
+        let Surface::BSpline(s) = &m.faces[f].surface else {
+            continue;
+        };
+        let clamped =
+            |k: &[f64], p: usize, n: usize| k[..=p].iter().all(|x| *x == k[0]) && k[n..].iter().all(|x| *x == k[n]);
+        if !(clamped(&s.knots_u, s.degree_u, s.n_u) && clamped(&s.knots_v, s.degree_v, s.n_v)) {
+            warnings.push(format!(
+                "face {f}: unclamped B-spline without trims written as a 510 without loops"
+            ));
+            continue;
+        }
+        let ((u0, u1), (v0, v1)) = s.domain();
+        let row = |j: usize| -> Vec<[f64; 4]> { (0..s.n_u).map(|i| s.cw[i * s.n_v + j]).collect() };
+        let col = |i: usize| -> Vec<[f64; 4]> { (0..s.n_v).map(|j| s.cw[i * s.n_v + j]).collect() };
+        let iso = |cw: Vec<[f64; 4]>, p: usize, k: &[f64]| NurbsCurve::try_from_homogeneous(p, k.to_vec(), cw).ok();
+        let curves = [
+            iso(row(0), s.degree_u, &s.knots_u),
+            iso(col(s.n_u - 1), s.degree_v, &s.knots_v),
+            iso(row(s.n_v - 1), s.degree_u, &s.knots_u),
+            iso(col(0), s.degree_v, &s.knots_v),
+        ];
+        let corner = |i: usize, j: usize| {
+            let c = s.cw[i * s.n_v + j];
+            Vec3::new(c[0] / c[3], c[1] / c[3], c[2] / c[3])
+        };
+        let pts = [
+            corner(0, 0),
+            corner(s.n_u - 1, 0),
+            corner(s.n_u - 1, s.n_v - 1),
+            corner(0, s.n_v - 1),
+        ];
+        let vbase = m.vertices.len();
+        for p in pts {
+            m.vertices.push(Vertex { point: p, source: 0 });
+        }
+        // (curve, start corner, end corner, coedge forward, p-curve origin, p-curve direction, range)
+        let spec = [
+            (0, 0, 1, true, Vec3::new(0.0, v0, 0.0), Vec3::x(), (u0, u1)),
+            (1, 1, 2, true, Vec3::new(u1, 0.0, 0.0), Vec3::y(), (v0, v1)),
+            (2, 3, 2, false, Vec3::new(0.0, v1, 0.0), Vec3::x(), (u0, u1)),
+            (3, 0, 3, false, Vec3::new(u0, 0.0, 0.0), Vec3::y(), (v0, v1)),
+        ];
+        let mut coedges = Vec::new();
+        for (ci, a, b, fwd, o, d, (t0, t1)) in spec {
+            let Some(c) = curves[ci].clone() else { continue };
+            let e = m.edges.len();
+            m.edges.push(Edge {
+                curve: Curve::BSpline(c),
+                t0,
+                t1,
+                start: Some(vbase + a),
+                end: Some(vbase + b),
+                faces: vec![f],
+                source: 0,
+            });
+            coedges.push(Coedge {
+                edge: Some(e),
+                forward: fwd,
+                pcurve: Some(CurveSegment {
+                    curve: Curve::Line { origin: o, dir: d },
+                    t0,
+                    t1,
+                    forward: fwd,
+                }),
+                curve: None,
+                pcurve_preferred: false,
+                source: 0,
+            });
+        }
+        m.faces[f].outer = Some(Loop { coedges, source: 0 });
+        changed += 1;
+    }
+    if changed > 0 {
+        warnings.push(format!(
+            "{changed} untrimmed B-spline faces written with their natural boundary as four iso-parameter edges (a 510 face needs a loop)"
+        ));
+    }
+    m
+}

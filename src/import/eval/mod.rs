@@ -1,0 +1,32 @@
+//! Evaluation of the Model's [`Surface`](crate::import::model::Surface) and
+//! [`Curve`](crate::import::model::Curve) enums (point and first and second
+//! derivatives, in the parameterisations documented on each variant), point
+//! projection onto curves and surfaces (grid seed + Newton, closed forms for
+//! the analytic cases), and a point-in-face test against the face's trim
+//! loops in parameter space.
+//!
+//! - `curve`: evaluation of curves and curve segments;
+//! - `surface`: evaluation of surfaces, their periods and natural bounds;
+//! - `projection`: foot points on surfaces and curves ([`project`],
+//!   [`project_surface`], [`curve_param_of`]);
+//! - `point_in_face`: the trim loops in parameter space and the
+//!   point-in-face test ([`FaceTrim`]).
+//!
+//! This is offline code (import checks, tests, preparation), not the runtime
+//! tracker path.
+
+mod curve;
+mod point_in_face;
+mod projection;
+mod surface;
+#[cfg(test)]
+mod test_shapes;
+
+pub use point_in_face::{CoedgeSpan, FaceTrim};
+pub use projection::{
+    curve_param_of, distance_to_curve_range, newton_curve, newton_surface, project, project_surface, Projection,
+    SurfaceProjection,
+};
+
+/// A parameter interval `(lo, hi)`.
+pub type Range = (f64, f64);

@@ -1,0 +1,564 @@
+//! Point-in-face: a face's trim loops sampled into the surface's parameter
+//! space ([`FaceTrim`]) and the test whether a parameter point lies inside
+//! the trimmed face (orientation of the nearest loop crossing for loops that
+//! wind around a period, even-odd parity otherwise).
+//!
+//! This is offline code (import checks, tests, preparation), not the runtime
+//! tracker path.
+
+use super::projection::{newton_surface, project_surface};
+use crate::geom::Vec3;
+use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
+
+/// A face's trim loops sampled into parameter space, for point-in-face tests.
+///
+/// Each loop's 3-D coedge curves are sampled (adaptively) and projected onto
+/// the face's surface; periodic parameters are unwrapped along the loop. A
+/// point `(u, v)` is inside when the nearest loop crossing of the line
+/// `u = const` through it leaves the point on the loop's left side (loops run
+/// with the face on their left seen from the face's outward normal, i.e. on
+/// the left in `(u, v)` when the face has `same_sense`). This handles outer
+/// and inner loops, loops that wind once around a periodic direction, and
+/// faces whose outer boundary degenerates into a pole.
+#[derive(Debug, Clone)]
+pub struct FaceTrim {
+    /// Sampled loops in parameter space.
+    pub loops: Vec<Vec<(f64, f64)>>,
+    /// Periods of u and v.
+    pub periods: (Option<f64>, Option<f64>),
+    /// `same_sense` of the face.
+    pub same_sense: bool,
+    /// Parameter box of the samples (or the natural box) for projection seeds.
+    pub bounds: ((f64, f64), (f64, f64)),
+    /// For a cone: the apex parameter `v` and `sin a`; beyond the apex the
+    /// parameterisation reverses orientation.
+    pub cone_apex: Option<(f64, f64)>,
+    /// Per sampled loop: which samples each coedge gave (for exact trims).
+    pub coedge_spans: Vec<Vec<CoedgeSpan>>,
+    /// True when the loops ran against the face sense and [`FaceTrim::new`]
+    /// reversed `same_sense` to match them (see there).
+    pub healed: bool,
+}
+
+/// The samples one coedge contributed to a sampled loop of [`FaceTrim`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoedgeSpan {
+    /// Index of the face loop (outer first, then the inner loops).
+    pub face_loop: usize,
+    /// Index of the coedge in that loop.
+    pub coedge: usize,
+    /// Range of its samples in the sampled loop.
+    pub samples: std::ops::Range<usize>,
+}
+
+/// Appends the coedge's 3-D samples to `out` and, for each, a parameter
+/// hint to `hints`: the point of the coedge's p-curve (when the file gives
+/// one) at the same fraction of the curve, oriented by which end of the
+/// p-curve lies at the first sample. The hint picks the sheet when the
+/// surface passes through a sample more than once (a thread flank whose
+/// root strip touches the next turn); [`FaceTrim::to_uv`] only starts
+/// Newton there and keeps the result when it lands on the sample.
+fn coedge_samples(
+    model: &Model,
+    face: &Surface,
+    c: &crate::import::model::Coedge,
+    out: &mut Vec<Vec3>,
+    hints: &mut Vec<Option<(f64, f64)>>,
+) {
+    let seg = if let Some(e) = c.edge.and_then(|e| model.edges.get(e)) {
+        CurveSegment {
+            curve: e.curve.clone(),
+            t0: e.t0,
+            t1: e.t1,
+            forward: c.forward,
+        }
+    } else if let Some(s) = &c.curve {
+        s.clone()
+    } else if let Some(p) = c
+        .pcurve
+        .as_ref()
+        .filter(|p| p.t0.is_finite() && p.t1.is_finite() && p.t1 > p.t0)
+    {
+        // a boundary given in parameter space only (IGES 142 with no
+        // model-space curve): its points on the surface, each with its own
+        // parameters as the hint
+        let n = match &p.curve {
+            Curve::Line { .. } | Curve::Polyline(_) => 8,
+            Curve::BSpline(b) => (b.cw.len() * 8).clamp(32, 512),
+            _ => 96,
+        };
+        for i in 0..=n {
+            let q = p.eval_unit(i as f64 / n as f64).p;
+            if !(q.x.is_finite() && q.y.is_finite()) {
+                continue;
+            }
+            out.push(face.eval(q.x, q.y));
+            hints.push(Some((q.x, q.y)));
+        }
+        return;
+    } else {
+        return;
+    };
+    let n = match &seg.curve {
+        Curve::Line { .. } | Curve::Polyline(_) => 8,
+        Curve::BSpline(b) => (b.cw.len() * 8).clamp(32, 512),
+        _ => 96,
+    };
+    let first = out.len();
+    for i in 0..=n {
+        out.push(seg.eval_unit(i as f64 / n as f64).p);
+    }
+    let pc = c
+        .pcurve
+        .as_ref()
+        .filter(|p| p.t0.is_finite() && p.t1.is_finite() && p.t1 > p.t0);
+    let at = |p: &CurveSegment, s: f64| {
+        let q = p.eval_unit(s).p;
+        (q.x.is_finite() && q.y.is_finite()).then_some((q.x, q.y))
+    };
+    let flip = pc.and_then(|p| {
+        let (a, b) = (at(p, 0.0)?, at(p, 1.0)?);
+        let s0 = out[first];
+        let da = (face.eval(a.0, a.1) - s0).norm();
+        let db = (face.eval(b.0, b.1) - s0).norm();
+        Some(db < da)
+    });
+    for i in 0..=n {
+        let s = i as f64 / n as f64;
+        hints.push(match (pc, flip) {
+            (Some(p), Some(f)) => at(p, if f { 1.0 - s } else { s }),
+            _ => None,
+        });
+    }
+}
+
+impl FaceTrim {
+    /// Samples the loops of face `face` of `model`.
+    pub fn new(model: &Model, face: &Face) -> Self {
+        let periods = face.surface.periods();
+        let mut loops = Vec::new();
+        let mut coedge_spans = Vec::new();
+        // seams (an edge used twice by the face) lie on the period boundary
+        // and bound nothing: leave them out
+        let mut uses: Vec<usize> = face
+            .outer
+            .iter()
+            .chain(face.inner.iter())
+            .flat_map(|l| l.coedges.iter().filter_map(|c| c.edge))
+            .collect();
+        uses.sort_unstable();
+        let seam = |e: usize| uses.iter().filter(|&&x| x == e).count() > 1;
+        for (fl, lp) in face.outer.iter().chain(face.inner.iter()).enumerate() {
+            let mut pts = Vec::new();
+            let mut hints = Vec::new();
+            let mut spans = Vec::new();
+            for (ci, c) in lp.coedges.iter().enumerate() {
+                if c.edge.is_some_and(seam) {
+                    continue;
+                }
+                let first = pts.len();
+                coedge_samples(model, &face.surface, c, &mut pts, &mut hints);
+                if pts.len() > first {
+                    spans.push(CoedgeSpan {
+                        face_loop: fl,
+                        coedge: ci,
+                        samples: first..pts.len(),
+                    });
+                }
+            }
+            if pts.len() < 2 {
+                continue;
+            }
+            loops.push(Self::to_uv(&face.surface, &pts, &hints, periods));
+            coedge_spans.push(spans);
+        }
+        let (nu, nv) = face.surface.natural_bounds();
+        let mut lo = (f64::INFINITY, f64::INFINITY);
+        let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for l in &loops {
+            for &(u, v) in l {
+                lo = (lo.0.min(u), lo.1.min(v));
+                hi = (hi.0.max(u), hi.1.max(v));
+            }
+        }
+        let pick = |nat: Option<(f64, f64)>, lo: f64, hi: f64, periodic: bool| -> (f64, f64) {
+            match nat {
+                Some((a, b)) if periodic || !(lo.is_finite() && hi.is_finite()) => (a, b),
+                Some((a, b)) => {
+                    let m = 0.02 * (hi - lo).abs().max(1e-9);
+                    ((lo - m).max(a), (hi + m).min(b))
+                }
+                None if lo.is_finite() && hi.is_finite() => {
+                    let m = 0.02 * (hi - lo).abs().max(1e-9);
+                    (lo - m, hi + m)
+                }
+                None => (-1e3, 1e3),
+            }
+        };
+        let bu = pick(nu, lo.0, hi.0, periods.0.is_some());
+        let bv = pick(nv, lo.1, hi.1, periods.1.is_some());
+        let cone_apex = match &face.surface {
+            Surface::Cone { radius, semi_angle, .. } => Some((-radius / semi_angle.sin(), semi_angle.sin())),
+            _ => None,
+        };
+        let mut t = Self {
+            loops,
+            periods,
+            same_sense: face.same_sense,
+            bounds: (bu, bv),
+            cone_apex,
+            coedge_spans,
+            healed: false,
+        };
+        // Orientation witness: a seam lies inside the face (the face continues
+        // on both of its sides), so the middle of a seam edge must test inside.
+        // When a loop winds around a period (the only case where the side is
+        // read from the loops' orientation) and it tests outside, the loops
+        // run against the face sense — some writers (Euclid) close sphere and
+        // cone caps so — and the face is the other side, as Open CASCADE's
+        // wire-orientation repair decides.
+        if t.loops.iter().any(|l| t.winds(l)) {
+            let witness = face
+                .outer
+                .iter()
+                .chain(face.inner.iter())
+                .flat_map(|l| l.coedges.iter())
+                .filter_map(|c| c.edge.filter(|&e| seam(e)))
+                .find_map(|e| model.edges.get(e));
+            if let Some(e) = witness {
+                let mid = CurveSegment {
+                    curve: e.curve.clone(),
+                    t0: e.t0,
+                    t1: e.t1,
+                    forward: true,
+                }
+                .eval_unit(0.5)
+                .p;
+                if let Some(&(u, v)) = Self::to_uv(&face.surface, &[mid], &[], periods).first() {
+                    // a little off the seam, where the face lies on both sides
+                    let nudge = |x: f64, per: Option<f64>| per.map_or(x, |p| x + 1e-4 * p);
+                    let (u, v) = (nudge(u, periods.0), nudge(v, periods.1));
+                    if u.is_finite() && v.is_finite() && !t.contains(u, v) {
+                        t.same_sense = !t.same_sense;
+                        t.healed = true;
+                    }
+                }
+            }
+        }
+        t
+    }
+
+    /// Parameters of the loop samples `pts`; `hints` (empty, or one per
+    /// sample) are p-curve points tried first as Newton starts.
+    fn to_uv(
+        s: &Surface,
+        pts: &[Vec3],
+        hints: &[Option<(f64, f64)>],
+        periods: (Option<f64>, Option<f64>),
+    ) -> Vec<(f64, f64)> {
+        let (nu, nv) = s.natural_bounds();
+        let bounds = (nu.unwrap_or((-1e9, 1e9)), nv.unwrap_or((-1e9, 1e9)));
+        let mut out: Vec<(f64, f64)> = Vec::with_capacity(pts.len());
+        let mut prev: Option<(f64, f64)> = None;
+        // distance of the previous sample to the surface: an edge off its
+        // surface by a modelling gap keeps a similar gap from sample to
+        // sample, so the warm-started Newton is accepted up to twice it
+        // (at most 1e-3 relative; the grid search is for real jumps only)
+        let mut prev_dist = 0.0f64;
+        for (i, p) in pts.iter().enumerate() {
+            let scale = 1.0 + p.norm();
+            // the file's p-curve at this sample, when Newton from it lands on the sample
+            let analytic = s.analytic_params(p);
+            let hinted = hints
+                .get(i)
+                .copied()
+                .flatten()
+                .filter(|_| analytic.is_none())
+                .and_then(|(hu, hv)| {
+                    let a = newton_surface(s, p, hu, hv, bounds);
+                    let accept = (1e-6 * scale).max((2.0 * prev_dist).min(1e-3 * scale));
+                    (a.distance <= accept && a.u.is_finite() && a.v.is_finite()).then_some(a)
+                });
+            let (mut u, mut v) = match (analytic, prev, hinted) {
+                (Some(uv), _, _) => uv,
+                (None, _, Some(a)) => {
+                    prev_dist = a.distance;
+                    (a.u, a.v)
+                }
+                (None, Some((pu, pv)), None) => {
+                    let a = newton_surface(s, p, pu, pv, bounds);
+                    let accept = (1e-6 * scale).max((2.0 * prev_dist).min(1e-3 * scale));
+                    let g = if a.distance > accept {
+                        project_surface(s, p, bounds, 24)
+                    } else {
+                        a
+                    };
+                    let best = if g.distance < a.distance { g } else { a };
+                    prev_dist = best.distance;
+                    (best.u, best.v)
+                }
+                (None, None, None) => {
+                    let g = project_surface(s, p, bounds, 24);
+                    prev_dist = g.distance;
+                    (g.u, g.v)
+                }
+            };
+            if u.is_nan() {
+                u = prev.map_or(0.0, |q| q.0);
+            }
+            if let Some((pu, pv)) = prev {
+                if let Some(t) = periods.0 {
+                    u += ((pu - u) / t).round() * t;
+                }
+                if let Some(t) = periods.1 {
+                    v += ((pv - v) / t).round() * t;
+                }
+            }
+            prev = Some((u, v));
+            out.push((u, v));
+        }
+        // a pole sample (u undefined) takes its u from the next sample
+        out
+    }
+
+    /// True when the loop's unwrapped end is a period away from its start.
+    fn winds(&self, l: &[(f64, f64)]) -> bool {
+        let (Some(a), Some(b)) = (l.first(), l.last()) else {
+            return false;
+        };
+        let far = |d: f64, t: Option<f64>| t.is_some_and(|t| d.abs() > 0.5 * t);
+        far(b.0 - a.0, self.periods.0) || far(b.1 - a.1, self.periods.1)
+    }
+
+    /// Even-odd test (all loops closed in the unwrapped parameter plane):
+    /// independent of the loops' orientation.
+    fn parity(&self, loops: &[Vec<(f64, f64)>], u: f64, v: f64) -> bool {
+        let mut inside = false;
+        for l in loops {
+            let vmin = l.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            let mut vp = v;
+            if let Some(t) = self.periods.1 {
+                vp += ((vmin - vp) / t).ceil() * t;
+            }
+            let n = l.len();
+            for k in 0..n {
+                let a = l[k];
+                let b = l[(k + 1) % n];
+                let (umin, umax) = (a.0.min(b.0), a.0.max(b.0));
+                if umax <= umin {
+                    continue;
+                }
+                let mut up = u;
+                if let Some(t) = self.periods.0 {
+                    up += ((umin - up) / t).ceil() * t;
+                }
+                if !(up >= umin && up < umax) {
+                    continue;
+                }
+                let vc = a.1 + (up - a.0) / (b.0 - a.0) * (b.1 - a.1);
+                if vc > vp {
+                    inside = !inside;
+                }
+            }
+        }
+        inside
+    }
+
+    /// True when `(u, v)` lies inside the trimmed face.
+    pub fn contains(&self, u: f64, v: f64) -> bool {
+        self.contains_in(&self.loops, u, v)
+    }
+
+    /// [`FaceTrim::contains`] with other loops in place of the sampled
+    /// ones (same unwrapping, periods and sense: for example the exact trim
+    /// curves, finely flattened).
+    pub fn contains_in(&self, loops: &[Vec<(f64, f64)>], u: f64, v: f64) -> bool {
+        if loops.is_empty() {
+            return true;
+        }
+        if !loops.iter().any(|l| self.winds(l)) {
+            return self.parity(loops, u, v);
+        }
+        let mut sigma = if self.same_sense { 1.0 } else { -1.0 };
+        if let Some((apex, sa)) = self.cone_apex {
+            if (v - apex) * sa < 0.0 {
+                sigma = -sigma;
+            }
+        }
+        let mut nearest: Option<(f64, bool)> = None; // (|dv|, inside)
+        for l in loops {
+            let n = l.len();
+            for k in 0..n {
+                let a = l[k];
+                let mut b = l[(k + 1) % n];
+                if k + 1 == n {
+                    // closing segment: unwrap the last-to-first step
+                    if let Some(t) = self.periods.0 {
+                        b.0 += ((a.0 - b.0) / t).round() * t;
+                    }
+                    if let Some(t) = self.periods.1 {
+                        b.1 += ((a.1 - b.1) / t).round() * t;
+                    }
+                }
+                let (umin, umax) = (a.0.min(b.0), a.0.max(b.0));
+                if umax <= umin {
+                    continue;
+                }
+                let mut up = u;
+                if let Some(t) = self.periods.0 {
+                    up += ((umin - up) / t).ceil() * t;
+                }
+                if !(up >= umin && up < umax) {
+                    continue;
+                }
+                let s = (up - a.0) / (b.0 - a.0);
+                let vc = a.1 + s * (b.1 - a.1);
+                let mut dv = vc - v;
+                if let Some(t) = self.periods.1 {
+                    dv -= (dv / t).round() * t;
+                }
+                let moving_plus_u = (b.0 - a.0) * sigma > 0.0;
+                // left of a +u segment is above it; left of a −u segment below
+                let inside = if dv > 0.0 { !moving_plus_u } else { moving_plus_u };
+                if nearest.map_or(true, |(d, _)| dv.abs() < d) {
+                    nearest = Some((dv.abs(), inside));
+                }
+            }
+        }
+        nearest.is_some_and(|(_, inside)| inside)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::TAU;
+
+    #[test]
+    fn square_with_a_hole() {
+        // outer square counter-clockwise, inner square clockwise (a hole)
+        let sq = |a: f64, b: f64, ccw: bool| {
+            let mut p = vec![(a, a), (b, a), (b, b), (a, b)];
+            if !ccw {
+                p.reverse();
+            }
+            p
+        };
+        let t = FaceTrim {
+            loops: vec![sq(0.0, 4.0, true), sq(1.0, 2.0, false)],
+            periods: (None, None),
+            same_sense: true,
+            bounds: ((0.0, 4.0), (0.0, 4.0)),
+            cone_apex: None,
+            coedge_spans: Vec::new(),
+            healed: false,
+        };
+        assert!(t.contains(3.0, 3.0));
+        assert!(!t.contains(1.5, 1.5));
+        assert!(!t.contains(5.0, 1.0));
+    }
+
+    #[test]
+    fn band_on_a_cylinder() {
+        // bottom circle +u at v = 0, top circle −u at v = 2: the band between
+        let bottom: Vec<(f64, f64)> = (0..=16).map(|k| (TAU * k as f64 / 16.0, 0.0)).collect();
+        let top: Vec<(f64, f64)> = (0..=16).map(|k| (TAU * (16 - k) as f64 / 16.0, 2.0)).collect();
+        let mut lp = bottom;
+        lp.extend(top);
+        let t = FaceTrim {
+            loops: vec![lp],
+            periods: (Some(TAU), None),
+            same_sense: true,
+            bounds: ((0.0, TAU), (0.0, 2.0)),
+            cone_apex: None,
+            coedge_spans: Vec::new(),
+            healed: false,
+        };
+        assert!(t.contains(1.0, 1.0));
+        assert!(t.contains(-5.0, 1.5));
+        assert!(!t.contains(1.0, 2.5));
+        assert!(!t.contains(1.0, -0.5));
+    }
+
+    #[test]
+    fn loop_samples_follow_the_pcurve_where_the_surface_folds() {
+        // A strip folded onto itself: x = u on u ∈ [0, 1], then back,
+        // x = 1 − 0.9 (u − 1) on u ∈ [1, 2]; every point with x ∈ [0.1, 1]
+        // lies on both sheets. A face on the second sheet (its p-curves say
+        // u ∈ [1.2, 1.8]) must be sampled there, not where a projection of
+        // the 3-D edges happens to land first (m6_screw face #3818: a thread
+        // flank whose root strip touches the next turn).
+        use crate::geom::NurbsSurface;
+        use crate::import::model::{Coedge, Loop, SourceFormat};
+        let pts = [
+            [0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.1, 0.0, 0.0],
+            [0.1, 1.0, 0.0],
+        ];
+        let b = NurbsSurface::try_new(
+            1,
+            1,
+            vec![0.0, 0.0, 1.0, 2.0, 2.0],
+            vec![0.0, 0.0, 1.0, 1.0],
+            3,
+            2,
+            &pts,
+            None,
+        )
+        .unwrap();
+        let surface = Surface::BSpline(b);
+        let corners = [(1.2, 0.3), (1.8, 0.3), (1.8, 0.7), (1.2, 0.7)];
+        let line = |a: (f64, f64), b: (f64, f64), z: f64| CurveSegment {
+            curve: Curve::Line {
+                origin: Vec3::new(a.0, a.1, z),
+                dir: Vec3::new(b.0 - a.0, b.1 - a.1, 0.0),
+            },
+            t0: 0.0,
+            t1: 1.0,
+            forward: true,
+        };
+        let coedges = (0..4)
+            .map(|k| {
+                let (a, b) = (corners[k], corners[(k + 1) % 4]);
+                let (pa, pb) = (surface.eval(a.0, a.1), surface.eval(b.0, b.1));
+                Coedge {
+                    edge: None,
+                    forward: true,
+                    pcurve: Some(line(a, b, 0.0)),
+                    curve: Some(CurveSegment {
+                        curve: Curve::Line {
+                            origin: pa,
+                            dir: pb - pa,
+                        },
+                        t0: 0.0,
+                        t1: 1.0,
+                        forward: true,
+                    }),
+                    pcurve_preferred: false,
+                    source: k as u64,
+                }
+            })
+            .collect();
+        let face = Face {
+            surface,
+            same_sense: true,
+            outer: Some(Loop { coedges, source: 9 }),
+            inner: Vec::new(),
+            source: 10,
+        };
+        let model = Model::new(SourceFormat::Step, "folded");
+        let t = FaceTrim::new(&model, &face);
+        assert_eq!(t.loops.len(), 1);
+        for &(u, v) in &t.loops[0] {
+            assert!(
+                (1.2 - 1e-9..=1.8 + 1e-9).contains(&u) && (0.3 - 1e-9..=0.7 + 1e-9).contains(&v),
+                "sample ({u}, {v}) off the p-curves' sheet"
+            );
+        }
+        assert!(t.contains(1.5, 0.5));
+        assert!(!t.contains(0.55, 0.5));
+    }
+}
