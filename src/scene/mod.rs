@@ -5,7 +5,7 @@
 //! - [`SceneData`] (`data.rs`): the owned model the offline stage fills;
 //! - [`records`]: the plain-data `#[repr(C)]` records as they lie in the file;
 //! - [`SceneData::write`] (`writer.rs`): deterministic serialisation;
-//! - [`SceneView`] (`view.rs`): zero-copy reader validating once, then
+//! - [`SceneView`] (`view/`): zero-copy reader validating once, then
 //!   infallible accessors returning record slices in place; [`SceneFile`] and
 //!   [`AlignedBytes`] own the 8-aligned buffer it borrows;
 //! - [`derived`]: the fields a packed scene (codec 2) derives instead of storing;

@@ -23,15 +23,6 @@
 use super::config::{ControlLaw, Integrator, TrackerConfig};
 use nalgebra::{SMatrix, SVector};
 
-/// True when the running CPU has AVX2 and FMA (the trackers' ticks are then
-/// run from a build of the same code for those features; std caches the
-/// detection, so this is a load and a test).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub(crate) fn avx2_fma() -> bool {
-    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
-}
-
 /// Local first- and second-order data of the distance function at a witness.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Local<const N: usize> {

@@ -315,29 +315,8 @@ impl PatchPairTracker {
         body_b: &BodyState,
         dt: f64,
     ) -> Result<PairWitness, TrackError> {
-        #[cfg(target_arch = "x86_64")]
-        if crate::track::core::avx2_fma() {
-            // SAFETY: the running CPU has AVX2 and FMA (just checked).
-            return unsafe { self.update_avx2_fma(patch_a, body_a, patch_b, body_b, dt) };
-        }
-        self.update_impl(patch_a, body_a, patch_b, body_b, dt)
-    }
-
-    /// [`update`](Self::update) compiled with AVX2 + FMA enabled.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2 and FMA.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn update_avx2_fma(
-        &mut self,
-        patch_a: &NurbsSurface,
-        body_a: &BodyState,
-        patch_b: &NurbsSurface,
-        body_b: &BodyState,
-        dt: f64,
-    ) -> Result<PairWitness, TrackError> {
-        self.update_impl(patch_a, body_a, patch_b, body_b, dt)
+        // the tick compiled with AVX2 + FMA when the CPU has both
+        crate::geom::simd::with_avx2_fma(|| self.update_impl(patch_a, body_a, patch_b, body_b, dt))
     }
 
     /// The body of [`update`](Self::update).

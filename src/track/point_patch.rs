@@ -167,29 +167,9 @@ impl PointPatchTracker {
             return self.update_general(patch, point, body, dt);
         }
         let rel = point.q_dot - body.twist.velocity_at(&point.q);
-        #[cfg(target_arch = "x86_64")]
-        if super::core::avx2_fma() {
-            // SAFETY: the running CPU has AVX2 and FMA (just checked).
-            return unsafe { self.solve_avx2_fma(patch, &point.q, &rel, dt) };
-        }
-        self.solve(patch, &point.q, &rel, dt)
-    }
-
-    /// [`solve`](Self::solve) compiled with AVX2 + FMA enabled (no
-    /// multiply-adds are contracted: the same results).
-    ///
-    /// # Safety
-    /// The CPU must support AVX2 and FMA.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn solve_avx2_fma(
-        &mut self,
-        patch: &NurbsSurface,
-        q: &Vec3,
-        q_dot: &Vec3,
-        dt: f64,
-    ) -> Result<PatchWitness, TrackError> {
-        self.solve_impl(patch, q, q_dot, dt)
+        // the solve compiled with AVX2 + FMA when the CPU has both (no
+        // multiply-adds are contracted: the same results)
+        crate::geom::simd::with_avx2_fma(|| self.solve_impl(patch, &point.q, &rel, dt))
     }
 
     /// [`update`](Self::update) with every input check and any pose.
