@@ -64,7 +64,6 @@ mod tests {
     use super::super::surface_nurbs_noted;
     use super::super::test_support::frame;
     use super::*;
-    use crate::geom::Frame;
     use std::f64::consts::TAU;
 
     /// Offsets with no rational form are fitted within `OFFSET_FIT_TOL` of
