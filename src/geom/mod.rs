@@ -21,6 +21,7 @@ pub mod knots;
 pub mod polygon;
 pub mod primitives;
 pub mod surface;
+#[cfg(feature = "toolchain")]
 pub mod truck_conv;
 
 pub use basis::{find_span, MAX_DEGREE};
