@@ -1,13 +1,14 @@
-//! Two bodies and a pair tracker: body B slides through body A and out
-//! again; every few updates print the distance (or penetration depth), the
-//! witness points and the contact normal.
+//! Two bodies and a pair tracker: body B moves towards body A, presses into
+//! it and withdraws; every few updates print the distance (or penetration
+//! depth), the witness points and the contact normal.
 //!
 //! `cargo run --release --example body_pair -- [FILE_A FILE_B]`
 //! (default `fixtures/ellipsoid.step` twice).
 
 use extrack::geom::{Pose, Twist, Vec3};
 use extrack::prepare::{prepare, PrepareOptions};
-use extrack::track::{BodyPairTracker, BodyState, TrackScene, TrackerConfig};
+use extrack::track::{body_distance, BodyPairTracker, BodyState, TrackScene, TrackerConfig};
+use std::f64::consts::PI;
 
 fn load(file: &str) -> Result<TrackScene, Box<dyn std::error::Error>> {
     let model = extrack::import::import_file(file)?;
@@ -23,23 +24,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let (scene_a, scene_b) = (load(file_a)?, load(file_b)?);
 
-    // B starts one box diagonal to the side of A and moves along x through A.
+    // B approaches A along x, presses 1 mm into it and withdraws. Where B
+    // touches A is found with a cold query, B placed to the side of A.
     let (a, b) = (&scene_a.bodies[0], &scene_b.bodies[0]);
     let span = (a.hi - a.lo).norm() + (b.hi - b.lo).norm();
-    let dt = 1e-3;
-    let steps = 2000;
-    let speed = 2.0 * span / (steps as f64 * dt); // mm/s: from -span to +span
+    let beside = Pose::from_translation_axis_angle(Vec3::new(span, 0.0, 0.0), Vec3::zeros());
+    let touch = span - body_distance(&scene_a, 0, &Pose::identity(), &scene_b, 0, &beside)?.distance;
+    let (dt, steps) = (1e-3, 2000);
     let still = BodyState::default();
+    // x(t) = touch + 2.5 + 3.5 cos(πt): from 6 mm apart to 1 mm deep and back in 2 s
+    let x = |t: f64| touch + 2.5 + 3.5 * (PI * t).cos();
+    let vx = |t: f64| -3.5 * PI * (PI * t).sin();
 
     let mut tracker = BodyPairTracker::new(&scene_a, 0, &scene_b, 0, TrackerConfig::default())?;
     for k in 0..=steps {
-        // B's origin moves along (1, 0.2, 0) while B turns about z at 1 rad/s
         let t = dt * k as f64;
-        let origin = Vec3::new(1.0, 0.2, 0.0) * (-span + speed * t);
-        let spin = Vec3::new(0.0, 0.0, 1.0);
         let moving = BodyState {
-            pose: Pose::from_translation_axis_angle(origin, spin * t),
-            twist: Twist::about_point(spin, origin, Vec3::new(1.0, 0.2, 0.0) * speed),
+            pose: Pose::from_translation_axis_angle(Vec3::new(x(t), 0.0, 0.0), Vec3::zeros()),
+            twist: Twist {
+                omega: Vec3::zeros(),
+                v: Vec3::new(vx(t), 0.0, 0.0),
+            },
         };
         let r = tracker.update(&scene_a, &still, &scene_b, &moving, if k == 0 { 0.0 } else { dt })?;
         if k % 200 == 0 {
