@@ -39,7 +39,7 @@
 /**
  * "No index": a `piece` of an `ext_closest_point` with no adjacent piece.
  */
-#define EXT_NONE NONE
+#define EXT_NONE UINT32_MAX
 
 /**
  * Major version of the library this header belongs to.
@@ -1102,6 +1102,10 @@ ext_status ext_scene_load_buffer(const uint8_t *data, size_t len, struct ext_sce
  * Writes the default options of the offline stage to `out` (the options
  * `extrack import` uses).
  *
+ * Errors: `EXT_NULL_POINTER`; `EXT_PREPARE` when the library was built
+ * without the offline stage (the runtime-only build, message "built without
+ * the toolchain feature").
+ *
  * Ownership: `out` belongs to the caller; written only on success.
  *
  * Thread safety: reentrant.
@@ -1123,7 +1127,8 @@ ext_status ext_prepare_options_default(struct ext_prepare_options *out);
  *
  * Errors: `EXT_NULL_POINTER`, `EXT_IO`, `EXT_IMPORT` (the message names the
  * line or entity), `EXT_PREPARE`, `EXT_INVALID_ARGUMENT` (options out of
- * range).
+ * range); `EXT_IMPORT` when the library was built without the importers (the
+ * runtime-only build, message "built without the toolchain feature").
  *
  * Ownership: `path` and `options` are borrowed for the call. The caller owns
  * the new handle and frees it with `ext_scene_free`.

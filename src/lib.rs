@@ -6,8 +6,13 @@
 //! surfaces with the feedback-stabilised trackers of the papers in
 //! `../shared/seeds/` (PG-2002, PG-2004, PG-2005, PG-GUAS, NJC-1999).
 //!
-//! Modules follow the pipeline: [`import`] → (prepare) → (scene) → [`track`];
+//! Modules follow the pipeline: `import` → `prepare` → [`scene`] → [`track`];
 //! [`capi`] is the C ABI over them (`include/extrack.h`).
+//!
+//! Cargo features: `toolchain` (default) adds the offline modules `import`,
+//! `prepare` and `export` and the `extrack` command line. Without it
+//! (`--no-default-features`) the crate is the runtime for hosts: [`geom`],
+//! [`scene`], [`track`] and [`capi`], which load scenes the toolchain wrote.
 
 #![warn(missing_docs)]
 // Numeric kernels index several arrays in lock-step, as the equations do.
@@ -16,9 +21,12 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod capi;
+#[cfg(feature = "toolchain")]
 pub mod export;
 pub mod geom;
+#[cfg(feature = "toolchain")]
 pub mod import;
+#[cfg(feature = "toolchain")]
 pub mod prepare;
 pub mod scene;
 pub mod track;

@@ -6,7 +6,7 @@
 //! unique (`nsol` = 1) — and so does a coherent tracker per body updated
 //! along a path through the same points.
 //!
-//! The corpus files not listed still have mismatches; `examples/oracle_check`
+//! The corpus files not listed still have mismatches; `dev/src/bin/oracle_check.rs`
 //! prints them and the issue notes trace their causes. Skipped (with a
 //! message) when `../shared/fixtures` is absent.
 

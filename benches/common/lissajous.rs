@@ -1,5 +1,5 @@
 //! The point–body benchmark's path (shared by `benches/point_body.rs` and
-//! `examples/point_probe.rs`).
+//! `dev/src/bin/point_probe.rs`).
 use extrack::geom::Vec3;
 use extrack::track::{PointState, TrackScene};
 

@@ -1,5 +1,5 @@
 //! The body–body orbit shared by `benches/body_pair.rs` and
-//! `examples/pair_probe.rs`: B circles A while spinning, with the twists
+//! `dev/src/bin/pair_probe.rs`: B circles A while spinning, with the twists
 //! of that motion (1 ms steps).
 use extrack::geom::{Pose, Twist, Vec3};
 use extrack::track::{BodyState, TrackScene};

@@ -9,14 +9,16 @@
 use super::error::{ext_status, guard, CResult, Failure};
 use super::types::{ext_aabb, ext_pose, input, output};
 use crate::geom::{Pose, Vec3};
+#[cfg(feature = "toolchain")]
 use crate::import::ImportError;
+#[cfg(feature = "toolchain")]
 use crate::prepare::{PrepareError, PrepareOptions};
 use crate::scene::data::BodyKind;
 use crate::scene::{AlignedBytes, SceneError, SceneFile, SceneView};
 use crate::track::{BodyError, TrackError, TrackScene};
 use nalgebra::{Matrix3, UnitQuaternion};
 use std::ffi::{c_char, CStr};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What a body is.
@@ -162,6 +164,7 @@ pub(crate) fn body_failure(e: BodyError) -> Failure {
     Failure::new(body_status(&e), e)
 }
 
+#[cfg(feature = "toolchain")]
 fn import_failure(e: ImportError) -> Failure {
     match e {
         ImportError::Io { .. } => Failure::new(ext_status::EXT_IO, e),
@@ -169,6 +172,7 @@ fn import_failure(e: ImportError) -> Failure {
     }
 }
 
+#[cfg(feature = "toolchain")]
 fn prepare_failure(e: PrepareError) -> Failure {
     match e {
         PrepareError::Option(_) => Failure::invalid(e),
@@ -287,8 +291,17 @@ pub unsafe extern "C" fn ext_scene_load_buffer(data: *const u8, len: usize, out:
     })
 }
 
+/// The message of the offline-stage entry points in a library built without
+/// the `toolchain` Cargo feature (the runtime-only build).
+#[cfg(not(feature = "toolchain"))]
+const NO_TOOLCHAIN: &str = "built without the toolchain feature";
+
 /// Writes the default options of the offline stage to `out` (the options
 /// `extrack import` uses).
+///
+/// Errors: `EXT_NULL_POINTER`; `EXT_PREPARE` when the library was built
+/// without the offline stage (the runtime-only build, message "built without
+/// the toolchain feature").
 ///
 /// Ownership: `out` belongs to the caller; written only on success.
 ///
@@ -300,18 +313,31 @@ pub unsafe extern "C" fn ext_scene_load_buffer(data: *const u8, len: usize, out:
 pub unsafe extern "C" fn ext_prepare_options_default(out: *mut ext_prepare_options) -> ext_status {
     guard(|| {
         let out = output(out, "out")?;
-        let d = PrepareOptions::default();
-        let o = ext_prepare_options {
-            max_cone_angle: d.max_cone_angle,
-            max_split_depth: d.max_split_depth,
-            edge_samples: u32::try_from(d.edge_samples).unwrap_or(u32::MAX),
-        };
+        let o = default_prepare_options()?;
         // SAFETY: non-NULL, writable by contract.
         unsafe { out.write(o) };
         Ok(())
     })
 }
 
+/// The offline stage's default options in their C form.
+#[cfg(feature = "toolchain")]
+fn default_prepare_options() -> CResult<ext_prepare_options> {
+    let d = PrepareOptions::default();
+    Ok(ext_prepare_options {
+        max_cone_angle: d.max_cone_angle,
+        max_split_depth: d.max_split_depth,
+        edge_samples: u32::try_from(d.edge_samples).unwrap_or(u32::MAX),
+    })
+}
+
+/// Without the offline stage there are no default options.
+#[cfg(not(feature = "toolchain"))]
+fn default_prepare_options() -> CResult<ext_prepare_options> {
+    Err(Failure::new(ext_status::EXT_PREPARE, NO_TOOLCHAIN))
+}
+
+#[cfg(feature = "toolchain")]
 fn prepare_options(o: Option<&ext_prepare_options>) -> CResult<PrepareOptions<'static>> {
     let mut opts = PrepareOptions::default();
     if let Some(o) = o {
@@ -351,7 +377,8 @@ fn prepare_options(o: Option<&ext_prepare_options>) -> CResult<PrepareOptions<'s
 ///
 /// Errors: `EXT_NULL_POINTER`, `EXT_IO`, `EXT_IMPORT` (the message names the
 /// line or entity), `EXT_PREPARE`, `EXT_INVALID_ARGUMENT` (options out of
-/// range).
+/// range); `EXT_IMPORT` when the library was built without the importers (the
+/// runtime-only build, message "built without the toolchain feature").
 ///
 /// Ownership: `path` and `options` are borrowed for the call. The caller owns
 /// the new handle and frees it with `ext_scene_free`.
@@ -371,15 +398,29 @@ pub unsafe extern "C" fn ext_scene_import(
         // SAFETY: see `# Safety`.
         let path = unsafe { path_arg(path, "path") }?;
         // SAFETY: NULL or readable by contract.
-        let opts = prepare_options(unsafe { options.as_ref() })?;
-        let out = output(out, "out")?;
-        let model = crate::import::import_file(&path).map_err(import_failure)?;
-        let data = crate::prepare::prepare(&model, &opts).map_err(prepare_failure)?;
-        let bytes = AlignedBytes::from_slice(&data.write());
-        let view = SceneView::from_bytes(bytes.as_bytes()).map_err(scene_failure)?;
-        hand_out(SceneInner::from_view(&view)?, out);
-        Ok(())
+        import_scene(&path, unsafe { options.as_ref() }, out)
     })
+}
+
+/// `ext_scene_import` after its path argument: checks the options and `out`,
+/// imports, prepares and hands the scene out.
+#[cfg(feature = "toolchain")]
+fn import_scene(path: &Path, options: Option<&ext_prepare_options>, out: *mut *mut ext_scene) -> CResult {
+    let opts = prepare_options(options)?;
+    let out = output(out, "out")?;
+    let model = crate::import::import_file(path).map_err(import_failure)?;
+    let data = crate::prepare::prepare(&model, &opts).map_err(prepare_failure)?;
+    let bytes = AlignedBytes::from_slice(&data.write());
+    let view = SceneView::from_bytes(bytes.as_bytes()).map_err(scene_failure)?;
+    hand_out(SceneInner::from_view(&view)?, out);
+    Ok(())
+}
+
+/// Without the importers and the offline stage: checks `out`, then fails.
+#[cfg(not(feature = "toolchain"))]
+fn import_scene(_path: &Path, _options: Option<&ext_prepare_options>, out: *mut *mut ext_scene) -> CResult {
+    output(out, "out")?;
+    Err(Failure::new(ext_status::EXT_IMPORT, NO_TOOLCHAIN))
 }
 
 /// Releases a scene handle. The scene's data is freed when the last tracker or

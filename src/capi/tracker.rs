@@ -12,7 +12,9 @@ use crate::track::{
 use std::sync::Arc;
 
 /// "No index": a `piece` of an `ext_closest_point` with no adjacent piece.
-pub const EXT_NONE: u32 = NONE;
+pub const EXT_NONE: u32 = u32::MAX;
+// Spelled `u32::MAX` so that cbindgen writes `UINT32_MAX`; it is the scene's `NONE`.
+const _: () = assert!(EXT_NONE == NONE);
 
 /// Low-level control law of a tracker (PG-GUAS, PG-2002/2004/2005, NJC-1999).
 #[repr(u32)]

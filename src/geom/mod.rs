@@ -26,6 +26,7 @@ pub mod polygon;
 pub mod primitives;
 pub mod simd;
 pub mod surface;
+#[cfg(feature = "toolchain")]
 pub mod truck_conv;
 
 pub use basis::{find_span, MAX_DEGREE};

@@ -29,6 +29,7 @@ pub mod data;
 pub mod derived;
 mod dump;
 mod error;
+#[cfg(feature = "toolchain")]
 pub mod gltf;
 pub mod packed;
 pub mod records;

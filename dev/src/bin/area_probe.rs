@@ -1,6 +1,6 @@
 //! Development harness for the face-area checks: prints a face's surface,
 //! its trim loops (samples) and the exact / projected trim chains.
-//! `cargo run --release --example area_probe -- FILE FACE_ID`
+//! `cargo run --release -p extrack-dev --bin area_probe -- FILE FACE_ID`
 use extrack::geom::bez2;
 use extrack::import::eval::FaceTrim;
 use extrack::prepare::{piece_surface, prepare, trim, PrepareOptions};

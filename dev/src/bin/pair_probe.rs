@@ -1,8 +1,8 @@
 //! Development probe of the body–body tracker along an orbit: per-update
 //! active pair, modes, cell pairs solved and front size.
-//! `cargo run --release --example pair_probe -- FILE_A BODY_A FILE_B BODY_B [STEPS] [GAP]`
+//! `cargo run --release -p extrack-dev --bin pair_probe -- FILE_A BODY_A FILE_B BODY_B [STEPS] [GAP]`
 //! (the orbit of `benches/body_pair.rs`, with twists).
-#[path = "../benches/common/orbit.rs"]
+#[path = "../../../benches/common/orbit.rs"]
 mod orbit_path;
 use extrack::geom::Pose;
 use extrack::prepare::{prepare, PrepareOptions};

@@ -1,6 +1,6 @@
 //! Quick per-surface timing of `eval_derivs` (min and median ns per call over
 //! short batches) for instruction counting and A/B comparisons:
-//! `cargo run --release --example evalbench [N [CASE]]`.
+//! `cargo run --release -p extrack-dev --bin evalbench [N [CASE]]`.
 use extrack::geom::fixtures::{ellipsoid, table1_patch};
 use extrack::geom::NurbsSurface;
 use std::hint::black_box;

@@ -3,7 +3,7 @@
 //! on the two moving NURBS ellipsoids; the path is precomputed, as in
 //! `benches/track.rs`.
 //!
-//! `valgrind --tool=callgrind ./target/release/examples/tick 20000 [pair]`
+//! `valgrind --tool=callgrind ./target/release/tick 20000 [pair]`
 //! counts instructions; the program also prints the minimum and median time
 //! per tick over batches of 1,000 ticks.
 use extrack::geom::fixtures::{ellipsoid, table1_patch};

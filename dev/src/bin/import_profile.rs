@@ -1,5 +1,5 @@
 //! Repeats the import of the given STEP or IGES files (for profilers):
-//! `cargo run --release --example import_profile -- N FILE...` prints, for
+//! `cargo run --release -p extrack-dev --bin import_profile -- N FILE...` prints, for
 //! each file over N runs, the median time of the first stage (STEP: the
 //! parse into instances; IGES: the split into records) and of the whole
 //! import (parse + build). The format is taken from the file extension.

@@ -1,12 +1,12 @@
 //! Development probe of the point–body tracker along the benchmark's
 //! Lissajous path (`benches/point_body.rs`): per-lap time, cells solved,
 //! feature switches and far-phase searches, for finding where the time goes.
-//! `cargo run --release --example point_probe -- FILE [STEPS]`
+//! `cargo run --release -p extrack-dev --bin point_probe -- FILE [STEPS]`
 //!
 //! `PROBE_LAPS=k` runs the lap k times (instruction counts per coherent
 //! update = difference of a 2-lap and a 1-lap run, with
 //! `valgrind --tool=callgrind --toggle-collect='*PointBodyTracker*update_impl*'`).
-#[path = "../benches/common/lissajous.rs"]
+#[path = "../../../benches/common/lissajous.rs"]
 mod lissajous_path;
 use extrack::prepare::{prepare, PrepareOptions};
 use extrack::track::{BodyState, PointBodyTracker, TrackScene, TrackerConfig};

@@ -1,5 +1,5 @@
 //! Development harness: cold-start point queries against every oracle file.
-//! `cargo run --release --example oracle_check [-- NAME_FILTER]`
+//! `cargo run --release -p extrack-dev --bin oracle_check [-- NAME_FILTER]`
 use extrack::geom::{Pose, Vec3};
 use extrack::prepare::{prepare, PrepareOptions};
 use extrack::track::{closest_point, Target, TrackScene};
@@ -7,7 +7,7 @@ use std::path::Path;
 
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures");
     let mut names: Vec<_> = std::fs::read_dir(root.join("oracle"))
         .unwrap()
         .flatten()

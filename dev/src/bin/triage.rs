@@ -2,7 +2,7 @@
 //! For each bad point: the oracle's face (index, type, entity), our answer,
 //! a trim-aware brute force over our pieces and edges, and how far the
 //! oracle's closest point is from our geometry (0 = our geometry has it).
-//! `cargo run --release --example triage -- NAME_FILTER [MAX]`
+//! `cargo run --release -p extrack-dev --bin triage -- NAME_FILTER [MAX]`
 use extrack::geom::{Pose, Vec3};
 use extrack::prepare::{prepare, PrepareOptions};
 use extrack::track::brute::{closest_on_curve, closest_on_patch};
@@ -48,7 +48,7 @@ fn brute(ts: &TrackScene, q: &Vec3) -> (f64, usize, i64, u64) {
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();
     let max: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(10);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures");
     let mut names: Vec<_> = std::fs::read_dir(root.join("oracle"))
         .unwrap()
         .flatten()

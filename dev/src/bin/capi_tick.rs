@@ -3,8 +3,8 @@
 //! (load-independent, unlike timings on a shared machine):
 //!
 //! ```sh
-//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/capi_tick rust 20000
-//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/capi_tick c 20000
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/capi_tick rust 20000
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/capi_tick c 20000
 //! ```
 //! The difference of the two totals divided by N is the cost of one call
 //! through the ABI (both runs make the same cold start and setup).
@@ -27,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let side = args.next().unwrap_or_else(|| "rust".into());
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(20_000);
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let model = extrack::import::import_file(root.join("fixtures/rounded_box.brep.igs"))?;
     let bytes = extrack::prepare::prepare(&model, &Default::default())?.write();
     let aligned = extrack::scene::AlignedBytes::from_slice(&bytes);
@@ -102,7 +102,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 fn pair(side: &str, n: usize) -> Result<(), Box<dyn std::error::Error>> {
     use extrack::capi::pair::{ext_pair_result, ext_pair_tracker, ext_pair_tracker_free, ext_pair_tracker_new};
     use extrack::capi::types::{ext_pose, ext_twist};
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let model = extrack::import::import_file(root.join("fixtures/ellipsoid.step"))?;
     let bytes = extrack::prepare::prepare(&model, &Default::default())?.write();
     let aligned = extrack::scene::AlignedBytes::from_slice(&bytes);

@@ -1,6 +1,6 @@
 //! Development harness: per file, how the prepared trims came out (exact
 //! Bézier vs polyline curves) and the prepare warnings about trims.
-//! `cargo run --release --example trim_stats -- FILE...`
+//! `cargo run --release -p extrack-dev --bin trim_stats -- FILE...`
 use extrack::prepare::{prepare_with_stats, PrepareOptions};
 use extrack::scene::data::TrimCurve;
 
