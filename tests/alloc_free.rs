@@ -1,6 +1,9 @@
 //! The evaluators never allocate: a counting global allocator wraps the
 //! system one, and evaluation of surfaces and curves of every supported degree
 //! (rational and polynomial, Bézier and multi-span) must leave the count at 0.
+//!
+//! Its own test binary (not grouped into a stage crate): the `#[global_allocator]`
+//! applies to every test of the binary it is linked into.
 
 use extrack::geom::{table1_patch, NurbsCurve, NurbsSurface, MAX_DEGREE};
 use std::alloc::{GlobalAlloc, Layout, System};

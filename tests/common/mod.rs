@@ -394,3 +394,4 @@ pub fn ellipsoid(a: f64, b: f64, c: f64, seam_x: f64) -> extrack::geom::NurbsSur
 
 pub mod pairs;
 pub mod points;
+pub mod scene_fixture;

@@ -6,7 +6,7 @@
 //! penetration pair) must be flagged as penetrating. Sets whose CAD file is in
 //! `../shared/fixtures/corpus` are skipped with a message when it is absent.
 
-mod common;
+use crate::common;
 
 use common::pairs::{pair_files, to_pose, CaseKind, PairSet};
 use extrack::prepare::{prepare, PrepareOptions};

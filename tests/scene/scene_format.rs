@@ -1,7 +1,6 @@
 //! The .exs format: round trips, golden dump, corruption and hostile scenes.
 
-#[path = "common/scene_fixture.rs"]
-mod fixture;
+use crate::common::scene_fixture as fixture;
 
 use extrack::scene::checksum::{header_crc, reseal};
 use extrack::scene::records::*;

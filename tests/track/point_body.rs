@@ -16,8 +16,7 @@ use extrack::track::{
 use points::{greedy_path, oracle_points, OraclePoint};
 use std::path::Path;
 
-#[path = "common/points.rs"]
-mod points;
+use crate::common::points;
 
 fn fixture(name: &str) -> TrackScene {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name);

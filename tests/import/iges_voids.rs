@@ -1,6 +1,6 @@
 //! IGES 186 with void shells (flag 0 = shell used reversed): the importer
 //! flips the void's faces like the STEP side does for ORIENTED_CLOSED_SHELL
-//! `.F.` (tests/step_voids.rs), so their material-outward normals point into
+//! `.F.` (tests/import/step_voids.rs), so their material-outward normals point into
 //! the cavity. `fixtures/voids/void_block.{brep.igs,step}` (tools/make_void_block.py,
 //! Open CASCADE): a box with a box cavity and a spherical cavity; every signed
 //! distance equals Open CASCADE's (`fixtures/voids/void_block.closest.json`,

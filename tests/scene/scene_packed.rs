@@ -4,8 +4,7 @@
 //! every changed byte is rejected; a scene whose derivations do not invert
 //! falls back to codec 1; hostile residual images never panic.
 
-#[path = "common/scene_fixture.rs"]
-mod fixture;
+use crate::common::scene_fixture as fixture;
 
 use extrack::prepare::{prepare, PrepareOptions};
 use extrack::scene::packed::{self, CODEC_ZSTD, CODEC_ZSTD_DERIVED, DEFAULT_LEVEL};

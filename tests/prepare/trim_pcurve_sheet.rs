@@ -7,7 +7,7 @@
 //! strip between v = 0 and the edge at v ≈ 0.00184 (two oracle points
 //! 2.6e-4 mm too near). Skipped when `../shared/fixtures` is absent.
 
-mod common;
+use crate::common;
 
 use extrack::import::eval::FaceTrim;
 

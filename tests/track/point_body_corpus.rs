@@ -10,7 +10,7 @@
 //! prints them and the issue notes trace their causes. Skipped (with a
 //! message) when `../shared/fixtures` is absent.
 
-mod common;
+use crate::common;
 
 use common::points::{greedy_path, oracle_points, OraclePoint};
 

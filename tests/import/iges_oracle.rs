@@ -1,7 +1,7 @@
 //! Every IGES fixture imports; face counts equal Open CASCADE's; every oracle
 //! closest point lies on an imported face (within 1e-5 mm) inside its trims.
 
-mod common;
+use crate::common;
 
 use common::*;
 use extrack::geom::Vec3;

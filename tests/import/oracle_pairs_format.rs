@@ -7,7 +7,7 @@
 //! that body's imported faces, within the face's 3-D box (so
 //! `world = pose · placement · local` holds for our importer).
 
-mod common;
+use crate::common;
 
 use common::pairs::{pair_files, rigidity_error, to_pose, CaseKind, PairSet};
 use common::{check_face, face_trims, near};

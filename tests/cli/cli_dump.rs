@@ -1,7 +1,6 @@
 //! `extrack dump`: prints a valid scene, rejects foreign and corrupted files with one line.
 
-#[path = "common/scene_fixture.rs"]
-mod fixture;
+use crate::common::scene_fixture as fixture;
 
 use extrack::scene::{dump, AlignedBytes, SceneView};
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! switching controller from a 41×41 grid of initial parameters, Newton's
 //! fragmented basin (Fig. 6), monotone Lyapunov function, gain window (Fig. 7).
 
-mod common;
+use crate::common;
 
 use extrack::geom::Vec3;
 use extrack::track::brute::closest_on_patch;

@@ -1,7 +1,7 @@
 //! Moving-geometry experiments: PG-2002's two ellipsoids in rigid motion and
 //! a query point on a helix above the PG-GUAS Table I patch at 1 kHz.
 
-mod common;
+use crate::common;
 
 use extrack::geom::{NurbsSurface, Pose, Twist, Vec3};
 use extrack::track::brute::closest_on_patch;

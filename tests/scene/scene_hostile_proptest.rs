@@ -2,8 +2,7 @@
 //! structural checks. Loading must never panic; whatever it accepts must be
 //! fully usable (dump, owned copy) and must re-serialise into a valid scene.
 
-#[path = "common/scene_fixture.rs"]
-mod fixture;
+use crate::common::scene_fixture as fixture;
 
 use extrack::scene::checksum::reseal;
 use extrack::scene::{dump, AlignedBytes, SceneView};

@@ -1,0 +1,16 @@
+//! Offline stage (`extrack::prepare`): every fixture prepares into a valid scene with nice pieces
+//! covering each face, the prepared dump snapshot, oracle-triage regressions and p-curve sheets.
+//!
+//! One test binary for the stage; each module is one former `tests/<name>.rs`, kept in `tests/prepare/`
+//! (insta snapshots in `tests/prepare/snapshots/`, proptest regressions next to their source).
+
+mod common;
+
+#[path = "prepare/prepare_fixtures.rs"]
+mod prepare_fixtures;
+#[path = "prepare/prepare_snapshot.rs"]
+mod prepare_snapshot;
+#[path = "prepare/prepare_triage.rs"]
+mod prepare_triage;
+#[path = "prepare/trim_pcurve_sheet.rs"]
+mod trim_pcurve_sheet;

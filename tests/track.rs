@@ -1,0 +1,22 @@
+//! Runtime trackers: point–patch / point–curve / curve–curve experiments and bad input, and the
+//! point–body runtime against Open CASCADE and brute force (generated fixtures and corpus).
+//!
+//! One test binary for the stage; each module is one former `tests/<name>.rs`, kept in `tests/track/`
+//! (insta snapshots in `tests/track/snapshots/`, proptest regressions next to their source).
+
+mod common;
+
+#[path = "track/point_body.rs"]
+mod point_body;
+#[path = "track/point_body_corpus.rs"]
+mod point_body_corpus;
+#[path = "track/track_bad_input.rs"]
+mod track_bad_input;
+#[path = "track/track_curves.rs"]
+mod track_curves;
+#[path = "track/track_motion.rs"]
+mod track_motion;
+#[path = "track/track_sliver.rs"]
+mod track_sliver;
+#[path = "track/track_table1.rs"]
+mod track_table1;
