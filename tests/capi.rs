@@ -11,3 +11,5 @@ mod capi_header;
 mod capi_host;
 #[path = "capi/capi_pair.rs"]
 mod capi_pair;
+#[path = "capi/capi_header_macros.rs"]
+mod capi_header_macros;
