@@ -7,9 +7,9 @@
 mod capi_api;
 #[path = "capi/capi_header.rs"]
 mod capi_header;
+#[path = "capi/capi_header_macros.rs"]
+mod capi_header_macros;
 #[path = "capi/capi_host.rs"]
 mod capi_host;
 #[path = "capi/capi_pair.rs"]
 mod capi_pair;
-#[path = "capi/capi_header_macros.rs"]
-mod capi_header_macros;
