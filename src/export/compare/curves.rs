@@ -83,6 +83,8 @@ impl<'a> Cmp<'a> {
     /// `y` (a B-spline segment) against the conic segment `x` by evaluation
     /// (see [`Relaxations::curves_by_evaluation`]); `either_sense` accepts
     /// `y` running against `x` (p-curves under `pcurve_ranges`).
+    ///
+    /// [`Relaxations::curves_by_evaluation`]: super::Relaxations::curves_by_evaluation
     pub(super) fn conic_by_evaluation(&mut self, path: &str, x: &CurveSegment, y: &CurveSegment, either_sense: bool) {
         const N: usize = 16;
         let periodic = matches!(x.curve, Curve::Circle { .. } | Curve::Ellipse { .. });

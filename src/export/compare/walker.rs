@@ -120,7 +120,7 @@ impl<'a> Cmp<'a> {
 /// A walker over `m` against itself with empty correspondences (unit tests
 /// of single geometry comparisons).
 #[cfg(test)]
-pub(super) fn cmp<'m>(m: &'m Model, relax: Relaxations) -> Cmp<'m> {
+pub(super) fn cmp<'m>(m: &'m Model, relax: super::Relaxations) -> Cmp<'m> {
     Cmp {
         a: m,
         b: m,
