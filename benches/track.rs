@@ -20,7 +20,7 @@ fn bench(c: &mut Criterion) {
     let path: Vec<PointState> = (0..PATH).map(|k| helix(k as f64 * H)).collect();
     let still = BodyState::default();
     // defaults: hybrid law, feed-forward, Newton steps under 1e-5 mm accepted
-    // (witness error ≈ 1e-12 mm on this path, see tests/track_motion.rs)
+    // (witness error ≈ 1e-12 mm on this path, see tests/track/track_motion.rs)
     let cfg = TrackerConfig::default();
 
     let mut g = c.benchmark_group("point_patch");

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent references for one face's area, to decide who is right when
 our piece areas and Open CASCADE's adaptive area disagree
-(tests/prepare_fixtures.rs `corpus_face_areas`).
+(tests/prepare/prepare_fixtures.rs `corpus_face_areas`).
 
 For each face of FILE whose entity (STEP `#N` label or IGES DE) is one of
 the given ids (first instance only), prints:

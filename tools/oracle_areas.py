@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Face areas of STEP files from Open CASCADE, integrated to a requested
 relative accuracy, as ground truth for the offline stage's area check
-(tests/prepare_fixtures.rs).
+(tests/prepare/prepare_fixtures.rs).
 
 Open CASCADE's default `BRepGProp::SurfaceProperties(face, props)` uses a
 fixed Gauss order: on a plane bounded by a B-spline edge (sculpted's side

@@ -8,7 +8,7 @@
  * usage: scene_query SCENE.exs MODEL.(step|igs) [--leak]
  * (--leak deliberately does not free one scene: the valgrind test uses it to
  * show that a leak is detected.)
- * Output: one "key=value" line per fact (read by tests/capi_host.rs).
+ * Output: one "key=value" line per fact (read by tests/capi/capi_host.rs).
  */
 #include <string.h>
 #include "common.h"
