@@ -16,6 +16,7 @@
 use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
 use super::core::{clamp_box, feed_forward_rate, track_loop, Local};
 use super::motion::{BodyState, PointState};
+use crate::geom::simd::Avx2Fma;
 use crate::geom::{NurbsSurface, SurfacePoint, Vec3};
 use nalgebra::{Matrix2, Vector2};
 
@@ -167,9 +168,12 @@ impl PointPatchTracker {
             return self.update_general(patch, point, body, dt);
         }
         let rel = point.q_dot - body.twist.velocity_at(&point.q);
-        // the solve compiled with AVX2 + FMA when the CPU has both (no
-        // multiply-adds are contracted: the same results)
-        crate::geom::simd::with_avx2_fma(|| self.solve_impl(patch, &point.q, &rel, dt))
+        if let Some(isa) = Avx2Fma::detect() {
+            // the solve compiled with AVX2 + FMA (no multiply-adds are
+            // contracted: the same results)
+            return isa.run(|| self.solve_impl(patch, &point.q, &rel, dt));
+        }
+        self.solve(patch, &point.q, &rel, dt)
     }
 
     /// [`update`](Self::update) with every input check and any pose.

@@ -2,7 +2,7 @@
 //! trackers: the AVX2 + FMA kernels of the surface evaluator (`kernels.rs`,
 //! x86-64 only), the run-time detection of those instruction sets
 //! ([`Avx2Fma`]) and the safe dispatch helpers that run code compiled for
-//! them ([`with_avx2_fma`], [`Avx2Fma::run`], [`TableKernel`]).
+//! them ([`with_avx2_fma`], [`Avx2Fma::run`], `TableKernel`).
 //!
 //! Code is compiled for AVX2 + FMA by inlining it into a
 //! `#[target_feature(enable = "avx2,fma")]` function: a caller passes a
