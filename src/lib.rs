@@ -15,6 +15,7 @@
 // `!(x > tol)` deliberately treats NaN as failing the test.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod batch;
 pub mod capi;
 pub mod export;
 pub mod geom;
@@ -22,6 +23,10 @@ pub mod import;
 pub mod prepare;
 pub mod scene;
 pub mod track;
+
+// The Python extension module `extrack._extrack` (built by maturin).
+#[cfg(feature = "python")]
+mod python;
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
