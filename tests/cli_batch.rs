@@ -48,14 +48,21 @@ fn batch_prepares_skips_and_reports() {
 
     let mut args: Vec<std::ffi::OsString> = vec!["batch".into()];
     args.extend(names.iter().map(|n| input.join(n).into_os_string()));
-    args.extend([broken.clone().into_os_string(), missing.clone().into_os_string(), dup.clone().into_os_string()]);
+    args.extend([
+        broken.clone().into_os_string(),
+        missing.clone().into_os_string(),
+        dup.clone().into_os_string(),
+    ]);
     args.extend(["-o".into(), out.clone().into_os_string(), "--jobs".into(), "2".into()]);
     let argv: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
     let o = extrack(&argv);
     // failures make the exit code 1, after the whole batch
     assert!(!o.status.success());
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(stdout.contains("6 files: 3 prepared, 0 up to date, 3 failed"), "{stdout}");
+    assert!(
+        stdout.contains("6 files: 3 prepared, 0 up to date, 3 failed"),
+        "{stdout}"
+    );
 
     let rows = report(&out.join("report.jsonl"));
     assert_eq!(rows.len(), 6);
@@ -70,7 +77,12 @@ fn batch_prepares_skips_and_reports() {
         assert!(r.as_object().unwrap().contains_key("self_check") && r["self_check"].is_null());
         // byte-identical to `extrack import`
         let single = dir.path().join(format!("{n}.single.exs"));
-        let oi = extrack(&["import".as_ref(), input.join(n).as_os_str(), "-o".as_ref(), single.as_os_str()]);
+        let oi = extrack(&[
+            "import".as_ref(),
+            input.join(n).as_os_str(),
+            "-o".as_ref(),
+            single.as_os_str(),
+        ]);
         assert!(oi.status.success());
         let scene = out.join(format!("{n}.exs"));
         assert_eq!(r["output"], scene.display().to_string().as_str());
@@ -78,7 +90,10 @@ fn batch_prepares_skips_and_reports() {
     }
     assert!(by_file(&rows, &broken)["error"].as_str().unwrap().len() > 3);
     assert!(by_file(&rows, &broken)["bodies"].is_null());
-    assert!(by_file(&rows, &missing)["error"].as_str().unwrap().contains("missing.step"));
+    assert!(by_file(&rows, &missing)["error"]
+        .as_str()
+        .unwrap()
+        .contains("missing.step"));
     assert!(by_file(&rows, &dup)["error"].as_str().unwrap().contains("already used"));
 
     // second run: everything up to date, the report says so
@@ -96,7 +111,10 @@ fn batch_prepares_skips_and_reports() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("2 files: 0 prepared, 2 up to date, 0 failed"));
     let rows2 = report(&out.join("report.jsonl"));
     assert!(rows2.iter().all(|r| r["up_to_date"] == true && r["error"].is_null()));
-    assert_eq!(by_file(&rows2, &input.join(names[0]))["pieces"], by_file(&rows, &input.join(names[0]))["pieces"]);
+    assert_eq!(
+        by_file(&rows2, &input.join(names[0]))["pieces"],
+        by_file(&rows, &input.join(names[0]))["pieces"]
+    );
 
     // a changed input is prepared again
     std::fs::copy(root().join("fixtures/rounded_box.step"), input.join(names[0])).unwrap();
@@ -106,7 +124,12 @@ fn batch_prepares_skips_and_reports() {
     // other options: prepared again; --report elsewhere
     let other = dir.path().join("r.jsonl");
     let mut argv3 = argv2.clone();
-    argv3.extend(["--max-cone-deg".as_ref(), "70".as_ref(), "--report".as_ref(), other.as_os_str()]);
+    argv3.extend([
+        "--max-cone-deg".as_ref(),
+        "70".as_ref(),
+        "--report".as_ref(),
+        other.as_os_str(),
+    ]);
     let o = extrack(&argv3);
     assert!(o.status.success());
     assert!(report(&other).iter().all(|r| r["up_to_date"] == false));

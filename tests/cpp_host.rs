@@ -125,10 +125,16 @@ fn cpp_host_runs_and_reports_errors_as_exceptions() {
     assert_eq!(value(batch, "n"), "64");
     assert!(value(batch, "max_diff").parse::<f64>().unwrap() <= 1e-9, "{batch}");
     let track_line = line(&out, "track ");
-    assert!(value(track_line, "max_diff_cold").parse::<f64>().unwrap() < 1e-6, "{track_line}");
+    assert!(
+        value(track_line, "max_diff_cold").parse::<f64>().unwrap() < 1e-6,
+        "{track_line}"
+    );
     assert!(value(track_line, "min_d").parse::<f64>().unwrap() > 0.0, "{track_line}");
     let pair = line(&out, "pair ");
-    let (pd, td): (f64, f64) = (value(pair, "d").parse().unwrap(), value(pair, "tracked_d").parse().unwrap());
+    let (pd, td): (f64, f64) = (
+        value(pair, "d").parse().unwrap(),
+        value(pair, "tracked_d").parse().unwrap(),
+    );
     assert_eq!(value(pair, "pen"), "0", "{pair}");
     assert!(pd > 0.0 && (pd - td).abs() < 1e-6, "{pair}");
 
@@ -146,7 +152,10 @@ fn cpp_host_runs_and_reports_errors_as_exceptions() {
         assert!(out.lines().any(|l| l.starts_with(&want)), "{want:?} missing:\n{out}");
     }
     assert!(!out.contains("UNEXPECTED"), "{out}");
-    assert!(out.contains("runtime_error: cannot read /nonexistent/scene.exs"), "{out}");
+    assert!(
+        out.contains("runtime_error: cannot read /nonexistent/scene.exs"),
+        "{out}"
+    );
     assert_eq!(out.lines().last(), Some("done"), "{out}");
 }
 
