@@ -20,6 +20,8 @@
 // `!(x > tol)` deliberately treats NaN as failing the test.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+#[cfg(feature = "toolchain")]
+pub mod batch;
 pub mod capi;
 #[cfg(feature = "toolchain")]
 pub mod export;
@@ -30,6 +32,10 @@ pub mod import;
 pub mod prepare;
 pub mod scene;
 pub mod track;
+
+// The Python extension module `extrack._extrack` (built by maturin).
+#[cfg(feature = "python")]
+mod python;
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -5,6 +5,8 @@
 
 mod common;
 
+#[path = "cli/cli_batch.rs"]
+mod cli_batch;
 #[path = "cli/cli_convert.rs"]
 mod cli_convert;
 #[path = "cli/cli_distance_pair.rs"]

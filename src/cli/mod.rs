@@ -2,6 +2,7 @@
 
 use clap::Subcommand;
 
+pub mod batch;
 pub mod convert;
 pub mod demo;
 pub mod distance;
@@ -34,6 +35,8 @@ pub enum Command {
     Track(track::TrackArgs),
     /// Convert a STEP/IGES file to STEP or IGES (format from the output extension), keeping exact geometry.
     Convert(convert::ConvertArgs),
+    /// Prepare many STEP/IGES files into OUTDIR/<file name>.exs in parallel, skipping up-to-date scenes, with a JSON-lines report.
+    Batch(batch::BatchArgs),
 }
 
 /// Writes `text` to stdout; a closed pipe (`extrack dump F | head`) ends the
@@ -60,5 +63,6 @@ pub fn run(cmd: Command) -> Result<(), String> {
         Command::Distance(a) => distance::run(a),
         Command::Track(a) => track::run(a),
         Command::Convert(a) => convert::run(a),
+        Command::Batch(a) => batch::run(a),
     }
 }
