@@ -4,7 +4,7 @@
 //! period for a face of a closed surface bounded by holes only.
 
 use crate::import::eval::FaceTrim;
-use crate::import::model::{Face, Model};
+use crate::import::model::{Face, Model, Surface};
 
 /// The parameter range of a face: the box of its trim loops (sampled and
 /// projected by [`FaceTrim`]) intersected with the surface's natural box, or
@@ -113,29 +113,43 @@ pub fn face_range_within(
             }
         }
     }
-    // A loop winding around a periodic u (e.g. a tilted circle on a sphere)
-    // can bound a cap that reaches a natural bound of v (the pole): extend
-    // v to that bound when the trims keep the strip between.
-    if let (Some(p), None, Some((na, nb))) = (pu, pv, nv) {
-        let ((u0, u1), (v0, v1)) = r;
-        if u1 - u0 >= p * 0.95 && v1 > v0 {
-            let strip = |a: f64, b: f64| -> bool {
-                let mut n = 0;
-                for i in 0..5 {
-                    for j in 0..3 {
-                        let u = u0 + (u1 - u0) * (0.1 + 0.2 * i as f64);
-                        let v = a + (b - a) * (0.25 + 0.25 * j as f64);
-                        n += usize::from(trim.contains(u, v));
-                    }
+    // A loop winding around a periodic direction (a tilted circle on a
+    // sphere round u; the rim of a B-spline cap closed in v) can bound a cap
+    // that reaches a natural bound of the other direction (the pole): extend
+    // to that bound when the trims keep the strip between.
+    for k in 0..2 {
+        let (p, q, nq) = if k == 0 { (pu, pv, nv) } else { (pv, pu, nu) };
+        let (Some(p), None, Some((na, nb))) = (p, q, nq) else {
+            continue;
+        };
+        // (x, y): x the periodic direction, y the other
+        let ((x0, x1), (y0, y1)) = if k == 0 { r } else { (r.1, r.0) };
+        if !(x1 - x0 >= p * 0.95 && y1 > y0) {
+            continue;
+        }
+        let strip = |a: f64, b: f64| -> bool {
+            let mut n = 0;
+            for i in 0..5 {
+                for j in 0..3 {
+                    let x = x0 + (x1 - x0) * (0.1 + 0.2 * i as f64);
+                    let y = a + (b - a) * (0.25 + 0.25 * j as f64);
+                    let (u, v) = if k == 0 { (x, y) } else { (y, x) };
+                    n += usize::from(trim.contains(u, v));
                 }
-                n >= 12
-            };
-            if v0 > na + 1e-9 * (nb - na) && strip(na, v0) {
-                r.1 .0 = na;
             }
-            if v1 < nb - 1e-9 * (nb - na) && strip(v1, nb) {
-                r.1 .1 = nb;
-            }
+            n >= 12
+        };
+        let (mut a, mut b) = (y0, y1);
+        if y0 > na + 1e-9 * (nb - na) && strip(na, y0) {
+            a = na;
+        }
+        if y1 < nb - 1e-9 * (nb - na) && strip(y1, nb) {
+            b = nb;
+        }
+        if k == 0 {
+            r.1 = (a, b);
+        } else {
+            r.0 = (a, b);
         }
     }
     if let Some(p) = pv {
@@ -254,4 +268,78 @@ fn seam_window(trim: &FaceTrim, k: usize, p: f64, lo: f64, hi: f64) -> Option<(f
     // the window [c, c + p] with c ≡ the gap's middle (mod p) and c ≤ lo
     let c = best.1 - ((best.1 - lo) / p).ceil() * p;
     (c + p >= hi).then_some((c, c + p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::NurbsSurface;
+    use crate::import::model::{Coedge, Loop, SourceId};
+
+    /// A face on `surface` whose (sampled) loops are `loops`; the Model
+    /// loop is a placeholder so that the face has an outer loop.
+    fn face_and_trim(surface: Surface, loops: Vec<Vec<(f64, f64)>>) -> (Face, FaceTrim) {
+        let coedge = Coedge {
+            edge: None,
+            forward: true,
+            pcurve: None,
+            curve: None,
+            pcurve_preferred: false,
+            source: SourceId::default(),
+        };
+        let face = Face {
+            surface,
+            same_sense: true,
+            outer: Some(Loop {
+                coedges: vec![coedge],
+                source: SourceId::default(),
+            }),
+            inner: Vec::new(),
+            source: SourceId::default(),
+        };
+        let trim = FaceTrim {
+            loops,
+            periods: face.surface.periods(),
+            same_sense: true,
+            bounds: ((-1e3, 1e3), (-1e3, 1e3)),
+            cone_apex: None,
+            coedge_spans: Vec::new(),
+            healed: false,
+        };
+        (face, trim)
+    }
+
+    #[test]
+    fn a_cap_winding_round_v_reaches_its_pole() {
+        // u ∈ [0, 8] from a rim (u = 0) to a pole (u = 8); v ∈ [0, 4] closed
+        let square = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0)];
+        let mut cw = Vec::new();
+        for i in 0..2 {
+            for &(x, y) in &square {
+                let r = if i == 0 { 2.0 } else { 0.0 };
+                cw.push([x * r, y * r, 8.0 * i as f64, 1.0]);
+            }
+        }
+        let s = NurbsSurface::try_from_homogeneous(
+            1,
+            1,
+            vec![0.0, 0.0, 8.0, 8.0],
+            vec![0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 4.0],
+            2,
+            5,
+            cw,
+        )
+        .unwrap();
+        let surface = Surface::BSpline(s);
+        assert_eq!(surface.periods(), (None, Some(4.0)));
+        // the rim near u = 1, running −v: the face (on its left) is u > 1
+        let rim: Vec<(f64, f64)> = (0..=16)
+            .map(|k| (1.0 + 0.01 * (k as f64).sin(), 4.0 - 4.0 * k as f64 / 16.0))
+            .collect();
+        let (face, trim) = face_and_trim(surface, vec![rim]);
+        assert!(trim.contains(5.0, 1.0) && !trim.contains(0.5, 1.0));
+        let ((u0, u1), (v0, v1)) = face_range_of(&face, &trim);
+        assert!(u0 > 0.98 && u0 < 1.0 && u1 == 8.0, "u {u0}..{u1}");
+        assert!((v1 - v0 - 4.0).abs() < 1e-9, "v {v0}..{v1}");
+    }
 }
