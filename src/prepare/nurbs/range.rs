@@ -41,18 +41,27 @@ pub fn face_range_within(
             }
             (lo.min(elo).max(lo - m), hi.max(ehi).min(hi + m))
         };
+        // never widen across a parameter where the surface degenerates (a
+        // cone's apex: the widened strip would be a flap of the other nappe)
+        let widen_in = |k: usize, lo: f64, hi: f64, elo: f64, ehi: f64| -> (f64, f64) {
+            let (a, b) = widen(lo, hi, elo, ehi);
+            (
+                stop_at_degeneracy(&face.surface, k, lo, a),
+                stop_at_degeneracy(&face.surface, k, hi, b),
+            )
+        };
         // not in a periodic direction: near a pole the exact curves'
         // angle is arbitrary (proe2001_k1 #1712, a sphere's meridian circle)
         let (pu, pv) = face.surface.periods();
         let u = if pu.is_some() {
             (lo.0, hi.0)
         } else {
-            widen(lo.0, hi.0, elo.0, ehi.0)
+            widen_in(0, lo.0, hi.0, elo.0, ehi.0)
         };
         let v = if pv.is_some() {
             (lo.1, hi.1)
         } else {
-            widen(lo.1, hi.1, elo.1, ehi.1)
+            widen_in(1, lo.1, hi.1, elo.1, ehi.1)
         };
         (lo, hi) = ((u.0, v.0), (u.1, v.1));
     }
@@ -164,6 +173,67 @@ pub fn face_range_within(
     r
 }
 
+/// Where moving parameter `k` (0 = u, 1 = v) of `surface` from `from` (on
+/// the face's loops) to `to` first meets a parameter at which the surface
+/// degenerates: a cone's apex, the axis crossing of a revolution's profile
+/// (and those of an offset's basis); `to` when there is none on the way.
+/// Spheres' poles are natural bounds already, and tori's directions are
+/// periodic (never widened).
+fn stop_at_degeneracy(surface: &Surface, k: usize, from: f64, to: f64) -> f64 {
+    if !(from.is_finite() && to.is_finite()) || from == to {
+        return to;
+    }
+    let between = |x: f64| (x - from) * (to - from) >= 0.0 && (x - from).abs() <= (to - from).abs();
+    match surface {
+        Surface::Cone { radius, semi_angle, .. } if k == 1 => {
+            let apex = -radius / semi_angle.sin();
+            if apex.is_finite() && between(apex) {
+                apex
+            } else {
+                to
+            }
+        }
+        Surface::Revolution {
+            profile,
+            axis_origin,
+            axis_dir,
+        } if k == 1 => {
+            // the profile's offset from the axis; it crosses the axis where
+            // its component along the offset at `from` changes sign
+            let off = |t: f64| {
+                let d = profile.eval_derivs(t).p - axis_origin;
+                d - axis_dir * d.dot(axis_dir)
+            };
+            let r0 = off(from);
+            let s = |t: f64| off(t).dot(&r0);
+            if !(r0.norm() > 0.0) {
+                return from;
+            }
+            let n = 16;
+            let mut prev = from;
+            for i in 1..=n {
+                let t = from + (to - from) * i as f64 / n as f64;
+                if s(t) <= 0.0 {
+                    let (mut a, mut b) = (prev, t);
+                    for _ in 0..60 {
+                        let m = 0.5 * (a + b);
+                        if s(m) > 0.0 {
+                            a = m;
+                        } else {
+                            b = m;
+                        }
+                    }
+                    return b;
+                }
+                prev = t;
+            }
+            to
+        }
+        Surface::Offset { basis, .. } => stop_at_degeneracy(basis, k, from, to),
+        _ => to,
+    }
+}
+
 /// The samples' extent `(lo, hi)` over all loops, per direction (infinite
 /// when there are none).
 fn loop_extent(trim: &FaceTrim) -> ((f64, f64), (f64, f64)) {
@@ -273,8 +343,9 @@ fn seam_window(trim: &FaceTrim, k: usize, p: f64, lo: f64, hi: f64) -> Option<(f
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::NurbsSurface;
-    use crate::import::model::{Coedge, Loop, SourceId};
+    use crate::geom::{Frame, NurbsSurface, Vec3};
+    use crate::import::model::{Coedge, Curve, Loop, SourceId};
+    use std::f64::consts::TAU;
 
     /// A face on `surface` whose (sampled) loops are `loops`; the Model
     /// loop is a placeholder so that the face has an outer loop.
@@ -341,5 +412,38 @@ mod tests {
         let ((u0, u1), (v0, v1)) = face_range_of(&face, &trim);
         assert!(u0 > 0.98 && u0 < 1.0 && u1 == 8.0, "u {u0}..{u1}");
         assert!((v1 - v0 - 4.0).abs() < 1e-9, "v {v0}..{v1}");
+    }
+
+    #[test]
+    fn a_cone_range_stops_at_the_apex() {
+        let frame = Frame::from_axis_ref(Vec3::zeros(), Vec3::z(), Some(Vec3::x())).unwrap();
+        let (radius, semi_angle) = (0.765, 70f64.to_radians());
+        let apex = -radius / semi_angle.sin();
+        // a half cone from v = 0 down to the apex
+        let lp = vec![(0.0, apex), (3.0, apex), (3.0, 0.0), (0.0, 0.0)];
+        let (face, trim) = face_and_trim(
+            Surface::Cone {
+                frame,
+                radius,
+                semi_angle,
+            },
+            vec![lp],
+        );
+        // exact extremes a little past the samples on both sides
+        let exact = Some(((0.0, apex - 0.05), (3.0, 0.005)));
+        let (_, (v0, v1)) = face_range_within(&face, &trim, exact);
+        assert_eq!(v0, apex);
+        assert!((v1 - 0.005).abs() < 1e-12);
+        // a revolution whose line profile meets the axis stops there as well
+        let rev = Surface::Revolution {
+            profile: Box::new(Curve::Line {
+                origin: Vec3::new(1.0, 0.0, 0.0),
+                dir: Vec3::new(-1.0, 0.0, 1.0),
+            }),
+            axis_origin: Vec3::zeros(),
+            axis_dir: Vec3::z(),
+        };
+        assert!((stop_at_degeneracy(&rev, 1, 0.5, 1.2) - 1.0).abs() < 1e-12);
+        assert_eq!(stop_at_degeneracy(&rev, 1, 0.5, 0.9), 0.9);
     }
 }
