@@ -66,14 +66,18 @@ pub fn face_range_within(
         (lo, hi) = ((u.0, v.0), (u.1, v.1));
     }
     let (pu, pv) = face.surface.periods();
-    let pick = |nat: Option<(f64, f64)>, period: Option<f64>, lo: f64, hi: f64| -> (f64, f64) {
+    let pick = |nat: Option<(f64, f64)>, period: Option<f64>, lo: f64, hi: f64, winds: bool| -> (f64, f64) {
         if !(lo.is_finite() && hi.is_finite() && hi > lo) {
             return nat.unwrap_or((f64::NAN, f64::NAN));
         }
         match (nat, period) {
-            // a periodic direction keeps the unwrapped loop range (at most one period)
+            // a periodic direction keeps the unwrapped loop range: one period
+            // when a loop winds round it, the full extent of loops that do
+            // not wind (a helical strip may span more than one period)
             (_, Some(p)) => {
-                if hi - lo >= p * 0.95 {
+                if hi - lo > p && !winds {
+                    (lo, hi)
+                } else if hi - lo >= p * 0.95 {
                     (lo, lo + p)
                 } else {
                     (lo, hi)
@@ -97,7 +101,18 @@ pub fn face_range_within(
     if let Some(r) = holes_only_range(face, trim) {
         return r;
     }
-    let mut r = (pick(nu, pu, lo.0, hi.0), pick(nv, pv, lo.1, hi.1));
+    // (only where the period is an angle that the exact conversion sweeps
+    // past one turn: analytic surfaces and revolutions)
+    let angular = matches!(
+        face.surface,
+        Surface::Cylinder { .. }
+            | Surface::Cone { .. }
+            | Surface::Sphere { .. }
+            | Surface::Torus { .. }
+            | Surface::Revolution { .. }
+    );
+    let winds = |k: usize| !angular || trim.loops.iter().any(|l| trim.winds_in(l, k));
+    let mut r = (pick(nu, pu, lo.0, hi.0, winds(0)), pick(nv, pv, lo.1, hi.1, winds(1)));
     // A periodic direction whose loops do not span a period has two
     // candidate intervals between the loops' extremes: `[lo, hi]` and its
     // complement `[hi, lo + p]` (a torus band between two circles may run
@@ -445,5 +460,23 @@ mod tests {
         };
         assert!((stop_at_degeneracy(&rev, 1, 0.5, 1.2) - 1.0).abs() < 1e-12);
         assert_eq!(stop_at_degeneracy(&rev, 1, 0.5, 0.9), 0.9);
+    }
+
+    #[test]
+    fn a_helical_strip_keeps_more_than_one_turn() {
+        let frame = Frame::from_axis_ref(Vec3::zeros(), Vec3::z(), Some(Vec3::x())).unwrap();
+        // a strip of height 0.2 rising 1 per turn, over 1.1 turns
+        let turns = 1.1 * TAU;
+        let mut lp: Vec<(f64, f64)> = (0..=32)
+            .map(|k| (turns * k as f64 / 32.0, k as f64 / 32.0 * 1.1))
+            .collect();
+        lp.extend(
+            (0..=32)
+                .rev()
+                .map(|k| (turns * k as f64 / 32.0, k as f64 / 32.0 * 1.1 + 0.2)),
+        );
+        let (face, trim) = face_and_trim(Surface::Cylinder { frame, radius: 1.0 }, vec![lp]);
+        let ((u0, u1), _) = face_range_of(&face, &trim);
+        assert!(u0.abs() < 1e-12 && (u1 - turns).abs() < 1e-12, "u {u0}..{u1}");
     }
 }
