@@ -15,7 +15,8 @@ use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
 /// Each loop's 3-D coedge curves are sampled (adaptively) and projected onto
 /// the face's surface; periodic parameters are unwrapped along the loop. A
 /// point `(u, v)` is inside when the nearest loop crossing of the line
-/// `u = const` through it leaves the point on the loop's left side (loops run
+/// `u = const` through it (`v = const` when the loops wind round v)
+/// leaves the point on the loop's left side (loops run
 /// with the face on their left seen from the face's outward normal, i.e. on
 /// the left in `(u, v)` when the face has `same_sense`). This handles outer
 /// and inner loops, loops that wind once around a periodic direction, and
@@ -323,11 +324,21 @@ impl FaceTrim {
 
     /// True when the loop's unwrapped end is a period away from its start.
     fn winds(&self, l: &[(f64, f64)]) -> bool {
+        self.winds_in(l, 0) || self.winds_in(l, 1)
+    }
+
+    /// True when the loop's unwrapped end is a period of direction `k`
+    /// (0 = u, 1 = v) away from its start.
+    pub fn winds_in(&self, l: &[(f64, f64)], k: usize) -> bool {
         let (Some(a), Some(b)) = (l.first(), l.last()) else {
             return false;
         };
         let far = |d: f64, t: Option<f64>| t.is_some_and(|t| d.abs() > 0.5 * t);
-        far(b.0 - a.0, self.periods.0) || far(b.1 - a.1, self.periods.1)
+        if k == 0 {
+            far(b.0 - a.0, self.periods.0)
+        } else {
+            far(b.1 - a.1, self.periods.1)
+        }
     }
 
     /// Even-odd test (all loops closed in the unwrapped parameter plane):
@@ -385,43 +396,62 @@ impl FaceTrim {
                 sigma = -sigma;
             }
         }
-        let mut nearest: Option<(f64, bool)> = None; // (|dv|, inside)
+        // The winding direction `k` (0 = u, 1 = v; a closed B-spline may wind
+        // round v): cast along the other parameter and take the side of the
+        // nearest loop crossing. In the transposed frame (x = winding
+        // parameter, y = the other) the orientation flips.
+        let k = if loops.iter().any(|l| self.winds_in(l, 0)) {
+            0
+        } else {
+            1
+        };
+        let (px, py) = if k == 0 {
+            (self.periods.0, self.periods.1)
+        } else {
+            (self.periods.1, self.periods.0)
+        };
+        if k == 1 {
+            sigma = -sigma;
+        }
+        let xy = |q: (f64, f64)| if k == 0 { q } else { (q.1, q.0) };
+        let (x, y) = xy((u, v));
+        let mut nearest: Option<(f64, bool)> = None; // (|dy|, inside)
         for l in loops {
             let n = l.len();
-            for k in 0..n {
-                let a = l[k];
-                let mut b = l[(k + 1) % n];
-                if k + 1 == n {
+            for i in 0..n {
+                let a = xy(l[i]);
+                let mut b = xy(l[(i + 1) % n]);
+                if i + 1 == n {
                     // closing segment: unwrap the last-to-first step
-                    if let Some(t) = self.periods.0 {
+                    if let Some(t) = px {
                         b.0 += ((a.0 - b.0) / t).round() * t;
                     }
-                    if let Some(t) = self.periods.1 {
+                    if let Some(t) = py {
                         b.1 += ((a.1 - b.1) / t).round() * t;
                     }
                 }
-                let (umin, umax) = (a.0.min(b.0), a.0.max(b.0));
-                if umax <= umin {
+                let (xmin, xmax) = (a.0.min(b.0), a.0.max(b.0));
+                if xmax <= xmin {
                     continue;
                 }
-                let mut up = u;
-                if let Some(t) = self.periods.0 {
-                    up += ((umin - up) / t).ceil() * t;
+                let mut xp = x;
+                if let Some(t) = px {
+                    xp += ((xmin - xp) / t).ceil() * t;
                 }
-                if !(up >= umin && up < umax) {
+                if !(xp >= xmin && xp < xmax) {
                     continue;
                 }
-                let s = (up - a.0) / (b.0 - a.0);
-                let vc = a.1 + s * (b.1 - a.1);
-                let mut dv = vc - v;
-                if let Some(t) = self.periods.1 {
-                    dv -= (dv / t).round() * t;
+                let s = (xp - a.0) / (b.0 - a.0);
+                let yc = a.1 + s * (b.1 - a.1);
+                let mut dy = yc - y;
+                if let Some(t) = py {
+                    dy -= (dy / t).round() * t;
                 }
-                let moving_plus_u = (b.0 - a.0) * sigma > 0.0;
-                // left of a +u segment is above it; left of a −u segment below
-                let inside = if dv > 0.0 { !moving_plus_u } else { moving_plus_u };
-                if nearest.map_or(true, |(d, _)| dv.abs() < d) {
-                    nearest = Some((dv.abs(), inside));
+                let moving_plus_x = (b.0 - a.0) * sigma > 0.0;
+                // left of a +x segment is above it; left of a −x segment below
+                let inside = if dy > 0.0 { !moving_plus_x } else { moving_plus_x };
+                if nearest.map_or(true, |(d, _)| dy.abs() < d) {
+                    nearest = Some((dy.abs(), inside));
                 }
             }
         }
@@ -456,6 +486,29 @@ mod tests {
         assert!(t.contains(3.0, 3.0));
         assert!(!t.contains(1.5, 1.5));
         assert!(!t.contains(5.0, 1.0));
+    }
+
+    #[test]
+    fn cap_of_a_surface_closed_in_v() {
+        // a rim winding round v at u = 1 (+v), the face the cap u ∈ [1, 8]
+        // up to a pole at u = 8 (transposed band_on_a_cylinder's bottom)
+        let rim: Vec<(f64, f64)> = (0..=16).map(|k| (1.0, 8.0 * k as f64 / 16.0)).collect();
+        let t = FaceTrim {
+            loops: vec![rim],
+            periods: (None, Some(8.0)),
+            same_sense: true,
+            bounds: ((0.0, 8.0), (0.0, 8.0)),
+            cone_apex: None,
+            coedge_spans: Vec::new(),
+            healed: false,
+        };
+        // left of +v is −u after the transpose: the side u < 1
+        assert!(t.contains(0.5, 3.0));
+        assert!(!t.contains(4.0, 3.0));
+        let mut r = t.clone();
+        r.same_sense = false;
+        assert!(r.contains(4.0, 3.0) && r.contains(7.9, -5.0));
+        assert!(!r.contains(0.5, 3.0));
     }
 
     #[test]

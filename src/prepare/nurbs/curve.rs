@@ -1,13 +1,18 @@
 //! Exact NURBS of a Model 3-D curve over a parameter interval (lines,
 //! circles and ellipses as rational arcs, B-splines restricted by knot
-//! insertion): the profiles of surfaces of revolution and extrusion, the
+//! insertion, polylines as degree-1 B-splines, composites as their segments'
+//! Bézier spans elevated to a common degree and joined): the profiles of surfaces of revolution and extrusion, the
 //! trim curves and the edges.
 
 use crate::geom::primitives::{self, ParamMap};
-use crate::geom::NurbsCurve;
-use crate::import::model::Curve;
+use crate::geom::{Hpoint, NurbsCurve};
+use crate::import::model::{Curve, CurveSegment};
 
-/// Exact NURBS of a 3-D curve on `[t0, t1]` (line, circle, B-spline).
+/// Exact NURBS of a 3-D curve on `[t0, t1]` (line, circle, ellipse,
+/// B-spline, polyline, composite). Polylines and composites keep the Model's
+/// parameter (`ParamMap::Identity`); a composite whose segments have no
+/// parameter-preserving NURBS (conic arcs, whose rational parameter is not
+/// the angle) is an error.
 pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), String> {
     match c {
         Curve::Line { origin, dir } => primitives::line_segment(*origin, *dir, t)
@@ -38,8 +43,126 @@ pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), S
             Ok((c, m.map))
         }
         Curve::BSpline(b) => Ok((restrict_curve(b, t), ParamMap::Identity)),
+        Curve::Polyline(pts) => Ok((restrict_curve(&polyline_nurbs(pts)?, t), ParamMap::Identity)),
+        Curve::Composite(segs) => Ok((restrict_curve(&composite_nurbs(segs)?, t), ParamMap::Identity)),
         other => Err(format!("{} curve", other.type_name())),
     }
+}
+
+/// The degree-1 B-spline through the polyline's points, vertex `k` at
+/// parameter `k` (the Model's parameter `t ∈ [0, n−1]`).
+fn polyline_nurbs(pts: &[crate::geom::Vec3]) -> Result<NurbsCurve, String> {
+    if pts.len() < 2 {
+        return Err(format!("polyline of {} points", pts.len()));
+    }
+    let n = pts.len();
+    let mut knots = Vec::with_capacity(n + 2);
+    knots.push(0.0);
+    knots.extend((0..n).map(|i| i as f64));
+    knots.push((n - 1) as f64);
+    let cw = pts.iter().map(|p| [p.x, p.y, p.z, 1.0]).collect();
+    NurbsCurve::try_from_homogeneous(1, knots, cw).map_err(|e| e.to_string())
+}
+
+/// Homogeneous Bézier poles of degree `p` elevated once (to `p + 1`).
+fn elevate_bezier(cw: &[Hpoint]) -> Vec<Hpoint> {
+    let n = cw.len(); // p + 1
+    let q = n as f64; // p + 1, the new degree
+    (0..=n)
+        .map(|i| {
+            let a = i as f64 / q;
+            let mut r = [0.0; 4];
+            for (k, x) in r.iter_mut().enumerate() {
+                let lo = if i > 0 { cw[i - 1][k] * a } else { 0.0 };
+                let hi = if i < n { cw[i][k] * (1.0 - a) } else { 0.0 };
+                *x = lo + hi;
+            }
+            r
+        })
+        .collect()
+}
+
+/// The composite's segments joined into one NURBS: each segment's exact
+/// NURBS on its range (identity parameter map required), reversed when the
+/// segment runs backwards, mapped affinely onto `[k, k+1]` (the Model's
+/// parameter of segment `k`), cut into Bézier spans, elevated to the highest
+/// degree and joined with knots of full multiplicity at the span ends; the
+/// weights of each span are scaled so that the homogeneous end poles of
+/// consecutive spans agree.
+fn composite_nurbs(segs: &[CurveSegment]) -> Result<NurbsCurve, String> {
+    if segs.is_empty() {
+        return Err("empty composite".into());
+    }
+    // (start, end, Bézier poles) in the composite's parameter
+    let mut spans: Vec<(f64, f64, Vec<Hpoint>)> = Vec::new();
+    for (k, s) in segs.iter().enumerate() {
+        let (c, map) = curve_nurbs(&s.curve, (s.t0, s.t1)).map_err(|e| format!("composite segment {k}: {e}"))?;
+        if map != ParamMap::Identity {
+            return Err(format!(
+                "composite segment {k} ({}) has no parameter-preserving NURBS",
+                s.curve.type_name()
+            ));
+        }
+        let len = s.t1 - s.t0;
+        if !(len > 0.0 && len.is_finite()) {
+            return Err(format!("composite segment {k} range {}..{}", s.t0, s.t1));
+        }
+        // composite parameter of the segment curve's parameter x
+        let to_comp = |x: f64| {
+            let f = ((x - s.t0) / len).clamp(0.0, 1.0);
+            k as f64 + if s.forward { f } else { 1.0 - f }
+        };
+        let mut parts: Vec<(f64, f64, Vec<Hpoint>)> = c
+            .bezier_spans()
+            .into_iter()
+            .filter(|b| b.range.1 > b.range.0)
+            .map(|b| {
+                let (a, e) = (to_comp(b.range.0), to_comp(b.range.1));
+                if s.forward {
+                    (a, e, b.curve.cw.clone())
+                } else {
+                    let mut cw = b.curve.cw.clone();
+                    cw.reverse();
+                    (e, a, cw)
+                }
+            })
+            .collect();
+        if !s.forward {
+            parts.reverse();
+        }
+        spans.extend(parts);
+    }
+    let deg = spans.iter().map(|s| s.2.len() - 1).max().unwrap_or(1).max(1);
+    let mut knots = vec![spans[0].0; deg + 1];
+    let mut cw: Vec<Hpoint> = Vec::new();
+    for (i, (_, e, poles)) in spans.iter().enumerate() {
+        let mut poles = poles.clone();
+        while poles.len() < deg + 1 {
+            poles = elevate_bezier(&poles);
+        }
+        if let Some(last) = cw.last() {
+            // consecutive spans must meet (a gap has no NURBS form)
+            let e = |h: &Hpoint| crate::geom::Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]);
+            let (a, b) = (e(last), e(&poles[0]));
+            if !((a - b).norm() <= 1e-7 * (1.0 + a.norm())) {
+                return Err(format!(
+                    "composite with a gap of {:e} at parameter {}",
+                    (a - b).norm(),
+                    spans[i].0
+                ));
+            }
+            let s = last[3] / poles[0][3];
+            if !(s.is_finite() && s > 0.0) {
+                return Err("composite with a zero weight at a joint".into());
+            }
+            cw.extend(poles[1..].iter().map(|h| [h[0] * s, h[1] * s, h[2] * s, h[3] * s]));
+        } else {
+            cw.extend_from_slice(&poles);
+        }
+        let m = if i + 1 == spans.len() { deg + 1 } else { deg };
+        knots.extend(std::iter::repeat(*e).take(m));
+    }
+    NurbsCurve::try_from_homogeneous(deg, knots, cw).map_err(|e| e.to_string())
 }
 
 /// The part of `b` over `t` (same parameters) by knot insertion at the ends
@@ -79,4 +202,80 @@ fn restrict_curve(b: &NurbsCurve, t: (f64, f64)) -> NurbsCurve {
     let n = knots.len();
     knots[n - 1] = knots[n - 2];
     NurbsCurve::try_from_homogeneous(p, knots, c.cw[i0..=i1].to_vec()).unwrap_or_else(|_| b.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::{Frame, Vec3};
+
+    /// `curve_nurbs` of `c` on `t` evaluates as the Model's curve (1e-9).
+    fn check(c: &Curve, t: (f64, f64)) {
+        let (n, map) = curve_nurbs(c, t).unwrap();
+        for i in 0..=40 {
+            let x = t.0 + (t.1 - t.0) * i as f64 / 40.0;
+            let p = n.eval(map.to_param(x));
+            let q = c.eval_derivs(x).p;
+            assert!(
+                (p - q).norm() <= 1e-9 * (1.0 + q.norm()),
+                "{c:?} at {x}: {p:?} vs {q:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn polylines_are_exact_degree_one_bsplines() {
+        let pts = vec![
+            Vec3::new(-10.0, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, 10.0),
+            Vec3::new(3.0, 4.0, 10.0),
+        ];
+        let c = Curve::Polyline(pts);
+        check(&c, (0.0, 2.0));
+        check(&c, (0.25, 1.5));
+        assert_eq!(curve_nurbs(&c, (0.0, 2.0)).unwrap().0.degree, 1);
+    }
+
+    #[test]
+    fn composites_join_their_segments_at_a_common_degree() {
+        let f = Frame::from_axis_ref(Vec3::new(1.0, 2.0, 3.0), Vec3::z(), Some(Vec3::x())).unwrap();
+        let cubic = NurbsCurve::try_from_homogeneous(
+            3,
+            vec![0.0, 0.0, 0.0, 0.0, 0.5, 2.0, 2.0, 2.0, 2.0],
+            vec![
+                [0.0, 0.0, 0.0, 1.0],
+                [2.0, 2.0, 0.0, 2.0],
+                [2.0, 0.0, 1.0, 1.0],
+                [3.0, 1.0, 0.0, 1.0],
+                [4.0, 0.0, 0.0, 1.0],
+            ],
+        )
+        .unwrap();
+        let seg = |curve: Curve, t0: f64, t1: f64, forward: bool| CurveSegment { curve, t0, t1, forward };
+        // a line to the cubic's point at 1.7, the cubic back to 0.3, a polyline on
+        let (b, e) = (cubic.eval(1.7), cubic.eval(0.3));
+        let c = Curve::Composite(vec![
+            seg(
+                Curve::Line {
+                    origin: b - (b - f.origin) * 2.0,
+                    dir: (b - f.origin) * (2.0 / 3.0),
+                },
+                0.0,
+                3.0,
+                true,
+            ),
+            seg(Curve::BSpline(cubic), 0.3, 1.7, false),
+            seg(
+                Curve::Polyline(vec![e, e + Vec3::new(1.0, 0.0, 0.0), Vec3::new(1.0, 5.0, 0.0)]),
+                0.0,
+                2.0,
+                true,
+            ),
+        ]);
+        check(&c, (0.0, 3.0));
+        check(&c, (0.4, 2.2));
+        // conic segments have no parameter-preserving NURBS
+        let arc = Curve::Composite(vec![seg(Curve::Circle { frame: f, radius: 1.0 }, 0.0, 1.0, true)]);
+        assert!(curve_nurbs(&arc, (0.0, 1.0)).is_err());
+    }
 }

@@ -4,7 +4,7 @@
 //! period for a face of a closed surface bounded by holes only.
 
 use crate::import::eval::FaceTrim;
-use crate::import::model::{Face, Model};
+use crate::import::model::{Face, Model, Surface};
 
 /// The parameter range of a face: the box of its trim loops (sampled and
 /// projected by [`FaceTrim`]) intersected with the surface's natural box, or
@@ -41,30 +41,43 @@ pub fn face_range_within(
             }
             (lo.min(elo).max(lo - m), hi.max(ehi).min(hi + m))
         };
+        // never widen across a parameter where the surface degenerates (a
+        // cone's apex: the widened strip would be a flap of the other nappe)
+        let widen_in = |k: usize, lo: f64, hi: f64, elo: f64, ehi: f64| -> (f64, f64) {
+            let (a, b) = widen(lo, hi, elo, ehi);
+            (
+                stop_at_degeneracy(&face.surface, k, lo, a),
+                stop_at_degeneracy(&face.surface, k, hi, b),
+            )
+        };
         // not in a periodic direction: near a pole the exact curves'
         // angle is arbitrary (proe2001_k1 #1712, a sphere's meridian circle)
         let (pu, pv) = face.surface.periods();
         let u = if pu.is_some() {
             (lo.0, hi.0)
         } else {
-            widen(lo.0, hi.0, elo.0, ehi.0)
+            widen_in(0, lo.0, hi.0, elo.0, ehi.0)
         };
         let v = if pv.is_some() {
             (lo.1, hi.1)
         } else {
-            widen(lo.1, hi.1, elo.1, ehi.1)
+            widen_in(1, lo.1, hi.1, elo.1, ehi.1)
         };
         (lo, hi) = ((u.0, v.0), (u.1, v.1));
     }
     let (pu, pv) = face.surface.periods();
-    let pick = |nat: Option<(f64, f64)>, period: Option<f64>, lo: f64, hi: f64| -> (f64, f64) {
+    let pick = |nat: Option<(f64, f64)>, period: Option<f64>, lo: f64, hi: f64, winds: bool| -> (f64, f64) {
         if !(lo.is_finite() && hi.is_finite() && hi > lo) {
             return nat.unwrap_or((f64::NAN, f64::NAN));
         }
         match (nat, period) {
-            // a periodic direction keeps the unwrapped loop range (at most one period)
+            // a periodic direction keeps the unwrapped loop range: one period
+            // when a loop winds round it, the full extent of loops that do
+            // not wind (a helical strip may span more than one period)
             (_, Some(p)) => {
-                if hi - lo >= p * 0.95 {
+                if hi - lo > p && !winds {
+                    (lo, hi)
+                } else if hi - lo >= p * 0.95 {
                     (lo, lo + p)
                 } else {
                     (lo, hi)
@@ -88,7 +101,18 @@ pub fn face_range_within(
     if let Some(r) = holes_only_range(face, trim) {
         return r;
     }
-    let mut r = (pick(nu, pu, lo.0, hi.0), pick(nv, pv, lo.1, hi.1));
+    // (only where the period is an angle that the exact conversion sweeps
+    // past one turn: analytic surfaces and revolutions)
+    let angular = matches!(
+        face.surface,
+        Surface::Cylinder { .. }
+            | Surface::Cone { .. }
+            | Surface::Sphere { .. }
+            | Surface::Torus { .. }
+            | Surface::Revolution { .. }
+    );
+    let winds = |k: usize| !angular || trim.loops.iter().any(|l| trim.winds_in(l, k));
+    let mut r = (pick(nu, pu, lo.0, hi.0, winds(0)), pick(nv, pv, lo.1, hi.1, winds(1)));
     // A periodic direction whose loops do not span a period has two
     // candidate intervals between the loops' extremes: `[lo, hi]` and its
     // complement `[hi, lo + p]` (a torus band between two circles may run
@@ -113,29 +137,43 @@ pub fn face_range_within(
             }
         }
     }
-    // A loop winding around a periodic u (e.g. a tilted circle on a sphere)
-    // can bound a cap that reaches a natural bound of v (the pole): extend
-    // v to that bound when the trims keep the strip between.
-    if let (Some(p), None, Some((na, nb))) = (pu, pv, nv) {
-        let ((u0, u1), (v0, v1)) = r;
-        if u1 - u0 >= p * 0.95 && v1 > v0 {
-            let strip = |a: f64, b: f64| -> bool {
-                let mut n = 0;
-                for i in 0..5 {
-                    for j in 0..3 {
-                        let u = u0 + (u1 - u0) * (0.1 + 0.2 * i as f64);
-                        let v = a + (b - a) * (0.25 + 0.25 * j as f64);
-                        n += usize::from(trim.contains(u, v));
-                    }
+    // A loop winding around a periodic direction (a tilted circle on a
+    // sphere round u; the rim of a B-spline cap closed in v) can bound a cap
+    // that reaches a natural bound of the other direction (the pole): extend
+    // to that bound when the trims keep the strip between.
+    for k in 0..2 {
+        let (p, q, nq) = if k == 0 { (pu, pv, nv) } else { (pv, pu, nu) };
+        let (Some(p), None, Some((na, nb))) = (p, q, nq) else {
+            continue;
+        };
+        // (x, y): x the periodic direction, y the other
+        let ((x0, x1), (y0, y1)) = if k == 0 { r } else { (r.1, r.0) };
+        if !(x1 - x0 >= p * 0.95 && y1 > y0) {
+            continue;
+        }
+        let strip = |a: f64, b: f64| -> bool {
+            let mut n = 0;
+            for i in 0..5 {
+                for j in 0..3 {
+                    let x = x0 + (x1 - x0) * (0.1 + 0.2 * i as f64);
+                    let y = a + (b - a) * (0.25 + 0.25 * j as f64);
+                    let (u, v) = if k == 0 { (x, y) } else { (y, x) };
+                    n += usize::from(trim.contains(u, v));
                 }
-                n >= 12
-            };
-            if v0 > na + 1e-9 * (nb - na) && strip(na, v0) {
-                r.1 .0 = na;
             }
-            if v1 < nb - 1e-9 * (nb - na) && strip(v1, nb) {
-                r.1 .1 = nb;
-            }
+            n >= 12
+        };
+        let (mut a, mut b) = (y0, y1);
+        if y0 > na + 1e-9 * (nb - na) && strip(na, y0) {
+            a = na;
+        }
+        if y1 < nb - 1e-9 * (nb - na) && strip(y1, nb) {
+            b = nb;
+        }
+        if k == 0 {
+            r.1 = (a, b);
+        } else {
+            r.0 = (a, b);
         }
     }
     if let Some(p) = pv {
@@ -148,6 +186,67 @@ pub fn face_range_within(
         }
     }
     r
+}
+
+/// Where moving parameter `k` (0 = u, 1 = v) of `surface` from `from` (on
+/// the face's loops) to `to` first meets a parameter at which the surface
+/// degenerates: a cone's apex, the axis crossing of a revolution's profile
+/// (and those of an offset's basis); `to` when there is none on the way.
+/// Spheres' poles are natural bounds already, and tori's directions are
+/// periodic (never widened).
+fn stop_at_degeneracy(surface: &Surface, k: usize, from: f64, to: f64) -> f64 {
+    if !(from.is_finite() && to.is_finite()) || from == to {
+        return to;
+    }
+    let between = |x: f64| (x - from) * (to - from) >= 0.0 && (x - from).abs() <= (to - from).abs();
+    match surface {
+        Surface::Cone { radius, semi_angle, .. } if k == 1 => {
+            let apex = -radius / semi_angle.sin();
+            if apex.is_finite() && between(apex) {
+                apex
+            } else {
+                to
+            }
+        }
+        Surface::Revolution {
+            profile,
+            axis_origin,
+            axis_dir,
+        } if k == 1 => {
+            // the profile's offset from the axis; it crosses the axis where
+            // its component along the offset at `from` changes sign
+            let off = |t: f64| {
+                let d = profile.eval_derivs(t).p - axis_origin;
+                d - axis_dir * d.dot(axis_dir)
+            };
+            let r0 = off(from);
+            let s = |t: f64| off(t).dot(&r0);
+            if !(r0.norm() > 0.0) {
+                return from;
+            }
+            let n = 16;
+            let mut prev = from;
+            for i in 1..=n {
+                let t = from + (to - from) * i as f64 / n as f64;
+                if s(t) <= 0.0 {
+                    let (mut a, mut b) = (prev, t);
+                    for _ in 0..60 {
+                        let m = 0.5 * (a + b);
+                        if s(m) > 0.0 {
+                            a = m;
+                        } else {
+                            b = m;
+                        }
+                    }
+                    return b;
+                }
+                prev = t;
+            }
+            to
+        }
+        Surface::Offset { basis, .. } => stop_at_degeneracy(basis, k, from, to),
+        _ => to,
+    }
 }
 
 /// The samples' extent `(lo, hi)` over all loops, per direction (infinite
@@ -254,4 +353,130 @@ fn seam_window(trim: &FaceTrim, k: usize, p: f64, lo: f64, hi: f64) -> Option<(f
     // the window [c, c + p] with c ≡ the gap's middle (mod p) and c ≤ lo
     let c = best.1 - ((best.1 - lo) / p).ceil() * p;
     (c + p >= hi).then_some((c, c + p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::{Frame, NurbsSurface, Vec3};
+    use crate::import::model::{Coedge, Curve, Loop, SourceId};
+    use std::f64::consts::TAU;
+
+    /// A face on `surface` whose (sampled) loops are `loops`; the Model
+    /// loop is a placeholder so that the face has an outer loop.
+    fn face_and_trim(surface: Surface, loops: Vec<Vec<(f64, f64)>>) -> (Face, FaceTrim) {
+        let coedge = Coedge {
+            edge: None,
+            forward: true,
+            pcurve: None,
+            curve: None,
+            pcurve_preferred: false,
+            source: SourceId::default(),
+        };
+        let face = Face {
+            surface,
+            same_sense: true,
+            outer: Some(Loop {
+                coedges: vec![coedge],
+                source: SourceId::default(),
+            }),
+            inner: Vec::new(),
+            source: SourceId::default(),
+        };
+        let trim = FaceTrim {
+            loops,
+            periods: face.surface.periods(),
+            same_sense: true,
+            bounds: ((-1e3, 1e3), (-1e3, 1e3)),
+            cone_apex: None,
+            coedge_spans: Vec::new(),
+            healed: false,
+        };
+        (face, trim)
+    }
+
+    #[test]
+    fn a_cap_winding_round_v_reaches_its_pole() {
+        // u ∈ [0, 8] from a rim (u = 0) to a pole (u = 8); v ∈ [0, 4] closed
+        let square = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0)];
+        let mut cw = Vec::new();
+        for i in 0..2 {
+            for &(x, y) in &square {
+                let r = if i == 0 { 2.0 } else { 0.0 };
+                cw.push([x * r, y * r, 8.0 * i as f64, 1.0]);
+            }
+        }
+        let s = NurbsSurface::try_from_homogeneous(
+            1,
+            1,
+            vec![0.0, 0.0, 8.0, 8.0],
+            vec![0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 4.0],
+            2,
+            5,
+            cw,
+        )
+        .unwrap();
+        let surface = Surface::BSpline(s);
+        assert_eq!(surface.periods(), (None, Some(4.0)));
+        // the rim near u = 1, running −v: the face (on its left) is u > 1
+        let rim: Vec<(f64, f64)> = (0..=16)
+            .map(|k| (1.0 + 0.01 * (k as f64).sin(), 4.0 - 4.0 * k as f64 / 16.0))
+            .collect();
+        let (face, trim) = face_and_trim(surface, vec![rim]);
+        assert!(trim.contains(5.0, 1.0) && !trim.contains(0.5, 1.0));
+        let ((u0, u1), (v0, v1)) = face_range_of(&face, &trim);
+        assert!(u0 > 0.98 && u0 < 1.0 && u1 == 8.0, "u {u0}..{u1}");
+        assert!((v1 - v0 - 4.0).abs() < 1e-9, "v {v0}..{v1}");
+    }
+
+    #[test]
+    fn a_cone_range_stops_at_the_apex() {
+        let frame = Frame::from_axis_ref(Vec3::zeros(), Vec3::z(), Some(Vec3::x())).unwrap();
+        let (radius, semi_angle) = (0.765, 70f64.to_radians());
+        let apex = -radius / semi_angle.sin();
+        // a half cone from v = 0 down to the apex
+        let lp = vec![(0.0, apex), (3.0, apex), (3.0, 0.0), (0.0, 0.0)];
+        let (face, trim) = face_and_trim(
+            Surface::Cone {
+                frame,
+                radius,
+                semi_angle,
+            },
+            vec![lp],
+        );
+        // exact extremes a little past the samples on both sides
+        let exact = Some(((0.0, apex - 0.05), (3.0, 0.005)));
+        let (_, (v0, v1)) = face_range_within(&face, &trim, exact);
+        assert_eq!(v0, apex);
+        assert!((v1 - 0.005).abs() < 1e-12);
+        // a revolution whose line profile meets the axis stops there as well
+        let rev = Surface::Revolution {
+            profile: Box::new(Curve::Line {
+                origin: Vec3::new(1.0, 0.0, 0.0),
+                dir: Vec3::new(-1.0, 0.0, 1.0),
+            }),
+            axis_origin: Vec3::zeros(),
+            axis_dir: Vec3::z(),
+        };
+        assert!((stop_at_degeneracy(&rev, 1, 0.5, 1.2) - 1.0).abs() < 1e-12);
+        assert_eq!(stop_at_degeneracy(&rev, 1, 0.5, 0.9), 0.9);
+    }
+
+    #[test]
+    fn a_helical_strip_keeps_more_than_one_turn() {
+        let frame = Frame::from_axis_ref(Vec3::zeros(), Vec3::z(), Some(Vec3::x())).unwrap();
+        // a strip of height 0.2 rising 1 per turn, over 1.1 turns
+        let turns = 1.1 * TAU;
+        let mut lp: Vec<(f64, f64)> = (0..=32)
+            .map(|k| (turns * k as f64 / 32.0, k as f64 / 32.0 * 1.1))
+            .collect();
+        lp.extend(
+            (0..=32)
+                .rev()
+                .map(|k| (turns * k as f64 / 32.0, k as f64 / 32.0 * 1.1 + 0.2)),
+        );
+        let (face, trim) = face_and_trim(Surface::Cylinder { frame, radius: 1.0 }, vec![lp]);
+        let ((u0, u1), _) = face_range_of(&face, &trim);
+        assert!(u0.abs() < 1e-12 && (u1 - turns).abs() < 1e-12, "u {u0}..{u1}");
+    }
 }
