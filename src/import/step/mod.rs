@@ -64,3 +64,5 @@ pub fn read_step(bytes: &[u8], file_name: &str) -> Result<Model, StepError> {
     model.warnings.append(&mut warnings);
     Ok(model)
 }
+#[cfg(test)]
+mod tests;

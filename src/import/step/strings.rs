@@ -36,9 +36,9 @@ pub fn decode_lenient(raw: &[u8]) -> Decoded {
     let mut issue = None;
     let mut rest = raw;
     loop {
-        match decode(rest) {
+        match decode_strict(rest) {
             Ok(s) => {
-                out.push_str(&s.text);
+                out.push_str(&s);
                 break;
             }
             Err(e) => {
@@ -67,8 +67,8 @@ pub struct DecodeError {
 /// Decodes the raw bytes between the quotes strictly (ISO 10303-21 only);
 /// `Err` describes the first malformed escape. See [`decode_lenient`] for
 /// the reading used by the importer.
-pub fn decode(raw: &[u8]) -> Result<Decoded, DecodeError> {
-    decode_strict(raw).map(|text| Decoded { text, issue: None })
+pub fn decode(raw: &[u8]) -> Result<String, String> {
+    decode_strict(raw).map_err(|e| e.msg)
 }
 
 fn decode_strict(raw: &[u8]) -> Result<String, DecodeError> {
@@ -203,7 +203,7 @@ mod tests {
     use super::{decode, decode_lenient};
 
     fn ok(raw: &[u8]) -> String {
-        decode(raw).unwrap().text
+        decode(raw).unwrap()
     }
 
     #[test]

@@ -15,7 +15,75 @@
 use super::builder::Builder;
 use super::error::StepError;
 use crate::geom::Vec3;
-use crate::import::model::{Coedge, Curve, CurveSegment, Edge, Face, Loop, Shell, Surface, Vertex};
+use crate::import::model::{Coedge, Curve, CurveSegment, Edge, Face, Loop, Model, Shell, Surface, Vertex, VertexLoop};
+
+/// A face bound as read: a loop of edges (or a polygon), or a single vertex.
+enum Bound {
+    Edges(Loop),
+    Vertex(usize),
+}
+
+/// The roles of a face's FACE_BOUNDs when the file names no outer bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopRoles {
+    /// Loop `k` runs counter-clockwise about the face normal: the outer loop.
+    Outer(usize),
+    /// Every loop runs clockwise on a closed surface: all are holes, and the
+    /// face is the rest of the surface.
+    AllHoles,
+    /// Not decidable from the orientation (a loop winds around a period, or
+    /// a loop is too small to sample).
+    Unknown,
+}
+
+/// The roles of the loops `loops` (all FACE_BOUNDs) of a face on `surface`:
+/// the signed area of each loop in the surface's parameters, times the face
+/// sense, is positive for an outer loop and negative for a hole. Loops that
+/// wind around a period enclose no area, so then the roles are
+/// [`LoopRoles::Unknown`]; so they are when every loop is a hole on a
+/// surface that is not closed (no face lies outside all its bounds there).
+pub fn loop_roles(model: &Model, surface: &Surface, same_sense: bool, loops: &[Loop]) -> LoopRoles {
+    let face = Face {
+        surface: surface.clone(),
+        same_sense,
+        outer: None,
+        inner: loops.to_vec(),
+        source: 0,
+    };
+    let trim = crate::import::eval::FaceTrim::new(model, &face);
+    if trim.loops.len() != loops.len() {
+        return LoopRoles::Unknown;
+    }
+    let sigma = if same_sense { 1.0 } else { -1.0 };
+    let mut first_outer = None;
+    for (k, l) in trim.loops.iter().enumerate() {
+        let (Some(a), Some(b)) = (l.first(), l.last()) else {
+            return LoopRoles::Unknown;
+        };
+        let far = |d: f64, t: Option<f64>| t.is_some_and(|t| d.abs() > 0.5 * t);
+        if far(b.0 - a.0, trim.periods.0) || far(b.1 - a.1, trim.periods.1) {
+            return LoopRoles::Unknown;
+        }
+        let n = l.len();
+        let twice_area: f64 = (0..n)
+            .map(|i| {
+                let (p, q) = (l[i], l[(i + 1) % n]);
+                p.0 * q.1 - q.0 * p.1
+            })
+            .sum();
+        if !twice_area.is_finite() || twice_area == 0.0 {
+            return LoopRoles::Unknown;
+        }
+        if twice_area * sigma > 0.0 && first_outer.is_none() {
+            first_outer = Some(k);
+        }
+    }
+    match first_outer {
+        Some(k) => LoopRoles::Outer(k),
+        None if trim.periods.0.is_some() || trim.periods.1.is_some() => LoopRoles::AllHoles,
+        None => LoopRoles::Unknown,
+    }
+}
 
 /// How a p-curve's range relates to its edge ([`pcurve_range`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -372,14 +440,14 @@ impl<'e, 'a> Builder<'e, 'a> {
         })
     }
 
-    /// A loop (EDGE_LOOP, POLY_LOOP); `None` for a VERTEX_LOOP.
+    /// A loop (EDGE_LOOP, POLY_LOOP), or the Model vertex of a VERTEX_LOOP.
     fn face_loop(
         &mut self,
         idx: usize,
         surf: usize,
         surface: &Surface,
         seam_uses: &mut Vec<usize>,
-    ) -> Result<Option<Loop>, StepError> {
+    ) -> Result<Bound, StepError> {
         let a = self.simple(idx);
         let name = super::access::upper(a.entity);
         let source = self.ex.instances.get(idx).map_or(0, |i| i.id);
@@ -389,12 +457,9 @@ impl<'e, 'a> Builder<'e, 'a> {
                 for oe in a.refs(1)? {
                     coedges.push(self.coedge(oe, surf, surface, seam_uses)?);
                 }
-                Ok(Some(Loop { coedges, source }))
+                Ok(Bound::Edges(Loop { coedges, source }))
             }
-            b"VERTEX_LOOP" => {
-                self.vertex(a.reference(1)?)?;
-                Ok(None)
-            }
+            b"VERTEX_LOOP" => Ok(Bound::Vertex(self.vertex(a.reference(1)?)?)),
             b"POLY_LOOP" => {
                 let pts = a.refs(1)?;
                 let mut p = Vec::with_capacity(pts.len());
@@ -420,7 +485,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                         source,
                     })
                     .collect();
-                Ok(Some(Loop { coedges, source }))
+                Ok(Bound::Edges(Loop { coedges, source }))
             }
             _ => Err(a.err("expected an EDGE_LOOP, VERTEX_LOOP or POLY_LOOP")),
         }
@@ -444,6 +509,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         let mut outer = None;
         let mut inner = Vec::new();
         let mut seam_uses = Vec::new();
+        let mut vertex_loops = Vec::new();
         for b in bounds {
             let ba = self.simple(b);
             let bname = super::access::upper(ba.entity);
@@ -453,8 +519,12 @@ impl<'e, 'a> Builder<'e, 'a> {
                 _ => return Err(ba.err("expected a FACE_BOUND or FACE_OUTER_BOUND")),
             };
             let orientation = ba.boolean(2, true)?;
-            let Some(mut lp) = self.face_loop(ba.reference(1)?, surf, &surface, &mut seam_uses)? else {
-                continue;
+            let mut lp = match self.face_loop(ba.reference(1)?, surf, &surface, &mut seam_uses)? {
+                Bound::Edges(lp) => lp,
+                Bound::Vertex(v) => {
+                    vertex_loops.push((v, self.ex.instances.get(b).map_or(0, |i| i.id)));
+                    continue;
+                }
             };
             if !orientation {
                 lp.coedges.reverse();
@@ -476,7 +546,15 @@ impl<'e, 'a> Builder<'e, 'a> {
             }
         }
         if outer.is_none() && !inner.is_empty() {
-            outer = Some(inner.remove(0));
+            // Only FACE_BOUNDs: which loop is the outer one is told by the
+            // loops' orientation (ISO 10303-42: the face lies on the left of
+            // each bound, seen from the face normal), not by their order.
+            match loop_roles(&self.model, &surface, same_sense, &inner) {
+                LoopRoles::Outer(k) => outer = Some(inner.remove(k)),
+                // the whole closed surface minus the holes
+                LoopRoles::AllHoles => {}
+                LoopRoles::Unknown => outer = Some(inner.remove(0)),
+            }
         }
         let f = self.model.faces.len();
         for lp in outer.iter().chain(inner.iter()) {
@@ -497,6 +575,13 @@ impl<'e, 'a> Builder<'e, 'a> {
             source: self.ex.instances.get(idx).map_or(0, |i| i.id),
         });
         Self::set_mapped(&mut self.face_map, idx, f);
+        for (vertex, source) in vertex_loops {
+            self.model.vertex_loops.push(VertexLoop {
+                face: f,
+                vertex,
+                source,
+            });
+        }
         Ok(f)
     }
 
