@@ -379,6 +379,24 @@ pub struct Model {
     pub vertices: Vec<Vertex>,
     /// What was skipped or repaired, and why (one line each).
     pub warnings: Vec<String>,
+    /// Faces bounded (also) by a single vertex: STEP VERTEX_LOOPs, such as
+    /// the poles of a closed surface of revolution or a sphere. A vertex loop
+    /// encloses no area, so it is not a [`Loop`]; it says that the face
+    /// reaches that point (a pole: the face's parameter range must reach the
+    /// surface's natural bound there).
+    pub vertex_loops: Vec<VertexLoop>,
+}
+
+/// A degenerate trim loop: face `face` is bounded at vertex `vertex` (a
+/// pole or apex) with no edge ([`Model::vertex_loops`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexLoop {
+    /// Index into [`Model::faces`].
+    pub face: usize,
+    /// Index into [`Model::vertices`].
+    pub vertex: usize,
+    /// Source entity (the VERTEX_LOOP, or its FACE_BOUND).
+    pub source: SourceId,
 }
 
 impl Model {
@@ -415,6 +433,7 @@ impl Model {
             edges: Vec::new(),
             vertices: Vec::new(),
             warnings: Vec::new(),
+            vertex_loops: Vec::new(),
         }
     }
 }

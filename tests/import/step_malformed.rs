@@ -177,14 +177,26 @@ fn absurd_counts() {
     );
 }
 
+/// A malformed escape never stops an import (issue 25): the string is kept
+/// literally and the warning names the line and the instance.
 #[test]
 fn invalid_encoding() {
-    let t = file_with(2, "#2=MANIFOLD_SOLID_BREP('\\X2\\00G1\\X0\\',#3);");
-    let e = expect_at(&t, line_of(&t, "#2="), 2);
-    assert!(matches!(e, StepError::Encoding { .. }), "{e}");
-    let t = file_with(2, "#2=MANIFOLD_SOLID_BREP('\\X2\\00C4',#3);");
-    let e = expect_at(&t, line_of(&t, "#2="), 2);
-    assert!(matches!(e, StepError::Encoding { .. }), "{e}");
+    for bad in [
+        "#2=MANIFOLD_SOLID_BREP('\\X2\\00G1\\X0\\',#3);",
+        "#2=MANIFOLD_SOLID_BREP('\\X2\\00C4',#3);",
+    ] {
+        let t = file_with(2, bad);
+        let m = read_step(t.as_bytes(), "bad.step").expect("a bad string must not stop the import");
+        assert_eq!(m.bodies.len(), 1);
+        let line = line_of(&t, "#2=");
+        assert!(
+            m.warnings
+                .iter()
+                .any(|w| w.contains(&format!("line {line}, #2")) && w.contains("kept literally")),
+            "{:?}",
+            m.warnings
+        );
+    }
 }
 
 #[test]

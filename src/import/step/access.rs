@@ -196,13 +196,14 @@ impl<'e, 'a> Args<'e, 'a> {
             ))),
         }
     }
-    /// A string (decoded); `$` gives an empty string.
+    /// A string (decoded leniently, see [`super::strings::decode_lenient`]);
+    /// `$` gives an empty string.
     pub fn string(&self, k: usize) -> Result<String, StepError> {
         let p = self.get(k)?;
         match p {
-            Param::Str(s) => {
-                super::strings::decode(s.of(self.ex.src)).map_err(|msg| StepError::Encoding { at: self.at(), msg })
-            }
+            // never fails: unknown escapes are kept literally (the parser
+            // has already warned about them)
+            Param::Str(s) => Ok(super::strings::decode_lenient(s.of(self.ex.src)).text),
             Param::Null | Param::Derived => Ok(String::new()),
             _ => Err(self.wrong(k, "a string", &p)),
         }

@@ -141,6 +141,9 @@ pub struct Exchange<'a> {
     /// Per instance index: how many references to it the file holds
     /// (saturating at 255), so the builder caches only shared geometry.
     pub ref_counts: Vec<u8>,
+    /// What the parser read leniently (strings with malformed or unknown
+    /// escapes), one line each.
+    pub warnings: Vec<String>,
 }
 
 impl<'a> Exchange<'a> {

@@ -50,6 +50,9 @@ pub struct Builder<'e, 'a> {
     pub edge_flips: HashMap<usize, bool>,
     /// Solid / shell / face items already placed as a body.
     pub placed_items: std::collections::HashSet<usize>,
+    /// PCURVEs (`#N`) whose own range between their edge's vertices was not
+    /// found (the 3-D range was kept).
+    pub pcurve_range_misses: Vec<u64>,
 }
 
 impl<'e, 'a> Builder<'e, 'a> {
@@ -74,6 +77,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             context_cache: HashMap::new(),
             edge_flips: HashMap::new(),
             placed_items: std::collections::HashSet::new(),
+            pcurve_range_misses: Vec::new(),
         }
     }
 

@@ -119,6 +119,14 @@ pub enum StepError {
         /// Details.
         msg: String,
     },
+    /// The file holds no face at all: no solid, shell, face or bounded
+    /// surface was found in any shape representation (the import would
+    /// otherwise be an empty scene).
+    #[error("no face found: {detail}")]
+    NoGeometry {
+        /// What was looked at, and what was skipped.
+        detail: String,
+    },
     /// A file larger than the reader's 4 GiB offset range.
     #[error("file too large ({0} bytes; the STEP reader handles up to 4 GiB)")]
     TooLarge(usize),
@@ -128,7 +136,7 @@ impl StepError {
     /// The position of the error, when it has one.
     pub fn at(&self) -> Option<At> {
         match self {
-            StepError::NotStep | StepError::TooLarge(_) => None,
+            StepError::NotStep | StepError::TooLarge(_) | StepError::NoGeometry { .. } => None,
             StepError::Syntax { at, .. }
             | StepError::Unterminated { at, .. }
             | StepError::Encoding { at, .. }

@@ -25,16 +25,10 @@ pub fn read_header(ex: &Exchange<'_>) -> Result<Header, StepError> {
         a.idx = usize::MAX;
         let name = super::access::upper(a.entity);
         let string_at = |k: usize| -> Result<String, StepError> {
-            match a.args.get(k) {
-                Some(Param::Str(s)) => super::strings::decode(s.of(ex.src)).map_err(|msg| StepError::Encoding {
-                    at: super::error::At {
-                        line: ex.line_of(inst.offset),
-                        id: None,
-                    },
-                    msg,
-                }),
-                _ => Ok(String::new()),
-            }
+            Ok(match a.args.get(k) {
+                Some(Param::Str(s)) => super::strings::decode_lenient(s.of(ex.src)).text,
+                _ => String::new(),
+            })
         };
         match &*name {
             b"FILE_NAME" => {

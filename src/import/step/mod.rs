@@ -30,13 +30,39 @@ pub fn read_step(bytes: &[u8], file_name: &str) -> Result<Model, StepError> {
     let header = header::read_header(&ex)?;
     let mut model = Model::new(SourceFormat::Step, file_name);
     model.producer = header.producer;
+    model.warnings.extend(ex.warnings.iter().cloned());
     let mut b = builder::Builder::new(&ex, model);
     b.build_bodies()?;
     let mut warnings = b.skipped_warnings();
+    if let Some(first) = b.pcurve_range_misses.first() {
+        let n = b.pcurve_range_misses.len();
+        warnings.push(format!(
+            "{n} p-curve{} (first #{first}): no range of the p-curve joins its edge's vertices; the 3-D curve's range kept",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
     let mut model = b.model;
-    if model.bodies.is_empty() {
-        model.warnings.push("no solid, shell or face geometry found".into());
+    if model.faces.is_empty() {
+        // never a silent empty scene
+        let skipped: Vec<&str> = model
+            .warnings
+            .iter()
+            .chain(&warnings)
+            .map(String::as_str)
+            .take(4)
+            .collect();
+        return Err(StepError::NoGeometry {
+            detail: format!(
+                "{} bod{} and no solid, shell, face or bounded surface in any shape representation{}{}",
+                model.bodies.len(),
+                if model.bodies.len() == 1 { "y" } else { "ies" },
+                if skipped.is_empty() { "" } else { "; " },
+                skipped.join("; ")
+            ),
+        });
     }
     model.warnings.append(&mut warnings);
     Ok(model)
 }
+#[cfg(test)]
+mod tests;

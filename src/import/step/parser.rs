@@ -61,6 +61,20 @@ struct Parser<'a> {
     frames: Vec<Frame>,
     /// Current instance (for messages).
     cur_id: Option<u64>,
+    /// The first string with a malformed or unknown escape (a warning).
+    string_issues: Vec<String>,
+    /// How many more strings had one.
+    string_issue_more: usize,
+}
+
+/// The start of a string literal, quoted, for a warning.
+fn excerpt_str(raw: &[u8]) -> String {
+    let s = String::from_utf8_lossy(raw);
+    let mut t: String = s.chars().take(40).collect();
+    if s.chars().count() > 40 {
+        t.push('…');
+    }
+    format!("'{t}'")
 }
 
 fn excerpt(b: &[u8]) -> String {
@@ -191,11 +205,16 @@ impl<'a> Parser<'a> {
         self.pos = i + 1;
         let raw = &src[start + 1..i];
         if super::strings::needs_check(raw) {
-            if let Err(msg) = super::strings::decode(raw) {
-                return Err(StepError::Encoding {
-                    at: self.at(start),
-                    msg,
-                });
+            // a string never stops an import: malformed or unknown escapes
+            // are kept literally, with a warning naming the first one
+            if let Some(msg) = super::strings::decode_lenient(raw).issue {
+                if self.string_issues.is_empty() {
+                    let at = self.at(start);
+                    self.string_issues
+                        .push(format!("{at}: string {}: {msg}; kept literally", excerpt_str(raw)));
+                } else {
+                    self.string_issue_more += 1;
+                }
             }
         }
         Ok(Span {
@@ -610,6 +629,8 @@ pub fn parse(src: &[u8]) -> Result<Exchange<'_>, StepError> {
         scratch: Vec::with_capacity(256),
         frames: Vec::with_capacity(MAX_DEPTH),
         cur_id: None,
+        string_issues: Vec::new(),
+        string_issue_more: 0,
     };
     p.ws()?;
     if !p.rest().starts_with(b"ISO-10303-21") {
@@ -675,8 +696,21 @@ pub fn parse(src: &[u8]) -> Result<Exchange<'_>, StepError> {
             found: "END-ISO-10303-21".into(),
         });
     }
-    let Parser { params, records, .. } = p;
+    let Parser {
+        params,
+        records,
+        mut string_issues,
+        string_issue_more,
+        ..
+    } = p;
+    if string_issue_more > 0 {
+        string_issues.push(format!(
+            "{string_issue_more} more string{} with malformed or unknown escapes, kept literally",
+            if string_issue_more == 1 { "" } else { "s" }
+        ));
+    }
     let mut ex = Exchange {
+        warnings: string_issues,
         src,
         header,
         instances,

@@ -321,6 +321,19 @@ impl<'e, 'a> Builder<'e, 'a> {
                 }
             }
         }
+        // a representation whose context gives units, even when no body
+        // was made of it (so the reported units are never silently mm)
+        if first_units.is_none() {
+            first_units = self.fallback_units(&g)?;
+        }
+        for b in &self.model.bodies {
+            if b.face_indices().next().is_none() {
+                self.model.warnings.push(format!(
+                    "#{}: body `{}` has no face (it is left empty)",
+                    b.source, b.name
+                ));
+            }
+        }
         if let Some(cu) = first_units {
             self.model.units = crate::import::model::Units {
                 name: cu.name.clone(),
@@ -329,6 +342,22 @@ impl<'e, 'a> Builder<'e, 'a> {
             self.model.tolerance = cu.uncertainty;
         }
         Ok(())
+    }
+
+    /// Units of the first product's first representation with a context
+    /// (used when no body was placed).
+    fn fallback_units(&mut self, g: &Graph) -> Result<Option<super::units::ContextUnits>, StepError> {
+        let mut pds: Vec<usize> = g.pd_reps.keys().copied().collect();
+        pds.sort_unstable();
+        for pd in pds {
+            let reps = self.group(g, g.pd_reps.get(&pd).map_or(&[][..], |v| v.as_slice()));
+            for r in reps {
+                if let (_, Some(ctx)) = self.rep_parts(r)? {
+                    return Ok(Some(self.context_units(ctx)?));
+                }
+            }
+        }
+        Ok(None)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -471,6 +500,44 @@ impl<'e, 'a> Builder<'e, 'a> {
                 if first_units.is_none() {
                     *first_units = Some(cu.clone());
                 }
+            } else if let Some(surfs) = self.bare_surfaces(it) {
+                // a GEOMETRIC_SET (or a bare surface item) of a surface model
+                // without topology: untrimmed faces of an open shell
+                let already = self.placed_items.contains(&it);
+                if unreached && already {
+                    self.records(it);
+                    continue;
+                }
+                self.placed_items.insert(it);
+                self.enter_context(ctx)?;
+                let item_name = self.simple(it).string(0).unwrap_or_default();
+                let body_name = if !name.is_empty() {
+                    name.to_string()
+                } else if item_name.trim().is_empty() {
+                    format!("body {}", self.model.bodies.len() + 1)
+                } else {
+                    item_name
+                };
+                let faces = self.untrimmed_faces(&surfs)?;
+                if faces.is_empty() {
+                    continue;
+                }
+                let source = self.ex.instances.get(it).map_or(0, |i| i.id);
+                self.model.bodies.push(Body {
+                    name: body_name,
+                    kind: BodyKind::OpenShell,
+                    placement: pose,
+                    shells: vec![crate::import::model::Shell {
+                        faces,
+                        closed: false,
+                        void: false,
+                        source,
+                    }],
+                    source,
+                });
+                if first_units.is_none() {
+                    *first_units = Some(cu.clone());
+                }
             } else if upper_eq(self.type_name(it), b"MAPPED_ITEM") {
                 let ma = self.simple(it);
                 let map = ma.reference(1)?;
@@ -498,6 +565,75 @@ impl<'e, 'a> Builder<'e, 'a> {
         }
         stack.pop();
         Ok(())
+    }
+
+    /// True when instance `idx` is a surface entity (a B-spline surface,
+    /// simple or complex, an elementary, swept, offset or trimmed surface).
+    fn is_surface(&self, idx: usize) -> bool {
+        if self.has(idx, b"B_SPLINE_SURFACE") {
+            return true;
+        }
+        let name = super::access::upper(self.type_name(idx));
+        &*name == b"PLANE" || name.ends_with(b"_SURFACE") || name.starts_with(b"B_SPLINE_SURFACE")
+    }
+
+    /// The surfaces of a geometry-only item: the surface elements of a
+    /// GEOMETRIC_SET / GEOMETRIC_CURVE_SET, or the item itself when it is a
+    /// surface. `None` for other items, or a set without surfaces.
+    fn bare_surfaces(&mut self, idx: usize) -> Option<Vec<usize>> {
+        if self.is_surface(idx) {
+            return Some(vec![idx]);
+        }
+        let name = super::access::upper(self.type_name(idx));
+        if !matches!(&*name, b"GEOMETRIC_SET" | b"GEOMETRIC_CURVE_SET") {
+            return None;
+        }
+        let elements = self.simple(idx).refs(1).ok()?;
+        let surfs: Vec<usize> = elements.into_iter().filter(|&e| self.is_surface(e)).collect();
+        (!surfs.is_empty()).then_some(surfs)
+    }
+
+    /// One untrimmed face (natural boundary: no loops) per bounded surface,
+    /// in the current context's units. Surfaces that are unbounded in some
+    /// direction (planes, cylinders, extrusions) or cannot be read are
+    /// skipped with a warning naming them.
+    fn untrimmed_faces(&mut self, surfs: &[usize]) -> Result<Vec<usize>, StepError> {
+        let mut faces = Vec::new();
+        for &s in surfs {
+            if let Some(f) = Self::mapped(&self.face_map, s) {
+                faces.push(f);
+                continue;
+            }
+            let surface = match self.surface_for(s, false) {
+                Ok(x) => x,
+                Err(e) => {
+                    self.model
+                        .warnings
+                        .push(format!("{e}; the surface is not read as a face"));
+                    continue;
+                }
+            };
+            if let (Some(_), Some(_)) = surface.natural_bounds() {
+                let f = self.model.faces.len();
+                self.surface_in_face(s, f);
+                self.model.faces.push(crate::import::model::Face {
+                    surface,
+                    same_sense: true,
+                    outer: None,
+                    inner: Vec::new(),
+                    source: self.ex.instances.get(s).map_or(0, |i| i.id),
+                });
+                Self::set_mapped(&mut self.face_map, s, f);
+                faces.push(f);
+            } else {
+                self.model.warnings.push(format!(
+                    "{}: {} of a surface model is unbounded (no natural boundary): not read as a face",
+                    at_of(self.ex, s),
+                    String::from_utf8_lossy(self.type_name(s))
+                ));
+            }
+        }
+        Ok(faces)
     }
 
     fn solid_kind(&self, idx: usize) -> Option<BodyKind> {

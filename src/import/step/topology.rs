@@ -14,7 +14,225 @@
 
 use super::builder::Builder;
 use super::error::StepError;
-use crate::import::model::{Coedge, Curve, CurveSegment, Edge, Face, Loop, Shell, Surface, Vertex};
+use crate::geom::Vec3;
+use crate::import::model::{Coedge, Curve, CurveSegment, Edge, Face, Loop, Model, Shell, Surface, Vertex, VertexLoop};
+
+/// A face bound as read: a loop of edges (or a polygon), or a single vertex.
+enum Bound {
+    Edges(Loop),
+    Vertex(usize),
+}
+
+/// The roles of a face's FACE_BOUNDs when the file names no outer bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopRoles {
+    /// Loop `k` runs counter-clockwise about the face normal: the outer loop.
+    Outer(usize),
+    /// Every loop runs clockwise on a closed surface: all are holes, and the
+    /// face is the rest of the surface.
+    AllHoles,
+    /// Not decidable from the orientation (a loop winds around a period, or
+    /// a loop is too small to sample).
+    Unknown,
+}
+
+/// The roles of the loops `loops` (all FACE_BOUNDs) of a face on `surface`:
+/// the signed area of each loop in the surface's parameters, times the face
+/// sense, is positive for an outer loop and negative for a hole. Loops that
+/// wind around a period enclose no area, so then the roles are
+/// [`LoopRoles::Unknown`]; so they are when every loop is a hole on a
+/// surface that is not closed (no face lies outside all its bounds there).
+pub fn loop_roles(model: &Model, surface: &Surface, same_sense: bool, loops: &[Loop]) -> LoopRoles {
+    let face = Face {
+        surface: surface.clone(),
+        same_sense,
+        outer: None,
+        inner: loops.to_vec(),
+        source: 0,
+    };
+    let trim = crate::import::eval::FaceTrim::new(model, &face);
+    if trim.loops.len() != loops.len() {
+        return LoopRoles::Unknown;
+    }
+    let sigma = if same_sense { 1.0 } else { -1.0 };
+    let mut first_outer = None;
+    for (k, l) in trim.loops.iter().enumerate() {
+        let (Some(a), Some(b)) = (l.first(), l.last()) else {
+            return LoopRoles::Unknown;
+        };
+        let far = |d: f64, t: Option<f64>| t.is_some_and(|t| d.abs() > 0.5 * t);
+        if far(b.0 - a.0, trim.periods.0) || far(b.1 - a.1, trim.periods.1) {
+            return LoopRoles::Unknown;
+        }
+        let n = l.len();
+        let twice_area: f64 = (0..n)
+            .map(|i| {
+                let (p, q) = (l[i], l[(i + 1) % n]);
+                p.0 * q.1 - q.0 * p.1
+            })
+            .sum();
+        if !twice_area.is_finite() || twice_area == 0.0 {
+            return LoopRoles::Unknown;
+        }
+        if twice_area * sigma > 0.0 && first_outer.is_none() {
+            first_outer = Some(k);
+        }
+    }
+    match first_outer {
+        Some(k) => LoopRoles::Outer(k),
+        None if trim.periods.0.is_some() || trim.periods.1.is_some() => LoopRoles::AllHoles,
+        None => LoopRoles::Unknown,
+    }
+}
+
+/// How a p-curve's range relates to its edge ([`pcurve_range`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PcurveRange {
+    /// The edge's 3-D range already places both vertices on the p-curve's
+    /// image: the two parameterisations agree at the ends.
+    Same,
+    /// The p-curve's own range: the parameters of the start and end vertex
+    /// (`t0 < t1`), `reversed` when the p-curve runs against the 3-D curve.
+    Found {
+        /// Parameter of the first end.
+        t0: f64,
+        /// Parameter of the second end.
+        t1: f64,
+        /// The p-curve's parameter increases from the edge's end vertex to
+        /// its start vertex.
+        reversed: bool,
+    },
+    /// Neither: no range of the p-curve joins the vertices along the edge.
+    NotFound,
+}
+
+/// Samples per p-curve when searching its vertices.
+const PCURVE_SAMPLES: usize = 256;
+
+/// The range of the p-curve `pc` on `surface` used by the edge `ed` whose
+/// start (at `ed.t0`) and end vertices are `p0` and `p1`.
+///
+/// A p-curve need not share its 3-D curve's parameterisation (a rational
+/// B-spline circle is not parametrised by the angle, and a line in `(u, v)`
+/// need not run at unit speed), so the range is found on the p-curve itself:
+/// each vertex is placed at the parameters where the p-curve's image
+/// `S(pc(t))` passes closest to it (every near-global minimum kept, so that
+/// a closed p-curve offers both ends of its domain), and of the pairs the
+/// one whose middle lies on the 3-D edge is taken (the branch of a closed
+/// p-curve, the traversal direction). The 3-D range is kept ([`PcurveRange::Same`])
+/// when it already puts both vertices on the image.
+pub fn pcurve_range(surface: &Surface, pc: &Curve, ed: &Edge, p0: Vec3, p1: Vec3) -> PcurveRange {
+    let image = |t: f64| -> Option<Vec3> {
+        let q = pc.eval(t);
+        let p = surface.eval(q.x, q.y);
+        (p.x.is_finite() && p.y.is_finite() && p.z.is_finite()).then_some(p)
+    };
+    let dist = |t: f64, p: &Vec3| image(t).map_or(f64::INFINITY, |q| (q - p).norm());
+    let scale = 1.0 + p0.norm().max(p1.norm());
+    let same_tol = 1e-9 * scale;
+    let (c0, c1) = (dist(ed.t0, &p0), dist(ed.t1, &p1));
+    if c0 <= same_tol && c1 <= same_tol {
+        return PcurveRange::Same;
+    }
+    let (lo, hi) = pc.natural_range().unwrap_or_else(|| {
+        // an unbounded p-curve (a line): around the 3-D range, generously
+        let w = (ed.t1 - ed.t0).abs().max(1.0);
+        (ed.t0.min(ed.t1) - 4.0 * w, ed.t0.max(ed.t1) + 4.0 * w)
+    });
+    if !(lo.is_finite() && hi.is_finite() && hi > lo) {
+        return PcurveRange::NotFound;
+    }
+    let n = PCURVE_SAMPLES;
+    let ts: Vec<f64> = (0..=n).map(|i| lo + (hi - lo) * i as f64 / n as f64).collect();
+    let candidates = |p: &Vec3| -> Vec<(f64, f64)> {
+        let d: Vec<f64> = ts.iter().map(|&t| dist(t, p)).collect();
+        let mut out: Vec<(f64, f64)> = Vec::new();
+        for i in 0..=n {
+            let left = if i == 0 { f64::INFINITY } else { d[i - 1] };
+            let right = if i == n { f64::INFINITY } else { d[i + 1] };
+            if !(d[i] <= left && d[i] <= right && d[i].is_finite()) {
+                continue;
+            }
+            // golden-section refinement inside the neighbouring samples
+            let (mut a, mut b) = (ts[i.saturating_sub(1)], ts[(i + 1).min(n)]);
+            let g = 0.5 * (5f64.sqrt() - 1.0);
+            let (mut x1, mut x2) = (b - g * (b - a), a + g * (b - a));
+            let (mut f1, mut f2) = (dist(x1, p), dist(x2, p));
+            for _ in 0..80 {
+                if f1 <= f2 {
+                    b = x2;
+                    x2 = x1;
+                    f2 = f1;
+                    x1 = b - g * (b - a);
+                    f1 = dist(x1, p);
+                } else {
+                    a = x1;
+                    x1 = x2;
+                    f1 = f2;
+                    x2 = a + g * (b - a);
+                    f2 = dist(x2, p);
+                }
+            }
+            let mut best = if f1 <= f2 { (x1, f1) } else { (x2, f2) };
+            // the sample itself (a domain end) may be the minimum
+            if d[i] < best.1 {
+                best = (ts[i], d[i]);
+            }
+            out.push(best);
+        }
+        let m = out.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
+        out.retain(|c| c.1 <= (10.0 * m).max(m + 1e-7 * scale));
+        out.sort_by(|a, b| a.1.total_cmp(&b.1));
+        out.truncate(4);
+        out
+    };
+    let (a, b) = (candidates(&p0), candidates(&p1));
+    let edge = CurveSegment {
+        curve: ed.curve.clone(),
+        t0: ed.t0,
+        t1: ed.t1,
+        forward: true,
+    };
+    let size = (edge.eval_unit(0.5).p - p0).norm() + (p1 - p0).norm();
+    let mut best: Option<(f64, f64, f64, f64)> = None; // (ta, tb, ranking, end distance)
+    for &(ta, da) in &a {
+        for &(tb, db) in &b {
+            if (ta - tb).abs() <= 1e-12 * (1.0 + (hi - lo).abs()) {
+                continue;
+            }
+            // direction-sensitive ranking: the pair's image against the
+            // edge at the same fractions (the parameterisations differ, but
+            // a wrong branch or direction is far off)
+            let rank: f64 = [0.25, 0.5, 0.75]
+                .iter()
+                .map(|&s| image(ta + (tb - ta) * s).map_or(f64::INFINITY, |q| (q - edge.eval_unit(s).p).norm()))
+                .sum();
+            if best.map_or(true, |bb| rank < bb.2) {
+                best = Some((ta, tb, rank, da.max(db)));
+            }
+        }
+    }
+    // the chosen pair's image must lie on the 3-D edge
+    let on_edge = |ta: f64, tb: f64| -> f64 {
+        [0.25, 0.5, 0.75]
+            .iter()
+            .map(|&s| {
+                image(ta + (tb - ta) * s).map_or(f64::INFINITY, |q| {
+                    crate::import::eval::distance_to_curve_range(&ed.curve, ed.t0, ed.t1, &q)
+                })
+            })
+            .fold(0.0, f64::max)
+    };
+    let best = best.map(|(ta, tb, _, de)| (ta, tb, on_edge(ta, tb), de));
+    match best {
+        Some((ta, tb, dm, de)) if de < c0.max(c1) && dm <= 1e-2 * size + 10.0 * de + same_tol => PcurveRange::Found {
+            t0: ta.min(tb),
+            t1: ta.max(tb),
+            reversed: tb < ta,
+        },
+        _ => PcurveRange::NotFound,
+    }
+}
 
 impl<'e, 'a> Builder<'e, 'a> {
     /// VERTEX_POINT → Model vertex index.
@@ -187,12 +405,28 @@ impl<'e, 'a> Builder<'e, 'a> {
         let pcurve = match pick {
             Some(pc) => {
                 let c = self.pcurve(pc, surface)?;
-                self.model.edges.get(e).map(|ed| CurveSegment {
-                    curve: c,
-                    t0: ed.t0,
-                    t1: ed.t1,
-                    forward,
-                })
+                match self.model.edges.get(e) {
+                    Some(ed) => {
+                        let vertex = |v: Option<usize>| v.and_then(|v| self.model.vertices.get(v)).map(|v| v.point);
+                        let ends = vertex(ed.start).zip(vertex(ed.end));
+                        let (t0, t1, reversed) = match ends.map(|(p0, p1)| pcurve_range(surface, &c, ed, p0, p1)) {
+                            Some(PcurveRange::Found { t0, t1, reversed }) => (t0, t1, reversed),
+                            Some(PcurveRange::NotFound) => {
+                                self.pcurve_range_misses
+                                    .push(self.ex.instances.get(pc).map_or(0, |i| i.id));
+                                (ed.t0, ed.t1, false)
+                            }
+                            Some(PcurveRange::Same) | None => (ed.t0, ed.t1, false),
+                        };
+                        Some(CurveSegment {
+                            curve: c,
+                            t0,
+                            t1,
+                            forward: forward != reversed,
+                        })
+                    }
+                    None => None,
+                }
             }
             None => None,
         };
@@ -206,14 +440,14 @@ impl<'e, 'a> Builder<'e, 'a> {
         })
     }
 
-    /// A loop (EDGE_LOOP, POLY_LOOP); `None` for a VERTEX_LOOP.
+    /// A loop (EDGE_LOOP, POLY_LOOP), or the Model vertex of a VERTEX_LOOP.
     fn face_loop(
         &mut self,
         idx: usize,
         surf: usize,
         surface: &Surface,
         seam_uses: &mut Vec<usize>,
-    ) -> Result<Option<Loop>, StepError> {
+    ) -> Result<Bound, StepError> {
         let a = self.simple(idx);
         let name = super::access::upper(a.entity);
         let source = self.ex.instances.get(idx).map_or(0, |i| i.id);
@@ -223,12 +457,9 @@ impl<'e, 'a> Builder<'e, 'a> {
                 for oe in a.refs(1)? {
                     coedges.push(self.coedge(oe, surf, surface, seam_uses)?);
                 }
-                Ok(Some(Loop { coedges, source }))
+                Ok(Bound::Edges(Loop { coedges, source }))
             }
-            b"VERTEX_LOOP" => {
-                self.vertex(a.reference(1)?)?;
-                Ok(None)
-            }
+            b"VERTEX_LOOP" => Ok(Bound::Vertex(self.vertex(a.reference(1)?)?)),
             b"POLY_LOOP" => {
                 let pts = a.refs(1)?;
                 let mut p = Vec::with_capacity(pts.len());
@@ -254,7 +485,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                         source,
                     })
                     .collect();
-                Ok(Some(Loop { coedges, source }))
+                Ok(Bound::Edges(Loop { coedges, source }))
             }
             _ => Err(a.err("expected an EDGE_LOOP, VERTEX_LOOP or POLY_LOOP")),
         }
@@ -278,6 +509,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         let mut outer = None;
         let mut inner = Vec::new();
         let mut seam_uses = Vec::new();
+        let mut vertex_loops = Vec::new();
         for b in bounds {
             let ba = self.simple(b);
             let bname = super::access::upper(ba.entity);
@@ -287,8 +519,12 @@ impl<'e, 'a> Builder<'e, 'a> {
                 _ => return Err(ba.err("expected a FACE_BOUND or FACE_OUTER_BOUND")),
             };
             let orientation = ba.boolean(2, true)?;
-            let Some(mut lp) = self.face_loop(ba.reference(1)?, surf, &surface, &mut seam_uses)? else {
-                continue;
+            let mut lp = match self.face_loop(ba.reference(1)?, surf, &surface, &mut seam_uses)? {
+                Bound::Edges(lp) => lp,
+                Bound::Vertex(v) => {
+                    vertex_loops.push((v, self.ex.instances.get(b).map_or(0, |i| i.id)));
+                    continue;
+                }
             };
             if !orientation {
                 lp.coedges.reverse();
@@ -310,7 +546,15 @@ impl<'e, 'a> Builder<'e, 'a> {
             }
         }
         if outer.is_none() && !inner.is_empty() {
-            outer = Some(inner.remove(0));
+            // Only FACE_BOUNDs: which loop is the outer one is told by the
+            // loops' orientation (ISO 10303-42: the face lies on the left of
+            // each bound, seen from the face normal), not by their order.
+            match loop_roles(&self.model, &surface, same_sense, &inner) {
+                LoopRoles::Outer(k) => outer = Some(inner.remove(k)),
+                // the whole closed surface minus the holes
+                LoopRoles::AllHoles => {}
+                LoopRoles::Unknown => outer = Some(inner.remove(0)),
+            }
         }
         let f = self.model.faces.len();
         for lp in outer.iter().chain(inner.iter()) {
@@ -331,6 +575,13 @@ impl<'e, 'a> Builder<'e, 'a> {
             source: self.ex.instances.get(idx).map_or(0, |i| i.id),
         });
         Self::set_mapped(&mut self.face_map, idx, f);
+        for (vertex, source) in vertex_loops {
+            self.model.vertex_loops.push(VertexLoop {
+                face: f,
+                vertex,
+                source,
+            });
+        }
         Ok(f)
     }
 
