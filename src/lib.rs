@@ -20,7 +20,26 @@
 // `!(x > tol)` deliberately treats NaN as failing the test.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+/// Declares a stage's internal module: `pub` with the `reference` feature
+/// (for the integration tests, benches and dev/ probes), `pub(crate)`
+/// otherwise. `internal! { mod a; mod b; }`; attributes (`#[cfg(..)]`, docs)
+/// before a `mod` are kept.
+macro_rules! internal {
+    ($($(#[$attr:meta])* mod $name:ident;)*) => {
+        $(
+            $(#[$attr])*
+            #[cfg(feature = "reference")]
+            pub mod $name;
+            $(#[$attr])*
+            #[cfg(not(feature = "reference"))]
+            pub(crate) mod $name;
+        )*
+    };
+}
+
 pub mod capi;
+#[cfg(feature = "toolchain")]
+mod cli;
 #[cfg(feature = "toolchain")]
 pub mod export;
 pub mod geom;
@@ -30,6 +49,13 @@ pub mod import;
 pub mod prepare;
 pub mod scene;
 pub mod track;
+
+/// The `extrack` command line (`src/main.rs` calls it); not library API.
+#[cfg(feature = "toolchain")]
+#[doc(hidden)]
+pub fn __cli_main() -> std::process::ExitCode {
+    cli::main()
+}
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
