@@ -32,6 +32,8 @@ macro_rules! internal {
             pub mod $name;
             $(#[$attr])*
             #[cfg(not(feature = "reference"))]
+            // What only the tests use is unused here.
+            #[allow(dead_code, unused_imports)]
             pub(crate) mod $name;
         )*
     };
