@@ -1,5 +1,5 @@
 //! The `.exs` scene format: the seam between the offline stage and the
-//! runtime trackers (DESIGN.md "Pipeline"). Specified byte by byte in
+//! runtime trackers (`docs/architecture.md`, "Pipeline"). Specified byte by byte in
 //! `formats/scene.md`.
 //!
 //! - [`SceneData`] (`data.rs`): the owned model the offline stage fills;
