@@ -21,14 +21,14 @@
 //! Run: `cargo bench --bench capi -- --warm-up-time 1 --measurement-time 3`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use extrack::capi::coupler::{ext_coupler, ext_coupler_new, ext_coupler_output, ext_coupler_tick};
-use extrack::capi::error::ext_status;
-use extrack::capi::pair::{
+use extrack::capi::{ext_coupler, ext_coupler_new, ext_coupler_output, ext_coupler_tick};
+use extrack::capi::ext_status;
+use extrack::capi::{
     ext_pair_result, ext_pair_tracker, ext_pair_tracker_free, ext_pair_tracker_new, ext_pair_tracker_update_pose,
 };
-use extrack::capi::scene::{ext_scene, ext_scene_load_buffer};
-use extrack::capi::tracker::{ext_closest_point, ext_point_tracker, ext_point_tracker_new, ext_point_tracker_update};
-use extrack::capi::types::{ext_pose, ext_twist, ext_vec3};
+use extrack::capi::{ext_scene, ext_scene_load_buffer};
+use extrack::capi::{ext_closest_point, ext_point_tracker, ext_point_tracker_new, ext_point_tracker_update};
+use extrack::capi::{ext_pose, ext_twist, ext_vec3};
 use extrack::geom::{Pose, Vec3};
 use extrack::track::{
     BodyPairTracker, BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState, TrackScene, TrackerConfig,
@@ -136,7 +136,7 @@ fn bench(c: &mut Criterion) {
     let still = BodyState::at(Pose::identity());
     let identity = ext_pose {
         position: ext_vec3 { x: 0.0, y: 0.0, z: 0.0 },
-        orientation: extrack::capi::types::ext_quat {
+        orientation: extrack::capi::ext_quat {
             w: 1.0,
             x: 0.0,
             y: 0.0,
@@ -156,11 +156,11 @@ fn bench(c: &mut Criterion) {
     };
     let mut rust_coupler = HapticCoupler::new(&ts, 0, ccfg).unwrap();
     let mut c_coupler: *mut ext_coupler = std::ptr::null_mut();
-    let c_cfg = extrack::capi::coupler::ext_coupler_config {
+    let c_cfg = extrack::capi::ext_coupler_config {
         stiffness: ccfg.stiffness,
         damping: ccfg.damping,
         max_force: ccfg.max_force,
-        tracker: extrack::capi::tracker::ext_tracker_config::from(&ccfg.tracker),
+        tracker: extrack::capi::ext_tracker_config::from(&ccfg.tracker),
     };
     assert_eq!(
         unsafe { ext_coupler_new(scene, 0, &c_cfg, &mut c_coupler) },
@@ -276,9 +276,9 @@ fn bench(c: &mut Criterion) {
         ROUNDS - 1,
     );
     unsafe {
-        extrack::capi::coupler::ext_coupler_free(c_coupler);
-        extrack::capi::tracker::ext_point_tracker_free(c_tracker);
-        extrack::capi::scene::ext_scene_free(scene);
+        extrack::capi::ext_coupler_free(c_coupler);
+        extrack::capi::ext_point_tracker_free(c_tracker);
+        extrack::capi::ext_scene_free(scene);
     }
 }
 
@@ -385,7 +385,7 @@ fn bench_pair(c: &mut Criterion) {
     );
     unsafe {
         ext_pair_tracker_free(ct);
-        extrack::capi::scene::ext_scene_free(scene);
+        extrack::capi::ext_scene_free(scene);
     }
 }
 

@@ -1,5 +1,5 @@
 //! Haptic coupler: a god-object proxy on the body surface and a spring–damper
-//! between device and proxy (`crate::track::HapticCoupler`, DESIGN.md
+//! between device and proxy (`crate::track::HapticCoupler`, `docs/architecture.md`
 //! "Haptic coupling", PG-2004 Figs. 1–2, NJC-1999).
 
 use super::error::{ext_status, guard};

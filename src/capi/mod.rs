@@ -6,7 +6,7 @@
 //! - prefix `ext_`; opaque handles made by `ext_*_new` / `ext_scene_*` and
 //!   released by `ext_*_free`;
 //! - arguments ordered object, inputs, outputs;
-//! - every fallible function returns an [`ext_status`](error::ext_status) and
+//! - every fallible function returns an [`ext_status`] and
 //!   writes its outputs only on success; the message of a failure is copied
 //!   into a caller buffer by `ext_last_error_message` (thread-local);
 //! - NULL pointers and non-finite numbers are rejected with a status;
@@ -17,11 +17,20 @@
 //!
 //! Only this module (and the scene view's memory map) contains `unsafe`.
 
-pub mod batch;
-pub mod coupler;
-pub mod error;
-pub mod pair;
-pub mod scene;
-pub mod tracker;
-pub mod types;
-pub mod version;
+mod batch;
+mod coupler;
+mod error;
+mod pair;
+mod scene;
+mod tracker;
+mod types;
+mod version;
+
+pub use batch::*;
+pub use coupler::*;
+pub use error::*;
+pub use pair::*;
+pub use scene::*;
+pub use tracker::*;
+pub use types::*;
+pub use version::*;

@@ -5,7 +5,7 @@
 //! conversion the target forces is printed as a warning (formats/export.md).
 
 use clap::Args;
-use extrack::export::{iges, step, Format};
+use crate::export::{iges, step, Format};
 use std::path::PathBuf;
 
 /// Arguments of `extrack convert`.
@@ -28,7 +28,7 @@ pub fn run(args: ConvertArgs) -> Result<(), String> {
             args.output.display()
         )
     })?;
-    let model = extrack::import::import_file(&args.input).map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let model = crate::import::import_file(&args.input).map_err(|e| format!("{}: {e}", args.input.display()))?;
     let written = match format {
         Format::Step => step::write_step(&model, &step::StepOptions::default()),
         Format::Iges => iges::write_iges(

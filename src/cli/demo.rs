@@ -3,12 +3,12 @@
 //! in rigid motion (PG-2002), tracked at 1 kHz.
 
 use clap::Args;
-use extrack::geom::fixtures::{ellipsoid, table1_patch};
-use extrack::geom::Vec3;
-use extrack::track::core::{normalized_error, DIST_FLOOR};
-use extrack::track::point_patch::point_patch_local;
-use extrack::track::scenarios::{ellipsoid_states, helix};
-use extrack::track::{BodyState, ControlLaw, Integrator, PatchPairTracker, PointPatchTracker, TrackerConfig};
+use crate::geom::fixtures::{ellipsoid, table1_patch};
+use crate::geom::Vec3;
+use crate::track::core::{normalized_error, DIST_FLOOR};
+use crate::track::point_patch::point_patch_local;
+use crate::track::scenarios::{ellipsoid_states, helix};
+use crate::track::{BodyState, ControlLaw, Integrator, PatchPairTracker, PointPatchTracker, TrackerConfig};
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -3,9 +3,9 @@
 //! placements (a cold body–body query).
 
 use clap::Args;
-use extrack::geom::{Pose, Vec3};
-use extrack::scene::data::FeatureRef;
-use extrack::track::{body_distance, BodyPairResult, TrackScene};
+use crate::geom::{Pose, Vec3};
+use crate::scene::data::FeatureRef;
+use crate::track::{body_distance, BodyPairResult, TrackScene};
 use std::path::PathBuf;
 
 /// Arguments of `extrack distance`.
@@ -145,9 +145,9 @@ pub fn result_text(r: &BodyPairResult, a: u32, b: u32) -> String {
 fn self_distance(scene: &TrackScene, a: u32) -> Result<BodyPairResult, String> {
     let body = scene.body(a).map_err(|e| e.to_string())?;
     let corner = body.placement.transform_point(&(body.hi + (body.hi - body.lo)));
-    let r = extrack::track::closest_point(
+    let r = crate::track::closest_point(
         scene,
-        &extrack::track::Target::Body {
+        &crate::track::Target::Body {
             index: a,
             pose: Pose::identity(),
         },

@@ -1,16 +1,16 @@
 //! `extrack export SCENE.exs --format step|iges -o FILE`: the pieces as separate
-//! exact faces (`extrack::export::scene`; `--by-class` gives one body per
+//! exact faces (`crate::export::scene`; `--by-class` gives one body per
 //! convexity class).
 //!
 //! `extrack export SCENE.exs --format obj|gltf -o FILE`: a tessellation of the
 //! scene's pieces coloured by convexity class (Wavefront OBJ with a `.mtl`
 //! next to it, or one glTF 2.0 file with an embedded buffer, see
-//! [`extrack::scene::gltf`]), in world coordinates (body placements applied). Triangles of
+//! [`crate::scene::gltf`]), in world coordinates (body placements applied). Triangles of
 //! trimmed pieces whose centre lies outside the piece's trim loops are left out.
 
 use clap::{Args, ValueEnum};
-use extrack::geom::NurbsSurface;
-use extrack::scene::{ConvexityClass, SceneFile};
+use crate::geom::NurbsSurface;
+use crate::scene::{ConvexityClass, SceneFile};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -46,10 +46,10 @@ pub struct ExportArgs {
     pub by_class: bool,
 }
 
-fn run_exact(args: &ExportArgs, format: extrack::export::Format) -> Result<(), String> {
+fn run_exact(args: &ExportArgs, format: crate::export::Format) -> Result<(), String> {
     let scene = SceneFile::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let data = scene.view().to_data();
-    let (bytes, warnings) = extrack::export::write_scene(&data, format, args.by_class)
+    let (bytes, warnings) = crate::export::write_scene(&data, format, args.by_class)
         .map_err(|e| format!("{}: {e}", args.output.display()))?;
     std::fs::write(&args.output, bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;
     for w in &warnings {
@@ -64,20 +64,20 @@ fn run_exact(args: &ExportArgs, format: extrack::export::Format) -> Result<(), S
     Ok(())
 }
 
-use extrack::scene::gltf::class_colour as colour;
+use crate::scene::gltf::class_colour as colour;
 
 /// Runs `export`.
 pub fn run(args: ExportArgs) -> Result<(), String> {
     match args.format {
-        ExportFormat::Step => return run_exact(&args, extrack::export::Format::Step),
-        ExportFormat::Iges => return run_exact(&args, extrack::export::Format::Iges),
+        ExportFormat::Step => return run_exact(&args, crate::export::Format::Step),
+        ExportFormat::Iges => return run_exact(&args, crate::export::Format::Iges),
         ExportFormat::Obj | ExportFormat::Gltf => {}
     }
     let scene = SceneFile::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let data = scene.view().to_data();
     let n = args.grid.clamp(1, 256);
     if let ExportFormat::Gltf = args.format {
-        let text = extrack::scene::gltf::to_gltf(&data, n);
+        let text = crate::scene::gltf::to_gltf(&data, n);
         std::fs::write(&args.output, text).map_err(|e| format!("{}: {e}", args.output.display()))?;
         println!("wrote {}", args.output.display());
         return Ok(());
@@ -101,7 +101,7 @@ pub fn run(args: ExportArgs) -> Result<(), String> {
         let pl = data
             .bodies
             .get(p.body as usize)
-            .map_or(extrack::scene::IDENTITY_PLACEMENT, |b| b.placement);
+            .map_or(crate::scene::IDENTITY_PLACEMENT, |b| b.placement);
         let _ = writeln!(obj, "o piece_{k}\nusemtl {}", p.class.name());
         for i in 0..=n {
             for j in 0..=n {

@@ -3,8 +3,8 @@
 //! one-screen summary.
 
 use clap::Args;
-use extrack::prepare::{prepare_with_stats, PrepareOptions};
-use extrack::scene::ConvexityClass;
+use crate::prepare::{prepare_with_stats, PrepareOptions};
+use crate::scene::ConvexityClass;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -29,7 +29,7 @@ pub struct ImportArgs {
 /// Runs `import`.
 pub fn run(args: ImportArgs) -> Result<(), String> {
     let t0 = Instant::now();
-    let model = extrack::import::import_file(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let model = crate::import::import_file(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let t_import = t0.elapsed();
     // a progress bar on stderr for long files (hidden when stderr is not a terminal)
     let total_faces: usize = model.bodies.iter().map(|b| b.face_indices().count()).sum();
@@ -61,7 +61,7 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
         scene.write()
     } else {
         scene
-            .write_packed(extrack::scene::packed::DEFAULT_LEVEL)
+            .write_packed(crate::scene::packed::DEFAULT_LEVEL)
             .map_err(|e| format!("{}: {e}", args.output.display()))?
     };
     std::fs::write(&args.output, &bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;

@@ -2,11 +2,11 @@
 //! prepared scene (`.exs`, recognised by its magic bytes).
 
 use clap::Args;
-use extrack::import::{import_file, InspectReport};
-use extrack::scene::packed::PACKED_MAGIC;
-use extrack::scene::records::MAGIC;
-use extrack::scene::summary::SceneSummary;
-use extrack::scene::SceneFile;
+use crate::import::{import_file, InspectReport};
+use crate::scene::packed::PACKED_MAGIC;
+use crate::scene::records::MAGIC;
+use crate::scene::summary::SceneSummary;
+use crate::scene::SceneFile;
 use std::path::PathBuf;
 
 /// Arguments of `extrack inspect`.

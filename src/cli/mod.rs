@@ -1,6 +1,7 @@
 //! Subcommands of the `extrack` binary (one file per command).
 
-use clap::Subcommand;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
 
 pub mod batch;
 pub mod convert;
@@ -13,6 +14,26 @@ pub mod inspect;
 pub mod pair_track;
 pub mod query;
 pub mod track;
+
+/// Exact real-time extremal-distance tracking on NURBS CAD models.
+#[derive(Parser)]
+#[command(name = "extrack", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The `extrack` command line: parses the arguments and runs the subcommand.
+pub fn main() -> ExitCode {
+    let args = Cli::parse();
+    match run(args.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("extrack: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
 
 /// All subcommands.
 #[derive(Subcommand)]

@@ -5,8 +5,8 @@
 
 use super::distance::{check_body, feature_text, parse_bodies};
 use super::track::percentile;
-use extrack::geom::{Pose, Twist, Vec3};
-use extrack::track::{body_distance, BodyPairResult, BodyPairTracker, BodyState, TrackScene, TrackerConfig};
+use crate::geom::{Pose, Twist, Vec3};
+use crate::track::{body_distance, BodyPairResult, BodyPairTracker, BodyState, TrackScene, TrackerConfig};
 use nalgebra::{Quaternion, UnitQuaternion};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -124,7 +124,7 @@ pub fn twist_between(p0: &Pose, p1: &Pose, dt: f64) -> Twist {
 
 /// Centre and radius of a body's bounding sphere in the world, at its placement
 /// (the sphere around its local box).
-fn sphere(body: &extrack::track::BodyGeom) -> (Vec3, f64) {
+fn sphere(body: &crate::track::BodyGeom) -> (Vec3, f64) {
     let c = body.placement.transform_point(&((body.lo + body.hi) * 0.5));
     (c, (body.hi - body.lo).norm() * 0.5)
 }
@@ -152,7 +152,7 @@ pub fn builtin_motion(
     let place_b = |c: Vec3, rot: UnitQuaternion<f64>| Pose::from_parts(c - rot * cb, rot);
     match name {
         "orbit" => {
-            let states = extrack::track::scenarios::body_orbit(body_a, body_b, steps, BUILTIN_DT);
+            let states = crate::track::scenarios::body_orbit(body_a, body_b, steps, BUILTIN_DT);
             // the lap closes: the last sample repeats the first
             Ok(times
                 .zip(states.iter().cycle())
@@ -182,7 +182,7 @@ pub fn builtin_motion(
                 }
                 s -= r.distance;
             }
-            let extent = |g: &extrack::track::BodyGeom| (g.hi - g.lo).min();
+            let extent = |g: &crate::track::BodyGeom| (g.hi - g.lo).min();
             let depth = 0.1 * extent(body_a).min(extent(body_b)).max(1e-6);
             let gap = 0.1 * (ra + rb);
             Ok(times
@@ -385,11 +385,11 @@ fn plot_trace(path: &Path, trace: &[(f64, BodyPairResult)]) -> Result<(), String
     Ok(())
 }
 
-fn feature_index(f: extrack::scene::data::FeatureRef) -> u32 {
+fn feature_index(f: crate::scene::data::FeatureRef) -> u32 {
     match f {
-        extrack::scene::data::FeatureRef::Piece(i)
-        | extrack::scene::data::FeatureRef::Edge(i)
-        | extrack::scene::data::FeatureRef::Vertex(i) => i,
+        crate::scene::data::FeatureRef::Piece(i)
+        | crate::scene::data::FeatureRef::Edge(i)
+        | crate::scene::data::FeatureRef::Vertex(i) => i,
     }
 }
 

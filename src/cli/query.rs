@@ -2,8 +2,8 @@
 //! closest-point queries for a list of points (in parallel).
 
 use clap::Args;
-use extrack::geom::{Pose, Vec3};
-use extrack::track::{closest_points, PointBodyResult, Target, TrackScene};
+use crate::geom::{Pose, Vec3};
+use crate::track::{closest_points, PointBodyResult, Target, TrackScene};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -32,12 +32,12 @@ pub fn load_scene(path: &Path) -> Result<TrackScene, String> {
         .to_ascii_lowercase();
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     if matches!(ext.as_str(), "step" | "stp" | "igs" | "iges") {
-        let model = extrack::import::import_file(path).map_err(|e| err(&e))?;
+        let model = crate::import::import_file(path).map_err(|e| err(&e))?;
         let data =
-            extrack::prepare::prepare(&model, &extrack::prepare::PrepareOptions::default()).map_err(|e| err(&e))?;
+            crate::prepare::prepare(&model, &crate::prepare::PrepareOptions::default()).map_err(|e| err(&e))?;
         TrackScene::from_data(&data).map_err(|e| err(&e))
     } else {
-        let file = extrack::scene::SceneFile::open(path).map_err(|e| err(&e))?;
+        let file = crate::scene::SceneFile::open(path).map_err(|e| err(&e))?;
         TrackScene::new(&file.view()).map_err(|e| err(&e))
     }
 }
@@ -75,15 +75,15 @@ pub fn parse_points(path: &Path) -> Result<Vec<Vec3>, String> {
 /// The feature of a result as JSON.
 pub fn feature_json(r: &PointBodyResult) -> Value {
     let (kind, id) = match r.feature {
-        extrack::scene::data::FeatureRef::Piece(i) => ("piece", i),
-        extrack::scene::data::FeatureRef::Edge(i) => ("edge", i),
-        extrack::scene::data::FeatureRef::Vertex(i) => ("vertex", i),
+        crate::scene::data::FeatureRef::Piece(i) => ("piece", i),
+        crate::scene::data::FeatureRef::Edge(i) => ("edge", i),
+        crate::scene::data::FeatureRef::Vertex(i) => ("vertex", i),
     };
     json!({
         "kind": kind,
         "id": id,
         "body": r.body,
-        "piece": (r.piece != extrack::scene::data::NONE).then_some(r.piece),
+        "piece": (r.piece != crate::scene::data::NONE).then_some(r.piece),
         "params": r.params,
     })
 }

@@ -5,8 +5,8 @@
 //! Both input formats: `formats/motion.md`.
 
 use clap::Args;
-use extrack::geom::Vec3;
-use extrack::track::{BodyState, PointBodyResult, PointBodyTracker, PointState, TrackerConfig};
+use crate::geom::Vec3;
+use crate::track::{BodyState, PointBodyResult, PointBodyTracker, PointState, TrackerConfig};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -89,9 +89,9 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 fn kind_id(r: &PointBodyResult) -> (&'static str, u32) {
     match r.feature {
-        extrack::scene::data::FeatureRef::Piece(i) => ("piece", i),
-        extrack::scene::data::FeatureRef::Edge(i) => ("edge", i),
-        extrack::scene::data::FeatureRef::Vertex(i) => ("vertex", i),
+        crate::scene::data::FeatureRef::Piece(i) => ("piece", i),
+        crate::scene::data::FeatureRef::Edge(i) => ("edge", i),
+        crate::scene::data::FeatureRef::Vertex(i) => ("vertex", i),
     }
 }
 
@@ -138,7 +138,7 @@ pub fn run(args: TrackArgs) -> Result<(), String> {
         switch_events += r.switches as u64;
         let (kind, id) = kind_id(&r);
         let sd = r.signed_distance.map_or(String::new(), |x| format!("{x}"));
-        let piece = if r.piece == extrack::scene::data::NONE {
+        let piece = if r.piece == crate::scene::data::NONE {
             String::new()
         } else {
             r.piece.to_string()

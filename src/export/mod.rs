@@ -9,11 +9,21 @@
 //! possible (e.g. to NURBS) and otherwise named there; nothing is dropped
 //! silently.
 
+// Model comparison (the round-trip tests' oracle): verification only.
+#[cfg(feature = "reference")]
 pub mod compare;
-pub mod iges;
-pub mod scene;
-pub mod step;
-pub mod units;
+#[cfg(all(test, not(feature = "reference")))]
+mod compare;
+internal! {
+    mod iges;
+    mod scene;
+    mod step;
+    mod units;
+}
+
+pub use iges::{write_iges, IgesOptions};
+pub use scene::{scene_to_model, SceneExportOptions};
+pub use step::{write_step, StepOptions};
 
 use crate::geom::Frame;
 use crate::geom::{Pose, Vec3};

@@ -8,6 +8,7 @@
 
 use crate::geom::Hpoint;
 
+#[cfg(test)]
 /// `C(n, k)` as f64.
 pub fn binom(n: usize, k: usize) -> f64 {
     if k > n {

@@ -35,7 +35,7 @@ const TABLE1_POINTS: [[f64; 3]; 25] = [
 ///
 /// The paper prints "order [3 3]", 5×5 control points and knots
 /// `[0 0 0 1 1 1]`; these are inconsistent (one clamped span with 5 poles per
-/// direction needs degree 4). Like `../shared/fixtures/generated/table1_patch.step`
+/// direction needs degree 4). Like `fixtures/table1_patch.step`
 /// and the oracle README ("Interpretation of the Table 1 patch"), this is the
 /// **degree 4 × 4 polynomial Bézier patch** on `[0,1]²` (knots
 /// `[0 0 0 0 0 1 1 1 1 1]`) whose pole `(i, j)` is printed point `5i + j`,
@@ -112,7 +112,7 @@ mod tests {
     #[test]
     fn table1_matches_the_step_fixture() {
         let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/generated/table1_patch.step");
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/table1_patch.step");
         let Ok(text) = std::fs::read_to_string(&path) else {
             println!("skipping: {} not found", path.display());
             return;

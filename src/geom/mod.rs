@@ -5,7 +5,7 @@
 //! flat arrays of homogeneous control points (`[w·x, w·y, w·z, w]`) and fixed-size
 //! stack buffers for the basis functions (degrees `1..=MAX_DEGREE`).
 //!
-//! Formulas (DESIGN.md "Evaluation"): with `f = A/W`,
+//! Formulas (docs/architecture.md, "Evaluation"): with `f = A/W`,
 //! `f_u = (A_u − W_u f)/W`, `f_uu = (A_uu − 2 W_u f_u − W_uu f)/W`,
 //! `f_uv = (A_uv − W_u f_v − W_v f_u − W_uv f)/W`.
 //!
@@ -13,25 +13,32 @@
 //! dispatch to them), the one module of `geom` and of the trackers that
 //! holds unchecked code.
 
-pub mod basis;
-pub mod bernstein;
-pub mod bez2;
-pub mod curve;
-pub mod curve_foot;
-pub mod error;
+internal! {
+    mod basis;
+    mod bernstein;
+    mod bez2;
+    mod curve;
+    mod curve_foot;
+    mod error;
+    mod frame;
+    mod knots;
+    mod polygon;
+    mod primitives;
+    mod simd;
+    mod surface;
+    #[cfg(feature = "toolchain")]
+    mod truck_conv;
+}
+// Reference geometry for the tests, benches and the `demo` command.
+#[cfg(feature = "reference")]
 pub mod fixtures;
-pub mod frame;
-pub mod knots;
-pub mod polygon;
-pub mod primitives;
-pub mod simd;
-pub mod surface;
-#[cfg(feature = "toolchain")]
-pub mod truck_conv;
+#[cfg(all(not(feature = "reference"), any(test, feature = "toolchain")))]
+pub(crate) mod fixtures;
 
 pub use basis::{find_span, MAX_DEGREE};
 pub use curve::{CurvePoint, NurbsCurve};
 pub use error::GeomError;
+#[cfg(feature = "reference")]
 pub use fixtures::table1_patch;
 pub use frame::{Frame, Pose, Twist};
 pub use knots::{BezierCurveSpan, BezierPatch};

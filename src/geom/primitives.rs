@@ -2,7 +2,7 @@
 //! importers produce (The NURBS Book, §7.3 circles, §8.5 surfaces of
 //! revolution, §8.3 extrusions).
 //!
-//! Parameterisations are Open CASCADE's (DESIGN.md "Conventions",
+//! Parameterisations are Open CASCADE's (`docs/architecture.md` "Conventions",
 //! `import::model::Surface`):
 //!
 //! | primitive | point |

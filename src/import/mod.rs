@@ -1,18 +1,25 @@
-//! Importers (IGES, STEP) into the B-rep [`model::Model`].
+//! Importers (IGES, STEP) into the B-rep [`Model`].
 //!
 //! [`import_file`] picks the format from the file's first bytes (not its
 //! extension): `ISO-10303-21;` is STEP, an 80-column record with `S` in column
 //! 73 is IGES.
 
-pub mod eval;
-pub mod iges;
-pub mod model;
-pub mod number;
-pub mod report;
-pub mod step;
+internal! {
+    mod eval;
+    mod iges;
+    mod model;
+    mod number;
+    mod report;
+    mod step;
+}
 
-pub use model::Model;
-pub use report::InspectReport;
+pub use iges::{read_iges, IgesError};
+pub use model::{
+    Body, BodyKind, Coedge, Curve, CurveSegment, Edge, Face, Loop, Model, Shell, SourceFormat, SourceId, Surface,
+    Units, Vertex,
+};
+pub use report::{BodySummary, InspectReport};
+pub use step::{read_step, At, StepError};
 
 use std::path::Path;
 use thiserror::Error;

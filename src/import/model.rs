@@ -1,6 +1,6 @@
 //! The B-rep Model every importer produces and every later stage consumes.
 //!
-//! Conventions (DESIGN.md "Conventions"):
+//! Conventions (`docs/architecture.md`, "Conventions"):
 //! - lengths in **millimetres** (importers convert from the file's unit), angles in radians;
 //! - face, edge and vertex geometry is in the owning body's local frame; a
 //!   [`Body::placement`] maps it to world coordinates. Two placed instances of

@@ -16,23 +16,25 @@
 // `!(x > 0.0)` style tests are deliberate: they also reject NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod convexity;
-pub mod features;
-pub mod fit;
-pub mod nurbs;
-mod piece_eval;
+internal! {
+    mod convexity;
+    mod features;
+    mod fit;
+    mod nurbs;
+    mod piece_eval;
+    mod split;
+    mod surface_fit;
+    mod trim;
+}
 mod pieces;
-pub mod split;
-pub mod surface_fit;
-pub mod trim;
 
+pub use convexity::ConvexityOptions;
 pub use piece_eval::{piece_normal, piece_surface};
 pub(crate) use pieces::PieceInfo;
 
 use crate::import::model::{BodyKind as ModelBodyKind, Model, SourceFormat};
 use crate::scene::data::{Aabb, Body, BodyKind, SceneData, SourceKind, Tolerance, NONE};
 use crate::scene::Span;
-use convexity::ConvexityOptions;
 use pieces::{face_pieces, surface_net, FaceOut};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,5 +1,5 @@
 //! The `.exs` scene format: the seam between the offline stage and the
-//! runtime trackers (DESIGN.md "Pipeline"). Specified byte by byte in
+//! runtime trackers (`docs/architecture.md`, "Pipeline"). Specified byte by byte in
 //! `formats/scene.md`.
 //!
 //! - [`SceneData`] (`data.rs`): the owned model the offline stage fills;
@@ -23,22 +23,27 @@
 //! assert_eq!(view.pieces().len(), 0);
 //! ```
 
-pub mod bvh;
-pub mod checksum;
-pub mod data;
-pub mod derived;
+internal! {
+    mod bvh;
+    mod checksum;
+    mod data;
+    mod derived;
+    #[cfg(feature = "toolchain")]
+    mod gltf;
+    mod summary;
+}
 mod dump;
 mod error;
-#[cfg(feature = "toolchain")]
-pub mod gltf;
 pub mod packed;
 pub mod records;
-pub mod summary;
 mod view;
 mod writer;
 
 pub use data::*;
 pub use dump::dump;
 pub use error::SceneError;
+#[cfg(feature = "toolchain")]
+pub use gltf::to_gltf;
+pub use summary::{SceneSummary, SectionSummary, ToleranceSummary};
 pub use view::{AlignedBytes, SceneFile, SceneView};
 pub use writer::{assemble, RawSection};

@@ -4,11 +4,11 @@
 //!
 //! Each tracker supplies, at witness parameters `x ∈ [lo, hi]ᴺ`, a [`Local`]:
 //! the gradient `g` of `½|ΔR|²` (for point–patch `g = Ψ`; for two surfaces
-//! `g = (Ψᵘ, Ψᵛ, −Ψʳ, −Ψˢ)`, DESIGN.md "Conventions"), its Jacobian `H`
+//! `g = (Ψᵘ, Ψᵛ, −Ψʳ, −Ψˢ)`, `docs/architecture.md` "Conventions"), its Jacobian `H`
 //! (`= S·M` with `M` the matrix of PG-2002/2004, `S = diag(±1)`), the metric
 //! (block-diagonal first fundamental forms) and the motion term `b = ∂g/∂t`.
 //!
-//! Laws (DESIGN.md "The runtime algorithms"):
+//! Laws (`docs/architecture.md`, "Runtime algorithms"):
 //! - globally convergent (PG-GUAS eq. 1): `ẋ = −K g` (or `−K I⁻¹ g`), with
 //!   saturated components where the witness sits on a boundary and the law
 //!   pushes out (the 5-mode automaton);

@@ -5,21 +5,31 @@
 //! - [`gains`]: discrete stability window and the motion lower bound (PG-GUAS Theorem 1);
 //! - [`motion`]: poses, twists and relative velocities.
 
-pub mod body;
-pub mod body_pair;
-pub mod brute;
-pub mod config;
-pub mod core;
-pub mod coupler;
-pub mod curves;
-pub mod far;
+internal! {
+    mod body;
+    mod body_pair;
+    mod config;
+    mod core;
+    mod coupler;
+    mod curves;
+    mod far;
+    mod motion;
+    mod patch_foot;
+    mod patch_pair;
+    mod point_body;
+    mod point_patch;
+}
 pub mod gains;
-pub mod motion;
-pub mod patch_foot;
-pub mod patch_pair;
-pub mod point_body;
-pub mod point_patch;
+// Brute-force oracles of the trackers: verification only.
+#[cfg(feature = "reference")]
+pub mod brute;
+#[cfg(all(test, not(feature = "reference")))]
+mod brute;
+// Scripted motions of the tests, benches and the `demo` command.
+#[cfg(feature = "reference")]
 pub mod scenarios;
+#[cfg(all(not(feature = "reference"), any(test, feature = "toolchain")))]
+pub(crate) mod scenarios;
 
 pub use body::{BodyError, BodyGeom, TrackScene};
 pub use body_pair::{body_distance, BodyPairResult, BodyPairTracker};

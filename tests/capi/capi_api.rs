@@ -3,11 +3,11 @@
 //! NULL and non-finite inputs give a status and leave outputs untouched;
 //! trackers outlive their scene handle.
 
-use extrack::capi::batch::{ext_scene_closest_point, ext_scene_closest_points, EXT_ALL_BODIES};
-use extrack::capi::error::{ext_last_error_message, ext_status};
-use extrack::capi::scene::{ext_scene, ext_scene_free, ext_scene_load_buffer};
-use extrack::capi::tracker::*;
-use extrack::capi::types::{ext_pose, ext_quat, ext_vec3};
+use extrack::capi::{ext_scene_closest_point, ext_scene_closest_points, EXT_ALL_BODIES};
+use extrack::capi::{ext_last_error_message, ext_status};
+use extrack::capi::{ext_scene, ext_scene_free, ext_scene_load_buffer};
+use extrack::capi::*;
+use extrack::capi::{ext_pose, ext_quat, ext_vec3};
 use extrack::geom::{Pose, Vec3};
 use extrack::track::{closest_point, closest_points, PointBodyTracker, PointState, Target, TrackScene, TrackerConfig};
 use std::ptr::{null, null_mut};
@@ -229,7 +229,7 @@ fn tracker_updates_equal_the_rust_tracker_and_reject_bad_input() {
         let dt = if k == 0 { 0.0 } else { 1e-3 };
         let r = rust.update(&f.ts, &PointState { q, q_dot }, &body, dt).unwrap();
         let cpose = ext_pose::from(&pose);
-        let ctwist = extrack::capi::types::ext_twist {
+        let ctwist = extrack::capi::ext_twist {
             angular: v(0.0, 0.0, w),
             linear: v(1.0, 0.0, 0.0),
         };
@@ -316,7 +316,7 @@ fn tracker_updates_equal_the_rust_tracker_and_reject_bad_input() {
 
 #[test]
 fn coupler_settings_and_contact() {
-    use extrack::capi::coupler::*;
+    use extrack::capi::*;
     let f = fixture("rounded_box.brep.igs");
     let scene = load(&f);
     let mut cfg = unsafe { std::mem::zeroed::<ext_coupler_config>() };
@@ -426,7 +426,7 @@ fn tracker_update_renormalises_near_unit_quaternions_once() {
 
 #[test]
 fn packed_scenes_load_from_buffers_and_files_and_answer_the_same() {
-    use extrack::capi::scene::ext_scene_load_file;
+    use extrack::capi::ext_scene_load_file;
     let f = fixture("assembly.step");
     let packed = extrack::scene::packed::pack(&f.bytes, extrack::scene::packed::DEFAULT_LEVEL).unwrap();
     assert!(packed.len() < f.bytes.len());

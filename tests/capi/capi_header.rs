@@ -111,9 +111,9 @@ fn header_version_macros_equal_cargo_version() {
         Some(env!("CARGO_PKG_VERSION_PATCH"))
     );
     let abi: u32 = define(&h, "EXT_ABI_VERSION").unwrap().parse().unwrap();
-    assert_eq!(abi, extrack::capi::version::ext_abi_version());
+    assert_eq!(abi, extrack::capi::ext_abi_version());
     // the library agrees at run time
-    let v = unsafe { std::ffi::CStr::from_ptr(extrack::capi::version::ext_version()) };
+    let v = unsafe { std::ffi::CStr::from_ptr(extrack::capi::ext_version()) };
     assert_eq!(v.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
 }
 

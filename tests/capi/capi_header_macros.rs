@@ -161,8 +161,8 @@ fn every_header_constant_compiles_in_c_and_cpp() {
     for m in &macros {
         let v = match m.name.as_str() {
             "EXT_VERSION" => env!("CARGO_PKG_VERSION").to_owned(),
-            "EXT_NONE" => extrack::capi::tracker::EXT_NONE.to_string(),
-            "EXT_ALL_BODIES" => extrack::capi::batch::EXT_ALL_BODIES.to_string(),
+            "EXT_NONE" => extrack::capi::EXT_NONE.to_string(),
+            "EXT_ALL_BODIES" => extrack::capi::EXT_ALL_BODIES.to_string(),
             _ if m.value == "UINT32_MAX" => u32::MAX.to_string(),
             _ => m.value.parse::<u64>().map(|v| v.to_string()).unwrap_or_default(),
         };

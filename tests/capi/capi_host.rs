@@ -472,9 +472,9 @@ fn servo_loop_host_under_valgrind() {
 fn matrix_pose(s: &str) -> extrack::geom::Pose {
     let m: Vec<f64> = s.split(',').map(|x| x.parse().unwrap()).collect();
     assert_eq!(m.len(), 16);
-    let mut p = extrack::capi::types::ext_pose {
-        position: extrack::capi::types::ext_vec3::default(),
-        orientation: extrack::capi::types::ext_quat {
+    let mut p = extrack::capi::ext_pose {
+        position: extrack::capi::ext_vec3::default(),
+        orientation: extrack::capi::ext_quat {
             w: 1.0,
             x: 0.0,
             y: 0.0,
@@ -482,8 +482,8 @@ fn matrix_pose(s: &str) -> extrack::geom::Pose {
         },
     };
     // the C host's conversion: the library's own
-    let st = unsafe { extrack::capi::types::ext_pose_from_matrix(m.as_ptr(), 0, &mut p) };
-    assert_eq!(st, extrack::capi::error::ext_status::EXT_OK);
+    let st = unsafe { extrack::capi::ext_pose_from_matrix(m.as_ptr(), 0, &mut p) };
+    assert_eq!(st, extrack::capi::ext_status::EXT_OK);
     let q = nalgebra::UnitQuaternion::new_normalize(nalgebra::Quaternion::new(
         p.orientation.w,
         p.orientation.x,

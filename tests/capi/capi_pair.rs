@@ -4,11 +4,11 @@
 //! give a status and leave outputs untouched; trackers outlive their scene
 //! handles.
 
-use extrack::capi::error::{ext_last_error_message, ext_status};
-use extrack::capi::pair::*;
-use extrack::capi::scene::{ext_scene, ext_scene_free, ext_scene_load_buffer};
-use extrack::capi::tracker::{ext_feature_kind, ext_tracker_config, ext_tracker_config_default};
-use extrack::capi::types::{ext_pose, ext_pose_to_matrix, ext_quat, ext_twist, ext_vec3};
+use extrack::capi::{ext_last_error_message, ext_status};
+use extrack::capi::*;
+use extrack::capi::{ext_scene, ext_scene_free, ext_scene_load_buffer};
+use extrack::capi::{ext_feature_kind, ext_tracker_config, ext_tracker_config_default};
+use extrack::capi::{ext_pose, ext_pose_to_matrix, ext_quat, ext_twist, ext_vec3};
 use extrack::geom::{Pose, Twist, Vec3};
 use extrack::scene::data::FeatureRef;
 use extrack::track::{body_distance, BodyPairResult, BodyPairTracker, BodyState, TrackScene, TrackerConfig};
@@ -148,7 +148,7 @@ fn pair_tracker_and_cold_query_equal_the_rust_api() {
         assert_eq!(st, ext_status::EXT_OK, "{}", message());
         let mut cp = ext_pose::from(&pose);
         assert_eq!(
-            unsafe { extrack::capi::types::ext_pose_from_matrix(m.as_ptr(), 0, &mut cp) },
+            unsafe { extrack::capi::ext_pose_from_matrix(m.as_ptr(), 0, &mut cp) },
             ext_status::EXT_OK
         );
         let pose_m = Pose::from_parts(

@@ -13,12 +13,12 @@
 //! ellipsoids, B on the built-in orbit (`scenarios::body_orbit`, one lap of
 //! 2,000 steps), through `BodyPairTracker::update` or
 //! `ext_pair_tracker_update_pose`.
-use extrack::capi::error::ext_status;
-use extrack::capi::scene::{ext_scene, ext_scene_free, ext_scene_load_buffer};
-use extrack::capi::tracker::{
+use extrack::capi::ext_status;
+use extrack::capi::{ext_scene, ext_scene_free, ext_scene_load_buffer};
+use extrack::capi::{
     ext_closest_point, ext_point_tracker, ext_point_tracker_free, ext_point_tracker_new, ext_point_tracker_update,
 };
-use extrack::capi::types::ext_vec3;
+use extrack::capi::ext_vec3;
 use extrack::geom::{Pose, Vec3};
 use extrack::track::{BodyState, PointBodyTracker, PointState, TrackScene, TrackerConfig};
 use std::hint::black_box;
@@ -100,8 +100,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// The body-pair side of the comparison (`pair-rust` or `pair-c`).
 fn pair(side: &str, n: usize) -> Result<(), Box<dyn std::error::Error>> {
-    use extrack::capi::pair::{ext_pair_result, ext_pair_tracker, ext_pair_tracker_free, ext_pair_tracker_new};
-    use extrack::capi::types::{ext_pose, ext_twist};
+    use extrack::capi::{ext_pair_result, ext_pair_tracker, ext_pair_tracker_free, ext_pair_tracker_new};
+    use extrack::capi::{ext_pose, ext_twist};
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let model = extrack::import::import_file(root.join("fixtures/ellipsoid.step"))?;
     let bytes = extrack::prepare::prepare(&model, &Default::default())?.write();
@@ -129,7 +129,7 @@ fn pair(side: &str, n: usize) -> Result<(), Box<dyn std::error::Error>> {
             })
             .collect();
         let update: unsafe extern "C" fn(_, _, _, _, _, _, _) -> ext_status =
-            black_box(extrack::capi::pair::ext_pair_tracker_update_pose);
+            black_box(extrack::capi::ext_pair_tracker_update_pose);
         let mut t: *mut ext_pair_tracker = std::ptr::null_mut();
         // SAFETY: live scene (twice), NULL config, valid out pointer.
         if unsafe { ext_pair_tracker_new(scene, 0, scene, 0, std::ptr::null(), &mut t) } != ext_status::EXT_OK {

@@ -101,7 +101,7 @@ impl Map2 {
         *self == Self::identity()
     }
     /// The same map as a 3-D affine map acting on `(u, v, 0)`.
-    pub fn to_affine(&self) -> Affine {
+    pub fn to_affine(self) -> Affine {
         let m = Matrix3::new(
             self.m[(0, 0)],
             self.m[(0, 1)],

@@ -247,7 +247,7 @@ mod tests {
 
     #[test]
     fn bspline_restricted() {
-        let p = crate::geom::table1_patch();
+        let p = crate::geom::fixtures::table1_patch();
         let s = Surface::BSpline(p.clone());
         let ((a, b), (c, d)) = p.domain();
         let r = ((a + 0.3 * (b - a), a + 0.8 * (b - a)), (c + 0.1 * (d - c), d));

@@ -349,7 +349,7 @@ mod tests {
         let cases = [
             // a free-form basis: the offset is not rational
             (
-                off(Surface::BSpline(crate::geom::table1_patch())),
+                off(Surface::BSpline(crate::geom::fixtures::table1_patch())),
                 "offset of a BSplineSurface",
             ),
             // a cone whose range holds its apex: the normal flips there

@@ -95,11 +95,11 @@ mod tests {
         };
         let cases = [
             (
-                off(Surface::BSpline(crate::geom::table1_patch()), 0.2),
+                off(Surface::BSpline(crate::geom::fixtures::table1_patch()), 0.2),
                 ((0.0, 1.0), (0.0, 1.0)),
             ),
             (
-                off(Surface::BSpline(crate::geom::table1_patch()), -0.1),
+                off(Surface::BSpline(crate::geom::fixtures::table1_patch()), -0.1),
                 ((0.1, 0.9), (0.2, 0.7)),
             ),
             (off(hyperboloid, 0.5), range),
