@@ -21,14 +21,14 @@
 //! Run: `cargo bench --bench capi -- --warm-up-time 1 --measurement-time 3`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use extrack::capi::{ext_coupler, ext_coupler_new, ext_coupler_output, ext_coupler_tick};
 use extrack::capi::ext_status;
+use extrack::capi::{ext_closest_point, ext_point_tracker, ext_point_tracker_new, ext_point_tracker_update};
+use extrack::capi::{ext_coupler, ext_coupler_new, ext_coupler_output, ext_coupler_tick};
 use extrack::capi::{
     ext_pair_result, ext_pair_tracker, ext_pair_tracker_free, ext_pair_tracker_new, ext_pair_tracker_update_pose,
 };
-use extrack::capi::{ext_scene, ext_scene_load_buffer};
-use extrack::capi::{ext_closest_point, ext_point_tracker, ext_point_tracker_new, ext_point_tracker_update};
 use extrack::capi::{ext_pose, ext_twist, ext_vec3};
+use extrack::capi::{ext_scene, ext_scene_load_buffer};
 use extrack::geom::{Pose, Vec3};
 use extrack::track::{
     BodyPairTracker, BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, PointState, TrackScene, TrackerConfig,

@@ -4,7 +4,7 @@
 //! and a JSON-lines report (`extrack::batch`).
 
 use clap::Args;
-use extrack::batch::{collision_report, output_path, process_file, FileOptions, FileReport};
+use crate::batch::{collision_report, output_path, process_file, FileOptions, FileReport};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;

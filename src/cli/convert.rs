@@ -4,8 +4,8 @@
 //! placements are kept exactly where the target can hold them; every
 //! conversion the target forces is printed as a warning (formats/export.md).
 
-use clap::Args;
 use crate::export::{iges, step, Format};
+use clap::Args;
 use std::path::PathBuf;
 
 /// Arguments of `extrack convert`.

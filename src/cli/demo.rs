@@ -2,13 +2,13 @@
 //! point on a helix over the PG-GUAS Table I patch and two NURBS ellipsoids
 //! in rigid motion (PG-2002), tracked at 1 kHz.
 
-use clap::Args;
 use crate::geom::fixtures::{ellipsoid, table1_patch};
 use crate::geom::Vec3;
 use crate::track::core::{normalized_error, DIST_FLOOR};
 use crate::track::point_patch::point_patch_local;
 use crate::track::scenarios::{ellipsoid_states, helix};
 use crate::track::{BodyState, ControlLaw, Integrator, PatchPairTracker, PointPatchTracker, TrackerConfig};
+use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -2,10 +2,10 @@
 //! global minimum distance (or the penetration) between two bodies at their
 //! placements (a cold body–body query).
 
-use clap::Args;
 use crate::geom::{Pose, Vec3};
 use crate::scene::data::FeatureRef;
 use crate::track::{body_distance, BodyPairResult, TrackScene};
+use clap::Args;
 use std::path::PathBuf;
 
 /// Arguments of `extrack distance`.

@@ -1,7 +1,7 @@
 //! `extrack dump FILE.exs`: deterministic text dump of a scene file.
 
-use clap::Args;
 use crate::scene::{dump, SceneError, SceneFile};
+use clap::Args;
 use std::path::PathBuf;
 
 /// Arguments of `extrack dump`.

@@ -8,9 +8,9 @@
 //! [`crate::scene::gltf`]), in world coordinates (body placements applied). Triangles of
 //! trimmed pieces whose centre lies outside the piece's trim loops are left out.
 
-use clap::{Args, ValueEnum};
 use crate::geom::NurbsSurface;
 use crate::scene::{ConvexityClass, SceneFile};
+use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 

@@ -2,9 +2,9 @@
 //! convex nice pieces and write the scene, with progress on stderr and a
 //! one-screen summary.
 
-use clap::Args;
 use crate::prepare::{prepare_with_stats, PrepareOptions};
 use crate::scene::ConvexityClass;
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;

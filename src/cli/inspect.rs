@@ -1,12 +1,12 @@
 //! `extrack inspect FILE [--json]`: summary of a STEP or IGES file, or of a
 //! prepared scene (`.exs`, recognised by its magic bytes).
 
-use clap::Args;
 use crate::import::{import_file, InspectReport};
 use crate::scene::packed::PACKED_MAGIC;
 use crate::scene::records::MAGIC;
 use crate::scene::summary::SceneSummary;
 use crate::scene::SceneFile;
+use clap::Args;
 use std::path::PathBuf;
 
 /// Arguments of `extrack inspect`.

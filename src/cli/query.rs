@@ -1,9 +1,9 @@
 //! `extrack query SCENE --points PTS.json [--body N] [--json]`: cold-start
 //! closest-point queries for a list of points (in parallel).
 
-use clap::Args;
 use crate::geom::{Pose, Vec3};
 use crate::track::{closest_points, PointBodyResult, Target, TrackScene};
+use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -33,8 +33,7 @@ pub fn load_scene(path: &Path) -> Result<TrackScene, String> {
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     if matches!(ext.as_str(), "step" | "stp" | "igs" | "iges") {
         let model = crate::import::import_file(path).map_err(|e| err(&e))?;
-        let data =
-            crate::prepare::prepare(&model, &crate::prepare::PrepareOptions::default()).map_err(|e| err(&e))?;
+        let data = crate::prepare::prepare(&model, &crate::prepare::PrepareOptions::default()).map_err(|e| err(&e))?;
         TrackScene::from_data(&data).map_err(|e| err(&e))
     } else {
         let file = crate::scene::SceneFile::open(path).map_err(|e| err(&e))?;

@@ -4,9 +4,9 @@
 //! body–body tracker driven along a motion of both bodies (`pair_track`).
 //! Both input formats: `formats/motion.md`.
 
-use clap::Args;
 use crate::geom::Vec3;
 use crate::track::{BodyState, PointBodyResult, PointBodyTracker, PointState, TrackerConfig};
+use clap::Args;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -111,8 +111,7 @@ mod tests {
     /// compares degrees, pole order and coordinates with [`table1_patch`].
     #[test]
     fn table1_matches_the_step_fixture() {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/table1_patch.step");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/table1_patch.step");
         let Ok(text) = std::fs::read_to_string(&path) else {
             println!("skipping: {} not found", path.display());
             return;

@@ -3,11 +3,11 @@
 //! NULL and non-finite inputs give a status and leave outputs untouched;
 //! trackers outlive their scene handle.
 
-use extrack::capi::{ext_scene_closest_point, ext_scene_closest_points, EXT_ALL_BODIES};
-use extrack::capi::{ext_last_error_message, ext_status};
-use extrack::capi::{ext_scene, ext_scene_free, ext_scene_load_buffer};
 use extrack::capi::*;
+use extrack::capi::{ext_last_error_message, ext_status};
 use extrack::capi::{ext_pose, ext_quat, ext_vec3};
+use extrack::capi::{ext_scene, ext_scene_free, ext_scene_load_buffer};
+use extrack::capi::{ext_scene_closest_point, ext_scene_closest_points, EXT_ALL_BODIES};
 use extrack::geom::{Pose, Vec3};
 use extrack::track::{closest_point, closest_points, PointBodyTracker, PointState, Target, TrackScene, TrackerConfig};
 use std::ptr::{null, null_mut};

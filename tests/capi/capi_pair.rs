@@ -4,11 +4,11 @@
 //! give a status and leave outputs untouched; trackers outlive their scene
 //! handles.
 
-use extrack::capi::{ext_last_error_message, ext_status};
 use extrack::capi::*;
-use extrack::capi::{ext_scene, ext_scene_free, ext_scene_load_buffer};
 use extrack::capi::{ext_feature_kind, ext_tracker_config, ext_tracker_config_default};
+use extrack::capi::{ext_last_error_message, ext_status};
 use extrack::capi::{ext_pose, ext_pose_to_matrix, ext_quat, ext_twist, ext_vec3};
+use extrack::capi::{ext_scene, ext_scene_free, ext_scene_load_buffer};
 use extrack::geom::{Pose, Twist, Vec3};
 use extrack::scene::data::FeatureRef;
 use extrack::track::{body_distance, BodyPairResult, BodyPairTracker, BodyState, TrackScene, TrackerConfig};

@@ -14,11 +14,11 @@
 //! 2,000 steps), through `BodyPairTracker::update` or
 //! `ext_pair_tracker_update_pose`.
 use extrack::capi::ext_status;
-use extrack::capi::{ext_scene, ext_scene_free, ext_scene_load_buffer};
+use extrack::capi::ext_vec3;
 use extrack::capi::{
     ext_closest_point, ext_point_tracker, ext_point_tracker_free, ext_point_tracker_new, ext_point_tracker_update,
 };
-use extrack::capi::ext_vec3;
+use extrack::capi::{ext_scene, ext_scene_free, ext_scene_load_buffer};
 use extrack::geom::{Pose, Vec3};
 use extrack::track::{BodyState, PointBodyTracker, PointState, TrackScene, TrackerConfig};
 use std::hint::black_box;
