@@ -3,8 +3,8 @@
 //! in parallel, with a progress bar, skipping the scenes that are up to date,
 //! and a JSON-lines report (`extrack::batch`).
 
-use clap::Args;
 use crate::batch::{collision_report, output_path, process_file, FileOptions, FileReport};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;

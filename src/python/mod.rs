@@ -8,8 +8,8 @@
 //! release the GIL. Scenes are immutable and shared between threads; a
 //! tracker is used by one thread at a time (PyO3's borrow flag enforces it).
 
-use crate::capi::error::{ext_last_error_message, ext_status, ext_status_name};
-use crate::capi::types::{ext_pose, ext_pose_from_matrix, ext_quat, ext_twist, ext_vec3};
+use crate::capi::{ext_last_error_message, ext_status, ext_status_name};
+use crate::capi::{ext_pose, ext_pose_from_matrix, ext_quat, ext_twist, ext_vec3};
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;

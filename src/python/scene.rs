@@ -3,13 +3,13 @@
 
 use super::{body_index, check, float_array, vec3, Fail};
 use crate::batch::{prepare_file as prepare_one, process_file, FileOptions};
-use crate::capi::batch::{ext_scene_closest_point, ext_scene_closest_points, EXT_ALL_BODIES};
-use crate::capi::scene::{
+use crate::capi::ext_closest_point;
+use crate::capi::{
     ext_body_info, ext_body_kind, ext_scene, ext_scene_body_count, ext_scene_body_info, ext_scene_body_name,
     ext_scene_find_body, ext_scene_free, ext_scene_load_buffer,
 };
-use crate::capi::tracker::ext_closest_point;
-use crate::capi::types::{ext_pose, ext_vec3};
+use crate::capi::{ext_pose, ext_vec3};
+use crate::capi::{ext_scene_closest_point, ext_scene_closest_points, EXT_ALL_BODIES};
 use crate::scene::SceneError;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;

@@ -3,15 +3,15 @@
 
 use super::scene::Scene;
 use super::{body_index, check, pose, twist, vec3, Fail};
-use crate::capi::pair::{
-    ext_pair_distance, ext_pair_result, ext_pair_tracker, ext_pair_tracker_free, ext_pair_tracker_new,
-    ext_pair_tracker_reset, ext_pair_tracker_update_pose,
-};
-use crate::capi::tracker::{
+use crate::capi::{
     ext_closest_point, ext_feature_kind, ext_mode, ext_point_tracker, ext_point_tracker_free, ext_point_tracker_new,
     ext_point_tracker_reset, ext_point_tracker_update, EXT_NONE,
 };
-use crate::capi::types::{ext_pose, ext_twist, ext_vec3};
+use crate::capi::{
+    ext_pair_distance, ext_pair_result, ext_pair_tracker, ext_pair_tracker_free, ext_pair_tracker_new,
+    ext_pair_tracker_reset, ext_pair_tracker_update_pose,
+};
+use crate::capi::{ext_pose, ext_twist, ext_vec3};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use std::mem::MaybeUninit;
