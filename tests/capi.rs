@@ -13,3 +13,5 @@ mod capi_header_macros;
 mod capi_host;
 #[path = "capi/capi_pair.rs"]
 mod capi_pair;
+#[path = "common/checks.rs"]
+mod checks;
