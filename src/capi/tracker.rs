@@ -7,8 +7,7 @@ use super::types::{body_state, body_state_unit, ext_pose, ext_twist, ext_vec3, i
 use crate::geom::Vec3;
 use crate::scene::data::{FeatureRef, NONE};
 use crate::track::{
-    AnswerStatus, BodyError, ControlLaw, Integrator, Mode, PointBodyResult, PointBodyTracker, PointState,
-    TrackerConfig,
+    AnswerStatus, BodyError, ControlLaw, Integrator, Mode, PointBodyResult, PointBodyTracker, PointState, TrackerConfig,
 };
 use std::sync::Arc;
 

@@ -122,7 +122,10 @@ impl BodyStatus {
         let mut faces: HashMap<(u32, u64), u32> = HashMap::new();
         for c in &scene.face_checks {
             let FaceCheck {
-                body, source_face, failed, ..
+                body,
+                source_face,
+                failed,
+                ..
             } = *c;
             if body != NONE {
                 *faces.entry((body, source_face)).or_insert(0) |= failed;
@@ -203,7 +206,10 @@ mod tests {
         let v = AnswerStatus::VERIFIED;
         assert_eq!(AnswerStatus::both(v, v), v);
         assert_eq!(AnswerStatus::both(v, AnswerStatus::UNKNOWN), AnswerStatus::UNKNOWN);
-        assert_eq!(AnswerStatus::both(s, AnswerStatus::UNKNOWN).0, AnswerStatus::UNVERIFIED_FACE);
+        assert_eq!(
+            AnswerStatus::both(s, AnswerStatus::UNKNOWN).0,
+            AnswerStatus::UNVERIFIED_FACE
+        );
         assert_eq!(AnswerStatus::both(s, v), s);
     }
 
