@@ -42,6 +42,24 @@
 #define EXT_NONE UINT32_MAX
 
 /**
+ * Answer flag: the scene carries a self-check (without it the other flags
+ * are 0 and the answer's status is unknown).
+ */
+#define EXT_ANSWER_CHECKED 1
+
+/**
+ * Answer flag: the answer's piece belongs to a face whose self-check failed
+ * or did not run (at an edge: either adjacent face).
+ */
+#define EXT_ANSWER_UNVERIFIED 2
+
+/**
+ * Answer flag: the body (a closed shell) lost a face: the signed distance
+ * (inside / outside) is unreliable.
+ */
+#define EXT_ANSWER_SHELL_INCOMPLETE 4
+
+/**
  * Major version of the library this header belongs to.
  */
 #define EXT_VERSION_MAJOR 0
@@ -61,7 +79,7 @@
  * function signature, a struct layout or an enum value changes; a host
  * compares it with `ext_abi_version()` at start-up.
  */
-#define EXT_ABI_VERSION 1
+#define EXT_ABI_VERSION 2
 
 /**
  * Result code of every fallible `ext_` function. `EXT_OK` (0) is success;
@@ -386,9 +404,14 @@ typedef struct ext_closest_point {
    */
   uint32_t cells_solved;
   /**
-   * Reserved, 0.
+   * How far the answer can be trusted: `EXT_ANSWER_CHECKED` (the scene
+   * carries a self-check; 0 = status unknown, e.g. a scene written before
+   * format 2.2), `EXT_ANSWER_UNVERIFIED` (the answer's face failed its
+   * check or was not checked), `EXT_ANSWER_SHELL_INCOMPLETE` (the body
+   * lost a face: `signed_distance` unreliable). Verified exactly when
+   * `flags == EXT_ANSWER_CHECKED`.
    */
-  uint32_t reserved;
+  uint32_t flags;
 } ext_closest_point;
 
 /**
@@ -611,9 +634,13 @@ typedef struct ext_pair_result {
    */
   uint32_t cells_solved;
   /**
-   * Reserved, 0.
+   * How far the answer can be trusted (both witnesses):
+   * `EXT_ANSWER_CHECKED` only when both bodies' scenes carry a self-check,
+   * `EXT_ANSWER_UNVERIFIED` when either witness's face failed or was not
+   * checked, `EXT_ANSWER_SHELL_INCOMPLETE` when either body lost a face.
+   * Verified exactly when `flags == EXT_ANSWER_CHECKED`.
    */
-  uint32_t reserved1;
+  uint32_t flags;
 } ext_pair_result;
 
 /**

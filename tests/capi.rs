@@ -15,3 +15,5 @@ mod capi_host;
 mod capi_pair;
 #[path = "capi/cpp_host.rs"]
 mod cpp_host;
+#[path = "common/checks.rs"]
+mod checks;

@@ -5,6 +5,8 @@
 
 mod common;
 
+#[path = "scene/scene_checks.rs"]
+mod scene_checks;
 #[path = "scene/scene_format.rs"]
 mod scene_format;
 #[path = "scene/scene_hostile_proptest.rs"]

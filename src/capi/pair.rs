@@ -69,8 +69,12 @@ pub struct ext_pair_result {
     pub switches: u32,
     /// Far-phase cell pairs solved in this update.
     pub cells_solved: u32,
-    /// Reserved, 0.
-    pub reserved1: u32,
+    /// How far the answer can be trusted (both witnesses):
+    /// `EXT_ANSWER_CHECKED` only when both bodies' scenes carry a self-check,
+    /// `EXT_ANSWER_UNVERIFIED` when either witness's face failed or was not
+    /// checked, `EXT_ANSWER_SHELL_INCOMPLETE` when either body lost a face.
+    /// Verified exactly when `flags == EXT_ANSWER_CHECKED`.
+    pub flags: u32,
 }
 
 impl From<&BodyPairResult> for ext_pair_result {
@@ -101,7 +105,7 @@ impl From<&BodyPairResult> for ext_pair_result {
             iterations: r.iterations,
             switches: r.switches,
             cells_solved: r.cells_solved,
-            reserved1: 0,
+            flags: r.status.bits(),
         }
     }
 }

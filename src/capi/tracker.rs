@@ -7,7 +7,7 @@ use super::types::{body_state, body_state_unit, ext_pose, ext_twist, ext_vec3, i
 use crate::geom::Vec3;
 use crate::scene::data::{FeatureRef, NONE};
 use crate::track::{
-    BodyError, ControlLaw, Integrator, Mode, PointBodyResult, PointBodyTracker, PointState, TrackerConfig,
+    AnswerStatus, BodyError, ControlLaw, Integrator, Mode, PointBodyResult, PointBodyTracker, PointState, TrackerConfig,
 };
 use std::sync::Arc;
 
@@ -150,9 +150,30 @@ pub struct ext_closest_point {
     pub switches: u32,
     /// Far-phase cells solved in this update.
     pub cells_solved: u32,
-    /// Reserved, 0.
-    pub reserved: u32,
+    /// How far the answer can be trusted: `EXT_ANSWER_CHECKED` (the scene
+    /// carries a self-check; 0 = status unknown, e.g. a scene written before
+    /// format 2.2), `EXT_ANSWER_UNVERIFIED` (the answer's face failed its
+    /// check or was not checked), `EXT_ANSWER_SHELL_INCOMPLETE` (the body
+    /// lost a face: `signed_distance` unreliable). Verified exactly when
+    /// `flags == EXT_ANSWER_CHECKED`.
+    pub flags: u32,
 }
+
+/// Answer flag: the scene carries a self-check (without it the other flags
+/// are 0 and the answer's status is unknown).
+pub const EXT_ANSWER_CHECKED: u32 = 1;
+/// Answer flag: the answer's piece belongs to a face whose self-check failed
+/// or did not run (at an edge: either adjacent face).
+pub const EXT_ANSWER_UNVERIFIED: u32 = 2;
+/// Answer flag: the body (a closed shell) lost a face: the signed distance
+/// (inside / outside) is unreliable.
+pub const EXT_ANSWER_SHELL_INCOMPLETE: u32 = 4;
+// Literals so that cbindgen writes them; they are the bits of `AnswerStatus`.
+const _: () = assert!(
+    EXT_ANSWER_CHECKED == AnswerStatus::CHECKED
+        && EXT_ANSWER_UNVERIFIED == AnswerStatus::UNVERIFIED_FACE
+        && EXT_ANSWER_SHELL_INCOMPLETE == AnswerStatus::SHELL_INCOMPLETE
+);
 
 /// The C kind and index of a feature.
 #[inline]
@@ -198,7 +219,7 @@ impl From<&PointBodyResult> for ext_closest_point {
             iterations: r.iterations,
             switches: r.switches,
             cells_solved: r.cells_solved,
-            reserved: 0,
+            flags: r.status.bits(),
         }
     }
 }

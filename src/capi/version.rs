@@ -19,7 +19,7 @@ const VERSION_C: &std::ffi::CStr = c"0.1.0";
 /// Version of the C ABI described by this header. It changes whenever a
 /// function signature, a struct layout or an enum value changes; a host
 /// compares it with `ext_abi_version()` at start-up.
-pub const EXT_ABI_VERSION: u32 = 1;
+pub const EXT_ABI_VERSION: u32 = 2;
 
 /// The library version as a static NUL-terminated string `"MAJOR.MINOR.PATCH"`
 /// (equal to the `EXT_VERSION` macro of the header the library was built with).

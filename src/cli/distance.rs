@@ -174,6 +174,7 @@ fn self_distance(scene: &TrackScene, a: u32) -> Result<BodyPairResult, String> {
         iterations: r.iterations,
         switches: 0,
         cells_solved: r.cells_solved,
+        status: r.status,
     })
 }
 

@@ -2,7 +2,7 @@
 //! closest-point queries for a list of points (in parallel).
 
 use crate::geom::{Pose, Vec3};
-use crate::track::{closest_points, PointBodyResult, Target, TrackScene};
+use crate::track::{closest_points, AnswerStatus, PointBodyResult, Target, TrackScene};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -18,7 +18,8 @@ pub struct QueryArgs {
     /// Query one body (index); default: every body at its placement (the nearest answers, inside any solid counts as inside).
     #[arg(long)]
     pub body: Option<u32>,
-    /// JSON output: `{"results": [{"q", "distance", "signed_distance", "point", "normal", "face", "feature"}, …]}`.
+    /// JSON output: `{"results": [{"q", "distance", "signed_distance", "point", "normal", "face", "feature", "verified", "status"}, …]}`
+    /// (`verified`: the scene's self-check passed for the answer's face and body; `status`: the names of the answer's status bits).
     #[arg(long)]
     pub json: bool,
 }
@@ -87,6 +88,25 @@ pub fn feature_json(r: &PointBodyResult) -> Value {
     })
 }
 
+/// The status of a result as JSON fields: `verified` (checked and neither
+/// the face nor the body failed; `false` when the scene carries no
+/// self-check) and `status` (names of the set bits: `checked`,
+/// `unverified_face`, `shell_incomplete`; empty when unknown).
+pub fn status_json(s: AnswerStatus) -> (Value, Value) {
+    (json!(s.is_verified()), json!(s.names()))
+}
+
+/// The text mark of an unverified answer of a checked scene (`  UNVERIFIED
+/// (unverified_face, …)`); empty for verified answers and for scenes
+/// without a self-check, so their output is unchanged.
+pub fn status_text(s: AnswerStatus) -> String {
+    if !s.is_checked() || s.is_verified() {
+        return String::new();
+    }
+    let why: Vec<&str> = s.names().into_iter().filter(|n| *n != "checked").collect();
+    format!("  UNVERIFIED ({})", why.join(", "))
+}
+
 fn v3(v: &Vec3) -> [f64; 3] {
     [v.x, v.y, v.z]
 }
@@ -115,6 +135,7 @@ pub fn run(args: QueryArgs) -> Result<(), String> {
         let results: Vec<Value> = rows
             .iter()
             .map(|(q, r)| {
+                let (verified, status) = status_json(r.status);
                 json!({
                     "q": v3(q),
                     "distance": r.distance,
@@ -123,6 +144,8 @@ pub fn run(args: QueryArgs) -> Result<(), String> {
                     "normal": v3(&r.normal),
                     "face": r.face,
                     "feature": feature_json(r),
+                    "verified": verified,
+                    "status": status,
                 })
             })
             .collect();
@@ -134,9 +157,9 @@ pub fn run(args: QueryArgs) -> Result<(), String> {
         for (i, (q, r)) in rows.iter().enumerate() {
             let sd = r.signed_distance.map_or("n/a".to_string(), |x| format!("{x:.9}"));
             s += &format!(
-                "{i}: q ({:.6}, {:.6}, {:.6})  distance {:.9}  signed {sd}  point ({:.9}, {:.9}, {:.9})  normal ({:.6}, {:.6}, {:.6})  face #{}  {} params ({:.6}, {:.6})\n",
+                "{i}: q ({:.6}, {:.6}, {:.6})  distance {:.9}  signed {sd}  point ({:.9}, {:.9}, {:.9})  normal ({:.6}, {:.6}, {:.6})  face #{}  {} params ({:.6}, {:.6}){}\n",
                 q.x, q.y, q.z, r.distance, r.point.x, r.point.y, r.point.z, r.normal.x, r.normal.y, r.normal.z,
-                r.face, r.feature.label(), r.params[0], r.params[1]
+                r.face, r.feature.label(), r.params[0], r.params[1], status_text(r.status)
             );
         }
         s

@@ -2,7 +2,9 @@
 //! a point–body tracker driven along a path, one row per update; and
 //! `extrack track SCENE --bodies I J --motion MOTION --out TRACE.csv`: a
 //! body–body tracker driven along a motion of both bodies (`pair_track`).
-//! Both input formats: `formats/motion.md`.
+//! Both input formats: `formats/motion.md`. The point trace's last column,
+//! `status`, holds the answer's status bits (`AnswerStatus`: 1 checked,
+//! 2 unverified face, 4 shell incomplete; 0 = the scene carries no self-check).
 
 use crate::geom::Vec3;
 use crate::track::{BodyState, PointBodyResult, PointBodyTracker, PointState, TrackerConfig};
@@ -116,7 +118,7 @@ pub fn run(args: TrackArgs) -> Result<(), String> {
     let mut tracker = PointBodyTracker::new(&scene, args.body, TrackerConfig::default()).map_err(|e| e.to_string())?;
     let body = BodyState::default();
     let mut out = String::from(
-        "t,x,y,z,distance,signed_distance,px,py,pz,nx,ny,nz,feature,feature_id,face,piece,u,v,mode,iterations,switches,cells,update_ns\n",
+        "t,x,y,z,distance,signed_distance,px,py,pz,nx,ny,nz,feature,feature_id,face,piece,u,v,mode,iterations,switches,cells,update_ns,status\n",
     );
     let mut times = Vec::with_capacity(rows.len());
     let mut trace = Vec::with_capacity(rows.len());
@@ -145,7 +147,7 @@ pub fn run(args: TrackArgs) -> Result<(), String> {
         };
         let _ = writeln!(
             out,
-            "{t},{},{},{},{},{sd},{},{},{},{},{},{},{kind},{id},{},{piece},{},{},{:?},{},{},{},{ns}",
+            "{t},{},{},{},{},{sd},{},{},{},{},{},{},{kind},{id},{},{piece},{},{},{:?},{},{},{},{ns},{}",
             q.x,
             q.y,
             q.z,
@@ -163,6 +165,7 @@ pub fn run(args: TrackArgs) -> Result<(), String> {
             r.iterations,
             r.switches,
             r.cells_solved,
+            r.status.bits(),
         );
         trace.push((t, r));
     }

@@ -9,7 +9,7 @@
 //! [`SceneData::write`] is deterministic, and [`SceneView::to_data`](super::SceneView::to_data)
 //! inverts it exactly, so `write → read → write` is byte-identical.
 
-pub use super::records::{Aabb, NormalCone, Span, NONE};
+pub use super::records::{Aabb, BodyCheck, FaceCheck, NormalCone, Span, NONE};
 use super::records::{
     BVH_INTERIOR, BVH_LEAF, EDGE_BOUNDARY, EDGE_CREASE, EDGE_SEAM, FEATURE_EDGE, FEATURE_PIECE, FEATURE_VERTEX,
     MAP_CURVE, MAP_CURVE_REVERSED, MAP_LINEAR, SIDE_TRIM, SIDE_U0, SIDE_U1, SIDE_V0, SIDE_V1, TRIM_BEZIER,
@@ -34,6 +34,13 @@ pub struct SceneData {
     /// The NURBS surfaces pieces were cut from (optional section since 2.1;
     /// pieces refer to them through [`Piece::origin`]).
     pub surfaces: Vec<SurfaceNet>,
+    /// The self-check of each source face against the Model (optional
+    /// section since 2.2, written only when non-empty; `notes/SELFCHECK.md`).
+    /// Empty: the scene was not checked.
+    pub face_checks: Vec<FaceCheck>,
+    /// The self-check of each body (optional section since 2.2), in
+    /// increasing body order, at most one per body.
+    pub body_checks: Vec<BodyCheck>,
 }
 
 /// A NURBS surface pieces were cut from: the face's surface as the offline

@@ -1,6 +1,7 @@
 //! Deterministic text dump of a scene (for `extrack dump`, golden files and
 //! eyeballing): header, section table, metadata, then every body, piece, edge,
-//! vertex and BVH node with all of its data. Floats print in Rust's shortest
+//! vertex and BVH node with all of its data, the surfaces and the self-check
+//! records (when present). Floats print in Rust's shortest
 //! round-trip form, so equal scenes give equal dumps on every platform.
 
 use super::data::{BodyKind, Boundary, ConvexityClass, EdgeKind, FeatureRef};
@@ -250,5 +251,38 @@ pub fn dump(v: &SceneView<'_>) -> String {
             let _ = writeln!(o, "  pole ({a},{b}) {}", fs(h));
         }
     }
+    // the self-check (2.2): nothing is printed for a scene without one
+    for (i, c) in v.face_checks().iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "face check {i} face #{} body {} failed {} model area {} piece area {} worst containment {} worst boundary {}",
+            c.source_face,
+            opt(c.body),
+            bits(c.failed, &FACE_CHECK_NAMES),
+            f(c.model_area),
+            f(c.piece_area),
+            f(c.worst_containment),
+            f(c.worst_boundary)
+        );
+    }
+    for (i, c) in v.body_checks().iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "body check {i} body {} failed {} dropped faces {} failed faces {}",
+            c.body,
+            bits(c.failed, &BODY_CHECK_NAMES),
+            c.dropped_faces,
+            c.failed_faces
+        );
+    }
     o
+}
+
+/// `none` or the bit names joined by `|`.
+fn bits(b: u32, names: &[(u32, &'static str)]) -> String {
+    if b == 0 {
+        "none".into()
+    } else {
+        bit_names(b, names).join("|")
+    }
 }

@@ -14,8 +14,14 @@ use bytemuck::{Pod, Zeroable};
 pub const MAGIC: [u8; 8] = *b"EXTRACK\0";
 /// Major format version written and accepted (incompatible changes bump it).
 pub const VERSION_MAJOR: u16 = 2;
-/// Minor format version written (a newer minor may only add optional sections).
-pub const VERSION_MINOR: u16 = 1;
+/// Minor format version of this reader: the newest minor it knows (a newer
+/// minor may only add optional sections). The writer writes it when the scene
+/// holds a self-check (`face_checks` / `body_checks`, since 2.2), else
+/// [`VERSION_MINOR_WITHOUT_CHECKS`].
+pub const VERSION_MINOR: u16 = 2;
+/// Minor version the writer writes for a scene without self-check sections:
+/// such a file is exactly a 2.1 file (byte for byte what a 2.1 writer wrote).
+pub const VERSION_MINOR_WITHOUT_CHECKS: u16 = 1;
 /// Endianness marker: `0x0102_0304` written little-endian (bytes `04 03 02 01`).
 pub const ENDIAN_MARKER: u32 = 0x0102_0304;
 /// "No index" value of an optional `u32` index (no neighbour, no vertex, no BVH).
@@ -70,8 +76,9 @@ pub struct SectionEntry {
     pub reserved: u32,
 }
 
-/// The section ids of format 2.1: those of 2.0 (all required, the same ids as
-/// 1.0) and the optional `surfaces` and `piece_origins` (see [`SectionId::is_required`]).
+/// The section ids of format 2.2: those of 2.0 (all required, the same ids as
+/// 1.0), the optional `surfaces` and `piece_origins` of 2.1 and the optional
+/// `face_checks` and `body_checks` of 2.2 (see [`SectionId::is_required`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u32)]
 pub enum SectionId {
@@ -113,11 +120,15 @@ pub enum SectionId {
     Surfaces = 18,
     /// [`PieceOriginRecord`]s (optional, since 2.1): one per piece, where it lies on its surface.
     PieceOrigins = 19,
+    /// [`FaceCheck`]s (optional, since 2.2): the self-check of each source face.
+    FaceChecks = 20,
+    /// [`BodyCheck`]s (optional, since 2.2): the self-check of each body.
+    BodyChecks = 21,
 }
 
 impl SectionId {
-    /// All ids of format 2.1, in the order the writer lays them out.
-    pub const ALL: [SectionId; 19] = [
+    /// All ids of format 2.2, in the order the writer lays them out.
+    pub const ALL: [SectionId; 21] = [
         SectionId::Meta,
         SectionId::Strings,
         SectionId::StrRefs,
@@ -137,13 +148,18 @@ impl SectionId {
         SectionId::BvhNodes,
         SectionId::Surfaces,
         SectionId::PieceOrigins,
+        SectionId::FaceChecks,
+        SectionId::BodyChecks,
     ];
 
     /// True for the sections every 2.x file holds; the others (added in
     /// minor versions) are optional: written without the required flag and
     /// read as empty when absent.
     pub fn is_required(self) -> bool {
-        !matches!(self, SectionId::Surfaces | SectionId::PieceOrigins)
+        !matches!(
+            self,
+            SectionId::Surfaces | SectionId::PieceOrigins | SectionId::FaceChecks | SectionId::BodyChecks
+        )
     }
 
     /// The id for a numeric code, `None` for ids this version does not know.
@@ -173,6 +189,8 @@ impl SectionId {
             SectionId::BvhNodes => "bvh_nodes",
             SectionId::Surfaces => "surfaces",
             SectionId::PieceOrigins => "piece_origins",
+            SectionId::FaceChecks => "face_checks",
+            SectionId::BodyChecks => "body_checks",
         }
     }
 
@@ -198,6 +216,8 @@ impl SectionId {
             SectionId::BvhNodes => size_of::<BvhNodeRecord>(),
             SectionId::Surfaces => size_of::<SurfaceRecord>(),
             SectionId::PieceOrigins => size_of::<PieceOriginRecord>(),
+            SectionId::FaceChecks => size_of::<FaceCheck>(),
+            SectionId::BodyChecks => size_of::<BodyCheck>(),
         }
     }
 }
@@ -393,6 +413,83 @@ pub struct PieceOriginRecord {
     pub reserved: u32,
     /// `[s0, s1, t0, t1]` ⊆ `[0,1]²` inside the span's normalised parameters.
     pub rect: [f64; 4],
+}
+
+/// Face-check bit: a face of the source file that is not in the scene.
+pub const FACE_DROPPED: u32 = 1;
+/// Face-check bit: the area of the face's pieces differs from the face's trimmed area.
+pub const FACE_COVERAGE: u32 = 2;
+/// Face-check bit: a sample of the face's pieces lies off the source face.
+pub const FACE_CONTAINMENT: u32 = 4;
+/// Face-check bit: a Model edge of the face is not on the boundary of its pieces.
+pub const FACE_BOUNDARY: u32 = 8;
+/// Face-check bit: the check could not run on this face (e.g. no exact evaluation).
+pub const FACE_NOT_CHECKED: u32 = 16;
+/// All defined face-check bits.
+pub const FACE_CHECK_BITS: u32 = FACE_DROPPED | FACE_COVERAGE | FACE_CONTAINMENT | FACE_BOUNDARY | FACE_NOT_CHECKED;
+/// The face-check bits with their names (`dropped`, `coverage`, …), in bit order.
+pub const FACE_CHECK_NAMES: [(u32, &str); 5] = [
+    (FACE_DROPPED, "dropped"),
+    (FACE_COVERAGE, "coverage"),
+    (FACE_CONTAINMENT, "containment"),
+    (FACE_BOUNDARY, "boundary"),
+    (FACE_NOT_CHECKED, "not_checked"),
+];
+
+/// Body-check bit: a closed shell lost a face (its signed distance is unreliable).
+pub const BODY_SHELL_INCOMPLETE: u32 = 1;
+/// Body-check bit: some face of the body failed its check.
+pub const BODY_FACES_FAILED: u32 = 2;
+/// All defined body-check bits.
+pub const BODY_CHECK_BITS: u32 = BODY_SHELL_INCOMPLETE | BODY_FACES_FAILED;
+/// The body-check bits with their names, in bit order.
+pub const BODY_CHECK_NAMES: [(u32, &str); 2] = [
+    (BODY_SHELL_INCOMPLETE, "shell_incomplete"),
+    (BODY_FACES_FAILED, "faces_failed"),
+];
+
+/// The names of the bits of `bits` found in `names`, in bit order.
+pub fn bit_names(bits: u32, names: &[(u32, &'static str)]) -> Vec<&'static str> {
+    names.iter().filter(|(b, _)| bits & b != 0).map(|(_, n)| *n).collect()
+}
+
+/// The self-check of one source face against the Model (section
+/// `face_checks`, optional since 2.2; `notes/SELFCHECK.md`). Also written for
+/// faces of the file that never became pieces ([`FACE_DROPPED`]).
+///
+/// Measures are `>= 0`, `+∞` (unbounded) or NaN (not measured).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct FaceCheck {
+    /// The face's entity id in the source file (STEP `#N` / IGES DE number), as [`PieceRecord::source_face`].
+    pub source_face: u64,
+    /// Scene body index, [`NONE`] when the face belongs to no body.
+    pub body: u32,
+    /// Bitset of [`FACE_DROPPED`] … [`FACE_NOT_CHECKED`]; 0 = verified.
+    pub failed: u32,
+    /// mm², the face's trimmed area from the Model's own boundary (NaN if not computed).
+    pub model_area: f64,
+    /// mm², total area of the face's pieces.
+    pub piece_area: f64,
+    /// mm, largest distance of a sample of the face's pieces from the source face; 0 if none.
+    pub worst_containment: f64,
+    /// mm, largest distance of a Model edge sample from the boundary of the face's pieces.
+    pub worst_boundary: f64,
+}
+
+/// The self-check of one body (section `body_checks`, optional since 2.2;
+/// `notes/SELFCHECK.md`). At most one record per body, in increasing body order.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct BodyCheck {
+    /// Scene body index.
+    pub body: u32,
+    /// Bitset of [`BODY_SHELL_INCOMPLETE`], [`BODY_FACES_FAILED`]; 0 = verified.
+    pub failed: u32,
+    /// Faces of the body not in the scene.
+    pub dropped_faces: u32,
+    /// Faces of the body that failed a check (dropped ones included).
+    pub failed_faces: u32,
 }
 
 /// Trim-loop flag: the loop is an outer boundary (else a hole).
@@ -615,6 +712,8 @@ const _: () = {
     assert!(size_of::<BvhNodeRecord>() == 64);
     assert!(size_of::<SurfaceRecord>() == 40);
     assert!(size_of::<PieceOriginRecord>() == 48);
+    assert!(size_of::<FaceCheck>() == 48);
+    assert!(size_of::<BodyCheck>() == 16);
 };
 
 #[cfg(test)]
@@ -647,6 +746,11 @@ mod tests {
         assert_eq!(offset_of!(VertexRecord, edges), 56);
         assert_eq!(offset_of!(VertexRecord, source_id), 80);
         assert_eq!(offset_of!(BvhNodeRecord, a), 56);
+        assert_eq!(offset_of!(FaceCheck, body), 8);
+        assert_eq!(offset_of!(FaceCheck, failed), 12);
+        assert_eq!(offset_of!(FaceCheck, model_area), 16);
+        assert_eq!(offset_of!(FaceCheck, worst_boundary), 40);
+        assert_eq!(offset_of!(BodyCheck, dropped_faces), 8);
         for id in SectionId::ALL {
             assert_eq!(SectionId::from_code(id as u32), Some(id));
             let rs = id.record_size();
@@ -655,6 +759,22 @@ mod tests {
         assert_eq!(SectionId::from_code(0), None);
         assert_eq!(&MAGIC, b"EXTRACK\0");
         assert_eq!(ENDIAN_MARKER.to_le_bytes(), [4, 3, 2, 1]);
+    }
+
+    #[test]
+    fn check_bit_names() {
+        assert_eq!(
+            bit_names(FACE_COVERAGE | FACE_BOUNDARY, &FACE_CHECK_NAMES),
+            ["coverage", "boundary"]
+        );
+        assert_eq!(
+            bit_names(BODY_SHELL_INCOMPLETE, &BODY_CHECK_NAMES),
+            ["shell_incomplete"]
+        );
+        assert!(bit_names(0, &FACE_CHECK_NAMES).is_empty());
+        assert_eq!(FACE_CHECK_NAMES.iter().fold(0, |a, (b, _)| a | b), FACE_CHECK_BITS);
+        assert_eq!(BODY_CHECK_NAMES.iter().fold(0, |a, (b, _)| a | b), BODY_CHECK_BITS);
+        assert!(!SectionId::FaceChecks.is_required() && !SectionId::BodyChecks.is_required());
     }
 
     #[test]

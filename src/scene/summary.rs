@@ -1,8 +1,9 @@
 //! The `inspect` report of a scene file: pieces by convexity class, the
-//! largest normal cone of a convex piece, scene size and sections.
+//! largest normal cone of a convex piece, scene size and sections, and the
+//! stored self-check (failing faces, body flags) when there is one.
 
 use super::data::ConvexityClass;
-use super::records::SectionId;
+use super::records::{bit_names, SectionId, BODY_CHECK_NAMES, FACE_CHECK_NAMES, NONE};
 use super::view::SceneView;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -25,6 +26,123 @@ pub struct ToleranceSummary {
     pub name: String,
     /// Value.
     pub value: f64,
+}
+
+/// A face whose self-check failed or did not run (`failed != 0`).
+#[derive(Debug, Clone, Serialize)]
+pub struct FailedFace {
+    /// The face's entity id in the source file (STEP `#N`, IGES DE number).
+    pub face: u64,
+    /// Scene body index, `null` when the face belongs to no body.
+    pub body: Option<u32>,
+    /// Names of the failed checks: `dropped`, `coverage`, `containment`, `boundary`, `not_checked`.
+    pub failed: Vec<&'static str>,
+    /// mm², the face's trimmed area from the Model (`null` when not computed).
+    pub model_area: f64,
+    /// mm², total area of the face's pieces.
+    pub piece_area: f64,
+    /// mm, largest distance of a piece sample from the source face (`null` for +∞).
+    pub worst_containment: f64,
+    /// mm, largest distance of a Model edge sample from the pieces' boundary.
+    pub worst_boundary: f64,
+}
+
+/// The self-check of one body.
+#[derive(Debug, Clone, Serialize)]
+pub struct BodyCheckSummary {
+    /// Scene body index.
+    pub body: u32,
+    /// Names of the body flags: `shell_incomplete`, `faces_failed` (empty: verified).
+    pub failed: Vec<&'static str>,
+    /// Faces of the body not in the scene.
+    pub dropped_faces: u32,
+    /// Faces of the body that failed a check.
+    pub failed_faces: u32,
+}
+
+/// The self-check stored in a scene (sections `face_checks`, `body_checks` of 2.2).
+#[derive(Debug, Clone, Serialize)]
+pub struct ChecksSummary {
+    /// Face records.
+    pub faces: usize,
+    /// Faces whose check failed or did not run, in stored order.
+    pub failed_faces: Vec<FailedFace>,
+    /// Every body record, in body order.
+    pub bodies: Vec<BodyCheckSummary>,
+}
+
+impl ChecksSummary {
+    /// The self-check of a view, `None` when the scene carries none.
+    pub fn of(view: &SceneView<'_>) -> Option<Self> {
+        if !view.is_checked() {
+            return None;
+        }
+        Some(Self {
+            faces: view.face_checks().len(),
+            failed_faces: view
+                .face_checks()
+                .iter()
+                .filter(|c| c.failed != 0)
+                .map(|c| FailedFace {
+                    face: c.source_face,
+                    body: (c.body != NONE).then_some(c.body),
+                    failed: bit_names(c.failed, &FACE_CHECK_NAMES),
+                    model_area: c.model_area,
+                    piece_area: c.piece_area,
+                    worst_containment: c.worst_containment,
+                    worst_boundary: c.worst_boundary,
+                })
+                .collect(),
+            bodies: view
+                .body_checks()
+                .iter()
+                .map(|c| BodyCheckSummary {
+                    body: c.body,
+                    failed: bit_names(c.failed, &BODY_CHECK_NAMES),
+                    dropped_faces: c.dropped_faces,
+                    failed_faces: c.failed_faces,
+                })
+                .collect(),
+        })
+    }
+
+    /// One line per failing face and per body record.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "self-check: {} faces, {} failed or not checked",
+            self.faces,
+            self.failed_faces.len()
+        );
+        for f in &self.failed_faces {
+            let body = f.body.map_or("none".to_string(), |b| b.to_string());
+            let _ = writeln!(
+                s,
+                "  face #{} body {body}: {}  model area {} mm², piece area {} mm², containment {} mm, boundary {} mm",
+                f.face,
+                f.failed.join(", "),
+                f.model_area,
+                f.piece_area,
+                f.worst_containment,
+                f.worst_boundary
+            );
+        }
+        for b in &self.bodies {
+            let flags = if b.failed.is_empty() {
+                "verified".to_string()
+            } else {
+                b.failed.join(", ")
+            };
+            let _ = writeln!(
+                s,
+                "  body {}: {flags}  ({} dropped faces, {} failed faces)",
+                b.body, b.dropped_faces, b.failed_faces
+            );
+        }
+        s
+    }
 }
 
 /// Summary of a validated scene, serialised by `extrack inspect FILE.exs --json`.
@@ -64,6 +182,9 @@ pub struct SceneSummary {
     pub tolerances: Vec<ToleranceSummary>,
     /// Sections in file order.
     pub sections: Vec<SectionSummary>,
+    /// The stored self-check (absent from the JSON when the scene has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checks: Option<ChecksSummary>,
 }
 
 impl SceneSummary {
@@ -113,6 +234,7 @@ impl SceneSummary {
                     records: s.record_count,
                 })
                 .collect(),
+            checks: ChecksSummary::of(view),
         }
     }
 
@@ -157,6 +279,9 @@ impl SceneSummary {
                 "  {:<14} {:>10} bytes {:>8} records",
                 sec.name, sec.bytes, sec.records
             );
+        }
+        if let Some(c) = &self.checks {
+            s.push_str(&c.to_text());
         }
         s
     }

@@ -3,7 +3,8 @@
 //!
 //! Layout produced: header, section table, then the sections in
 //! [`SectionId::ALL`] order, each starting at the next multiple of 8, gaps
-//! zero-filled. Pools are filled in record order (bodies, then pieces with
+//! zero-filled (optional sections only when they hold records; the header
+//! says minor 2 only when a self-check section is present, else 1). Pools are filled in record order (bodies, then pieces with
 //! their poles, trim loops and adjacency, then edges, vertices, BVH nodes), so
 //! the output depends only on the data: the writer is deterministic.
 
@@ -396,7 +397,20 @@ impl SceneData {
         if !origins.is_empty() {
             sections.push(optional(section(SectionId::PieceOrigins, &origins)));
         }
-        assemble(VERSION_MAJOR, VERSION_MINOR, &sections)
+        // the self-check (2.2): a scene without one stays a 2.1 file byte for byte
+        let checked = !self.face_checks.is_empty() || !self.body_checks.is_empty();
+        if !self.face_checks.is_empty() {
+            sections.push(optional(section(SectionId::FaceChecks, &self.face_checks)));
+        }
+        if !self.body_checks.is_empty() {
+            sections.push(optional(section(SectionId::BodyChecks, &self.body_checks)));
+        }
+        let minor = if checked {
+            VERSION_MINOR
+        } else {
+            VERSION_MINOR_WITHOUT_CHECKS
+        };
+        assemble(VERSION_MAJOR, minor, &sections)
     }
 
     /// Writes the scene to a file.

@@ -3,7 +3,8 @@
 //! - [`core`]: the shared box-constrained controller (laws, saturation, integrators);
 //! - [`point_patch`]: point–patch (PG-GUAS eq. 1/3, feedback linearisation, hybrid, Newton);
 //! - [`gains`]: discrete stability window and the motion lower bound (PG-GUAS Theorem 1);
-//! - [`motion`]: poses, twists and relative velocities.
+//! - [`motion`]: poses, twists and relative velocities;
+//! - [`status`]: the verification status of answers (the scene's self-check).
 
 internal! {
     mod body;
@@ -30,6 +31,7 @@ mod brute;
 pub mod scenarios;
 #[cfg(all(not(feature = "reference"), any(test, feature = "toolchain")))]
 pub(crate) mod scenarios;
+pub mod status;
 
 pub use body::{BodyError, BodyGeom, TrackScene};
 pub use body_pair::{body_distance, BodyPairResult, BodyPairTracker};
@@ -40,3 +42,4 @@ pub use motion::{BodyState, PointState};
 pub use patch_pair::{PairWitness, PatchPairTracker};
 pub use point_body::{closest_point, closest_points, PointBodyResult, PointBodyTracker, Target};
 pub use point_patch::{PatchWitness, PointPatchTracker};
+pub use status::{AnswerStatus, BodyStatus};

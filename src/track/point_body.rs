@@ -26,6 +26,7 @@ use super::curves::PointCurveTracker;
 use super::far::{cell_config, solve_edge, solve_piece, solve_trim, trim_point, Candidate, FarState, Skip};
 use super::motion::{BodyState, PointState};
 use super::point_patch::PointPatchTracker;
+use super::status::AnswerStatus;
 use crate::geom::{Pose, Vec3};
 use crate::scene::data::{BodyKind, Boundary, ConvexityClass, FeatureRef, NONE};
 
@@ -59,6 +60,29 @@ pub struct PointBodyResult {
     pub switches: u32,
     /// Far-phase cells solved in this update.
     pub cells_solved: u32,
+    /// How far the answer can be trusted: the self-check of its face and
+    /// body ([`AnswerStatus::UNKNOWN`] when the scene carries no self-check).
+    pub status: AnswerStatus,
+}
+
+/// The status of an answer on candidate `c`: its piece's entry of the body's
+/// table (an edge: both adjacent pieces'; a trim curve: its piece's). Table
+/// lookups only.
+#[inline]
+pub(crate) fn status_of(body: &BodyGeom, c: &Candidate) -> AnswerStatus {
+    let t = &body.status;
+    match c.item {
+        Item::Piece(k) => t.local(k),
+        Item::Edge(k) => match body.edges.get(k as usize) {
+            Some(e) => match e.pieces {
+                [NONE, NONE] => t.local(NONE),
+                [a, NONE] | [NONE, a] => t.local(a),
+                [a, b] => t.local(a) | t.local(b),
+            },
+            None => t.local(NONE),
+        },
+        Item::Trim(k) => t.local(body.trims.get(k as usize).map_or(NONE, |tr| tr.piece)),
+    }
 }
 
 /// The pose of the body's geometry: the given pose composed with the body's scene placement.
@@ -334,6 +358,7 @@ fn result(body_index: u32, body: &BodyGeom, pose: &Pose, c: &Candidate, q: &Vec3
         iterations: 0,
         switches: 0,
         cells_solved: 0,
+        status: status_of(body, c),
     }
 }
 
@@ -782,6 +807,7 @@ fn closest_point_with(
             states.resize_with(scene.bodies.len(), || None);
             let mut best: Option<PointBodyResult> = None;
             let mut inside_any = false;
+            let mut shell = AnswerStatus::UNKNOWN;
             let mut any_solid = false;
             for (i, b) in scene.bodies.iter().enumerate() {
                 if b.pieces.is_empty() {
@@ -800,11 +826,14 @@ fn closest_point_with(
                 }
                 let r = query_body(scene, i as u32, pose, &q, &cfg, &mut states[i])?;
                 inside_any |= r.signed_distance.is_some_and(|s| s < 0.0);
+                // the sign comes from every solid asked: any incomplete shell makes it unreliable
+                shell.0 |= r.status.0 & AnswerStatus::SHELL_INCOMPLETE;
                 if best.as_ref().map_or(true, |b| r.distance < b.distance) {
                     best = Some(r);
                 }
             }
             let mut r = best.ok_or(BodyError::EmptyBody(0))?;
+            r.status |= shell;
             r.signed_distance = any_solid.then_some(if inside_any { -r.distance } else { r.distance });
             if inside_any && r.signed_distance.is_some() && r.normal.dot(&(q - r.point)) > 0.0 {
                 r.normal = -r.normal;

@@ -479,3 +479,72 @@ fn packed_scenes_load_from_buffers_and_files_and_answer_the_same() {
         unsafe { ext_scene_free(s) };
     }
 }
+
+#[test]
+fn answers_carry_the_self_check_flags() {
+    let mut data = crate::checks::prepared("rounded_box.step");
+    let pts = crate::checks::probe_points(&data);
+    let cpts: Vec<ext_vec3> = pts.iter().map(|p| v(p.x, p.y, p.z)).collect();
+    // a scene without a self-check: flags 0 (status unknown)
+    let plain = Fixture {
+        bytes: data.write(),
+        ts: TrackScene::from_data(&data).unwrap(),
+    };
+    let scene = load(&plain);
+    let mut out = vec![zeroed_result(); pts.len()];
+    let st = unsafe {
+        ext_scene_closest_points(
+            scene,
+            EXT_ALL_BODIES,
+            null(),
+            cpts.as_ptr(),
+            cpts.len(),
+            out.as_mut_ptr(),
+        )
+    };
+    assert_eq!(st, ext_status::EXT_OK, "{}", message());
+    assert!(out.iter().all(|o| o.flags == 0));
+    unsafe { ext_scene_free(scene) };
+    // mark the face of the first piece answer failed
+    let failed = out
+        .iter()
+        .find(|o| o.feature_kind == ext_feature_kind::EXT_FEATURE_PIECE)
+        .unwrap()
+        .face_id;
+    crate::checks::mark_failed(&mut data, failed);
+    let checked = Fixture {
+        bytes: data.write(),
+        ts: TrackScene::from_data(&data).unwrap(),
+    };
+    let scene = load(&checked);
+    let st = unsafe {
+        ext_scene_closest_points(
+            scene,
+            EXT_ALL_BODIES,
+            null(),
+            cpts.as_ptr(),
+            cpts.len(),
+            out.as_mut_ptr(),
+        )
+    };
+    assert_eq!(st, ext_status::EXT_OK, "{}", message());
+    let want = closest_points(&checked.ts, &Target::All { pose: Pose::identity() }, &pts);
+    let (mut unverified, mut verified) = (0, 0);
+    for (o, w) in out.iter().zip(&want) {
+        let w = w.as_ref().unwrap();
+        assert_eq!(o.flags, w.status.bits());
+        assert_ne!(o.flags & EXT_ANSWER_CHECKED, 0);
+        if o.feature_kind == ext_feature_kind::EXT_FEATURE_PIECE {
+            if o.face_id == failed {
+                assert_eq!(o.flags, EXT_ANSWER_CHECKED | EXT_ANSWER_UNVERIFIED);
+                unverified += 1;
+            } else {
+                assert_eq!(o.flags, EXT_ANSWER_CHECKED);
+                verified += 1;
+            }
+        }
+    }
+    assert!(unverified >= 1 && verified >= 1, "{unverified} {verified}");
+    assert_eq!(EXT_ANSWER_SHELL_INCOMPLETE, 4);
+    unsafe { ext_scene_free(scene) };
+}

@@ -144,9 +144,10 @@ fn scene_query_host_lists_bodies_and_reports_errors() {
     let (out, _) = run(Command::new(&exe).arg(&scene).arg(&model));
     assert!(
         out.contains(&format!(
-            "version={} header={} abi=1",
+            "version={} header={} abi={}",
             env!("CARGO_PKG_VERSION"),
-            env!("CARGO_PKG_VERSION")
+            env!("CARGO_PKG_VERSION"),
+            extrack::capi::version::EXT_ABI_VERSION
         )),
         "{out}"
     );

@@ -137,3 +137,97 @@ fn track_writes_a_trace_a_summary_and_a_plot() {
         .unwrap()
         .contains("time must not decrease"));
 }
+
+#[test]
+fn query_json_and_text_mark_unverified_answers() {
+    let mut data = crate::common::checks::prepared("rounded_box.step");
+    let pts = crate::common::checks::probe_points(&data);
+    let ts = extrack::track::TrackScene::from_data(&data).unwrap();
+    let target = extrack::track::Target::All {
+        pose: extrack::geom::Pose::identity(),
+    };
+    let before: Vec<_> = pts
+        .iter()
+        .map(|q| extrack::track::closest_point(&ts, &target, *q).unwrap())
+        .collect();
+    let failed = before
+        .iter()
+        .find(|r| matches!(r.feature, extrack::scene::data::FeatureRef::Piece(_)))
+        .unwrap()
+        .face;
+    crate::common::checks::mark_failed(&mut data, failed);
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("checked.exs");
+    data.write_to_path(&scene).unwrap();
+    let points = dir.path().join("pts.json");
+    let list: Vec<[f64; 3]> = pts.iter().map(|p| [p.x, p.y, p.z]).collect();
+    std::fs::write(&points, serde_json::json!({ "points": list }).to_string()).unwrap();
+
+    let out = extrack(&[
+        "query",
+        scene.to_str().unwrap(),
+        "--points",
+        points.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let js: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = js["results"].as_array().unwrap();
+    let mut seen = (0, 0);
+    for r in results {
+        if r["feature"]["kind"] != "piece" {
+            continue;
+        }
+        if r["face"] == failed {
+            assert_eq!(r["verified"], false, "{r}");
+            assert_eq!(r["status"], serde_json::json!(["checked", "unverified_face"]));
+            seen.0 += 1;
+        } else {
+            assert_eq!(r["verified"], true, "{r}");
+            assert_eq!(r["status"], serde_json::json!(["checked"]));
+            seen.1 += 1;
+        }
+    }
+    assert!(seen.0 >= 1 && seen.1 >= 1, "{seen:?}");
+    // the text output marks exactly the unverified answers
+    let out = extrack(&["query", scene.to_str().unwrap(), "--points", points.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for (line, r) in text.lines().zip(results) {
+        assert_eq!(
+            line.contains("UNVERIFIED (unverified_face)"),
+            r["verified"] == false,
+            "{line}"
+        );
+    }
+    // inspect reports the failing face, dump its record
+    let out = extrack(&["inspect", scene.to_str().unwrap(), "--json"]);
+    let js: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(js["checks"]["failed_faces"][0]["face"], failed);
+    let out = extrack(&["inspect", scene.to_str().unwrap()]);
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains(&format!("face #{failed} body 0: coverage")));
+    let out = extrack(&["dump", scene.to_str().unwrap()]);
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains(&format!("face #{failed} body 0 failed coverage")));
+    // an unchecked scene: verified false, no status bits
+    let plain = dir.path().join("plain.exs");
+    let mut unchecked = data.clone();
+    unchecked.face_checks.clear();
+    unchecked.body_checks.clear();
+    unchecked.write_to_path(&plain).unwrap();
+    let out = extrack(&[
+        "query",
+        plain.to_str().unwrap(),
+        "--points",
+        points.to_str().unwrap(),
+        "--json",
+    ]);
+    let js: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(js["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["verified"] == false && r["status"] == serde_json::json!([])));
+}

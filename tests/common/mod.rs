@@ -392,6 +392,7 @@ pub fn ellipsoid(a: f64, b: f64, c: f64, seam_x: f64) -> extrack::geom::NurbsSur
     extrack::geom::fixtures::ellipsoid(a, b, c, seam_x)
 }
 
+pub mod checks;
 pub mod pairs;
 pub mod points;
 pub mod scene_fixture;

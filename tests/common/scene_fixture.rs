@@ -413,6 +413,8 @@ pub fn small_scene() -> SceneData {
         vertices: vec![v0, v1],
         bvh_nodes: vec![n0, n1, n2, n3],
         surfaces: vec![floor],
+        face_checks: vec![],
+        body_checks: vec![],
     }
 }
 
@@ -622,5 +624,7 @@ pub fn grid_scene(n: usize) -> SceneData {
         vertices,
         bvh_nodes: nodes,
         surfaces: vec![],
+        face_checks: vec![],
+        body_checks: vec![],
     }
 }

@@ -224,6 +224,39 @@ impl Checker<'_, '_> {
     }
 
     /// Checks every record (the first failure is returned).
+    /// The self-check sections (optional since 2.2): known bits, body
+    /// indices in range (`NONE` allowed for a face of no body), body records
+    /// in strictly increasing body order, measures `>= 0`, `+∞` or NaN.
+    fn checks(&self) -> Result<(), SceneError> {
+        let v = self.v;
+        for (i, c) in v.face_checks.iter().enumerate() {
+            const W: &str = "face check";
+            if c.body != NONE {
+                self.index(c.body, v.bodies.len(), W, i, "bodies")?;
+            }
+            if c.failed & !FACE_CHECK_BITS != 0 {
+                return Err(Self::invalid(W, i, format!("unknown failure bits {:#x}", c.failed)));
+            }
+            let measures = [c.model_area, c.piece_area, c.worst_containment, c.worst_boundary];
+            if measures.iter().any(|&x| x < 0.0) {
+                return Err(Self::invalid(W, i, "negative measure"));
+            }
+        }
+        let mut previous: Option<u32> = None;
+        for (i, c) in v.body_checks.iter().enumerate() {
+            const W: &str = "body check";
+            self.index(c.body, v.bodies.len(), W, i, "bodies")?;
+            if c.failed & !BODY_CHECK_BITS != 0 {
+                return Err(Self::invalid(W, i, format!("unknown failure bits {:#x}", c.failed)));
+            }
+            if previous.is_some_and(|p| c.body <= p) {
+                return Err(Self::invalid(W, i, "body records not in increasing body order"));
+            }
+            previous = Some(c.body);
+        }
+        Ok(())
+    }
+
     pub(super) fn run(&self) -> Result<(), SceneError> {
         let v = self.v;
         // meta and strings
@@ -447,6 +480,7 @@ impl Checker<'_, '_> {
                 return Err(Self::invalid(W, i, "rectangle not inside [0,1]² or empty"));
             }
         }
+        self.checks()?;
         // edges
         for (i, e) in v.edges.iter().enumerate() {
             const W: &str = "edge";

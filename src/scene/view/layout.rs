@@ -211,6 +211,8 @@ impl Layout {
             bvh_nodes: cast(bytes, &r(SectionId::BvhNodes)),
             surfaces: cast(bytes, &r(SectionId::Surfaces)),
             piece_origins: cast(bytes, &r(SectionId::PieceOrigins)),
+            face_checks: cast(bytes, &r(SectionId::FaceChecks)),
+            body_checks: cast(bytes, &r(SectionId::BodyChecks)),
         }
     }
 }

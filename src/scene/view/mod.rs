@@ -71,6 +71,8 @@ pub struct SceneView<'a> {
     bvh_nodes: &'a [BvhNodeRecord],
     surfaces: &'a [SurfaceRecord],
     piece_origins: &'a [PieceOriginRecord],
+    face_checks: &'a [FaceCheck],
+    body_checks: &'a [BodyCheck],
 }
 
 /// Casts `bytes[range]` to records; empty on any mismatch (never happens for a validated layout).
@@ -256,6 +258,19 @@ impl<'a> SceneView<'a> {
     /// One origin per piece (empty when the file has none).
     pub fn piece_origins(&self) -> &'a [PieceOriginRecord] {
         self.piece_origins
+    }
+    /// The self-check of each source face (empty when the scene was not
+    /// checked: a file without the optional `face_checks` section of 2.2).
+    pub fn face_checks(&self) -> &'a [FaceCheck] {
+        self.face_checks
+    }
+    /// The self-check of each body, in increasing body order (empty when absent).
+    pub fn body_checks(&self) -> &'a [BodyCheck] {
+        self.body_checks
+    }
+    /// True when the scene carries a self-check (either check section).
+    pub fn is_checked(&self) -> bool {
+        !self.face_checks.is_empty() || !self.body_checks.is_empty()
     }
     /// A surface's knot vectors `(u, v)`.
     pub fn surface_knots(&self, f: &SurfaceRecord) -> (&'a [f64], &'a [f64]) {

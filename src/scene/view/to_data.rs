@@ -185,6 +185,8 @@ impl SceneView<'_> {
             vertices,
             bvh_nodes,
             surfaces,
+            face_checks: self.face_checks.to_vec(),
+            body_checks: self.body_checks.to_vec(),
         }
     }
 }

@@ -61,5 +61,6 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
         nodes,
         leaf_items,
         root,
+        status: Default::default(),
     })
 }

@@ -175,6 +175,9 @@ pub struct BodyGeom {
     pub leaf_items: Vec<Item>,
     /// Root node.
     pub root: u32,
+    /// The verification status of answers on the body's pieces (from the
+    /// scene's self-check; all unknown without one), set by [`TrackScene`](super::TrackScene).
+    pub status: crate::track::status::BodyStatus,
 }
 
 impl BodyGeom {

@@ -98,11 +98,18 @@ impl TrackScene {
         Self::from_data(&view.to_data())
     }
 
-    /// Builds the runtime geometry from an owned scene.
+    /// Builds the runtime geometry from an owned scene, with each body's
+    /// answer-status table ([`BodyGeom::status`]) from the scene's self-check.
     pub fn from_data(scene: &SceneData) -> Result<Self, BodyError> {
         let mut bodies = Vec::with_capacity(scene.bodies.len());
-        for b in &scene.bodies {
-            bodies.push(build_body(scene, b)?);
+        for (b, status) in scene
+            .bodies
+            .iter()
+            .zip(crate::track::status::BodyStatus::of_scene(scene))
+        {
+            let mut body = build_body(scene, b)?;
+            body.status = status;
+            bodies.push(body);
         }
         Ok(Self { bodies })
     }

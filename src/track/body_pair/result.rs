@@ -7,7 +7,8 @@ use crate::geom::{Pose, Vec3};
 use crate::scene::data::FeatureRef;
 use crate::track::body::BodyGeom;
 use crate::track::config::Mode;
-use crate::track::point_body::{feature_of, orient};
+use crate::track::point_body::{feature_of, orient, status_of};
+use crate::track::status::AnswerStatus;
 use nalgebra::Matrix3;
 
 /// The answer of one body–body update (world coordinates).
@@ -54,6 +55,10 @@ pub struct BodyPairResult {
     pub switches: u32,
     /// Far-phase cell pairs solved in this update.
     pub cells_solved: u32,
+    /// How far the answer can be trusted: both witnesses' statuses
+    /// ([`AnswerStatus::both`]: the self-check of their faces and bodies;
+    /// not [`CHECKED`](AnswerStatus::CHECKED) unless both scenes carry one).
+    pub status: AnswerStatus,
 }
 
 impl BodyPairTracker {
@@ -112,6 +117,7 @@ impl BodyPairTracker {
             iterations,
             switches,
             cells_solved,
+            status: AnswerStatus::both(status_of(a, &ca), status_of(b, &cb)),
         }
     }
 }
