@@ -13,7 +13,7 @@ mod capi_header_macros;
 mod capi_host;
 #[path = "capi/capi_pair.rs"]
 mod capi_pair;
-#[path = "capi/cpp_host.rs"]
-mod cpp_host;
 #[path = "common/checks.rs"]
 mod checks;
+#[path = "capi/cpp_host.rs"]
+mod cpp_host;

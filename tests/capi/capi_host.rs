@@ -147,7 +147,7 @@ fn scene_query_host_lists_bodies_and_reports_errors() {
             "version={} header={} abi={}",
             env!("CARGO_PKG_VERSION"),
             env!("CARGO_PKG_VERSION"),
-            extrack::capi::version::EXT_ABI_VERSION
+            extrack::capi::EXT_ABI_VERSION
         )),
         "{out}"
     );
