@@ -52,6 +52,63 @@ pub struct CoedgeSpan {
     pub samples: std::ops::Range<usize>,
 }
 
+/// The fractions `s ∈ [0, 1]` (traversal order) at which a curve segment is
+/// sampled: evenly within each span between the curve's breakpoints (a
+/// polyline's vertices, a composite's joints, the knots of a degree-1
+/// B-spline and a B-spline's knots of full multiplicity), every breakpoint
+/// included, so that a sampled polyline never cuts a corner of the curve
+/// (nist_144: a 42-vertex polyline sampled at 9 points cut the corners of
+/// every hole). Per span: 4 samples on a straight segment (its image on a
+/// curved surface bends), 16 on a composite's segment; a smooth curve gets
+/// 96 samples (8 per pole of a B-spline, 32–512) spread by span length.
+fn sample_fractions(seg: &CurveSegment) -> Vec<f64> {
+    let (t0, t1) = (seg.t0, seg.t1);
+    if !(t0.is_finite() && t1.is_finite() && t1 > t0) {
+        return (0..=8).map(|i| i as f64 / 8.0).collect();
+    }
+    let inner = |ts: Vec<f64>| -> Vec<f64> { ts.into_iter().filter(|&t| t > t0 && t < t1).collect() };
+    let integers = || inner((t0.ceil() as i64..=t1.floor() as i64).map(|k| k as f64).collect());
+    let (breaks, per_span, total) = match &seg.curve {
+        Curve::Line { .. } => (Vec::new(), 8, 8),
+        Curve::Polyline(_) => (integers(), 4, 8),
+        Curve::Composite(_) => (integers(), 16, 96),
+        Curve::BSpline(b) => {
+            let p = b.degree.max(1);
+            let mut ks: Vec<f64> = Vec::new();
+            let mut i = 0;
+            while i < b.knots.len() {
+                let m = b.knots[i..].iter().take_while(|&&k| k == b.knots[i]).count();
+                if m >= p {
+                    ks.push(b.knots[i]);
+                }
+                i += m;
+            }
+            (inner(ks), if p == 1 { 4 } else { 2 }, (b.cw.len() * 8).clamp(32, 512))
+        }
+        _ => (Vec::new(), 96, 96),
+    };
+    let mut ts = vec![t0];
+    ts.extend(breaks);
+    ts.push(t1);
+    let len = t1 - t0;
+    let mut out = Vec::new();
+    for w in ts.windows(2) {
+        let k = ((total as f64 * (w[1] - w[0]) / len).ceil() as usize).max(per_span).min(4096);
+        for j in 0..k {
+            out.push((w[0] + (w[1] - w[0]) * j as f64 / k as f64 - t0) / len);
+        }
+    }
+    out.push(1.0);
+    if !seg.forward {
+        // eval_unit(s) runs from t1 down: the fraction of parameter t is (t1 − t) / len
+        for s in &mut out {
+            *s = 1.0 - *s;
+        }
+        out.reverse();
+    }
+    out
+}
+
 /// Appends the coedge's 3-D samples to `out` and, for each, a parameter
 /// hint to `hints`: the point of the coedge's p-curve (when the file gives
 /// one) at the same fraction of the curve, oriented by which end of the
@@ -83,13 +140,8 @@ fn coedge_samples(
         // a boundary given in parameter space only (IGES 142 with no
         // model-space curve): its points on the surface, each with its own
         // parameters as the hint
-        let n = match &p.curve {
-            Curve::Line { .. } | Curve::Polyline(_) => 8,
-            Curve::BSpline(b) => (b.cw.len() * 8).clamp(32, 512),
-            _ => 96,
-        };
-        for i in 0..=n {
-            let q = p.eval_unit(i as f64 / n as f64).p;
+        for s in sample_fractions(p) {
+            let q = p.eval_unit(s).p;
             if !(q.x.is_finite() && q.y.is_finite()) {
                 continue;
             }
@@ -100,14 +152,10 @@ fn coedge_samples(
     } else {
         return;
     };
-    let n = match &seg.curve {
-        Curve::Line { .. } | Curve::Polyline(_) => 8,
-        Curve::BSpline(b) => (b.cw.len() * 8).clamp(32, 512),
-        _ => 96,
-    };
+    let fractions = sample_fractions(&seg);
     let first = out.len();
-    for i in 0..=n {
-        out.push(seg.eval_unit(i as f64 / n as f64).p);
+    for &s in &fractions {
+        out.push(seg.eval_unit(s).p);
     }
     let pc = c
         .pcurve
@@ -124,8 +172,7 @@ fn coedge_samples(
         let db = (face.eval(b.0, b.1) - s0).norm();
         Some(db < da)
     });
-    for i in 0..=n {
-        let s = i as f64 / n as f64;
+    for &s in &fractions {
         hints.push(match (pc, flip) {
             (Some(p), Some(f)) => at(p, if f { 1.0 - s } else { s }),
             _ => None,

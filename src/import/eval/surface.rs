@@ -189,6 +189,15 @@ impl Surface {
             ),
             Surface::Torus { .. } => (Some(TAU), Some(TAU)),
             Surface::Offset { basis, .. } => basis.periods(),
+            // a trim interval spanning a whole period of the basis (an IGES
+            // 120 revolution from 0 to 6.2831853, a STEP rectangular trim
+            // from 0° to 360°) bounds nothing in that direction: the surface
+            // stays closed there (nist_144 DE135)
+            Surface::Trimmed { basis, u, v } => {
+                let (pu, pv) = basis.periods();
+                let whole = |t: &Range, p: f64| t.1 - t.0 >= p * (1.0 - 1e-6);
+                (pu.filter(|&p| whole(u, p)), pv.filter(|&p| whole(v, p)))
+            }
             Surface::BSpline(b) => {
                 // closed in a direction when the opposite boundaries coincide
                 let ((u0, u1), (v0, v1)) = b.domain();

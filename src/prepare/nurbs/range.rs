@@ -308,30 +308,41 @@ fn holes_only_range(face: &Face, trim: &FaceTrim) -> Option<((f64, f64), (f64, f
     (pu.is_some() || pv.is_some()).then_some((u, v))
 }
 
-/// One period `[c, c + p]` of direction `k` (0 = u, 1 = v) containing every
-/// loop sample (`lo..hi`, the samples' extent) with its ends `c`, `c + p` in
-/// the middle of the widest gap between the loops' extents taken modulo `p`
-/// (so no loop touches the seam). `None` when the samples span a period or
-/// more, or no window holds them all.
+/// One period `[c, c + p]` of direction `k` (0 = u, 1 = v) whose ends `c`,
+/// `c + p` lie in the middle of the widest gap between the loops' extents
+/// taken modulo `p`, so that no loop touches the seam: every loop lies in the
+/// window up to a whole number of periods, which the trimming applies
+/// ([`trim_piece`](crate::prepare::trim::trim_piece) tries the shifts of each
+/// loop). The loops' samples are unwrapped loop by loop, so together they may
+/// span a period or more (a hole across the seam unwrapped past it,
+/// abc_onshape #179), and the widest gap may lie between them (sixteen equal
+/// holes round a cone, nist_144 DE135): neither is a reason to give up the
+/// full period. `c` is the end nearest below `lo` (the samples' extent
+/// `lo..hi`). `None` when a loop spans a period or no gap is left.
 fn seam_window(trim: &FaceTrim, k: usize, p: f64, lo: f64, hi: f64) -> Option<(f64, f64)> {
-    if !(lo.is_finite() && hi.is_finite() && hi - lo < p) {
+    if !(lo.is_finite() && hi.is_finite() && p > 0.0) {
         return None;
     }
     let coord = |q: &(f64, f64)| if k == 0 { q.0 } else { q.1 };
-    // the loops' extents as arcs of the circle of length p
-    let mut arcs: Vec<(f64, f64)> = trim
-        .loops
-        .iter()
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            let a = l.iter().map(coord).fold(f64::INFINITY, f64::min);
-            let b = l.iter().map(coord).fold(f64::NEG_INFINITY, f64::max);
-            let s = a.rem_euclid(p);
-            (s, s + (b - a))
-        })
-        .collect();
+    // the loops' extents as arcs of the circle of length p, those that run
+    // past p split in two, so that every arc lies in [0, p]
+    let mut arcs: Vec<(f64, f64)> = Vec::new();
+    for l in trim.loops.iter().filter(|l| !l.is_empty()) {
+        let a = l.iter().map(coord).fold(f64::INFINITY, f64::min);
+        let b = l.iter().map(coord).fold(f64::NEG_INFINITY, f64::max);
+        if !(b - a < p) {
+            return None;
+        }
+        let s = a.rem_euclid(p);
+        if s + (b - a) > p {
+            arcs.push((s, p));
+            arcs.push((0.0, s + (b - a) - p));
+        } else {
+            arcs.push((s, s + (b - a)));
+        }
+    }
     arcs.sort_by(|x, y| x.0.total_cmp(&y.0));
-    // merge overlapping arcs, then the widest gap (wrapping past p)
+    // merge overlapping arcs, then the widest gap (the one across p included)
     let mut merged: Vec<(f64, f64)> = Vec::new();
     for (a, b) in arcs {
         match merged.last_mut() {
@@ -352,7 +363,7 @@ fn seam_window(trim: &FaceTrim, k: usize, p: f64, lo: f64, hi: f64) -> Option<(f
     }
     // the window [c, c + p] with c ≡ the gap's middle (mod p) and c ≤ lo
     let c = best.1 - ((best.1 - lo) / p).ceil() * p;
-    (c + p >= hi).then_some((c, c + p))
+    Some((c, c + p))
 }
 
 #[cfg(test)]
@@ -478,5 +489,56 @@ mod tests {
         let (face, trim) = face_and_trim(Surface::Cylinder { frame, radius: 1.0 }, vec![lp]);
         let ((u0, u1), _) = face_range_of(&face, &trim);
         assert!(u0.abs() < 1e-12 && (u1 - turns).abs() < 1e-12, "u {u0}..{u1}");
+    }
+
+    /// Round holes of radius `r` on a sphere, centred at `(u, v)` in its
+    /// parameters, each sampled from `u - r` on (unwrapped along the loop,
+    /// as [`FaceTrim`] does), in a face with no outer loop.
+    fn sphere_with_holes(centres: &[(f64, f64)], r: f64) -> (Face, FaceTrim) {
+        let frame = Frame::from_axis_ref(Vec3::zeros(), Vec3::z(), Some(Vec3::x())).unwrap();
+        let loops = centres
+            .iter()
+            .map(|&(cu, cv)| {
+                (0..=32)
+                    .map(|k| {
+                        let t = std::f64::consts::PI + TAU * k as f64 / 32.0;
+                        (cu + r * t.cos(), cv - r * t.sin())
+                    })
+                    .collect()
+            })
+            .collect();
+        let (mut face, trim) = face_and_trim(Surface::Sphere { frame, radius: 5.0 }, loops);
+        face.outer = None;
+        (face, trim)
+    }
+
+    #[test]
+    fn holes_all_round_a_closed_surface_keep_the_full_period() {
+        // sixteen equal holes round the equator: every gap between them is
+        // as wide as the others (nist_144 DE135 has this on a cone)
+        let centres: Vec<(f64, f64)> = (0..16).map(|k| (0.2 + TAU * k as f64 / 16.0, 0.0)).collect();
+        let (face, trim) = sphere_with_holes(&centres, 0.1);
+        let ((u0, u1), (v0, v1)) = face_range_of(&face, &trim);
+        assert!((u1 - u0 - TAU).abs() < 1e-12, "u {u0}..{u1}");
+        assert!((v0 + 0.5 * std::f64::consts::PI).abs() < 1e-12 && (v1 - 0.5 * std::f64::consts::PI).abs() < 1e-12);
+        // the seam lies in a gap: no hole centre is within a radius of it
+        for &(cu, _) in &centres {
+            let off = (cu - u0).rem_euclid(TAU);
+            assert!(off > 0.1 && off < TAU - 0.1, "hole at {cu} on the seam {u0}");
+        }
+    }
+
+    #[test]
+    fn a_hole_unwrapped_past_the_seam_keeps_the_full_period() {
+        // one hole across u = 0 whose samples run from 2π − 0.2 to 2π + 0.2,
+        // another at u = 2 (abc_onshape #179): together more than a period
+        let (face, trim) = sphere_with_holes(&[(2.0, 0.3), (TAU, -0.2)], 0.2);
+        let ((u0, u1), (v0, v1)) = face_range_of(&face, &trim);
+        assert!((u1 - u0 - TAU).abs() < 1e-12, "u {u0}..{u1}");
+        assert!(v1 - v0 > 3.14, "v {v0}..{v1}");
+        for c in [2.0, TAU] {
+            let off = (c - u0).rem_euclid(TAU);
+            assert!(off > 0.2 && off < TAU - 0.2, "hole at {c} on the seam {u0}");
+        }
     }
 }

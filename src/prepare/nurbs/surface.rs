@@ -21,11 +21,9 @@ pub fn surface_nurbs_noted(
     face: u64,
     range: ((f64, f64), (f64, f64)),
 ) -> Result<(MappedSurface, Option<String>), NurbsError> {
-    if let Surface::Trimmed { basis, u: tu, v: tv } = s {
+    if let Surface::Trimmed { basis, .. } = s {
         if let Surface::Offset { .. } = **basis {
-            let ((u0, u1), (v0, v1)) = range;
-            let r = ((u0.max(tu.0), u1.min(tu.1)), (v0.max(tv.0), v1.min(tv.1)));
-            return surface_nurbs_noted(basis, face, r);
+            return surface_nurbs_noted(basis, face, trimmed_range(s, range));
         }
     }
     if let Surface::Offset { basis, distance } = s {
@@ -97,11 +95,21 @@ pub fn surface_nurbs(s: &Surface, face: u64, range: ((f64, f64), (f64, f64))) ->
             surface_nurbs(&exact, face, range)
         }
         Surface::BSpline(b) => bspline_nurbs(s, b, face, range),
-        Surface::Trimmed { basis, u: tu, v: tv } => {
-            let r = ((u.0.max(tu.0), u.1.min(tu.1)), (v.0.max(tv.0), v.1.min(tv.1)));
-            surface_nurbs(basis, face, r)
-        }
+        Surface::Trimmed { basis, .. } => surface_nurbs(basis, face, trimmed_range(s, range)),
     }
+}
+
+/// `range` within the trim box of a [`Surface::Trimmed`], except in a
+/// direction where the trim spans a whole period (the trimmed surface is
+/// closed there: see [`Surface::periods`]), which keeps `range` (a window
+/// across the seam).
+fn trimmed_range(s: &Surface, range: ((f64, f64), (f64, f64))) -> ((f64, f64), (f64, f64)) {
+    let Surface::Trimmed { u: tu, v: tv, .. } = s else {
+        return range;
+    };
+    let (pu, pv) = s.periods();
+    let cut = |r: (f64, f64), t: &(f64, f64), closed: bool| if closed { r } else { (r.0.max(t.0), r.1.min(t.1)) };
+    (cut(range.0, tu, pu.is_some()), cut(range.1, tv, pv.is_some()))
 }
 
 #[cfg(test)]
@@ -164,5 +172,37 @@ mod tests {
             },
             ((0.2, 3.0), (-1.0, 2.0)),
         );
+    }
+
+    #[test]
+    fn a_trim_spanning_a_whole_turn_stays_closed() {
+        // an IGES 120 revolution from 0 to 6.2831853 (nist_144 DE5): a
+        // window across the seam converts exactly
+        let rev = Surface::Revolution {
+            profile: Box::new(Curve::Line {
+                origin: Vec3::new(-10.0, 0.0, 0.0),
+                dir: Vec3::new(10.0, 0.0, 10.0),
+            }),
+            axis_origin: Vec3::zeros(),
+            axis_dir: Vec3::z(),
+        };
+        let whole = Surface::Trimmed {
+            basis: Box::new(rev.clone()),
+            u: (0.0, 6.2831853),
+            v: (0.0, 1.0),
+        };
+        assert_eq!(whole.periods(), (Some(TAU), None));
+        check(&whole, ((-0.5, TAU - 0.5), (0.2, 0.8)));
+        let m = surface_nurbs(&whole, 1, ((-0.5, TAU - 0.5), (0.0, 1.0))).unwrap();
+        let (a, _) = m.to_param(-0.5, 0.5);
+        let p = m.surface.eval(a, m.to_param(-0.5, 0.5).1);
+        assert!((p - whole.eval_derivs(-0.5, 0.5).p).norm() < 1e-9);
+        // a trim short of a turn bounds the surface
+        let part = Surface::Trimmed {
+            basis: Box::new(rev),
+            u: (0.0, PI),
+            v: (0.0, 1.0),
+        };
+        assert_eq!(part.periods(), (None, None));
     }
 }
