@@ -50,11 +50,21 @@ pub enum TrimStatus {
     Partial(Vec<TrimLoop>),
 }
 
+/// The whole-period shifts of a loop tried against a piece, the loop's own
+/// place first.
 fn shifts(period: Option<f64>) -> Vec<f64> {
     match period {
-        Some(p) => vec![-2.0 * p, -p, 0.0, p, 2.0 * p],
+        Some(p) => vec![0.0, -p, p, -2.0 * p, 2.0 * p],
         None => vec![0.0],
     }
+}
+
+/// True when a loop's box `[u0,u1,v0,v1]` spans a whole period in a
+/// periodic direction: a face making more than one turn (a helical thread
+/// crest, standoff #402), whose range is the loop's own unwrapped extent;
+/// its copies overlap, so only the loop itself trims (never a copy).
+fn spans_a_period(b: [f64; 4], periods: (Option<f64>, Option<f64>)) -> bool {
+    periods.0.is_some_and(|p| b[1] - b[0] >= p) || periods.1.is_some_and(|p| b[3] - b[2] >= p)
 }
 
 fn line(a: [f64; 2], b: [f64; 2]) -> Vec<H2> {
@@ -99,20 +109,31 @@ pub fn trim_piece(
     let eu = 1e-6 * (domain[1] - domain[0]);
     let ev = 1e-6 * (domain[3] - domain[2]);
     let shrunk = [domain[0] + eu, domain[1] - eu, domain[2] + ev, domain[3] - ev];
+    // every copy of a loop (whole-period shifts) that enters the piece: the
+    // copies of a loop narrower than a period are disjoint, and a hole
+    // across the seam of a full-period range enters by the copy on each side
+    // (nist_144 DE135); a loop spanning a period trims by itself alone
     let mut hit_loops: Vec<(usize, f64, f64)> = Vec::new();
     for (li, chain) in exact.chains.iter().enumerate() {
+        let hulls = exact.hulls.get(li).map_or(&[][..], |v| &v[..]);
+        // a loop winding round a period enters once (its copies are chained below)
+        let winding = trim.loops.get(li).is_some_and(|l| winds(trim, l).is_some());
+        let only_itself = !winding && spans_a_period(loop_box(hulls), trim.periods);
         'shift: for du in shifts(trim.periods.0) {
             for dv in shifts(trim.periods.1) {
+                if only_itself && (du != 0.0 || dv != 0.0) {
+                    break 'shift;
+                }
                 let r = [shrunk[0] - du, shrunk[1] - du, shrunk[2] - dv, shrunk[3] - dv];
-                let hulls = exact.hulls.get(li).map_or(&[][..], |v| &v[..]);
-                for (k, h) in chain.iter().enumerate() {
-                    if let Some(b) = hulls.get(k) {
-                        if b[0] > r[1] || b[1] < r[0] || b[2] > r[3] || b[3] < r[2] {
-                            continue;
-                        }
-                    }
-                    if bez2::clip_intervals(h, &r).iter().any(|iv| iv.2) {
-                        hit_loops.push((li, du, dv));
+                let enters = chain.iter().enumerate().any(|(k, h)| {
+                    let outside = hulls
+                        .get(k)
+                        .is_some_and(|b| b[0] > r[1] || b[1] < r[0] || b[2] > r[3] || b[3] < r[2]);
+                    !outside && bez2::clip_intervals(h, &r).iter().any(|iv| iv.2)
+                });
+                if enters {
+                    hit_loops.push((li, du, dv));
+                    if winding {
                         break 'shift;
                     }
                 }
@@ -139,10 +160,7 @@ pub fn trim_piece(
         if hit_loops.iter().any(|h| h.0 == li) {
             continue;
         }
-        let b = exact.hulls.get(li).map_or(&[][..], |v| &v[..]).iter().fold(
-            [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY],
-            |a, c| [a[0].min(c[0]), a[1].max(c[1]), a[2].min(c[2]), a[3].max(c[3])],
-        );
+        let b = loop_box(exact.hulls.get(li).map_or(&[][..], |v| &v[..]));
         'found: for du in shifts(trim.periods.0) {
             for dv in shifts(trim.periods.1) {
                 if b[0] + du <= domain[1] && b[1] + du >= domain[0] && b[2] + dv <= domain[3] && b[3] + dv >= domain[2]
@@ -208,6 +226,14 @@ pub fn trim_piece(
     } else {
         TrimStatus::Partial(loops)
     }
+}
+
+/// The box `[u0,u1,v0,v1]` of a loop's segment boxes.
+fn loop_box(hulls: &[[f64; 4]]) -> [f64; 4] {
+    hulls.iter().fold(
+        [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY],
+        |a, c| [a[0].min(c[0]), a[1].max(c[1]), a[2].min(c[2]), a[3].max(c[3])],
+    )
 }
 
 /// True when every loop point lies on the border of the face's NURBS range
