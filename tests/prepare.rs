@@ -6,6 +6,8 @@
 
 mod common;
 
+#[path = "prepare/class_fixtures.rs"]
+mod class_fixtures;
 #[path = "prepare/prepare_fixtures.rs"]
 mod prepare_fixtures;
 #[path = "prepare/prepare_snapshot.rs"]

@@ -358,7 +358,10 @@ fn seam_window(trim: &FaceTrim, k: usize, p: f64, lo: f64, hi: f64) -> Option<(f
             best = (g, 0.5 * (w[0].1 + w[1].0));
         }
     }
-    if !(best.0 > 0.0) {
+    // a loop reaching round the whole period up to rounding (a seam line at
+    // u = 0 and one at 6.283185307, an IGES cylinder bounded across its
+    // seam) leaves no gap: it is a band, not a hole
+    if !(best.0 > 1e-6 * p) {
         return None;
     }
     // the window [c, c + p] with c ≡ the gap's middle (mod p) and c ≤ lo
