@@ -1,4 +1,4 @@
-//! Format round trips over the project's fixtures and every corpus / generated
+//! Format round trips over the project's fixtures and every corpus / wave2 / generated
 //! file of `../shared/fixtures` (skipped with a message when absent), compared
 //! with the structural comparison of `extrack::export::compare`
 //! (formats/export.md, "Round trips"). Snapshots hold one compact line per
@@ -60,7 +60,7 @@ fn files() -> Vec<PathBuf> {
     }
     let shared = crate_root.join("../shared/fixtures");
     if shared.is_dir() {
-        for d in ["corpus", "generated"] {
+        for d in ["corpus", "wave2/corpus", "generated"] {
             if let Ok(rd) = std::fs::read_dir(shared.join(d)) {
                 v.extend(rd.flatten().map(|e| e.path()));
             }
@@ -82,9 +82,11 @@ fn label(p: &Path) -> String {
         .and_then(|d| d.file_name())
         .map(|d| d.to_string_lossy().to_string())
         .unwrap_or_default();
+    let wave2 = p.parent().and_then(|d| d.parent()).and_then(|d| d.file_name()) == Some("wave2".as_ref());
     let dir = match dir.as_str() {
         "fixtures" => "project".to_string(),
         "voids" => "project/voids".to_string(),
+        "corpus" if wave2 => "wave2".to_string(),
         _ => dir,
     };
     format!(

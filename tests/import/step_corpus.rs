@@ -1,41 +1,32 @@
-//! Every STEP file of `../shared/fixtures/corpus/` and `generated/` imports
+//! Every STEP file of `../shared/fixtures/corpus/`, `wave2/corpus/` and `generated/` imports
 //! without error, and its placed face count matches Open CASCADE's (the
 //! differences are listed in formats/step.md and asserted here as such).
 
+use crate::common;
+use common::band;
 use extrack::import::step::read_step;
 use std::path::{Path, PathBuf};
 
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipping: ../shared/fixtures is absent");
-        None
-    }
-}
-
-/// All STEP files with the name of their oracle inspect file.
+/// All STEP files of the corpora (corpus, wave2) and generated/, with their
+/// oracle inspect file and whether it is a generated fixture's (whose
+/// counts are under `step`).
 fn step_files(root: &Path) -> Vec<(PathBuf, PathBuf, bool)> {
+    let is_step = |p: &Path| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("step") || e.eq_ignore_ascii_case("stp"))
+    };
     let mut out = Vec::new();
-    for sub in ["corpus", "generated"] {
-        let Ok(rd) = std::fs::read_dir(root.join(sub)) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
+    for c in band::corpora(root) {
+        for p in band::cad_files(&c).into_iter().filter(|p| is_step(p)) {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            let lower = name.to_ascii_lowercase();
-            if !(lower.ends_with(".step") || lower.ends_with(".stp")) {
-                continue;
-            }
-            let (oracle, generated) = if sub == "corpus" {
-                (root.join("oracle").join(format!("{name}.inspect.json")), false)
-            } else {
-                let stem = name.trim_end_matches(".step");
-                (root.join("oracle").join(format!("{stem}.inspect.json")), true)
-            };
-            out.push((p, oracle, generated));
+            out.push((p, c.oracle.join(format!("{name}.inspect.json")), false));
+        }
+    }
+    if let Ok(rd) = std::fs::read_dir(root.join("generated")) {
+        for p in rd.flatten().map(|e| e.path()).filter(|p| is_step(p)) {
+            let stem = p.file_name().unwrap().to_string_lossy().trim_end_matches(".step").to_string();
+            out.push((p, root.join("oracle").join(format!("{stem}.inspect.json")), true));
         }
     }
     out.sort();
@@ -59,7 +50,7 @@ const KNOWN_DIFFERENCES: &[(&str, usize, &str)] = &[
 
 #[test]
 fn every_step_file_imports_with_occt_face_counts() {
-    let Some(root) = shared() else { return };
+    let Some(root) = common::fixtures() else { return };
     let files = step_files(&root);
     assert!(files.len() >= 30, "found only {} STEP files", files.len());
     let mut failures = Vec::new();
