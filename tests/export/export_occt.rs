@@ -332,7 +332,50 @@ fn open_cascade_trims_exported_scene_pieces() {
 /// reading of the source (face count, or a distance beyond 1e-9 relative at
 /// the oracle points), with the reason: a ratchet (a listed conversion that
 /// becomes right must leave the list).
-const CONVERSION_KNOWN_DIFFERENT: &[(&str, &str)] = &[];
+const CONVERSION_KNOWN_DIFFERENT: &[(&str, &str)] = &[
+    // the source is read differently already (the import tests' lists)
+    (
+        "step_alibre_s1.stp",
+        "→ IGES: 143 faces (source 104): we place 11 NAUO instances where Open CASCADE keeps 8 solids (step_corpus.rs KNOWN_DIFFERENCES); 10 of 40 distances move with the extra instances",
+    ),
+    (
+        "iges_nist_144_example2.igs",
+        "→ STEP: 32 faces (source 17), 12 distances moved: the holes of the 144 DE135 are wrong on import (point_body_band.rs)",
+    ),
+    (
+        "step_abc_onshape_0_13.step",
+        "→ IGES: 101 faces (source 99), 7 distances moved: face #179's loops are wrong on import (point_body_band.rs)",
+    ),
+    (
+        "step_fpx2013_hdr_connector.stp",
+        "→ IGES: 15 faces (source 14), 3 distances moved: the file's LINE edges lie up to 3 mm off their vertices (point_body_band.rs)",
+    ),
+    // writer or reader classes not yet found
+    (
+        "iges_sw2008_fuse.igs",
+        "→ STEP: 6 of 40 distances moved, up to 88 % (cause not yet found)",
+    ),
+    (
+        "step_psstep_laufrad.stp",
+        "→ IGES: 6 of 40 distances moved, up to 41 % (cause not yet found; Open CASCADE splits one face of the source, 123 of 122)",
+    ),
+    (
+        "step_zoo_french_press.step",
+        "→ IGES: 152 faces (source 143), 4 distances moved (cause not yet found)",
+    ),
+    (
+        "step_euclid_advexchanger_r103.stp",
+        "→ IGES: 1 of 40 distances moved, 9 % (cause not yet found)",
+    ),
+    (
+        "step_dex_stdev167_we74991114410.stp",
+        "→ IGES: 980 faces (source 979), distances kept (cause not yet found)",
+    ),
+    (
+        "iges_hm_nentity.igs",
+        "→ STEP: 2 of 40 distances moved, 3.1e-7 relative (its 140 offset DE 623 has no exact form; cause not yet confirmed)",
+    ),
+];
 
 /// Oracle points per file in [`conversions_are_read_by_open_cascade_with_the_sources_distances`].
 const CONVERSION_POINTS: usize = 40;
