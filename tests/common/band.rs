@@ -105,7 +105,11 @@ pub fn boundary_points(file: &str) -> Option<BoundaryPoints> {
             .unwrap_or_else(|| panic!("{file}: no {k} in {header}"))
     };
     let (diag, occt_tolerance) = (field("diag"), field("max_tolerance"));
-    assert_eq!(lines.next(), Some("kind,x,y,z,dist,inside,support,face"), "{file}: columns");
+    assert_eq!(
+        lines.next(),
+        Some("kind,x,y,z,dist,inside,support,face"),
+        "{file}: columns"
+    );
     let (mut points, mut kinds) = (Vec::new(), Vec::new());
     for l in lines {
         let c: Vec<&str> = l.split(',').collect();

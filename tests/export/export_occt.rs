@@ -167,7 +167,12 @@ for job in json.load(open(sys.argv[2])):
                 Some(e) => Err(format!("Open CASCADE: {e}")),
                 None => Ok((
                     v["face_count"].as_u64().unwrap(),
-                    v["dist"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect(),
+                    v["dist"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_f64().unwrap())
+                        .collect(),
                 )),
             });
         }
@@ -431,8 +436,12 @@ fn conversions_are_read_by_open_cascade_with_the_sources_distances() {
             };
             let out = dir.path().join(format!("{name}.{ext}"));
             std::fs::write(&out, &w.bytes).unwrap();
-            let pts: Vec<&serde_json::Value> =
-                closest["points"].as_array().unwrap().iter().take(CONVERSION_POINTS).collect();
+            let pts: Vec<&serde_json::Value> = closest["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .take(CONVERSION_POINTS)
+                .collect();
             jobs.push((out, pts.iter().map(|p| p["q"].clone()).collect::<Vec<_>>()));
             cases.push((
                 name,
@@ -481,7 +490,10 @@ fn conversions_are_read_by_open_cascade_with_the_sources_distances() {
         results.push((format!("{name} → {ext}"), verdict));
     }
     let right = results.iter().filter(|r| r.1.is_ok()).count();
-    println!("{right} of {} conversions keep Open CASCADE's face counts and distances", results.len());
+    println!(
+        "{right} of {} conversions keep Open CASCADE's face counts and distances",
+        results.len()
+    );
     let mut failures = Vec::new();
     for (what, r) in &results {
         let source = what.split(" → ").next().unwrap();

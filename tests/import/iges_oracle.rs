@@ -3,8 +3,8 @@
 
 use crate::common;
 
-use common::*;
 use common::band;
+use common::*;
 use extrack::geom::Vec3;
 use extrack::import::import_file;
 
@@ -201,7 +201,11 @@ fn oracle_closest_points_lie_on_imported_faces_inside_trims() {
             total: n_ok + file_failures.len(),
         });
     }
-    let failures = band::ratchet("oracle closest points off the imported faces", &counts, CLOSEST_EXCEPTIONS);
+    let failures = band::ratchet(
+        "oracle closest points off the imported faces",
+        &counts,
+        CLOSEST_EXCEPTIONS,
+    );
     println!("{total} oracle points checked");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

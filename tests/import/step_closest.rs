@@ -184,7 +184,12 @@ fn occt_closest_points_lie_on_the_imported_faces() {
     for e in std::fs::read_dir(root.join("generated")).unwrap().flatten() {
         let p = e.path();
         if is_step(&p) {
-            let stem = p.file_name().unwrap().to_string_lossy().trim_end_matches(".step").to_string();
+            let stem = p
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .trim_end_matches(".step")
+                .to_string();
             cases.push((p, root.join("oracle").join(format!("{stem}.closest.json"))));
         }
     }

@@ -25,7 +25,12 @@ fn step_files(root: &Path) -> Vec<(PathBuf, PathBuf, bool)> {
     }
     if let Ok(rd) = std::fs::read_dir(root.join("generated")) {
         for p in rd.flatten().map(|e| e.path()).filter(|p| is_step(p)) {
-            let stem = p.file_name().unwrap().to_string_lossy().trim_end_matches(".step").to_string();
+            let stem = p
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .trim_end_matches(".step")
+                .to_string();
             out.push((p, root.join("oracle").join(format!("{stem}.inspect.json")), true));
         }
     }

@@ -334,11 +334,17 @@ fn wave2_oracle_and_boundary_points_are_within_the_band_cold_and_coherent() {
             .and_then(|i| i["max_tolerance"].as_f64())
             .unwrap_or(0.0);
         let diag = js["bbox"]["diag"].as_f64().unwrap();
-        let s = cache.entry(path.clone()).or_insert_with(|| std::rc::Rc::new(load(path))).clone();
+        let s = cache
+            .entry(path.clone())
+            .or_insert_with(|| std::rc::Rc::new(load(path)))
+            .clone();
         oracle_counts.push(report("wave2", check(&file, &s, &oracle_points(&js), occt_tol, diag)));
     }
     let boundary = boundary_counts(&files, &mut |p| {
-        cache.entry(p.to_path_buf()).or_insert_with(|| std::rc::Rc::new(load(p))).clone()
+        cache
+            .entry(p.to_path_buf())
+            .or_insert_with(|| std::rc::Rc::new(load(p)))
+            .clone()
     });
     let total = |c: &[Count]| {
         (
@@ -346,7 +352,11 @@ fn wave2_oracle_and_boundary_points_are_within_the_band_cold_and_coherent() {
             c.iter().map(|c| c.total).sum::<usize>(),
         )
     };
-    println!("wave2 oracle points right: {:?}; boundary points right: {:?}", total(&oracle_counts), total(&boundary));
+    println!(
+        "wave2 oracle points right: {:?}; boundary points right: {:?}",
+        total(&oracle_counts),
+        total(&boundary)
+    );
     let mut failures = band::ratchet("wave2 oracle", &oracle_counts, WAVE2_KNOWN_WRONG);
     failures.extend(band::ratchet("boundary", &boundary, BOUNDARY_KNOWN_WRONG));
     assert!(failures.is_empty(), "{}", failures.join("\n"));

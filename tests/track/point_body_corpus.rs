@@ -364,38 +364,43 @@ pub(crate) fn in_pcurve_region(face: &extrack::import::model::Face, u: f64, v: f
 
 /// True when the answer's closest point is a point of the Model: on its
 /// face's surface (1e-9 relative, `project_surface` over the surface's
-/// natural bounds, seeded on a 48 or else a 256 grid) and inside that face's trims (`FaceTrim::contains`) or
-/// inside / on the region of its p-curves ([`in_pcurve_region`]). With a
+/// natural bounds, seeded on a 48 or else a 256 grid) and inside that
+/// face's trims (`FaceTrim::contains`) or inside / on the region of its
+/// p-curves ([`in_pcurve_region`]). With a
 /// distance nearer than Open CASCADE's, this shows that Open CASCADE missed
 /// the global minimum. The answer's closest point is in world coordinates
 /// and the face in its body's: the point is checked in every placement of
 /// the face.
 pub(crate) fn verified_on_model(model: &extrack::import::model::Model, r: &PointBodyResult) -> bool {
     use extrack::import::eval::{project_surface, FaceTrim};
-    model.faces.iter().enumerate().filter(|(_, f)| f.source == r.face).any(|(fi, f)| {
-        let (nu, nv) = f.surface.natural_bounds();
-        let b = (nu.unwrap_or((-1e9, 1e9)), nv.unwrap_or((-1e9, 1e9)));
-        let trim = FaceTrim::new(model, f);
-        let ((u0, u1), (v0, v1)) = trim.bounds;
-        let on_tol = 1e-6 * (u1 - u0).hypot(v1 - v0);
-        model
-            .bodies
-            .iter()
-            .filter(|body| body.face_indices().any(|k| k == fi))
-            .any(|body| {
-                let p = body.placement.inverse_transform_point(&r.point);
-                let on = |grid| {
-                    let pr = project_surface(&f.surface, &p, b, grid);
-                    (pr.distance <= 1e-9 * (1.0 + p.norm())).then_some(pr)
-                };
-                // a finer seed grid where the coarse one converges elsewhere
-                let Some(pr) = on(48).or_else(|| on(256)) else {
-                    return false;
-                };
-                true
-                    && (trim.contains(pr.u, pr.v) || in_pcurve_region(f, pr.u, pr.v, on_tol))
-            })
-    })
+    model
+        .faces
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.source == r.face)
+        .any(|(fi, f)| {
+            let (nu, nv) = f.surface.natural_bounds();
+            let b = (nu.unwrap_or((-1e9, 1e9)), nv.unwrap_or((-1e9, 1e9)));
+            let trim = FaceTrim::new(model, f);
+            let ((u0, u1), (v0, v1)) = trim.bounds;
+            let on_tol = 1e-6 * (u1 - u0).hypot(v1 - v0);
+            model
+                .bodies
+                .iter()
+                .filter(|body| body.face_indices().any(|k| k == fi))
+                .any(|body| {
+                    let p = body.placement.inverse_transform_point(&r.point);
+                    let on = |grid| {
+                        let pr = project_surface(&f.surface, &p, b, grid);
+                        (pr.distance <= 1e-9 * (1.0 + p.norm())).then_some(pr)
+                    };
+                    // a finer seed grid where the coarse one converges elsewhere
+                    let Some(pr) = on(48).or_else(|| on(256)) else {
+                        return false;
+                    };
+                    trim.contains(pr.u, pr.v) || in_pcurve_region(f, pr.u, pr.v, on_tol)
+                })
+        })
 }
 
 #[test]
