@@ -382,6 +382,10 @@ const CONVERSION_KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ),
 ];
 
+/// One conversion to check: source name, target extension, the oracle's
+/// distances, Open CASCADE's face count on the source, the writer's warnings.
+type Conversion = (String, &'static str, Vec<f64>, u64, Vec<String>);
+
 /// Oracle points per file in [`conversions_are_read_by_open_cascade_with_the_sources_distances`].
 const CONVERSION_POINTS: usize = 40;
 
@@ -403,8 +407,7 @@ fn conversions_are_read_by_open_cascade_with_the_sources_distances() {
     }
     let only = std::env::var("CONVERT_ONLY").ok();
     let dir = tempfile::tempdir().unwrap();
-    // (source name, target extension, oracle distances, Open CASCADE's face count, writer warnings)
-    let mut cases: Vec<(String, &str, Vec<f64>, u64, Vec<String>)> = Vec::new();
+    let mut cases: Vec<Conversion> = Vec::new();
     let mut jobs = Vec::new();
     let mut results: Vec<(String, Result<(), String>)> = Vec::new();
     for c in common::band::corpora(&root) {
