@@ -50,6 +50,37 @@ pub fn cad_files(c: &Corpus) -> Vec<PathBuf> {
     v
 }
 
+/// Every STEP file of the corpora and of `generated/` with its oracle file
+/// `<name>.<kind>.json` (a generated fixture's is named by its stem, in
+/// `oracle/`) and whether it is a generated fixture.
+pub fn step_files_with_oracle(root: &Path, kind: &str) -> Vec<(PathBuf, PathBuf, bool)> {
+    let is_step = |p: &Path| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("step") || e.eq_ignore_ascii_case("stp"))
+    };
+    let mut out = Vec::new();
+    for c in corpora(root) {
+        for p in cad_files(&c).into_iter().filter(|p| is_step(p)) {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            out.push((p, c.oracle.join(format!("{name}.{kind}.json")), false));
+        }
+    }
+    if let Ok(rd) = std::fs::read_dir(root.join("generated")) {
+        for p in rd.flatten().map(|e| e.path()).filter(|p| is_step(p)) {
+            let stem = p
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .trim_end_matches(".step")
+                .to_string();
+            out.push((p, root.join("oracle").join(format!("{stem}.{kind}.json")), true));
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Parsed `<file>.<kind>.json` of a corpus, if present.
 pub fn oracle_json(c: &Corpus, file: &str, kind: &str) -> Option<serde_json::Value> {
     serde_json::from_str(&std::fs::read_to_string(c.oracle.join(format!("{file}.{kind}.json"))).ok()?).ok()

@@ -169,30 +169,10 @@ fn check_file(step: &Path, closest: &Path) -> Outcome {
 #[test]
 fn occt_closest_points_lie_on_the_imported_faces() {
     let Some(root) = common::fixtures() else { return };
-    let mut cases = Vec::new();
-    let is_step = |p: &Path| {
-        p.extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("step") || e.eq_ignore_ascii_case("stp"))
-    };
-    for c in band::corpora(&root) {
-        for p in band::cad_files(&c).into_iter().filter(|p| is_step(p)) {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            cases.push((p, c.oracle.join(format!("{name}.closest.json"))));
-        }
-    }
-    for e in std::fs::read_dir(root.join("generated")).unwrap().flatten() {
-        let p = e.path();
-        if is_step(&p) {
-            let stem = p
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .trim_end_matches(".step")
-                .to_string();
-            cases.push((p, root.join("oracle").join(format!("{stem}.closest.json"))));
-        }
-    }
+    let mut cases: Vec<(std::path::PathBuf, std::path::PathBuf)> = band::step_files_with_oracle(&root, "closest")
+        .into_iter()
+        .map(|(p, o, _)| (p, o))
+        .collect();
     cases.retain(|(_, o)| o.is_file());
     cases.sort();
     let only = std::env::var("STEP_CLOSEST_ONLY").ok();

@@ -5,38 +5,6 @@
 use crate::common;
 use common::band;
 use extrack::import::step::read_step;
-use std::path::{Path, PathBuf};
-
-/// All STEP files of the corpora (corpus, wave2) and generated/, with their
-/// oracle inspect file and whether it is a generated fixture's (whose
-/// counts are under `step`).
-fn step_files(root: &Path) -> Vec<(PathBuf, PathBuf, bool)> {
-    let is_step = |p: &Path| {
-        p.extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("step") || e.eq_ignore_ascii_case("stp"))
-    };
-    let mut out = Vec::new();
-    for c in band::corpora(root) {
-        for p in band::cad_files(&c).into_iter().filter(|p| is_step(p)) {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            out.push((p, c.oracle.join(format!("{name}.inspect.json")), false));
-        }
-    }
-    if let Ok(rd) = std::fs::read_dir(root.join("generated")) {
-        for p in rd.flatten().map(|e| e.path()).filter(|p| is_step(p)) {
-            let stem = p
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .trim_end_matches(".step")
-                .to_string();
-            out.push((p, root.join("oracle").join(format!("{stem}.inspect.json")), true));
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Files whose placed-face count differs from Open CASCADE's, with the
 /// expected count and the reason (also in formats/step.md).
@@ -56,7 +24,7 @@ const KNOWN_DIFFERENCES: &[(&str, usize, &str)] = &[
 #[test]
 fn every_step_file_imports_with_occt_face_counts() {
     let Some(root) = common::fixtures() else { return };
-    let files = step_files(&root);
+    let files = band::step_files_with_oracle(&root, "inspect");
     assert!(files.len() >= 30, "found only {} STEP files", files.len());
     let mut failures = Vec::new();
     for (path, oracle, generated) in files {
