@@ -8,6 +8,8 @@ mod common;
 
 #[path = "track/point_body.rs"]
 mod point_body;
+#[path = "track/point_body_band.rs"]
+mod point_body_band;
 #[path = "track/point_body_corpus.rs"]
 mod point_body_corpus;
 #[path = "track/track_bad_input.rs"]

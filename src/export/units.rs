@@ -37,15 +37,19 @@ fn is_unit(d: &Vec3) -> bool {
 }
 
 /// Per-axis factors (mm per file unit) of a surface's parameters: the STEP
-/// reader's `param_factors` with angles at 1.
-fn uv_factors(s: &Surface, mm: f64) -> (f64, f64) {
+/// reader's `param_factors` with angles at 1. With `step_cones` a cone's `v`
+/// is STEP's, the height along the axis (the Model's runs along the
+/// generatrix: `mm / cos a`).
+fn uv_factors(s: &Surface, mm: f64, step_cones: bool) -> (f64, f64) {
     match s {
         Surface::Plane { .. } => (mm, mm),
-        Surface::Cylinder { .. } | Surface::Cone { .. } => (1.0, mm),
+        Surface::Cylinder { .. } => (1.0, mm),
+        Surface::Cone { semi_angle, .. } if step_cones => (1.0, mm / semi_angle.cos()),
+        Surface::Cone { .. } => (1.0, mm),
         Surface::Sphere { .. } | Surface::Torus { .. } => (1.0, 1.0),
         Surface::Revolution { profile, .. } => (1.0, curve_factor(profile, mm)),
         Surface::Extrusion { profile, .. } => (curve_factor(profile, mm), mm),
-        Surface::Offset { basis, .. } | Surface::Trimmed { basis, .. } => uv_factors(basis, mm),
+        Surface::Offset { basis, .. } | Surface::Trimmed { basis, .. } => uv_factors(basis, mm, step_cones),
         Surface::BSpline(_) => (1.0, 1.0),
     }
 }
@@ -167,7 +171,7 @@ fn nurbs_curve(b: &NurbsCurve, f: (f64, f64, f64)) -> NurbsCurve {
         .unwrap_or_else(|_| b.clone())
 }
 
-fn surface(s: &Surface, mm: f64) -> Surface {
+fn surface(s: &Surface, mm: f64, step_cones: bool) -> Surface {
     match s {
         Surface::Plane { frame: fr } => Surface::Plane { frame: frame(fr, mm) },
         Surface::Cylinder { frame: fr, radius } => Surface::Cylinder {
@@ -210,7 +214,7 @@ fn surface(s: &Surface, mm: f64) -> Surface {
             direction: *direction,
         },
         Surface::Offset { basis, distance } => Surface::Offset {
-            basis: Box::new(surface(basis, mm)),
+            basis: Box::new(surface(basis, mm, step_cones)),
             distance: stable_div(*distance, mm),
         },
         Surface::BSpline(b) => {
@@ -231,9 +235,9 @@ fn surface(s: &Surface, mm: f64) -> Surface {
             )
         }
         Surface::Trimmed { basis, u, v } => {
-            let (fu, fv) = uv_factors(basis, mm);
+            let (fu, fv) = uv_factors(basis, mm, step_cones);
             Surface::Trimmed {
-                basis: Box::new(surface(basis, mm)),
+                basis: Box::new(surface(basis, mm, step_cones)),
                 u: (stable_div(u.0, fu), stable_div(u.1, fu)),
                 v: (stable_div(v.0, fv), stable_div(v.1, fv)),
             }
@@ -289,8 +293,29 @@ pub fn unit_speed_profiles(m: &mut Model) -> usize {
 /// `model` with every length in its source unit (`model.units`); the Model
 /// itself when the unit is the millimetre (or not a usable factor).
 pub fn to_file_units(model: &Model) -> std::borrow::Cow<'_, Model> {
+    file_units(model, false)
+}
+
+/// [`to_file_units`] for STEP: also the `v` of cone faces' p-curves and
+/// trim rectangles as STEP's CONICAL_SURFACE measures it, the height along
+/// the axis (ISO 10303-42: `C + (R + v tan a)(cos u x + sin u y) + v z`;
+/// the Model's cone runs along the generatrix), the inverse of the STEP
+/// reader's `param_factors`.
+pub fn to_step_units(model: &Model) -> std::borrow::Cow<'_, Model> {
+    file_units(model, true)
+}
+
+fn file_units(model: &Model, step_cones: bool) -> std::borrow::Cow<'_, Model> {
+    fn cone(s: &Surface) -> bool {
+        match s {
+            Surface::Cone { .. } => true,
+            Surface::Offset { basis, .. } | Surface::Trimmed { basis, .. } => cone(basis),
+            _ => false,
+        }
+    }
     let mm = model.units.mm_per_unit;
-    if mm == 1.0 || !(mm.is_finite() && mm > 0.0) {
+    let mm = if mm.is_finite() && mm > 0.0 { mm } else { 1.0 };
+    if mm == 1.0 && !(step_cones && model.faces.iter().any(|f| cone(&f.surface))) {
         return std::borrow::Cow::Borrowed(model);
     }
     let mut m = model.clone();
@@ -309,8 +334,8 @@ pub fn to_file_units(model: &Model) -> std::borrow::Cow<'_, Model> {
         e.t1 = stable_div(e.t1, k);
     }
     for f in &mut m.faces {
-        let (fu, fv) = uv_factors(&f.surface, mm);
-        f.surface = surface(&f.surface, mm);
+        let (fu, fv) = uv_factors(&f.surface, mm, step_cones);
+        f.surface = surface(&f.surface, mm, step_cones);
         for l in f.outer.iter_mut().chain(f.inner.iter_mut()) {
             for c in &mut l.coedges {
                 c.pcurve = c.pcurve.as_ref().map(|s| segment(s, (fu, fv, 1.0)));

@@ -18,10 +18,10 @@ pub fn fixtures() -> Option<PathBuf> {
     }
 }
 
-/// All IGES files of corpus/ and generated/.
+/// All IGES files of corpus/, wave2/corpus/ and generated/.
 pub fn iges_files(root: &std::path::Path) -> Vec<PathBuf> {
     let mut v = Vec::new();
-    for dir in ["corpus", "generated"] {
+    for dir in ["corpus", "wave2/corpus", "generated"] {
         if let Ok(rd) = std::fs::read_dir(root.join(dir)) {
             for e in rd.flatten() {
                 let p = e.path();
@@ -56,12 +56,19 @@ pub fn oracle_inspect(root: &std::path::Path, file: &str) -> Option<serde_json::
             serde_json::from_str(&std::fs::read_to_string(o.join(format!("{model}.inspect.json"))).ok()?).ok()?;
         return v.get(key).cloned();
     }
-    serde_json::from_str(&std::fs::read_to_string(o.join(format!("{file}.inspect.json"))).ok()?).ok()
+    oracle_file(root, &format!("{file}.inspect.json"))
+}
+
+/// A parsed oracle file of `oracle/` or, failing that, `wave2/oracle/`.
+fn oracle_file(root: &std::path::Path, name: &str) -> Option<serde_json::Value> {
+    let text = std::fs::read_to_string(root.join("oracle").join(name))
+        .or_else(|_| std::fs::read_to_string(root.join("wave2/oracle").join(name)))
+        .ok()?;
+    serde_json::from_str(&text).ok()
 }
 
 /// The oracle closest-point JSON that applies to an IGES file, if any.
 pub fn oracle_closest(root: &std::path::Path, file: &str) -> Option<serde_json::Value> {
-    let o = root.join("oracle");
     let name = match file
         .strip_suffix(".brep.igs")
         .or_else(|| file.strip_suffix(".faces.igs"))
@@ -69,7 +76,7 @@ pub fn oracle_closest(root: &std::path::Path, file: &str) -> Option<serde_json::
         Some(model) => format!("{model}.closest.json"),
         None => format!("{file}.closest.json"),
     };
-    serde_json::from_str(&std::fs::read_to_string(o.join(name)).ok()?).ok()
+    oracle_file(root, &name)
 }
 
 /// Precomputed trim data of one face.
@@ -392,6 +399,7 @@ pub fn ellipsoid(a: f64, b: f64, c: f64, seam_x: f64) -> extrack::geom::NurbsSur
     extrack::geom::fixtures::ellipsoid(a, b, c, seam_x)
 }
 
+pub mod band;
 pub mod checks;
 pub mod pairs;
 pub mod points;

@@ -11,6 +11,7 @@
 //! orders the exported faces differently the query points differ; then only
 //! the face count is checked (printed).
 
+use crate::common;
 use extrack::export::{write_model, Format};
 use extrack::import::import_file;
 use std::path::PathBuf;
@@ -112,39 +113,80 @@ fn occt_distances(
     file: &std::path::Path,
     queries: &[serde_json::Value],
 ) -> (u64, Vec<f64>) {
+    let job = (file.to_path_buf(), queries.to_vec());
+    occt_distances_batch(oracle_dir, std::slice::from_ref(&job))
+        .pop()
+        .unwrap()
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+}
+
+/// [`occt_distances`] for many files in one Python process (reading the
+/// OCP module once): per file its face count and distances, or why Open
+/// CASCADE could not answer (a read or transfer failure; a crash of the
+/// process is reported against the file it was reading, and the process
+/// is restarted for the files after it).
+fn occt_distances_batch(
+    oracle_dir: &std::path::Path,
+    jobs: &[(PathBuf, Vec<serde_json::Value>)],
+) -> Vec<Result<(u64, Vec<f64>), String>> {
     let script = r#"
 import sys, json
 sys.path.insert(0, sys.argv[1])
 import occt_common as C
 from occt_closest import ClosestOracle
-shape, _ = C.read_shape(sys.argv[2])
-qs = json.load(open(sys.argv[3]))
-o = ClosestOracle(shape)
-print(json.dumps({"face_count": len(o.faces), "dist": [o.query(tuple(q))["dist"] for q in qs]}))
+for job in json.load(open(sys.argv[2])):
+    try:
+        shape, _ = C.read_shape(job["file"])
+        o = ClosestOracle(shape)
+        r = {"face_count": len(o.faces), "dist": [o.query(tuple(q))["dist"] for q in job["queries"]]}
+    except Exception as e:
+        r = {"error": repr(e)}
+    print(json.dumps(r), flush=True)
 "#;
-    let qfile = file.with_extension("queries.json");
-    std::fs::write(&qfile, serde_json::to_vec(queries).unwrap()).unwrap();
-    let res = Command::new("python3")
-        .args(["-c", script])
-        .arg(oracle_dir)
-        .arg(file)
-        .arg(&qfile)
-        .output()
-        .unwrap();
-    assert!(
-        res.status.success(),
-        "{}: distance script failed: {}",
-        file.display(),
-        String::from_utf8_lossy(&res.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&res.stdout).unwrap();
-    let d = v["dist"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect();
-    (v["face_count"].as_u64().unwrap(), d)
+    let dir = tempfile::tempdir().unwrap();
+    let mut out: Vec<Result<(u64, Vec<f64>), String>> = Vec::new();
+    while out.len() < jobs.len() {
+        let rest: Vec<serde_json::Value> = jobs[out.len()..]
+            .iter()
+            .map(|(f, q)| serde_json::json!({"file": f, "queries": q}))
+            .collect();
+        let jfile = dir.path().join("jobs.json");
+        std::fs::write(&jfile, serde_json::to_vec(&rest).unwrap()).unwrap();
+        let res = Command::new("python3")
+            .args(["-c", script])
+            .arg(oracle_dir)
+            .arg(&jfile)
+            .output()
+            .unwrap();
+        let before = out.len();
+        for line in String::from_utf8_lossy(&res.stdout).lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue; // Open CASCADE's own messages
+            };
+            out.push(match v["error"].as_str() {
+                Some(e) => Err(format!("Open CASCADE: {e}")),
+                None => Ok((
+                    v["face_count"].as_u64().unwrap(),
+                    v["dist"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_f64().unwrap())
+                        .collect(),
+                )),
+            });
+        }
+        if out.len() < jobs.len() {
+            let tail: String = String::from_utf8_lossy(&res.stderr).chars().rev().take(300).collect();
+            out.push(Err(format!(
+                "Open CASCADE's process ended ({}) reading it: {}",
+                res.status,
+                tail.chars().rev().collect::<String>()
+            )));
+        }
+        assert!(out.len() > before, "no progress");
+    }
+    out
 }
 
 /// IGES exports of corpus STEP files read by Open CASCADE: an assembly
@@ -289,4 +331,181 @@ fn open_cascade_trims_exported_scene_pieces() {
     // the scene's trim loops approximate the part's circles (prepare's
     // tolerance), so the total is close to the original's, not equal
     assert!(rel_total <= 1e-3, "total area {total} vs original {original}");
+}
+
+/// Conversions whose read-back by Open CASCADE differs from Open CASCADE's
+/// reading of the source (face count, or a distance beyond 1e-9 relative at
+/// the oracle points), with the reason: a ratchet (a listed conversion that
+/// becomes right must leave the list).
+const CONVERSION_KNOWN_DIFFERENT: &[(&str, &str)] = &[
+    // the source is read differently already (the import tests' lists)
+    (
+        "step_alibre_s1.stp",
+        "→ IGES: 143 faces (source 104): we place 11 NAUO instances where Open CASCADE keeps 8 solids (step_corpus.rs KNOWN_DIFFERENCES); 10 of 40 distances move with the extra instances",
+    ),
+    (
+        "iges_nist_144_example2.igs",
+        "→ STEP: 32 faces (source 17), 12 distances moved: the holes of the 144 DE135 are wrong on import (point_body_band.rs)",
+    ),
+    (
+        "step_abc_onshape_0_13.step",
+        "→ IGES: 101 faces (source 99), 7 distances moved: face #179's loops are wrong on import (point_body_band.rs)",
+    ),
+    (
+        "step_fpx2013_hdr_connector.stp",
+        "→ IGES: 15 faces (source 14), 3 distances moved: the file's LINE edges lie up to 3 mm off their vertices (point_body_band.rs)",
+    ),
+    // writer or reader classes not yet found
+    (
+        "iges_sw2008_fuse.igs",
+        "→ STEP: 6 of 40 distances moved, up to 88 % (cause not yet found)",
+    ),
+    (
+        "step_psstep_laufrad.stp",
+        "→ IGES: 6 of 40 distances moved, up to 41 % (cause not yet found; Open CASCADE splits one face of the source, 123 of 122)",
+    ),
+    (
+        "step_zoo_french_press.step",
+        "→ IGES: 152 faces (source 143), 4 distances moved (cause not yet found)",
+    ),
+    (
+        "step_euclid_advexchanger_r103.stp",
+        "→ IGES: 1 of 40 distances moved, 9 % (cause not yet found)",
+    ),
+    (
+        "step_dex_stdev167_we74991114410.stp",
+        "→ IGES: 980 faces (source 979), distances kept (cause not yet found)",
+    ),
+    (
+        "iges_hm_nentity.igs",
+        "→ STEP: 2 of 40 distances moved, 3.1e-7 relative (its 140 offset DE 623 has no exact form; cause not yet confirmed)",
+    ),
+];
+
+/// One conversion to check: source name, target extension, the oracle's
+/// distances, Open CASCADE's face count on the source, the writer's warnings.
+type Conversion = (String, &'static str, Vec<f64>, u64, Vec<String>);
+
+/// Oracle points per file in [`conversions_are_read_by_open_cascade_with_the_sources_distances`].
+const CONVERSION_POINTS: usize = 40;
+
+/// `extrack convert` (`write_model` with the default options) of every
+/// corpus and wave2 file to the other format — STEP → IGES, IGES → STEP —
+/// read by Open CASCADE in one Python process: the face count equals Open
+/// CASCADE's on the source (`counts.faces` of the inspect oracle) and the
+/// distances at the first 40 oracle points equal the oracle's within 1e-9
+/// relative (`max(1, d)`). The writer's warnings are printed per file (what a
+/// format cannot hold is a warning naming the entity). Files that do not
+/// import, and sources Open CASCADE cannot read (no oracle), are reported;
+/// the former count as different.
+#[test]
+fn conversions_are_read_by_open_cascade_with_the_sources_distances() {
+    let Some(root) = common::fixtures() else { return };
+    if !ocp() {
+        println!("SKIP: Open CASCADE Python bindings (import OCP; pip install cadquery-ocp) not installed");
+        return;
+    }
+    let only = std::env::var("CONVERT_ONLY").ok();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases: Vec<Conversion> = Vec::new();
+    let mut jobs = Vec::new();
+    let mut results: Vec<(String, Result<(), String>)> = Vec::new();
+    for c in common::band::corpora(&root) {
+        for path in common::band::cad_files(&c) {
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if only.as_deref().is_some_and(|o| !name.contains(o)) {
+                continue;
+            }
+            let (Some(closest), Some(inspect)) = (
+                common::band::oracle_json(&c, &name, "closest"),
+                common::band::oracle_json(&c, &name, "inspect"),
+            ) else {
+                println!("{name}: no oracle (Open CASCADE cannot read the source)");
+                continue;
+            };
+            let (fmt, ext) = match Format::from_path(&path) {
+                Some(Format::Step) => (Format::Iges, "igs"),
+                _ => (Format::Step, "step"),
+            };
+            let written = import_file(&path)
+                .map_err(|e| format!("import: {e}"))
+                .and_then(|m| write_model(&m, fmt).map_err(|e| format!("export: {e}")));
+            let w = match written {
+                Ok(w) => w,
+                Err(e) => {
+                    results.push((format!("{name} → {ext}"), Err(e)));
+                    continue;
+                }
+            };
+            let out = dir.path().join(format!("{name}.{ext}"));
+            std::fs::write(&out, &w.bytes).unwrap();
+            let pts: Vec<&serde_json::Value> = closest["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .take(CONVERSION_POINTS)
+                .collect();
+            jobs.push((out, pts.iter().map(|p| p["q"].clone()).collect::<Vec<_>>()));
+            cases.push((
+                name,
+                ext,
+                pts.iter().map(|p| p["dist"].as_f64().unwrap()).collect(),
+                inspect["counts"]["faces"].as_u64().unwrap(),
+                w.warnings,
+            ));
+        }
+    }
+    let started = std::time::Instant::now();
+    let answers = occt_distances_batch(&root.join("../oracle"), &jobs);
+    println!(
+        "Open CASCADE read {} conversions in {:.0} s",
+        jobs.len(),
+        started.elapsed().as_secs_f64()
+    );
+    for ((name, ext, want, faces, warnings), got) in cases.into_iter().zip(answers) {
+        let verdict = got.and_then(|(n, dist)| {
+            let worst = want
+                .iter()
+                .zip(&dist)
+                .map(|(a, b)| (a - b).abs() / a.max(1.0))
+                .fold(0.0f64, f64::max);
+            let moved = want
+                .iter()
+                .zip(&dist)
+                .filter(|(a, b)| (*a - *b).abs() > 1e-9 * a.max(1.0))
+                .count();
+            println!(
+                "{name} → {ext}: faces {n} (source {faces}), {moved} of {} distances moved (worst {worst:.1e} relative), {} writer warnings",
+                dist.len(),
+                warnings.len()
+            );
+            for w in warnings.iter().take(3) {
+                println!("    warning: {w}");
+            }
+            if n != faces {
+                Err(format!("{n} faces, the source has {faces}; {moved} distances moved"))
+            } else if moved > 0 {
+                Err(format!("{moved} of {} distances moved, up to {worst:.1e} relative", dist.len()))
+            } else {
+                Ok(())
+            }
+        });
+        results.push((format!("{name} → {ext}"), verdict));
+    }
+    let right = results.iter().filter(|r| r.1.is_ok()).count();
+    println!(
+        "{right} of {} conversions keep Open CASCADE's face counts and distances",
+        results.len()
+    );
+    let mut failures = Vec::new();
+    for (what, r) in &results {
+        let source = what.split(" → ").next().unwrap();
+        let listed = CONVERSION_KNOWN_DIFFERENT.iter().find(|k| k.0 == source);
+        match (r, listed) {
+            (Err(e), None) => failures.push(format!("{what}: {e}")),
+            (Ok(()), Some(_)) => failures.push(format!("{what}: now right, remove it from CONVERSION_KNOWN_DIFFERENT")),
+            _ => {}
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

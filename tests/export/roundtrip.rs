@@ -1,4 +1,4 @@
-//! Format round trips over the project's fixtures and every corpus / generated
+//! Format round trips over the project's fixtures and every corpus / wave2 / generated
 //! file of `../shared/fixtures` (skipped with a message when absent), compared
 //! with the structural comparison of `extrack::export::compare`
 //! (formats/export.md, "Round trips"). Snapshots hold one compact line per
@@ -50,6 +50,67 @@ const IGES_TO_STEP_EXCEPTIONS: &[(&str, &str)] = &[
 /// equal; asserted like `IGES_TO_STEP_EXCEPTIONS`).
 const STEP_TO_IGES_EXCEPTIONS: &[(&str, &str)] = &[];
 
+/// wave2 round trips that fail today: (file label, what the failure message
+/// contains, reason). A ratchet: a listed failure that no longer happens
+/// must leave the list; any other failure fails the test.
+const WAVE2_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
+    (
+        "wave2/iges_catia5r14_cone.igs",
+        "iges→iges",
+        "4 curves differ in radius and position after IGES → IGES (not yet explained)",
+    ),
+    (
+        "wave2/iges_catia5r14_cone.igs",
+        "iges→step",
+        "4 free curves differ in position after IGES → STEP (not yet explained)",
+    ),
+    (
+        "wave2/iges_ideas9_cube1000.igs",
+        "iges→iges",
+        "4 coedges change direction and 8 curve poles change after IGES → IGES (143 bounded surfaces; not yet explained)",
+    ),
+    (
+        "wave2/iges_nist_144_example2.igs",
+        "iges→step",
+        "the 144 DE135 reads back with its outer and hole loops changed (its holes are wrong on import already)",
+    ),
+    (
+        "wave2/step_sw2011_sewfaces.step",
+        "step→iges",
+        "two open shells read back as one body (IGES has no open shell)",
+    ),
+    (
+        "wave2/step_abc_onshape_0_13.step",
+        "second STEP export differs",
+        "the second STEP export is not byte-identical to the first (models equal)",
+    ),
+    (
+        "wave2/step_acis_ujoint.stp",
+        "second STEP export differs",
+        "the second STEP export is not byte-identical to the first (models equal)",
+    ),
+    (
+        "wave2/step_ap214is_eight_cyl.stp",
+        "second STEP export differs",
+        "the second STEP export is not byte-identical to the first (models equal)",
+    ),
+    (
+        "wave2/step_euclid_advexchanger_r103.stp",
+        "second STEP export differs",
+        "the second STEP export is not byte-identical to the first (models equal)",
+    ),
+    (
+        "wave2/step_psstep17_we614004185023.stp",
+        "second STEP export differs",
+        "the second STEP export is not byte-identical to the first (models equal)",
+    ),
+    (
+        "wave2/step_sw2017_russian_part.stp",
+        "second STEP export differs",
+        "the second STEP export is not byte-identical to the first (models equal)",
+    ),
+];
+
 fn files() -> Vec<PathBuf> {
     let crate_root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut v: Vec<PathBuf> = Vec::new();
@@ -60,7 +121,7 @@ fn files() -> Vec<PathBuf> {
     }
     let shared = crate_root.join("../shared/fixtures");
     if shared.is_dir() {
-        for d in ["corpus", "generated"] {
+        for d in ["corpus", "wave2/corpus", "generated"] {
             if let Ok(rd) = std::fs::read_dir(shared.join(d)) {
                 v.extend(rd.flatten().map(|e| e.path()));
             }
@@ -82,9 +143,11 @@ fn label(p: &Path) -> String {
         .and_then(|d| d.file_name())
         .map(|d| d.to_string_lossy().to_string())
         .unwrap_or_default();
+    let wave2 = p.parent().and_then(|d| d.parent()).and_then(|d| d.file_name()) == Some("wave2".as_ref());
     let dir = match dir.as_str() {
         "fixtures" => "project".to_string(),
         "voids" => "project/voids".to_string(),
+        "corpus" if wave2 => "wave2".to_string(),
         _ => dir,
     };
     format!(
@@ -295,5 +358,18 @@ fn round_trips() {
     if table.keys().any(|k| !k.starts_with("project/")) {
         insta::assert_json_snapshot!("roundtrip_shared", table);
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let known = |f: &String| {
+        WAVE2_KNOWN_FAILURES
+            .iter()
+            .any(|(label, what, _)| f.starts_with(label) && f.contains(what))
+    };
+    let mut left: Vec<String> = failures.iter().filter(|f| !known(f)).cloned().collect();
+    for (label, what, _) in WAVE2_KNOWN_FAILURES {
+        if table.contains_key(*label) && !failures.iter().any(|f| f.starts_with(label) && f.contains(what)) {
+            left.push(format!(
+                "{label}: \"{what}\" no longer fails: remove it from WAVE2_KNOWN_FAILURES"
+            ));
+        }
+    }
+    assert!(left.is_empty(), "{}", left.join("\n"));
 }

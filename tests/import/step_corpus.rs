@@ -1,46 +1,10 @@
-//! Every STEP file of `../shared/fixtures/corpus/` and `generated/` imports
+//! Every STEP file of `../shared/fixtures/corpus/`, `wave2/corpus/` and `generated/` imports
 //! without error, and its placed face count matches Open CASCADE's (the
 //! differences are listed in formats/step.md and asserted here as such).
 
+use crate::common;
+use common::band;
 use extrack::import::step::read_step;
-use std::path::{Path, PathBuf};
-
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipping: ../shared/fixtures is absent");
-        None
-    }
-}
-
-/// All STEP files with the name of their oracle inspect file.
-fn step_files(root: &Path) -> Vec<(PathBuf, PathBuf, bool)> {
-    let mut out = Vec::new();
-    for sub in ["corpus", "generated"] {
-        let Ok(rd) = std::fs::read_dir(root.join(sub)) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            let lower = name.to_ascii_lowercase();
-            if !(lower.ends_with(".step") || lower.ends_with(".stp")) {
-                continue;
-            }
-            let (oracle, generated) = if sub == "corpus" {
-                (root.join("oracle").join(format!("{name}.inspect.json")), false)
-            } else {
-                let stem = name.trim_end_matches(".step");
-                (root.join("oracle").join(format!("{stem}.inspect.json")), true)
-            };
-            out.push((p, oracle, generated));
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Files whose placed-face count differs from Open CASCADE's, with the
 /// expected count and the reason (also in formats/step.md).
@@ -59,8 +23,8 @@ const KNOWN_DIFFERENCES: &[(&str, usize, &str)] = &[
 
 #[test]
 fn every_step_file_imports_with_occt_face_counts() {
-    let Some(root) = shared() else { return };
-    let files = step_files(&root);
+    let Some(root) = common::fixtures() else { return };
+    let files = band::step_files_with_oracle(&root, "inspect");
     assert!(files.len() >= 30, "found only {} STEP files", files.len());
     let mut failures = Vec::new();
     for (path, oracle, generated) in files {

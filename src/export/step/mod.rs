@@ -74,8 +74,8 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
     let mut profiled = model.clone();
     let n = crate::export::units::unit_speed_profiles(&mut profiled);
     let model: &Model = if n > 0 { &profiled } else { model };
-    // every length in the source unit (declared below)
-    let scaled = crate::export::units::to_file_units(model);
+    // every length in the source unit (declared below), cone v as STEP's height
+    let scaled = crate::export::units::to_step_units(model);
     let model: &Model = &scaled;
     let mut w = W {
         model,

@@ -676,11 +676,15 @@ pub fn curve_period(c: &Curve) -> Option<f64> {
 }
 
 /// Factors that convert file parameter values of a surface to Model ones
-/// (length parameters scale, angles scale by the angle factor).
+/// (length parameters scale, angles scale by the angle factor). A STEP
+/// CONICAL_SURFACE's `v` is the height along the axis (ISO 10303-42:
+/// `C + (R + v tan a)(cos u x + sin u y) + v z`), the Model cone's the
+/// length along the generatrix: `v / cos a`.
 pub fn param_factors(s: &Surface, scale: f64, angle: f64) -> (f64, f64) {
     match s {
         Surface::Plane { .. } => (scale, scale),
-        Surface::Cylinder { .. } | Surface::Cone { .. } => (angle, scale),
+        Surface::Cylinder { .. } => (angle, scale),
+        Surface::Cone { semi_angle, .. } => (angle, scale / semi_angle.cos()),
         Surface::Sphere { .. } | Surface::Torus { .. } => (angle, angle),
         Surface::Revolution { profile, .. } => (angle, curve_param_factor(profile, scale, angle)),
         Surface::Extrusion { profile, .. } => (curve_param_factor(profile, scale, angle), scale),

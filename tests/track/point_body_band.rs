@@ -1,0 +1,398 @@
+//! Point–body answers against Open CASCADE within the tolerance band
+//! (issue 25, `common::band`): the wave2 corpus's oracle points (200 per
+//! file, `../shared/fixtures/wave2/oracle`) and the boundary points of every
+//! corpus and wave2 file (`fixtures/oracle_boundary/`, ≥ 1,000 per file
+//! near edges, trim boundaries, seams, poles and thin walls, from
+//! `tools/oracle/occt_boundary.py`), each answered cold (`closest_points`
+//! over all bodies) and by coherent trackers along a path through the
+//! points. A point is right when the cold distance is within the band of
+//! Open CASCADE's, the signed distance has Open CASCADE's sign wherever
+//! Open CASCADE's distance exceeds the band, and the tracked answer equals
+//! the cold one (1e-6 relative). A file that fails to import or prepare
+//! counts every point wrong.
+//!
+//! Where Open CASCADE misses the global minimum (`OCC_MISSES`), a point is
+//! also right when our answer is nearer and its closest point is verified
+//! to be a point of the Model (`verified_on_model`: on the face's surface and
+//! inside its trims) — the evidence, recorded per file, that Open CASCADE's
+//! distance is not the minimum.
+//!
+//! The files still wrong from our side are listed with their most wrong
+//! points and the reason (`WAVE2_KNOWN_WRONG`, `BOUNDARY_KNOWN_WRONG`); the
+//! test fails when a count grows and when a listed file becomes fully right
+//! (`common::band::ratchet`). `BAND_ONLY=substring` limits the files.
+//! Skipped (with a message) when `../shared/fixtures` is absent.
+
+use crate::common;
+use crate::point_body_corpus::{cold_results, prepared_scene, try_coherent_answers, verified_on_model};
+
+use common::band::{self, Count};
+use common::points::{oracle_points, OraclePoint};
+use std::path::Path;
+
+/// Files where Open CASCADE's `BRepExtrema_DistShapeShape` misses the global
+/// minimum, with the evidence.
+///
+/// `iges_3dipsos320_occ17026.igs`: four untrimmed rational 128 B-splines
+/// (quarters of a rectangular tube swept about z, degenerate fan caps with
+/// double knots and repeated poles). On 10 of the 11 points where we differ,
+/// our closest point lies on Open CASCADE's own surface (0.0 – 7e-12 mm) and
+/// a local minimisation on that surface started there ends at our distance,
+/// nearer than Open CASCADE's answer by up to 510 mm
+/// (`/work/diag/occ_probe2.py`, `occ_probe3.py`; `GeomAPI_ProjectPointOnSurf`
+/// fails there too). Asserted here on our Model: our answer is nearer and
+/// its point lies on the face's surface and inside its trims.
+const OCC_MISSES: &[&str] = &["iges_3dipsos320_occ17026.igs"];
+
+/// wave2 files with oracle points still wrong from our side: (file, most
+/// wrong points, reason).
+const WAVE2_KNOWN_WRONG: &[(&str, usize, &str)] = &[
+    (
+        "iges_nist_144_example2.igs",
+        58,
+        "the 144 DE135 on the cone of revolution DE5 (a 106/12 polyline revolved): its 16 inner 142 holes, whose BPTR and CPTR are the same 3-D polyline, are wrong in the scene (ours up to 4.2 mm off)",
+    ),
+    (
+        "step_abc_onshape_0_13.step",
+        14,
+        "face #179, a closed surface of revolution bounded by FACE_BOUNDs only (three circle holes) and two VERTEX_LOOPs at its poles: its polar caps are missing and the hole caps are inside (up to 3.2 mm)",
+    ),
+    (
+        "step_fpx2013_hdr_connector.stp",
+        62,
+        "the file contradicts itself: LINE edge curves lie 0.56 – 3.02 mm off their own vertices and both adjacent planes (Open CASCADE raises its tolerance to 3.02 mm on a 8.7 mm part); 31 distances and 31 signs differ",
+    ),
+    (
+        "step_fusion_atf12_standoff.step",
+        1,
+        "cylinder #402, a helical thread-crest strip whose loop spans 2π + 0.0015 in u: the pieces cover one period, the overlap is missing (0.018 mm)",
+    ),
+];
+
+/// Corpus and wave2 files with boundary points still wrong: (file, most
+/// wrong points, reason).
+const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
+    // wave2
+    (
+        "iges_3dipsos320_occ17026.igs",
+        353,
+        "ours nearer than Open CASCADE on 307 points that the Model check does not confirm (the degenerate fan caps: projection seeds fail there), farther on 9 (up to 590 mm); the coherent tracker differs from the cold answer on 37",
+    ),
+    (
+        "iges_catia5r14_cone.igs",
+        1,
+        "point 389 near the apex: the coherent tracker answers 1.2e-5 mm farther than the cold query",
+    ),
+    ("iges_nist_144_example2.igs", 289, "as in WAVE2_KNOWN_WRONG: the holes of the 144 DE135"),
+    ("step_abc_onshape_0_13.step", 35, "as in WAVE2_KNOWN_WRONG: face #179's polar caps"),
+    (
+        "step_ap214is_eight_cyl.stp",
+        1,
+        "point 224, 1.85 mm from the boundary: inside one of the 8 cylinders for us, outside for Open CASCADE (not yet explained)",
+    ),
+    (
+        "step_blank_fuselage_ap203.stp",
+        2,
+        "points 142 and 613 at the nose pole (x, y ≈ 0): ours 3.7e-4 and 1.5e-3 mm nearer than Open CASCADE (band 3e-4; not yet decided)",
+    ),
+    (
+        "step_creo1_gpio_red_brick.stp",
+        1,
+        "point 323, 0.0023 mm from face #33900: outside for us, inside for Open CASCADE (not yet explained)",
+    ),
+    (
+        "step_fusion_atf8_periodic_u.step",
+        15,
+        "15 points 0.2 – 2 mm from the closed B-spline face #46: inside for us, outside for Open CASCADE (distances within the band; not yet explained)",
+    ),
+    (
+        "step_kicadstepup_r0805.step",
+        9,
+        "9 points 0.002 – 0.007 mm from the end faces at x = ±0.6: outside for us, inside for Open CASCADE (distances equal; not yet explained)",
+    ),
+    (
+        "step_fpx2013_hdr_connector.stp",
+        200,
+        "as in WAVE2_KNOWN_WRONG: LINE edges 0.56 – 3.02 mm off their vertices",
+    ),
+    (
+        "step_fusion_atf12_standoff.step",
+        12,
+        "as in WAVE2_KNOWN_WRONG: the helical strips #400 – #403 spanning more than one period (ours up to 0.061 mm farther)",
+    ),
+    // corpus
+    (
+        "iges_ansa9_occ131_2.igs",
+        5,
+        "the surface folding back on itself: one point 1.1e-3 mm nearer, one farther (band 7.5e-4), 3 coherent answers up to 2.5e-4 mm off the cold ones",
+    ),
+    (
+        "iges_autocad_wing128.igs",
+        1,
+        "point 938: the coherent tracker answers 8e-6 mm farther than the cold query (which equals Open CASCADE's)",
+    ),
+    (
+        "iges_c3d_bug33327.igs",
+        20,
+        "20 points up to 1.6e-2 mm nearer than Open CASCADE (band 1e-6; not yet decided). Signs not compared: Open CASCADE's classifier puts points beyond the box inside (inverted solids)",
+    ),
+    (
+        "iges_catia4_x28_tabcyl.igs",
+        2,
+        "points 570 and 803: ours up to 4.3e-3 mm farther (band 1.7e-3) at the 122 tabulated cylinder's trim",
+    ),
+    (
+        "iges_inventor2011_spring.igs",
+        1,
+        "point 634, 0.99 mm from face 25: outside for us, inside for Open CASCADE (distance equal; not yet explained)",
+    ),
+    (
+        "iges_hm_nentity.igs",
+        1,
+        "point 778: the cold query answers 0.038 mm farther (within the band 0.062) than the coherent tracker, which equals Open CASCADE",
+    ),
+];
+
+/// Corpus files with boundary points in `fixtures/oracle_boundary/` (at
+/// least; `tools/oracle/occt_boundary.py` adds the others, then this grows).
+const CORPUS_BOUNDARY_FILES: usize = 17;
+
+/// The outcome of one point set on one file.
+struct Outcome {
+    count: Count,
+    /// Points right only through a verified nearer answer (Open CASCADE missed).
+    nearer: usize,
+    /// The first wrong points, for the message.
+    examples: Vec<String>,
+    /// Largest |d − d_occt| over the points.
+    worst: f64,
+    /// Wrong points by class: ours farther, ours nearer, sign, tracked ≠ cold, error.
+    classes: std::collections::BTreeMap<&'static str, usize>,
+}
+
+/// Checks `pts` on a prepared file (or counts them all wrong when it did not
+/// import or prepare).
+fn check(
+    file: &str,
+    scene: &Result<(extrack::import::model::Model, extrack::track::TrackScene), String>,
+    pts: &[OraclePoint],
+    occt_tol: f64,
+    diag: f64,
+) -> Outcome {
+    let mut out = Outcome {
+        count: Count {
+            file: file.to_string(),
+            wrong: 0,
+            total: pts.len(),
+        },
+        nearer: 0,
+        examples: Vec::new(),
+        worst: 0.0,
+        classes: Default::default(),
+    };
+    let (model, scene) = match scene {
+        Ok(s) => s,
+        Err(e) => {
+            out.count.wrong = pts.len();
+            out.classes.insert("error", pts.len());
+            out.examples.push(e.clone());
+            out.worst = f64::INFINITY;
+            return out;
+        }
+    };
+    let t = band::band(model.tolerance, occt_tol, diag);
+    let cold = cold_results(scene, pts);
+    let mut tracked: Vec<Option<Result<f64, String>>> = vec![None; pts.len()];
+    match try_coherent_answers(scene, pts) {
+        Ok(path) => {
+            let index: std::collections::HashMap<[u64; 3], usize> = pts
+                .iter()
+                .enumerate()
+                .map(|(i, p)| ([p.q.x.to_bits(), p.q.y.to_bits(), p.q.z.to_bits()], i))
+                .collect();
+            for (_, o, r) in path {
+                let k = index[&[o.q.x.to_bits(), o.q.y.to_bits(), o.q.z.to_bits()]];
+                tracked[k] = Some(Ok(r.distance));
+            }
+        }
+        Err(e) => tracked.iter_mut().for_each(|x| *x = Some(Err(e.clone()))),
+    }
+    let allow_nearer = OCC_MISSES.contains(&file);
+    for (i, (o, r)) in pts.iter().zip(&cold).enumerate() {
+        let wrong = match r {
+            Err(e) => {
+                *out.classes.entry("error").or_default() += 1;
+                Some(format!("cold query failed: {e}"))
+            }
+            Ok(r) => {
+                out.worst = out.worst.max((r.distance - o.dist).abs());
+                let in_band = band::within_band(r.distance, o.dist, t);
+                let sign_ok = match (r.signed_distance, o.sdist) {
+                    (Some(s), Some(os)) if o.dist > t => s.signum() == os.signum(),
+                    _ => true,
+                };
+                let tracked_ok = match &tracked[i] {
+                    Some(Ok(d)) => band::same_answer(*d, r.distance),
+                    Some(Err(_)) | None => false,
+                };
+                let nearer = !in_band && allow_nearer && r.distance < o.dist && verified_on_model(model, r);
+                if nearer && sign_ok && tracked_ok {
+                    out.nearer += 1;
+                }
+                if (in_band || nearer) && sign_ok && tracked_ok {
+                    None
+                } else {
+                    let class = if !(in_band || nearer) && r.distance > o.dist {
+                        "farther"
+                    } else if !(in_band || nearer) {
+                        "nearer"
+                    } else if !sign_ok {
+                        "sign"
+                    } else {
+                        "tracked"
+                    };
+                    *out.classes.entry(class).or_default() += 1;
+                    Some(format!(
+                        "d {} vs occt {} (band {t:.1e}), signed {:?} vs {:?}, tracked {:?}, face {}",
+                        r.distance, o.dist, r.signed_distance, o.sdist, tracked[i], r.face
+                    ))
+                }
+            }
+        };
+        if let Some(w) = wrong {
+            out.count.wrong += 1;
+            if out.examples.len() < 4 {
+                out.examples.push(format!("point {i} at {:?}: {w}", o.q));
+            }
+        }
+    }
+    out
+}
+
+/// Imports and prepares a file.
+fn load(path: &Path) -> Result<(extrack::import::model::Model, extrack::track::TrackScene), String> {
+    let model = extrack::import::import_file(path).map_err(|e| format!("import: {e}"))?;
+    let scene = prepared_scene(&model)?;
+    Ok((model, scene))
+}
+
+fn selected(file: &str) -> bool {
+    std::env::var("BAND_ONLY").map_or(true, |o| file.contains(&o))
+}
+
+/// Prints one line per file and returns the count.
+fn report(what: &str, o: Outcome) -> Count {
+    println!(
+        "{what} {:45} {:4}/{:4} right (worst |Δd| {:.1e}{}{})",
+        o.count.file,
+        o.count.total - o.count.wrong,
+        o.count.total,
+        o.worst,
+        if o.classes.is_empty() {
+            String::new()
+        } else {
+            format!("; wrong: {:?}", o.classes)
+        },
+        if o.nearer > 0 {
+            format!(", {} nearer than Open CASCADE and verified on the Model", o.nearer)
+        } else {
+            String::new()
+        }
+    );
+    for e in &o.examples {
+        println!("    {e}");
+    }
+    o.count
+}
+
+/// Checks the boundary points of `files` (those with a boundary file).
+fn boundary_counts(files: &[std::path::PathBuf], loaded: &mut dyn FnMut(&Path) -> LoadedRef) -> Vec<Count> {
+    let mut counts = Vec::new();
+    for path in files {
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        if !selected(&file) {
+            continue;
+        }
+        let Some(b) = band::boundary_points(&file) else {
+            println!("boundary {file:45} no boundary points file");
+            continue;
+        };
+        let s = loaded(path);
+        counts.push(report(
+            "boundary",
+            check(&file, &s, &b.points, b.occt_tolerance, b.diag),
+        ));
+    }
+    counts
+}
+
+type LoadedRef = std::rc::Rc<Result<(extrack::import::model::Model, extrack::track::TrackScene), String>>;
+
+#[test]
+fn wave2_oracle_and_boundary_points_are_within_the_band_cold_and_coherent() {
+    let Some(root) = common::fixtures() else { return };
+    let Some(wave2) = band::corpora(&root).into_iter().find(|c| c.name == "wave2") else {
+        println!("SKIP: ../shared/fixtures/wave2 not found");
+        return;
+    };
+    let files = band::cad_files(&wave2);
+    assert!(files.len() >= 31, "wave2 has {} files", files.len());
+    let mut oracle_counts = Vec::new();
+    let mut cache: std::collections::HashMap<std::path::PathBuf, LoadedRef> = Default::default();
+    for path in &files {
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        if !selected(&file) {
+            continue;
+        }
+        let js = band::oracle_json(&wave2, &file, "closest").unwrap_or_else(|| panic!("{file}: no oracle"));
+        let occt_tol = band::oracle_json(&wave2, &file, "inspect")
+            .and_then(|i| i["max_tolerance"].as_f64())
+            .unwrap_or(0.0);
+        let diag = js["bbox"]["diag"].as_f64().unwrap();
+        let s = cache
+            .entry(path.clone())
+            .or_insert_with(|| std::rc::Rc::new(load(path)))
+            .clone();
+        oracle_counts.push(report("wave2", check(&file, &s, &oracle_points(&js), occt_tol, diag)));
+    }
+    let boundary = boundary_counts(&files, &mut |p| {
+        cache
+            .entry(p.to_path_buf())
+            .or_insert_with(|| std::rc::Rc::new(load(p)))
+            .clone()
+    });
+    let total = |c: &[Count]| {
+        (
+            c.iter().map(|c| c.total - c.wrong).sum::<usize>(),
+            c.iter().map(|c| c.total).sum::<usize>(),
+        )
+    };
+    println!(
+        "wave2 oracle points right: {:?}; boundary points right: {:?}",
+        total(&oracle_counts),
+        total(&boundary)
+    );
+    let mut failures = band::ratchet("wave2 oracle", &oracle_counts, WAVE2_KNOWN_WRONG);
+    failures.extend(band::ratchet("boundary", &boundary, BOUNDARY_KNOWN_WRONG));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn corpus_boundary_points_are_within_the_band_cold_and_coherent() {
+    let Some(root) = common::fixtures() else { return };
+    let Some(corpus) = band::corpora(&root).into_iter().find(|c| c.name == "corpus") else {
+        return;
+    };
+    let files = band::cad_files(&corpus);
+    let boundary = boundary_counts(&files, &mut |p| std::rc::Rc::new(load(p)));
+    assert!(
+        boundary.len() >= CORPUS_BOUNDARY_FILES || std::env::var("BAND_ONLY").is_ok(),
+        "only {} corpus files have boundary points",
+        boundary.len()
+    );
+    let right: usize = boundary.iter().map(|c| c.total - c.wrong).sum();
+    let total: usize = boundary.iter().map(|c| c.total).sum();
+    println!("corpus boundary points right: {right} of {total}");
+    let failures = band::ratchet("boundary", &boundary, BOUNDARY_KNOWN_WRONG);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
