@@ -3,6 +3,7 @@
 //! vertices, trim curves, the far phase's cells and the BVH nodes, gathered
 //! in [`BodyGeom`].
 
+use super::oriented::OrientedBox;
 use super::trim_loops::TrimEdge;
 use crate::geom::{NurbsCurve, NurbsSurface, Pose, Vec3};
 use crate::scene::data::{BodyKind, Boundary, ConvexityClass, EdgeKind, FeatureRef};
@@ -169,6 +170,9 @@ pub struct BodyGeom {
     pub trims: Vec<TrimGeom>,
     /// Far-phase cells of all pieces, edges and trim curves.
     pub cells: Vec<Cell>,
+    /// The oriented box of each cell (same order as [`cells`](Self::cells)):
+    /// the far phase's tight lower bound.
+    pub cell_boxes: Vec<OrientedBox>,
     /// BVH nodes (children after their parent).
     pub nodes: Vec<Node>,
     /// Items of the leaves.
