@@ -291,11 +291,15 @@ fn border_pseudo_normal(body: &BodyGeom, k: u32, p: &Vec3) -> Option<Vec3> {
             return None;
         }
         let (t0, t1) = g.curve.domain();
-        let mut t = g
-            .pseudo_normals
-            .iter()
-            .min_by(|a, b| (a.1 - p).norm_squared().total_cmp(&(b.1 - p).norm_squared()))?
-            .0;
+        // the nearest sample (the first of equals), each distance computed once
+        let mut nearest: Option<(f64, f64)> = None;
+        for s in &g.pseudo_normals {
+            let d = (s.1 - p).norm_squared();
+            if nearest.map_or(true, |(best, _)| d.total_cmp(&best) == std::cmp::Ordering::Less) {
+                nearest = Some((d, s.0));
+            }
+        }
+        let mut t = nearest?.1;
         for _ in 0..30 {
             let c = g.curve.eval_derivs(t);
             let r = c.p - p;
