@@ -408,6 +408,15 @@ fn cell_bound(body: &BodyGeom, c: u32, q: &Vec3, best: f64) -> Result<f64, f64> 
     let ob = body.cell_boxes.get(c as usize).map_or(0.0, |b| b.dist2(q).sqrt());
     let lb = lb.max(ob);
     if lb >= best {
+        return Err(lb);
+    }
+    // the quarters (the cell lies in their union)
+    let qb = body
+        .cell_quarters
+        .get(c as usize)
+        .map_or(0.0, |qs| qs.iter().map(|b| b.dist2(q)).fold(f64::INFINITY, f64::min).sqrt());
+    let lb = lb.max(qb);
+    if lb >= best {
         Err(lb)
     } else {
         Ok(lb)

@@ -80,6 +80,24 @@ impl OrientedBox {
         Self::holding(&pts, frame(a, b))
     }
 
+    /// The boxes of a Bézier patch's four quarters (halved in `u` and `v`
+    /// by de Casteljau), each as [`of_patch`](Self::of_patch).
+    pub fn of_quarters(du: usize, dv: usize, poles: &[[f64; 4]]) -> Option<[Self; 4]> {
+        use crate::geom::bernstein::{split_u, split_v};
+        if poles.len() != (du + 1) * (dv + 1) {
+            return None;
+        }
+        let (a, b) = split_u(du, dv, poles, 0.5);
+        let (a0, a1) = split_v(du, dv, &a, 0.5);
+        let (b0, b1) = split_v(du, dv, &b, 0.5);
+        Some([
+            Self::of_patch(du, dv, &a0)?,
+            Self::of_patch(du, dv, &a1)?,
+            Self::of_patch(du, dv, &b0)?,
+            Self::of_patch(du, dv, &b1)?,
+        ])
+    }
+
     /// The box of a curve span's homogeneous control points, with its first
     /// axis along the chord.
     pub fn of_curve(poles: &[[f64; 4]]) -> Option<Self> {

@@ -20,6 +20,7 @@ pub(super) fn build_pieces(
     b: &Body,
     cells: &mut Vec<Cell>,
     boxes: &mut Vec<OrientedBox>,
+    quarters: &mut Vec<[OrientedBox; 4]>,
 ) -> Result<Vec<PieceGeom>, BodyError> {
     let mut pieces = Vec::with_capacity(b.pieces.count as usize);
     for (k, p) in scene.pieces[span_range(&b.pieces)].iter().enumerate() {
@@ -65,7 +66,9 @@ pub(super) fn build_pieces(
                 if !(lo.iter().chain(hi.iter()).all(|x| x.is_finite())) {
                     return Err(bad("non-finite control points".into()));
                 }
-                boxes.push(OrientedBox::of_patch(du, dv, &sub).unwrap_or_else(|| OrientedBox::aabb(&lo, &hi)));
+                let whole = OrientedBox::of_patch(du, dv, &sub).unwrap_or_else(|| OrientedBox::aabb(&lo, &hi));
+                boxes.push(whole);
+                quarters.push(OrientedBox::of_quarters(du, dv, &sub).unwrap_or([whole; 4]));
                 cells.push(Cell {
                     item: Item::Piece(k as u32),
                     rect,
