@@ -183,6 +183,38 @@ mod tests {
     }
 
     #[test]
+    fn quarters_hold_the_patch_and_bound_tighter() {
+        // a biquadratic cap z = 1 − x² − y² over [−1, 1]² (polynomial Bézier, unit weights)
+        let ctrl = [-1.0, 0.0, 1.0];
+        let mut poles = Vec::new();
+        for (i, &x) in ctrl.iter().enumerate() {
+            for (j, &y) in ctrl.iter().enumerate() {
+                // (2u − 1)² = B0 − B1 + B2: control heights 1 − cx − cy
+                let cx = if i == 1 { -1.0 } else { 1.0 };
+                let cy = if j == 1 { -1.0 } else { 1.0 };
+                poles.push([x, y, 1.0 - cx - cy, 1.0]);
+            }
+        }
+        let whole = OrientedBox::of_patch(2, 2, &poles).unwrap();
+        let quarters = OrientedBox::of_quarters(2, 2, &poles).unwrap();
+        let f = |u: f64, v: f64| {
+            let (x, y) = (2.0 * u - 1.0, 2.0 * v - 1.0);
+            Vec3::new(x, y, 1.0 - x * x - y * y)
+        };
+        for i in 0..=20 {
+            for j in 0..=20 {
+                let p = f(i as f64 / 20.0, j as f64 / 20.0);
+                assert_eq!(whole.dist2(&p), 0.0);
+                assert!(quarters.iter().any(|b| b.dist2(&p) == 0.0), "{p:?} in no quarter");
+            }
+        }
+        // above the apex the quarters' bound is the tighter one, and still a lower bound
+        let q = Vec3::new(0.0, 0.0, 3.0);
+        let qb = quarters.iter().map(|b| b.dist2(&q)).fold(f64::INFINITY, f64::min).sqrt();
+        assert!(qb > whole.dist2(&q).sqrt() && qb <= 2.0 + 1e-12, "quarters {qb}");
+    }
+
+    #[test]
     fn curve_box_is_a_lower_bound() {
         let poles = [[0.0, 0.0, 0.0, 1.0], [1.0, 2.0, 0.0, 1.0], [3.0, 3.0, 1.0, 1.0]];
         let b = OrientedBox::of_curve(&poles).unwrap();
