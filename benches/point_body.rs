@@ -1,11 +1,25 @@
-//! Point–body runtime benchmarks: coherent updates along a 1 kHz-like path
-//! (median and 99.9th percentile over 100,000 steps, printed), cold-start
-//! queries and haptic ticks, on `rounded_box`, `sculpted` and the largest
-//! corpus part that has an oracle (`step_sw2015_box_sides_asm.step`, 417
-//! faces), each imported and prepared at set-up.
+//! Point–body runtime benchmarks.
+//!
+//! First a per-file table over every file of `../shared/fixtures/corpus` and
+//! `wave2` (skipped when absent, or with `POINT_BODY_TABLE=0`): per file the
+//! coherent update's median, p99, p99.9 and max along three paths (the
+//! Lissajous path below; a random-segment path between Open CASCADE's
+//! oracle points at up to 1 m/s; a grazing path along edges and through thin
+//! features and gaps — `common/point_paths.rs`), the cold query's median and
+//! max, and batch points per second (`closest_points` on all cores). The
+//! table is printed and written to `target/criterion/point_body_files.json`
+//! (`tools/bench_table.py` puts it in the README). 10,000 updates per path,
+//! 1,000 cold queries and 20,000 batch points per file; quick mode 1,000,
+//! 100 and 2,000.
+//!
+//! Then criterion: coherent updates along a 1 kHz-like path (median and
+//! 99.9th percentile over 100,000 steps, printed), cold-start queries and
+//! haptic ticks, on `rounded_box`, `sculpted` and the largest corpus part
+//! that has an oracle (`step_sw2015_box_sides_asm.step`, 417 faces), each
+//! imported and prepared at set-up.
 //!
 //! Run: `cargo bench --bench point_body` (set `EXTRACK_BENCH_QUICK=1` to use
-//! 10,000 steps). Open CASCADE's `BRepExtrema_DistShapeShape` point query
+//! 10,000 steps and the quick table; `-- nomatch` prints the table only). Open CASCADE's `BRepExtrema_DistShapeShape` point query
 //! on the same files (../shared/oracle/README.md, measured with
 //! occt_timing.py): rounded_box 226 µs, sculpted 693 µs per query.
 
@@ -16,13 +30,18 @@ use extrack::track::{
     closest_point, BodyState, CouplerConfig, HapticCoupler, PointBodyTracker, Target, TrackScene, TrackerConfig,
 };
 use lissajous_path::lissajous;
+use point_paths::pct;
 use std::path::Path;
 use std::time::Instant;
 
+#[path = "common/latency.rs"]
+mod latency;
 #[path = "common/lissajous.rs"]
 mod lissajous_path;
+#[path = "common/point_paths.rs"]
+mod point_paths;
 
-const H: f64 = 1e-3;
+const H: f64 = point_paths::H;
 
 fn load(rel: &str) -> Option<TrackScene> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
@@ -35,17 +54,91 @@ fn load(rel: &str) -> Option<TrackScene> {
     TrackScene::from_data(&s).ok()
 }
 
-fn pct(sorted: &[f64], p: f64) -> f64 {
-    let k = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted[k.clamp(1, sorted.len()) - 1]
+/// The per-file table over the corpus and wave2 (see the module doc).
+fn corpus_table(quick: bool) {
+    if std::env::var("POINT_BODY_TABLE").is_ok_and(|v| v == "0") {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = latency::corpus_files(root);
+    if files.is_empty() {
+        eprintln!("skipping the per-file table: ../shared/fixtures not found");
+        return;
+    }
+    let (steps, cold, batch) = if quick {
+        (1_000, 100, 2_000)
+    } else {
+        (10_000, 1_000, 20_000)
+    };
+    println!(
+        "point–body per file ({steps} updates per path, {cold} cold queries, {batch} batch points; load {}):",
+        std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()
+    );
+    println!("{}", latency::table_header());
+    let mut rows = Vec::new();
+    for f in &files {
+        let scene = match latency::load_scene(f) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{}: skipped ({e})", f.display());
+                continue;
+            }
+        };
+        let s = latency::measure(f, &scene, steps, cold, batch);
+        println!("{}", latency::table_row(&s));
+        rows.push(s);
+    }
+    let json: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|s| {
+            let paths: serde_json::Map<String, serde_json::Value> = latency::PATHS
+                .iter()
+                .zip(&s.paths)
+                .map(|(name, p)| {
+                    (
+                        name.to_string(),
+                        serde_json::json!({
+                            "median_us": pct(&p.times, 50.0),
+                            "p99_us": pct(&p.times, 99.0),
+                            "p999_us": pct(&p.times, 99.9),
+                            "max_us": p.times.last().copied().unwrap_or(f64::NAN),
+                            "cells_mean": p.cells_mean,
+                            "cells_max": p.cells_max,
+                            "coherent_cold_mismatches": p.mismatches,
+                        }),
+                    )
+                })
+                .collect();
+            serde_json::json!({
+                "file": s.name,
+                "pieces": s.pieces,
+                "paths": paths,
+                "cold_median_us": pct(&s.cold, 50.0),
+                "cold_max_us": s.cold.last().copied().unwrap_or(f64::NAN),
+                "batch_points_per_s": s.batch_pps,
+            })
+        })
+        .collect();
+    let out = root.join("target/criterion");
+    let doc = serde_json::json!({
+        "steps": steps,
+        "cold": cold,
+        "batch": batch,
+        "load": std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim(),
+        "files": json,
+    });
+    if std::fs::create_dir_all(&out).is_ok() {
+        let _ = std::fs::write(
+            out.join("point_body_files.json"),
+            serde_json::to_string_pretty(&doc).unwrap_or_default(),
+        );
+    }
 }
 
 fn bench(c: &mut Criterion) {
-    let steps = if std::env::var_os("EXTRACK_BENCH_QUICK").is_some() {
-        10_000
-    } else {
-        100_000
-    };
+    let quick = std::env::var_os("EXTRACK_BENCH_QUICK").is_some();
+    corpus_table(quick);
+    let steps = if quick { 10_000 } else { 100_000 };
     let cases = [
         ("rounded_box", "fixtures/rounded_box.step"),
         ("sculpted", "fixtures/sculpted.step"),

@@ -19,6 +19,13 @@ already shows, and the script says so. Typical use:
 
 Options: --readme PATH, --criterion DIR (default target/criterion),
 --print (write the table to stdout, leave the README alone).
+
+The point–body per-file table (`cargo bench --bench point_body` writes
+`target/criterion/point_body_files.json`) goes between
+`<!-- point-body-files:start -->` and `<!-- point-body-files:end -->`: in the
+README the summary over all files and the ten worst files, in
+docs/benchmarks.md (--benchmarks PATH) every file. Without that JSON those
+blocks are left as they are.
 """
 
 import argparse
@@ -30,6 +37,9 @@ import sys
 
 START = "<!-- bench-table:start -->"
 END = "<!-- bench-table:end -->"
+FILES_START = "<!-- point-body-files:start -->"
+FILES_END = "<!-- point-body-files:end -->"
+PATHS = ("lissajous", "segments", "grazing")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Open CASCADE 8.0 reference times in microseconds, measured on the same
@@ -172,10 +182,89 @@ def build(old_rows, criterion_dir, log):
     return "\n".join(lines) + "\n"
 
 
+def load_files(criterion_dir):
+    """The point–body per-file JSON of the bench, or None."""
+    try:
+        with open(os.path.join(criterion_dir, "point_body_files.json"), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def worst_coherent(row, key):
+    return max(row["paths"][p][key] for p in PATHS if p in row["paths"])
+
+
+def files_table(doc, worst=None):
+    """Markdown of the per-file table: every file, or the summary and the `worst` files."""
+    files = doc["files"]
+    head = (
+        f"{doc['steps']:,} updates per path, {doc['cold']:,} cold queries, {doc['batch']:,} batch points per file; "
+        f"load average at the run: {doc.get('load', '?')}. Times in µs (coherent: median / p99 / p99.9 / max).\n\n"
+    )
+    lines = ["| file | pieces | " + " | ".join(PATHS) + " | cold median / max | batch points/s |", "|---|---:|" + "---|" * len(PATHS) + "---|---:|"]
+
+    def row(r):
+        cells = []
+        for p in PATHS:
+            x = r["paths"].get(p)
+            cells.append(
+                "—" if x is None else f"{x['median_us']:.2f} / {x['p99_us']:.1f} / {x['p999_us']:.1f} / {x['max_us']:.0f}"
+            )
+        return (
+            f"| {r['file']} | {r['pieces']} | "
+            + " | ".join(cells)
+            + f" | {r['cold_median_us']:.1f} / {r['cold_max_us']:.0f} | {r['batch_points_per_s']:,.0f} |"
+        )
+
+    if worst is None:
+        return head + "\n".join(lines + [row(r) for r in files]) + "\n"
+    n = len(files)
+    pick = lambda key: sorted(r[key] for r in files)
+    med = lambda v: v[len(v) // 2] if v else float("nan")
+    meds = sorted(worst_coherent(r, "median_us") for r in files)
+    p999 = sorted(worst_coherent(r, "p999_us") for r in files)
+    mx = sorted(worst_coherent(r, "max_us") for r in files)
+    cold = pick("cold_median_us")
+    coldmax = pick("cold_max_us")
+    by_pieces = sorted(files, key=lambda r: r["pieces"])
+    median_part = by_pieces[len(by_pieces) // 2] if by_pieces else None
+    summary = [
+        "| over the files (worst path of each) | median file | worst file |",
+        "|---|---:|---:|",
+        f"| coherent median | {med(meds):.2f} | {meds[-1]:.2f} |" if n else "",
+        f"| coherent p99.9 | {med(p999):.1f} | {p999[-1]:.1f} |" if n else "",
+        f"| coherent max | {med(mx):.0f} | {mx[-1]:.0f} |" if n else "",
+        f"| cold median | {med(cold):.1f} | {cold[-1]:.1f} |" if n else "",
+        f"| cold max | {med(coldmax):.0f} | {coldmax[-1]:.0f} |" if n else "",
+    ]
+    if median_part:
+        summary.append(
+            f"| batch points/s, median part by pieces ({median_part['file']}, {median_part['pieces']} pieces) | "
+            f"{median_part['batch_points_per_s']:,.0f} | |"
+        )
+    ranked = sorted(files, key=lambda r: worst_coherent(r, "p999_us"), reverse=True)[:worst]
+    return (
+        head
+        + "\n".join(x for x in summary if x)
+        + f"\n\nThe {len(ranked)} files with the highest coherent p99.9 ({n} files; every file: docs/benchmarks.md):\n\n"
+        + "\n".join(lines + [row(r) for r in ranked])
+        + "\n"
+    )
+
+
+def replace_block(text, start, end, block):
+    i, j = text.find(start), text.find(end)
+    if i < 0 or j < i:
+        return None
+    return text[: i + len(start)] + "\n" + block + text[j:]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
     ap.add_argument("--criterion", default=os.path.join(ROOT, "target", "criterion"))
+    ap.add_argument("--benchmarks", default=os.path.join(ROOT, "docs", "benchmarks.md"))
     ap.add_argument("--check", action="store_true", help="exit 1 when the README's table differs from a regeneration")
     ap.add_argument("--print", action="store_true", help="print the table, leave the README alone")
     args = ap.parse_args()
@@ -187,23 +276,38 @@ def main():
         sys.exit(f"bench_table: markers {START} … {END} not found in {args.readme}")
     block = text[i + len(START) : j].strip("\n") + "\n"
     table = build(current_rows(block), args.criterion, lambda m: print(m, file=sys.stderr))
+    files = load_files(args.criterion)
+    if files is None:
+        print("bench_table: no point_body_files.json; the per-file blocks are kept", file=sys.stderr)
 
     if args.print:
         sys.stdout.write(table)
-        return 0
-    if args.check:
-        if table != block:
-            print(f"bench_table: the table in {args.readme} is stale; run python3 tools/bench_table.py", file=sys.stderr)
-            return 1
-        print("bench_table: the table is up to date", file=sys.stderr)
+        if files is not None:
+            sys.stdout.write("\n" + files_table(files, worst=10))
         return 0
     new = text[: i + len(START)] + "\n" + table + text[j:]
-    if new != text:
-        with open(args.readme, "w", encoding="utf-8") as f:
-            f.write(new)
-        print(f"bench_table: rewrote the table in {args.readme}", file=sys.stderr)
-    else:
-        print("bench_table: no change", file=sys.stderr)
+    if files is not None:
+        new = replace_block(new, FILES_START, FILES_END, files_table(files, worst=10)) or new
+    outputs = [(args.readme, text, new)]
+    if files is not None and os.path.exists(args.benchmarks):
+        with open(args.benchmarks, encoding="utf-8") as f:
+            btext = f.read()
+        bnew = replace_block(btext, FILES_START, FILES_END, files_table(files)) or btext
+        outputs.append((args.benchmarks, btext, bnew))
+    if args.check:
+        stale = [p for p, old, new in outputs if old != new]
+        if stale:
+            print(f"bench_table: stale: {', '.join(stale)}; run python3 tools/bench_table.py", file=sys.stderr)
+            return 1
+        print("bench_table: the tables are up to date", file=sys.stderr)
+        return 0
+    for path, old, new in outputs:
+        if new != old:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new)
+            print(f"bench_table: rewrote {path}", file=sys.stderr)
+        else:
+            print(f"bench_table: no change in {path}", file=sys.stderr)
     return 0
 
 

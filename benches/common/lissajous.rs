@@ -8,8 +8,15 @@ const H: f64 = 1e-3;
 
 /// A smooth closed path around and through the body's box: ±60 % of the half
 /// box on each axis, one lap per `n` steps of 1 ms (step ≈ 0.05 % of the diagonal).
+#[allow(dead_code)]
 pub fn lissajous(scene: &TrackScene, n: usize) -> Vec<PointState> {
-    let b = &scene.bodies[0];
+    lissajous_of(scene, 0, n)
+}
+
+/// [`lissajous`] around body `body`'s box.
+#[allow(dead_code)]
+pub fn lissajous_of(scene: &TrackScene, body: u32, n: usize) -> Vec<PointState> {
+    let b = &scene.bodies[body as usize];
     let c = b.placement.transform_point(&((b.lo + b.hi) * 0.5));
     let r = (b.hi - b.lo) * 0.5;
     let w = std::f64::consts::TAU / (n as f64 * H);

@@ -355,6 +355,9 @@ pub fn ray_crosses(h: &[H2], x_lo: f64, x_hi: f64, u: f64, v: f64) -> bool {
     }
     // y(t) − v changes sign once on [0,1]
     let rising = y1 > y0;
+    if let Some(crosses) = crossing_side_by_hulls(h, u, v, rising) {
+        return crosses;
+    }
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
     let mut x = 0.5 * (x_lo + x_hi);
     for _ in 0..64 {
@@ -376,9 +379,124 @@ pub fn ray_crosses(h: &[H2], x_lo: f64, x_hi: f64, u: f64, v: f64) -> bool {
     u < x
 }
 
+/// Most rays are decided long before the last bit: halve the curve by de
+/// Casteljau, keep the half where `y` passes `v`, and stop as soon as that
+/// half's control points (which hold it: positive weights) lie wholly on
+/// one side of `u` by more than a rounding margin. `Some(crosses)` then
+/// equals what the bisection to the last bit answers; `None` (degree above
+/// 15, a split point exactly at `v`, or no decision after 40 halvings: `u`
+/// within the margin of the crossing) leaves it to the bisection.
+fn crossing_side_by_hulls(h: &[H2], u: f64, v: f64, rising: bool) -> Option<bool> {
+    const MAX: usize = 16;
+    let n = h.len();
+    if n > MAX {
+        return None;
+    }
+    let margin = 1e-12 * (1.0 + u.abs());
+    let mut c = [[0.0f64; 3]; MAX];
+    c[..n].copy_from_slice(h);
+    let mut left = [[0.0f64; 3]; MAX];
+    let mut right = [[0.0f64; 3]; MAX];
+    for _ in 0..40 {
+        let (mut xmin, mut xmax) = (f64::INFINITY, f64::NEG_INFINITY);
+        for p in &c[..n] {
+            if !(p[2] > 0.0) {
+                return None;
+            }
+            let x = p[0] / p[2];
+            xmin = xmin.min(x);
+            xmax = xmax.max(x);
+        }
+        if xmin > u + margin {
+            return Some(true);
+        }
+        if xmax < u - margin {
+            return Some(false);
+        }
+        // de Casteljau at 1/2: left half in `left`, right half in `right`
+        let mut w = c;
+        for r in 0..n {
+            left[r] = w[0];
+            right[n - 1 - r] = w[n - 1 - r];
+            for i in 0..n - 1 - r {
+                for k in 0..3 {
+                    w[i][k] = 0.5 * (w[i][k] + w[i + 1][k]);
+                }
+            }
+        }
+        let mid = left[n - 1];
+        let ym = mid[1] / mid[2];
+        if !ym.is_finite() || ym == v {
+            return None;
+        }
+        // the crossing lies in the right half while the curve is still short of `v` at the split
+        c = if (ym < v) == rising { right } else { left };
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bisection alone (the reference of the hull shortcut).
+    fn ray_crosses_bisection(h: &[H2], x_lo: f64, x_hi: f64, u: f64, v: f64) -> bool {
+        let n = h.len();
+        let y0 = h[0][1] / h[0][2];
+        let y1 = h[n - 1][1] / h[n - 1][2];
+        if (y0 > v) == (y1 > v) {
+            return false;
+        }
+        if u < x_lo {
+            return true;
+        }
+        if u >= x_hi {
+            return false;
+        }
+        let rising = y1 > y0;
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        let mut x = 0.5 * (x_lo + x_hi);
+        for _ in 0..64 {
+            let m = 0.5 * (lo + hi);
+            if !(m > lo && m < hi) {
+                break;
+            }
+            let p = eval(h, m);
+            x = p[0];
+            if p[1] == v {
+                break;
+            }
+            if (p[1] < v) == rising {
+                lo = m;
+            } else {
+                hi = m;
+            }
+        }
+        u < x
+    }
+
+    #[test]
+    fn hull_shortcut_agrees_with_the_bisection() {
+        // quarter circles (rational, y-monotone), rays at many heights and
+        // offsets, including points a hair off the curve
+        for (c, r) in [([0.2, 0.3], 0.5), ([0.0, 0.0], 1.0), ([0.5, -0.25], 0.125)] {
+            let h = quarter(c, r);
+            let xs: Vec<f64> = h.iter().map(|p| p[0] / p[2]).collect();
+            let (x_lo, x_hi) = (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            for i in 1..40 {
+                let a = std::f64::consts::FRAC_PI_2 * i as f64 / 40.0;
+                let (px, py) = (c[0] + r * a.cos(), c[1] + r * a.sin());
+                for du in [-0.3, -1e-3, -1e-9, -1e-13, 0.0, 1e-13, 1e-9, 1e-3, 0.3] {
+                    let u = px + du;
+                    assert_eq!(
+                        ray_crosses(&h, x_lo, x_hi, u, py),
+                        ray_crosses_bisection(&h, x_lo, x_hi, u, py),
+                        "u {u} v {py}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Quarter circle of radius `r` around `c` from angle 0 to π/2.
     fn quarter(c: [f64; 2], r: f64) -> Vec<H2> {

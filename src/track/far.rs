@@ -352,15 +352,7 @@ impl FarState {
                         Some(Skip::Basin(it, x)) if it == item => Some(x),
                         _ => None,
                     };
-                    let cells = match item {
-                        Item::Piece(p) => body.pieces[p as usize].cells.clone(),
-                        Item::Edge(x) => body.edges[x as usize].cells.clone(),
-                        Item::Trim(t) => {
-                            let c = body.trims[t as usize].cell;
-                            c..c + 1
-                        }
-                    };
-                    for c in cells {
+                    for c in item_cells(body, item) {
                         if let Some(x) = basin {
                             let r = &body.cells[c as usize].rect;
                             if x[0] >= r[0] && x[0] <= r[1] && x[1] >= r[2] && x[1] <= r[3] {
@@ -385,57 +377,162 @@ impl FarState {
         if key - self.s >= best.d {
             return key;
         }
-        let cell = &body.cells[c as usize];
-        let lb = box_dist2(&cell.lo, &cell.hi, q).sqrt();
-        if lb >= best.d {
-            let k = lb + self.s;
-            self.cell_key[c as usize] = k;
-            return k;
-        }
-        self.solved += 1;
-        let x0 = self.cell_x[c as usize];
-        let zero = Vec3::zeros();
-        let (d, point, x, mode, iters, conv, keep, normal) = match cell.item {
-            Item::Piece(p) => {
-                let (d, point, x, mode, it, conv, n) = solve_piece(body, cfg, p, &cell.rect, x0, q);
-                let keep = cell.trim == CellTrim::Inside || body.piece_keeps(p, x[0], x[1]);
-                (d, point, x, mode, it, conv, keep, n)
-            }
-            Item::Edge(e) => {
-                let (d, point, t, mode, it, conv) = solve_edge(body, cfg, e, cell.rect[0], cell.rect[1], x0[0], q);
-                (d, point, [t, 0.0], mode, it, conv, true, zero)
-            }
-            Item::Trim(t) => {
-                let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, x0[0], q);
-                (d, point, [s, 0.0], mode, it, conv, true, zero)
+        let lb = match cell_bound(body, c, q, best.d) {
+            Ok(lb) => lb,
+            Err(lb) => {
+                let k = lb + self.s;
+                self.cell_key[c as usize] = k;
+                return k;
             }
         };
+        self.solved += 1;
+        let (x, bound, iters) = solve_cell(body, cfg, c, self.cell_x[c as usize], lb, q, best);
         self.iterations += iters;
         self.cell_x[c as usize] = x;
-        // the solved minimum bounds the cell only where the distance is
-        // unimodal on it: a planar or convex piece seen from its outer side;
-        // elsewhere (inside the body, concave, saddle, mixed) the box bound
-        let unimodal = match cell.item {
-            Item::Piece(p) => {
-                let pg = &body.pieces[p as usize];
-                conv && matches!(pg.class, ConvexityClass::Planar | ConvexityClass::Convex)
-                    && normal.dot(&(q - point)) >= 0.0
-            }
-            Item::Edge(_) | Item::Trim(_) => false,
-        };
-        if keep && d < best.d {
-            *best = Candidate {
-                d,
-                point,
-                item: cell.item,
-                x,
-                mode,
-                converged: conv,
-                normal,
-            };
-        }
-        let k = if unimodal { d.max(lb) } else { lb } + self.s;
+        let k = bound + self.s;
         self.cell_key[c as usize] = k;
         k
+    }
+}
+
+/// The lower bound of cell `c` for `q`: `Err(bound)` when it is not below
+/// `best` (the cell cannot hold a closer point), else `Ok(bound)`. The
+/// axis-aligned box first (cheapest), then the cell's oriented box.
+#[inline]
+fn cell_bound(body: &BodyGeom, c: u32, q: &Vec3, best: f64) -> Result<f64, f64> {
+    let cell = &body.cells[c as usize];
+    let lb = box_dist2(&cell.lo, &cell.hi, q).sqrt();
+    if lb >= best {
+        return Err(lb);
+    }
+    let ob = body.cell_boxes.get(c as usize).map_or(0.0, |b| b.dist2(q).sqrt());
+    let lb = lb.max(ob);
+    if lb >= best {
+        return Err(lb);
+    }
+    // the quarters (the cell lies in their union)
+    let qb = body
+        .cell_quarters
+        .get(c as usize)
+        .map_or(0.0, |qs| qs.iter().map(|b| b.dist2(q)).fold(f64::INFINITY, f64::min).sqrt());
+    let lb = lb.max(qb);
+    if lb >= best {
+        Err(lb)
+    } else {
+        Ok(lb)
+    }
+}
+
+/// Solves cell `c` from `x0` and improves `best` with its minimum (when
+/// kept by the trims): the witness parameters, the cell's new lower bound
+/// (`lb` on entry; the minimum itself where the distance is unimodal on the
+/// cell) and the controller iterations.
+fn solve_cell(
+    body: &BodyGeom,
+    cfg: &TrackerConfig,
+    c: u32,
+    x0: [f64; 2],
+    lb: f64,
+    q: &Vec3,
+    best: &mut Candidate,
+) -> ([f64; 2], f64, u32) {
+    let cell = &body.cells[c as usize];
+    let zero = Vec3::zeros();
+    let (d, point, x, mode, iters, conv, normal) = match cell.item {
+        Item::Piece(p) => solve_piece(body, cfg, p, &cell.rect, x0, q),
+        Item::Edge(e) => {
+            let (d, point, t, mode, it, conv) = solve_edge(body, cfg, e, cell.rect[0], cell.rect[1], x0[0], q);
+            (d, point, [t, 0.0], mode, it, conv, zero)
+        }
+        Item::Trim(t) => {
+            let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, x0[0], q);
+            (d, point, [s, 0.0], mode, it, conv, zero)
+        }
+    };
+    // the trim test only where the witness would matter (it is the costly part of a solve)
+    let keep = |x: &[f64; 2]| match cell.item {
+        Item::Piece(p) => cell.trim == CellTrim::Inside || body.piece_keeps(p, x[0], x[1]),
+        Item::Edge(_) | Item::Trim(_) => true,
+    };
+    // the solved minimum bounds the cell only where the distance is
+    // unimodal on it: a planar or convex piece seen from its outer side;
+    // elsewhere (inside the body, concave, saddle, mixed) the box bound
+    let unimodal = match cell.item {
+        Item::Piece(p) => {
+            let pg = &body.pieces[p as usize];
+            conv && matches!(pg.class, ConvexityClass::Planar | ConvexityClass::Convex) && normal.dot(&(q - point)) >= 0.0
+        }
+        Item::Edge(_) | Item::Trim(_) => false,
+    };
+    if d < best.d && keep(&x) {
+        *best = Candidate {
+            d,
+            point,
+            item: cell.item,
+            x,
+            mode,
+            converged: conv,
+            normal,
+        };
+    }
+    (x, if unimodal { d.max(lb) } else { lb }, iters)
+}
+
+/// The far phase of a cold query, without memory: the same branch and
+/// bound as [`FarState::search`] from a fresh state (every bound at `−∞`,
+/// every cell started at its centre), so it finds the same answer, but it
+/// neither reads nor writes per-node or per-cell state — a cold query on a
+/// body of 60,000 cells costs what its visited cells cost, not a sweep over
+/// all of them. Returns `(cells solved, controller iterations)`.
+pub fn cold_search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Candidate) -> (u32, u32) {
+    let mut work = (0u32, 0u32);
+    if body.nodes.is_empty() {
+        return work;
+    }
+    let cfg = cell_config(cfg);
+    cold_visit(body, &cfg, body.root, q, best, &mut work);
+    work
+}
+
+fn cold_visit(body: &BodyGeom, cfg: &TrackerConfig, n: u32, q: &Vec3, best: &mut Candidate, work: &mut (u32, u32)) {
+    let node = &body.nodes[n as usize];
+    if box_dist2(&node.lo, &node.hi, q).sqrt() >= best.d {
+        return;
+    }
+    match node.kind {
+        NodeKind::Interior(l, r) => {
+            let (nl, nr) = (&body.nodes[l as usize], &body.nodes[r as usize]);
+            let (dl, dr) = (box_dist2(&nl.lo, &nl.hi, q), box_dist2(&nr.lo, &nr.hi, q));
+            let (a, b) = if dl <= dr { (l, r) } else { (r, l) };
+            cold_visit(body, cfg, a, q, best, work);
+            cold_visit(body, cfg, b, q, best, work);
+        }
+        NodeKind::Leaf(f, e) => {
+            for i in f..e {
+                for c in item_cells(body, body.leaf_items[i as usize]) {
+                    let Ok(lb) = cell_bound(body, c, q, best.d) else {
+                        continue;
+                    };
+                    let r = &body.cells[c as usize].rect;
+                    let x0 = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+                    let (_, _, iters) = solve_cell(body, cfg, c, x0, lb, q, best);
+                    work.0 += 1;
+                    work.1 += iters;
+                }
+            }
+        }
+    }
+}
+
+/// The cells of an item.
+#[inline]
+fn item_cells(body: &BodyGeom, item: Item) -> std::ops::Range<u32> {
+    match item {
+        Item::Piece(p) => body.pieces[p as usize].cells.clone(),
+        Item::Edge(x) => body.edges[x as usize].cells.clone(),
+        Item::Trim(t) => {
+            let c = body.trims[t as usize].cell;
+            c..c + 1
+        }
     }
 }

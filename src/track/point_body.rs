@@ -23,7 +23,7 @@
 use super::body::{BodyError, BodyGeom, Item, TrackScene};
 use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
 use super::curves::PointCurveTracker;
-use super::far::{cell_config, solve_edge, solve_piece, solve_trim, trim_point, Candidate, FarState, Skip};
+use super::far::{cell_config, cold_search, solve_edge, solve_piece, solve_trim, trim_point, Candidate, FarState, Skip};
 use super::motion::{BodyState, PointState};
 use super::point_patch::PointPatchTracker;
 use super::status::AnswerStatus;
@@ -291,11 +291,15 @@ fn border_pseudo_normal(body: &BodyGeom, k: u32, p: &Vec3) -> Option<Vec3> {
             return None;
         }
         let (t0, t1) = g.curve.domain();
-        let mut t = g
-            .pseudo_normals
-            .iter()
-            .min_by(|a, b| (a.1 - p).norm_squared().total_cmp(&(b.1 - p).norm_squared()))?
-            .0;
+        // the nearest sample (the first of equals), each distance computed once
+        let mut nearest: Option<(f64, f64)> = None;
+        for s in &g.pseudo_normals {
+            let d = (s.1 - p).norm_squared();
+            if nearest.map_or(true, |(best, _)| d.total_cmp(&best) == std::cmp::Ordering::Less) {
+                nearest = Some((d, s.0));
+            }
+        }
+        let mut t = nearest?.1;
         for _ in 0..30 {
             let c = g.curve.eval_derivs(t);
             let r = c.p - p;
@@ -676,7 +680,9 @@ impl PointBodyTracker {
                         let (d, point, x, mode, it, converged, normal) =
                             solve_piece(body, cfg, n, &[0.0, 1.0, 0.0, 1.0], x0, q);
                         *iterations += it;
-                        if !body.piece_keeps(n, x[0], x[1]) {
+                        // (the trim test last: only a witness that would be taken needs it)
+                        let wins = d <= c.d + tol && best.map_or(true, |b: Candidate| d < b.d);
+                        if !wins || !body.piece_keeps(n, x[0], x[1]) {
                             continue;
                         }
                         Candidate {
@@ -750,7 +756,6 @@ fn query_body(
     pose: &Pose,
     q: &Vec3,
     cfg: &TrackerConfig,
-    state: &mut Option<FarState>,
 ) -> Result<PointBodyResult, BodyError> {
     let body = scene.body(index)?;
     if body.pieces.is_empty() {
@@ -758,28 +763,22 @@ fn query_body(
     }
     let pose = body_pose(body, pose);
     let ql = pose.inverse_transform_point(q);
-    let far = match state {
-        Some(s) if s.sized_for() == (body.nodes.len(), body.cells.len()) => {
-            s.reset(body);
-            s
-        }
-        _ => state.insert(FarState::new(body)),
-    };
+    // the cold far phase needs no memory: nothing to allocate or reset per query
     let mut best = Candidate::NONE;
-    far.search(body, cfg, &ql, None, &mut best);
+    let (solved, iterations) = cold_search(body, cfg, &ql, &mut best);
     if !best.d.is_finite() {
         return Err(BodyError::EmptyBody(index));
     }
     let mut r = result(index, body, &pose, &best, &ql);
-    r.iterations = far.iterations;
-    r.cells_solved = far.solved;
+    r.iterations = iterations;
+    r.cells_solved = solved;
     Ok(r)
 }
 
 /// Closest point of a body (or of the whole scene) to `q`, from scratch
 /// (the same search a tracker's first update makes).
 pub fn closest_point(scene: &TrackScene, target: &Target, q: Vec3) -> Result<PointBodyResult, BodyError> {
-    closest_point_with(scene, target, q, &TrackerConfig::default(), &mut Vec::new())
+    closest_point_with(scene, target, q, &TrackerConfig::default())
 }
 
 fn closest_point_with(
@@ -787,7 +786,6 @@ fn closest_point_with(
     target: &Target,
     q: Vec3,
     cfg: &TrackerConfig,
-    states: &mut Vec<Option<FarState>>,
 ) -> Result<PointBodyResult, BodyError> {
     PointState::at(q).validate()?;
     let cfg = TrackerConfig {
@@ -797,14 +795,10 @@ fn closest_point_with(
     match target {
         Target::Body { index, pose } => {
             BodyState::at(*pose).validate()?;
-            if states.is_empty() {
-                states.push(None);
-            }
-            query_body(scene, *index, pose, &q, &cfg, &mut states[0])
+            query_body(scene, *index, pose, &q, &cfg)
         }
         Target::All { pose } => {
             BodyState::at(*pose).validate()?;
-            states.resize_with(scene.bodies.len(), || None);
             let mut best: Option<PointBodyResult> = None;
             let mut inside_any = false;
             let mut shell = AnswerStatus::UNKNOWN;
@@ -824,7 +818,7 @@ fn closest_point_with(
                         continue;
                     }
                 }
-                let r = query_body(scene, i as u32, pose, &q, &cfg, &mut states[i])?;
+                let r = query_body(scene, i as u32, pose, &q, &cfg)?;
                 inside_any |= r.signed_distance.is_some_and(|s| s < 0.0);
                 // the sign comes from every solid asked: any incomplete shell makes it unreliable
                 shell.0 |= r.status.0 & AnswerStatus::SHELL_INCOMPLETE;
@@ -849,8 +843,6 @@ pub fn closest_points(scene: &TrackScene, target: &Target, qs: &[Vec3]) -> Vec<R
     use rayon::prelude::*;
     let cfg = TrackerConfig::default();
     qs.par_iter()
-        .map_init(Vec::new, |states, q| {
-            closest_point_with(scene, target, *q, &cfg, states)
-        })
+        .map(|q| closest_point_with(scene, target, *q, &cfg))
         .collect()
 }

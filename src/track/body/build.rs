@@ -42,9 +42,13 @@ pub(super) fn local_feature(f: FeatureRef, b: &Body) -> Option<FeatureRef> {
 /// The runtime geometry of body `b` of `scene`.
 pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyError> {
     let mut cells = Vec::new();
-    let pieces = build_pieces(scene, b, &mut cells)?;
-    let trims = build_trims(scene, b, &mut cells);
-    let edges = build_edges(scene, b, &mut cells)?;
+    let mut cell_boxes = Vec::new();
+    let mut cell_quarters = Vec::new();
+    let pieces = build_pieces(scene, b, &mut cells, &mut cell_boxes, &mut cell_quarters)?;
+    let trims = build_trims(scene, b, &mut cells, &mut cell_boxes);
+    let edges = build_edges(scene, b, &mut cells, &mut cell_boxes)?;
+    // cells other than piece cells: four copies of the whole box
+    cell_quarters.extend(cell_boxes[cell_quarters.len()..].iter().map(|b| [*b; 4]));
     let vertices = build_vertices(scene, b);
     let (nodes, leaf_items, root) = build_nodes(scene, b, &pieces, &edges, &trims, &cells);
     Ok(BodyGeom {
@@ -58,6 +62,8 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
         vertices,
         trims,
         cells,
+        cell_boxes,
+        cell_quarters,
         nodes,
         leaf_items,
         root,

@@ -5,13 +5,19 @@
 use super::boxes::aabb_corners;
 use super::build::{local_index, span_range, v3};
 use super::geom::{Cell, CellTrim, EdgeGeom, Item, VertexGeom};
+use super::oriented::OrientedBox;
 use super::BodyError;
 use crate::geom::NurbsCurve;
 use crate::scene::bvh::hull_box;
 use crate::scene::data::{Body, SceneData, NONE};
 
 /// The edges of body `b` with their cells (appended to `cells`).
-pub(super) fn build_edges(scene: &SceneData, b: &Body, cells: &mut Vec<Cell>) -> Result<Vec<EdgeGeom>, BodyError> {
+pub(super) fn build_edges(
+    scene: &SceneData,
+    b: &Body,
+    cells: &mut Vec<Cell>,
+    boxes: &mut Vec<OrientedBox>,
+) -> Result<Vec<EdgeGeom>, BodyError> {
     let mut edges = Vec::with_capacity(b.edges.count as usize);
     for (k, e) in scene.edges[span_range(&b.edges)].iter().enumerate() {
         let id = b.edges.first + k as u32;
@@ -29,6 +35,7 @@ pub(super) fn build_edges(scene: &SceneData, b: &Body, cells: &mut Vec<Cell>) ->
                 continue;
             }
             let (lo, hi) = aabb_corners(&hull_box(&e.poles[i - p..=i]));
+            boxes.push(OrientedBox::of_curve(&e.poles[i - p..=i]).unwrap_or_else(|| OrientedBox::aabb(&lo, &hi)));
             cells.push(Cell {
                 item: Item::Edge(k as u32),
                 rect: [t0, t1, 0.0, 0.0],

@@ -3,6 +3,7 @@
 //! vertices, trim curves, the far phase's cells and the BVH nodes, gathered
 //! in [`BodyGeom`].
 
+use super::oriented::OrientedBox;
 use super::trim_loops::TrimEdge;
 use crate::geom::{NurbsCurve, NurbsSurface, Pose, Vec3};
 use crate::scene::data::{BodyKind, Boundary, ConvexityClass, EdgeKind, FeatureRef};
@@ -169,6 +170,14 @@ pub struct BodyGeom {
     pub trims: Vec<TrimGeom>,
     /// Far-phase cells of all pieces, edges and trim curves.
     pub cells: Vec<Cell>,
+    /// The oriented box of each cell (same order as [`cells`](Self::cells)):
+    /// the far phase's tight lower bound.
+    pub cell_boxes: Vec<OrientedBox>,
+    /// The oriented boxes of each cell's four quarters (a piece cell halved
+    /// in `u` and `v`; other cells: four copies of the whole box): the cell
+    /// lies in their union, so the least of their distances is a lower
+    /// bound about four times tighter than the whole box's on a curved cell.
+    pub cell_quarters: Vec<[OrientedBox; 4]>,
     /// BVH nodes (children after their parent).
     pub nodes: Vec<Node>,
     /// Items of the leaves.

@@ -24,6 +24,7 @@
 //! - [`bvh`]: the runtime BVH over pieces, edges and trim curves;
 //! - [`clip`]: Liang–Barsky clipping in the parameter plane;
 //! - [`boxes`]: the box distance bound;
+//! - [`oriented`]: the cells' oriented boxes (the tight distance bound);
 //! - [`placement`]: rigid poses from scene placements;
 //! - [`build`]: a body assembled from the scene.
 
@@ -34,12 +35,14 @@ mod clip;
 mod edges;
 mod geom;
 mod normals;
+mod oriented;
 mod pieces;
 mod placement;
 mod trim_curves;
 mod trim_loops;
 
 pub use boxes::box_dist2;
+pub use oriented::OrientedBox;
 pub use geom::{BodyGeom, Cell, CellTrim, EdgeGeom, Item, Node, NodeKind, PieceGeom, TrimGeom, TrimPath, VertexGeom};
 pub(crate) use pieces::sub_patch;
 pub use placement::pose_from_placement;

@@ -6,6 +6,7 @@ use super::boxes::aabb_corners;
 use super::build::{local_feature, span_range};
 use super::clip::segment_hits_rect;
 use super::geom::{Cell, CellTrim, Item, PieceGeom};
+use super::oriented::OrientedBox;
 use super::trim_loops::{edges_contain, trim_edges, trim_polygons, TrimEdge};
 use super::BodyError;
 use crate::geom::bernstein::{split_u, split_v};
@@ -14,7 +15,13 @@ use crate::scene::bvh::hull_box;
 use crate::scene::data::{Body, ConvexityClass, SceneData};
 
 /// The pieces of body `b` with their cells (appended to `cells`).
-pub(super) fn build_pieces(scene: &SceneData, b: &Body, cells: &mut Vec<Cell>) -> Result<Vec<PieceGeom>, BodyError> {
+pub(super) fn build_pieces(
+    scene: &SceneData,
+    b: &Body,
+    cells: &mut Vec<Cell>,
+    boxes: &mut Vec<OrientedBox>,
+    quarters: &mut Vec<[OrientedBox; 4]>,
+) -> Result<Vec<PieceGeom>, BodyError> {
     let mut pieces = Vec::with_capacity(b.pieces.count as usize);
     for (k, p) in scene.pieces[span_range(&b.pieces)].iter().enumerate() {
         let id = b.pieces.first + k as u32;
@@ -59,6 +66,9 @@ pub(super) fn build_pieces(scene: &SceneData, b: &Body, cells: &mut Vec<Cell>) -
                 if !(lo.iter().chain(hi.iter()).all(|x| x.is_finite())) {
                     return Err(bad("non-finite control points".into()));
                 }
+                let whole = OrientedBox::of_patch(du, dv, &sub).unwrap_or_else(|| OrientedBox::aabb(&lo, &hi));
+                boxes.push(whole);
+                quarters.push(OrientedBox::of_quarters(du, dv, &sub).unwrap_or([whole; 4]));
                 cells.push(Cell {
                     item: Item::Piece(k as u32),
                     rect,

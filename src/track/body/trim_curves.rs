@@ -7,6 +7,7 @@ use super::boxes::aabb_corners;
 use super::build::{local_feature, span_range};
 use super::clip::clip_unit;
 use super::geom::{Cell, CellTrim, Item, TrimGeom, TrimPath};
+use super::oriented::OrientedBox;
 use super::pieces::sub_patch;
 use super::trim_loops::bezier2;
 use crate::geom::{bez2, NurbsCurve};
@@ -14,7 +15,7 @@ use crate::scene::bvh::hull_box;
 use crate::scene::data::{Body, Boundary, FeatureRef, SceneData, TrimCurve, NONE};
 
 /// The trim curves of body `b`'s pieces with their cells (appended to `cells`).
-pub(super) fn build_trims(scene: &SceneData, b: &Body, cells: &mut Vec<Cell>) -> Vec<TrimGeom> {
+pub(super) fn build_trims(scene: &SceneData, b: &Body, cells: &mut Vec<Cell>, boxes: &mut Vec<OrientedBox>) -> Vec<TrimGeom> {
     let mut trims = Vec::new();
     for (k, p) in scene.pieces[span_range(&b.pieces)].iter().enumerate() {
         if p.fully_inside {
@@ -83,6 +84,8 @@ pub(super) fn build_trims(scene: &SceneData, b: &Body, cells: &mut Vec<Cell>) ->
                 for (path, rect) in paths {
                     let sub = sub_patch(&p.poles, p.degree_u as usize, p.degree_v as usize, &rect);
                     let (lo, hi) = aabb_corners(&hull_box(&sub));
+                    let (du, dv) = (p.degree_u as usize, p.degree_v as usize);
+                    boxes.push(OrientedBox::of_patch(du, dv, &sub).unwrap_or_else(|| OrientedBox::aabb(&lo, &hi)));
                     let t = trims.len() as u32;
                     let dom = match &path {
                         TrimPath::Segment(..) => (0.0, 1.0),

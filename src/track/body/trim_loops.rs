@@ -3,7 +3,7 @@
 //! points a hair inside or outside a curved trim apart; the flattened trim
 //! polygons kept beside them.
 
-use super::geom::BodyGeom;
+use super::geom::{BodyGeom, CellTrim};
 use crate::geom::bez2;
 use crate::scene::data::TrimCurve;
 
@@ -165,7 +165,19 @@ impl BodyGeom {
         // a witness on a side of the piece is tested a hair inside it (the
         // clipped loops run along the sides)
         let nudge = |x: f64| x + (0.5 - x) * 1e-9;
-        p.trims.is_empty() || edges_contain(&p.trim_edges, nudge(u), nudge(v))
+        if p.trims.is_empty() {
+            return true;
+        }
+        let (u, v) = (nudge(u), nudge(v));
+        // a point of a cell that no trim curve's hull touches is kept (the
+        // cell's centre is, and no loop crosses the cell): no curve to cross
+        let inside_cell = self
+            .cells
+            .get(p.cells.start as usize..p.cells.end as usize)
+            .unwrap_or(&[])
+            .iter()
+            .any(|c| c.trim == CellTrim::Inside && u >= c.rect[0] && u <= c.rect[1] && v >= c.rect[2] && v <= c.rect[3]);
+        inside_cell || edges_contain(&p.trim_edges, u, v)
     }
 }
 
