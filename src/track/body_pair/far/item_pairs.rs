@@ -214,11 +214,11 @@ impl PairFar {
         let (ra, rb) = (self.hulls_a.of(ctx.a, ca), self.hulls_b.of(ctx.b, cb));
         // an edge or trim cell (no quarter hulls) lies in its item's hull
         let ha = match self.hulls_a.get(ra) {
-            h if h.is_empty() => ctx.boxes_a.hull_of(ctx.boxes_a.index(a.item) as u32),
+            [] => ctx.boxes_a.hull_of(ctx.boxes_a.index(a.item) as u32),
             h => h,
         };
         let hb = match self.hulls_b.get(rb) {
-            h if h.is_empty() => ctx.boxes_b.hull_of(ctx.boxes_b.index(b.item) as u32),
+            [] => ctx.boxes_b.hull_of(ctx.boxes_b.index(b.item) as u32),
             h => h,
         };
         let n0 = slab_dir(best);
