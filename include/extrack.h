@@ -549,7 +549,12 @@ typedef struct ext_pair_result {
   uint32_t reserved0;
   /**
    * `|point_b - point_a|`: the separation, or the penetration depth when
-   * `penetrating` (>= 0).
+   * `penetrating` (>= 0): the depth of a maximum-penetration pair (each
+   * witness inside the other body, the boundary normals anti-parallel
+   * along `point_b - point_a`, followed as a local extremum of the depth). A tracker follows
+   * the pair it entered at the contact; a cold query seeds it from the
+   * deepest boundary point inside the other body: with several such pairs
+   * they may differ (formats/motion.md, "Penetration depth").
    */
   double distance;
   /**

@@ -6,7 +6,7 @@
 use super::distance::{check_body, feature_text, parse_bodies};
 use super::track::percentile;
 use crate::geom::{Pose, Twist, Vec3};
-use crate::track::{body_distance, BodyPairResult, BodyPairTracker, BodyState, TrackScene, TrackerConfig};
+use crate::track::{BodyPairResult, BodyPairTracker, BodyState, TrackScene, TrackerConfig};
 use nalgebra::{Quaternion, UnitQuaternion};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -122,19 +122,15 @@ pub fn twist_between(p0: &Pose, p1: &Pose, dt: f64) -> Twist {
     Twist::about_point(omega, c1, (c1 - c0) / dt)
 }
 
-/// Centre and radius of a body's bounding sphere in the world, at its placement
-/// (the sphere around its local box).
-fn sphere(body: &crate::track::BodyGeom) -> (Vec3, f64) {
-    let c = body.placement.transform_point(&((body.lo + body.hi) * 0.5));
-    (c, (body.hi - body.lo).norm() * 0.5)
-}
-
 /// Samples of the built-in motions: 2 s at 1 kHz.
 const BUILTIN_SECONDS: f64 = 2.0;
 /// Sampling step of the built-in motions, s.
 const BUILTIN_DT: f64 = 1e-3;
 
-/// A built-in motion by name (`orbit`, `approach`); see `formats/motion.md`.
+/// Seed of `builtin:haptic` (formats/motion.md).
+pub const HAPTIC_SEED: u64 = 26;
+
+/// A built-in motion by name (`orbit`, `approach`, `haptic`); see `formats/motion.md`.
 pub fn builtin_motion(
     name: &str,
     scene_a: &TrackScene,
@@ -144,12 +140,8 @@ pub fn builtin_motion(
 ) -> Result<Vec<PairSample>, String> {
     let body_a = scene_a.body(a).map_err(|e| e.to_string())?;
     let body_b = scene_b.body(b).map_err(|e| e.to_string())?;
-    let (ca, ra) = sphere(body_a);
-    let (cb, rb) = sphere(body_b);
     let steps = (BUILTIN_SECONDS / BUILTIN_DT).round() as usize;
     let times = (0..=steps).map(|k| k as f64 * BUILTIN_DT);
-    // B's pose that puts its sphere centre at `c` rotated by `rot` about that centre
-    let place_b = |c: Vec3, rot: UnitQuaternion<f64>| Pose::from_parts(c - rot * cb, rot);
     match name {
         "orbit" => {
             let states = crate::track::scenarios::body_orbit(body_a, body_b, steps, BUILTIN_DT);
@@ -163,41 +155,24 @@ pub fn builtin_motion(
                 })
                 .collect())
         }
-        "approach" => {
-            let off = cb - ca;
-            let dir = if off.norm() > 1e-9 * (1.0 + ra + rb) {
-                off.normalize()
+        "approach" | "haptic" => {
+            let states = if name == "approach" {
+                crate::track::scenarios::body_approach(scene_a, a, scene_b, b, steps, BUILTIN_DT)
             } else {
-                Vec3::new(1.0, 0.0, 0.0)
-            };
-            let at = |s: f64| place_b(ca + dir * s, UnitQuaternion::identity());
-            // contact by conservative advancement from outside the spheres: moving B
-            // by the current distance along −dir cannot make the bodies overlap
-            let mut s = 1.2 * (ra + rb);
-            let tol = 1e-9 * (1.0 + ra + rb);
-            for _ in 0..200 {
-                let r = body_distance(scene_a, a, &Pose::identity(), scene_b, b, &at(s)).map_err(|e| e.to_string())?;
-                if r.penetrating || r.distance <= tol {
-                    break;
-                }
-                s -= r.distance;
+                crate::track::scenarios::body_haptic(scene_a, a, scene_b, b, steps, BUILTIN_DT, HAPTIC_SEED)
             }
-            let extent = |g: &crate::track::BodyGeom| (g.hi - g.lo).min();
-            let depth = 0.1 * extent(body_a).min(extent(body_b)).max(1e-6);
-            let gap = 0.1 * (ra + rb);
+            .map_err(|e| e.to_string())?;
             Ok(times
-                .map(|t| {
-                    let k = (std::f64::consts::PI * t / BUILTIN_SECONDS).sin();
-                    PairSample {
-                        t,
-                        pose_a: Pose::identity(),
-                        pose_b: at(s + gap - (gap + depth) * k),
-                    }
+                .zip(states)
+                .map(|(t, s)| PairSample {
+                    t,
+                    pose_a: Pose::identity(),
+                    pose_b: s.pose,
                 })
                 .collect())
         }
         _ => Err(format!(
-            "unknown built-in motion `builtin:{name}` (known: builtin:orbit, builtin:approach)"
+            "unknown built-in motion `builtin:{name}` (known: builtin:orbit, builtin:approach, builtin:haptic)"
         )),
     }
 }

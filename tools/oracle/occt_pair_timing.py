@@ -19,7 +19,15 @@ Timed per step (Extrema_ExtFlag_MIN, deflection 1e-9, like the ground truth):
 The median over all steps of --repeats passes is printed in microseconds per
 step, with the spread (p10..p90) and the distance range along the motion.
 
+With --files A B (STEP or IGES parts, e.g. from ../shared/fixtures/corpus)
+the pair is the first solid of each file (all faces when there is none),
+B placed like the first sample of `extrack track --bodies --motion
+builtin:orbit` (its bounding-box centre 1.2 (r_A + r_B) from A's along x,
+r the half box diagonals) and moved along that orbit (spinning about
+(1,1,1)); only fresh_solids is timed (benches/body_pair.rs stores it).
+
 Usage: occt_pair_timing.py [NAME ...] [--steps 200] [--repeats 3] [--json OUT]
+       occt_pair_timing.py --files A B [--steps 20] [--repeats 1]
 """
 
 from __future__ import annotations
@@ -158,6 +166,65 @@ def time_set(name: str, repo: str, corpus: str, steps: int, repeats: int) -> dic
     return out
 
 
+def read_any(path: str):
+    if path.lower().endswith((".igs", ".iges")):
+        from OCP.IGESControl import IGESControl_Reader
+        r = IGESControl_Reader()
+        if r.ReadFile(path) != 1:
+            raise RuntimeError(f"IGES reader failed on {path}")
+        r.TransferRoots()
+        return r.OneShape()
+    return P.read_step(path)
+
+
+def part(path: str):
+    shape = read_any(path)
+    ss = P.solids(shape)
+    return ss[0] if ss else faces_compound(shape)
+
+
+def radius(shape) -> float:
+    from OCP.BRepBndLib import BRepBndLib
+    from OCP.Bnd import Bnd_Box
+    box = Bnd_Box()
+    BRepBndLib.Add_s(shape, box)
+    lo, hi = box.CornerMin(), box.CornerMax()
+    return 0.5 * math.dist((lo.X(), lo.Y(), lo.Z()), (hi.X(), hi.Y(), hi.Z()))
+
+
+def time_files(fa: str, fb: str, steps: int, repeats: int) -> dict:
+    """fresh BRepExtrema_DistShapeShape between two parts along the orbit."""
+    sa, sb = part(fa), part(fb)
+    ca, cb = bbox_centre(sa), bbox_centre(sb)
+    ra, rb = radius(sa), radius(sb)
+    big = 1.2 * (ra + rb)
+    poses = []
+    for k in range(steps):
+        th = 2 * math.pi * k / max(steps, 1) / 40.0  # the first 1/40 of the lap
+        rot = axis_angle(np.array([1.0, 1.0, 1.0]), 3 * th)
+        c = ca + np.array([big * math.cos(th), big * math.sin(th), 0.25 * ra * math.sin(2 * th)])
+        m = np.eye(4)
+        m[:3, :3] = rot
+        m[:3, 3] = c - rot @ cb
+        poses.append(m.reshape(-1).tolist())
+    moved = [P_moved(sb, m) for m in poses]
+    times, dists = [], []
+    for _ in range(repeats):
+        for b in moved:
+            t0 = time.perf_counter()
+            d = BRepExtrema_DistShapeShape(sa, b, TOL, MIN)
+            d.Perform()
+            times.append((time.perf_counter() - t0) * 1e6)
+            dists.append(d.Value())
+    return {"a": os.path.basename(fa), "b": os.path.basename(fb), "steps": steps,
+            "fresh_solids": {"median_us": statistics.median(times), "p10_us": pct(times, 0.1),
+                             "p90_us": pct(times, 0.9), "dist_min": min(dists), "dist_max": max(dists)}}
+
+
+def P_moved(shape, rows):
+    return shape.Moved(TopLoc_Location(P.trsf_from_rows(rows)))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -169,7 +236,18 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--json", help="also write the results here")
+    ap.add_argument("--files", nargs=2, metavar=("A", "B"), help="two part files (see above)")
     a = ap.parse_args(argv)
+    if a.files:
+        r = time_files(a.files[0], a.files[1], a.steps, a.repeats)
+        f = r["fresh_solids"]
+        print(f"{r['a']} vs {r['b']}: fresh_solids median {f['median_us']:.0f} us "
+              f"[{f['p10_us']:.0f}..{f['p90_us']:.0f}], dist {f['dist_min']:.4g}..{f['dist_max']:.4g}")
+        if a.json:
+            with open(a.json, "w") as fh:
+                json.dump({"ocp_version": P.ocp_version(), "results": [r]}, fh, indent=1)
+                fh.write("\n")
+        return 0
     results = []
     print(f"Open CASCADE {P.ocp_version()}: BRepExtrema_DistShapeShape per step, "
           f"{a.steps} steps x {a.repeats} passes (median us [p10..p90])")

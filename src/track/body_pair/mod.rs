@@ -77,7 +77,7 @@ mod ties;
 
 pub use candidate::PairCandidate;
 pub use convexity::convex_solid;
-pub use far::PairFar;
+pub use far::{FarCounts, PairFar};
 pub use result::BodyPairResult;
 
 use certify::Incident;
@@ -239,6 +239,18 @@ impl BodyPairTracker {
         self.far.front_len()
     }
 
+    /// Work counters of the last update's far-phase search (all zero when
+    /// the update made none).
+    pub fn far_counts(&self) -> FarCounts {
+        self.far.counts
+    }
+
+    /// Counts one penetration test ([`FarCounts::probes`]); always true.
+    fn count_probe(&mut self) -> bool {
+        self.far.counts.probes += 1;
+        true
+    }
+
     /// Forgets all history: the next update is a cold start.
     pub fn reset(&mut self) {
         self.far.forget();
@@ -336,6 +348,7 @@ impl BodyPairTracker {
             return Err(TrackError::NonFinite("dt").into());
         }
         let (a, b) = self.bodies_of(scene_a, scene_b)?;
+        self.far.counts = FarCounts::default();
         let pose_a = body_pose(a, &state_a.pose);
         let pose_b = body_pose(b, &state_b.pose);
         let rel = Rel::new(&pose_a, &pose_b, &state_a.twist, &state_b.twist);
@@ -468,7 +481,7 @@ impl BodyPairTracker {
                 && best.nb.dot(&(best.pb - best.pa)) > 0.0;
             if best.d.is_finite()
                 && inside(&best)
-                && (anti || contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe))
+                && (anti || self.count_probe() && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe))
             {
                 self.active = Some(best);
                 return Ok(Step {
@@ -486,7 +499,7 @@ impl BodyPairTracker {
             && best.converged
             && self.active.is_some_and(|p| p.d <= moved + tol)
             && inside(&best)
-            && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe)
+            && self.count_probe() && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe)
         {
             // the tracked pair moved through the contact: it is now the
             // local maximum-penetration pair; follow it from here
@@ -599,13 +612,14 @@ impl BodyPairTracker {
         let mut penetrating = false;
         if self.solid {
             if best.d <= 1e-9 * self.scale {
+                self.far.counts.probes += 1;
                 if let Some(p) = self.probe_penetration(a, b, &rel, &best, &mut iterations) {
                     best = p;
                     penetrating = true;
                 }
             } else if !lin_canny
                 && inside(&best)
-                && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe)
+                && self.count_probe() && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe)
             {
                 // (a Lin–Canny exit proved a separating plane: no containment)
                 // one body inside the other without touching

@@ -22,6 +22,7 @@ impl PairFar {
         warm: Warm,
         best: &mut PairCandidate,
     ) -> f64 {
+        self.counts.items += 1;
         let (ba, bb) = (ctx.boxes_a, ctx.boxes_b);
         if ba.redundant[ia as usize] || bb.redundant[ib as usize] {
             // a trim curve along a B-rep edge: the edge (exact) stands for it
@@ -148,6 +149,7 @@ impl PairFar {
         let ya = if ya[0].is_nan() { centre(&ra) } else { ya };
         let yb = if yb[0].is_nan() { centre(&rb) } else { yb };
         self.solved += 1;
+        self.counts.item_solves += 1;
         let sol = solve_pair(
             &ctx.cfg,
             SideRef {
@@ -170,6 +172,9 @@ impl PairFar {
         }
         self.ya[ia as usize] = [c.x[0], c.x[1]];
         self.yb[ib as usize] = [c.x[2], c.x[3]];
+        if !improves(&c, best) {
+            self.counts.idle_solves += 1;
+        }
         if improves(&c, best) && keeps(ctx.a, item_a, c.x[0], c.x[1]) && keeps(ctx.b, item_b, c.x[2], c.x[3]) {
             *best = c;
         }
@@ -192,22 +197,40 @@ impl PairFar {
     /// Lower bound of cell pair `(ca, cb)`, solving it when its box bound is
     /// below the best distance (and improving `best`).
     pub(super) fn visit_cells(&mut self, ctx: &Ctx, ca: u32, cb: u32, best: &mut PairCandidate) -> f64 {
+        self.counts.cells += 1;
         let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
         let mut lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
         if beaten(lb, best) {
             return lb;
         }
-        // the gap of the cells' control hulls along the pair's last witness
-        // direction: a pair whose last solve ended on a witness saturated on
-        // a side (proving nothing) keeps about its distance there instead of
-        // the box bound, and is not solved again while that stays above
-        let hulls = if self.searches > 1 {
-            Some((self.hulls_a.of(ctx.a, ca), self.hulls_b.of(ctx.b, cb)))
-        } else {
-            None
+        // the gap of the cells' control hulls along the best pair's direction
+        // (a cell pair tied with the best one, e.g. cells that meet at its
+        // witnesses where the bodies curve away, has at least the best
+        // distance there: without it such pairs would be solved again on
+        // every update), then along the pair's last witness direction (a pair
+        // whose last solve ended on a witness saturated on a side, proving
+        // nothing, keeps about its distance there instead of the box bound,
+        // and is not solved again while that stays above)
+        let (ra, rb) = (self.hulls_a.of(ctx.a, ca), self.hulls_b.of(ctx.b, cb));
+        // an edge or trim cell (no quarter hulls) lies in its item's hull
+        let ha = match self.hulls_a.get(ra) {
+            [] => ctx.boxes_a.hull_of(ctx.boxes_a.index(a.item) as u32),
+            h => h,
         };
-        if let (Some((ra, rb)), Some(n)) = (hulls, self.dirs.get(&(ca, cb))) {
-            lb = lb.max(ctx.rel.hull_bound(self.hulls_a.get(ra), self.hulls_b.get(rb), n));
+        let hb = match self.hulls_b.get(rb) {
+            [] => ctx.boxes_b.hull_of(ctx.boxes_b.index(b.item) as u32),
+            h => h,
+        };
+        let n0 = slab_dir(best);
+        if n0 != Vec3::zeros() {
+            lb = lb.max(ctx.rel.hull_bound(ha, hb, &n0));
+            if beaten(lb, best) {
+                return lb;
+            }
+        }
+        let last = self.dirs.get(&(ca, cb)).copied();
+        if let Some((n, _)) = last.filter(|(n, _)| !n[0].is_nan()) {
+            lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
             if beaten(lb, best) {
                 return lb;
             }
@@ -220,9 +243,13 @@ impl PairFar {
             }
         }
         self.solved += 1;
+        self.counts.cell_solves += 1;
         // warm start from each cell's last witness (its centre after a reset)
         let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
-        let (xa, xb) = (self.xa[ca as usize], self.xb[cb as usize]);
+        let (xa, xb) = match last {
+            Some((_, x)) => ([x[0], x[1]], [x[2], x[3]]),
+            None => (self.xa[ca as usize], self.xb[cb as usize]),
+        };
         let xa = if xa[0].is_nan() { centre(&a.rect) } else { xa };
         let xb = if xb[0].is_nan() { centre(&b.rect) } else { xb };
         let (sa, sb) = (
@@ -260,14 +287,16 @@ impl PairFar {
             && (b.trim == CellTrim::Inside || keeps(ctx.b, b.item, c.x[2], c.x[3]));
         if keep && improves(&c, best) {
             *best = c;
+        } else {
+            self.counts.idle_solves += 1;
         }
-        if let Some((ra, rb)) = hulls {
-            let (ha, hb) = (self.hulls_a.get(ra), self.hulls_b.get(rb));
-            if !(ha.is_empty() || hb.is_empty()) && c.d > 0.0 && c.d.is_finite() {
-                let n = (c.pb - c.pa) / c.d;
-                self.dirs.insert((ca, cb), n);
-                lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
-            }
+        let mut n = Vec3::new(f64::NAN, f64::NAN, f64::NAN);
+        if !(ha.is_empty() || hb.is_empty()) && c.d > 0.0 && c.d.is_finite() {
+            n = (c.pb - c.pa) / c.d;
+            lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+        }
+        if c.x.iter().all(|x| x.is_finite()) {
+            self.dirs.insert((ca, cb), (n, c.x));
         }
         let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
         if unimodal {

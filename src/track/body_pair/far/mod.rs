@@ -37,6 +37,32 @@ pub(super) enum PairSkip {
     Basin(Item, Item, [f64; 4]),
 }
 
+/// What the last far-phase search did (work counters, for profiling: the
+/// cost of an update by phase).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FarCounts {
+    /// Front entries popped (their bound fell below the best distance).
+    pub popped: u32,
+    /// Node pairs bounded.
+    pub nodes: u32,
+    /// Item pairs bounded.
+    pub items: u32,
+    /// Whole-item solves.
+    pub item_solves: u32,
+    /// Cell pairs bounded.
+    pub cells: u32,
+    /// Cell-pair solves.
+    pub cell_solves: u32,
+    /// Solves (item or cell) whose answer did not improve the best pair.
+    pub idle_solves: u32,
+    /// Searches restarted from the root pair because the front cost more
+    /// than a search from the root ([`PairFar`]'s bounded effort).
+    pub restarts: u32,
+    /// Penetration tests of the update by point–body searches (containment
+    /// confirmations and interpenetration seeds; counted by the tracker).
+    pub probes: u32,
+}
+
 /// The far phase over two BVHs: a depth-first branch and bound over the
 /// bounding-volume test tree, remembered between updates as its front.
 /// Sized once; coherent updates allocate nothing (the front's buffers grow
@@ -60,8 +86,11 @@ pub struct PairFar {
     /// Accumulated bound on B's motion relative to A since the bounds were made.
     s: f64,
     /// Each solved cell pair's last witness direction `(pb − pa)/d` (A's
-    /// frame): the direction of its hull bound before it is solved again.
-    dirs: std::collections::HashMap<(u32, u32), Vec3>,
+    /// frame; NaN: none), the direction of its hull bound before it is
+    /// solved again, and its last witness parameters, the warm start of its
+    /// next solve (a cell's own last witness, `xa` / `xb`, belongs to
+    /// whichever of its many pairs was solved last).
+    dirs: std::collections::HashMap<(u32, u32), (Vec3, [f64; 4])>,
     /// The cells' control hulls (made for cell pairs solved after the first
     /// search: a single query does not pay for them).
     hulls_a: CellHulls,
@@ -72,7 +101,44 @@ pub struct PairFar {
     pub solved: u32,
     /// Controller iterations of the last search.
     pub iterations: u32,
+    /// Work counters of the last search.
+    pub counts: FarCounts,
+    /// The work ([`FarCounts::work`]) of the last search made from the
+    /// root pair: a search from the front that exceeds it starts over from
+    /// the root (with the best pair so far), so that a coherent update costs
+    /// at most about twice a search from scratch.
+    budget: u64,
+    /// Searches left to make from the root directly, after a search from the
+    /// front had to start over ([`ROOT_BACKOFF`]).
+    root_next: u32,
+    /// Consecutive searches from the front that had to start over.
+    failures: u32,
 }
+
+/// After `k` consecutive searches from the front had to start over, the next
+/// `min(2^k, ROOT_BACKOFF)` searches start from the root directly: where the
+/// front does not pay (its entries are re-expanded about as often as a search
+/// from the root makes them), an update costs one search from the root
+/// instead of a wasted front search plus one.
+const ROOT_BACKOFF: u32 = 64;
+
+impl FarCounts {
+    /// A measure of the search's cost: pairs bounded plus [`SOLVE_WORK`] per solve.
+    pub fn work(&self) -> u64 {
+        u64::from(self.nodes)
+            + u64::from(self.items)
+            + u64::from(self.cells)
+            + SOLVE_WORK * u64::from(self.item_solves + self.cell_solves)
+    }
+}
+
+/// The cost of a solve in units of a bound (a box or hull bound costs tens of
+/// nanoseconds, a solve from a warm start a few evaluations of two items).
+const SOLVE_WORK: u64 = 32;
+
+/// The smallest restart budget (a search from the root bounds the top of
+/// both BVHs even when nothing needs a solve).
+const MIN_BUDGET: u64 = 4 * SOLVE_WORK;
 
 pub(super) struct Ctx<'a> {
     pub(super) a: &'a BodyGeom,
@@ -114,6 +180,10 @@ impl PairFar {
             searches: 0,
             solved: 0,
             iterations: 0,
+            counts: FarCounts::default(),
+            budget: u64::MAX,
+            root_next: 0,
+            failures: 0,
         }
     }
 
@@ -129,6 +199,9 @@ impl PairFar {
         self.dirs.clear();
         self.searches = 0;
         self.s = 0.0;
+        self.budget = u64::MAX;
+        self.root_next = 0;
+        self.failures = 0;
     }
 
     /// B moved by at most `delta` relative to A since the last search.
@@ -149,6 +222,7 @@ impl PairFar {
     pub(super) fn search(&mut self, ctx: &Ctx, best: &mut PairCandidate) {
         self.solved = 0;
         self.iterations = 0;
+        self.counts = FarCounts::default();
         self.searches = self.searches.saturating_add(1);
         if ctx.a.nodes.is_empty() || ctx.b.nodes.is_empty() {
             return;
@@ -164,17 +238,19 @@ impl PairFar {
         if self.tied.is_empty() {
             self.tied_set = *ctx.ties;
         }
-        if self.front.is_empty() && self.tied.is_empty() {
-            self.front.push(Entry {
-                kind: EntryKind::Nodes,
-                a: ctx.a.root,
-                b: ctx.b.root,
-                depth: 0,
-                key: f64::NEG_INFINITY,
-                warm: WARM_NONE,
-            });
+        if self.root_next > 0 {
+            // the front did not pay lately: from the root (warm starts kept)
+            self.root_next -= 1;
+            self.front.clear();
+            self.tied.clear();
+        }
+        let mut from_root = self.front.is_empty() && self.tied.is_empty();
+        let mut restarted = false;
+        if from_root {
+            self.push_root(ctx);
         }
         self.next.clear();
+        let mut start = 0;
         // every entry below the best distance is expanded once; what the
         // expansions make goes back in afterwards (it may lie below too,
         // where a bound is only a box bound, and waits for the next update)
@@ -182,8 +258,33 @@ impl PairFar {
             if beaten(key - self.s, best) {
                 break;
             }
+            if !from_root && self.counts.work() > self.budget {
+                // the front's stale bounds cost more than a search from the
+                // root would: start over from the root with the best pair so
+                // far (every bound made afresh, warm starts kept)
+                self.front.clear();
+                self.tied.clear();
+                self.next.clear();
+                self.push_root(ctx);
+                self.counts.restarts += 1;
+                from_root = true;
+                restarted = true;
+                start = self.counts.work();
+                continue;
+            }
             let Some(e) = self.front.pop() else { break };
+            self.counts.popped += 1;
             self.expand(ctx, e, best);
+        }
+        if from_root {
+            // the cheapest search from the root so far bounds the front's effort
+            self.budget = self.budget.min((self.counts.work() - start).max(MIN_BUDGET));
+        }
+        if restarted {
+            self.failures = self.failures.saturating_add(1);
+            self.root_next = (1u32 << self.failures.min(6)).min(ROOT_BACKOFF);
+        } else if !from_root {
+            self.failures = 0;
         }
         for e in self.next.drain(..) {
             self.front.push(e);
@@ -201,6 +302,18 @@ impl PairFar {
                 warm: WARM_NONE,
             });
         }
+    }
+
+    /// The root pair of the test tree, below every bound.
+    fn push_root(&mut self, ctx: &Ctx) {
+        self.front.push(Entry {
+            kind: EntryKind::Nodes,
+            a: ctx.a.root,
+            b: ctx.b.root,
+            depth: 0,
+            key: f64::NEG_INFINITY,
+            warm: WARM_NONE,
+        });
     }
 
     fn push(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64) {
@@ -231,6 +344,7 @@ impl PairFar {
     /// at that depth is remembered as one entry whose key summarises its
     /// subtree (the smallest bound found in it), so the front stays small.
     fn expand_nodes(&mut self, ctx: &Ctx, na: u32, nb: u32, depth: u32, best: &mut PairCandidate) -> f64 {
+        self.counts.nodes += 1;
         let (a, b) = (&ctx.a.nodes[na as usize], &ctx.b.nodes[nb as usize]);
         let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
         if beaten(lb, best) {

@@ -1,0 +1,136 @@
+//! Where the time of a body–body update goes, by counts: runs a built-in
+//! motion (`orbit`, `approach`, `haptic`, as `extrack track --bodies`) over
+//! two prepared scenes and prints, over the coherent updates, the update time
+//! (median, p99, p99.9, max), the cold start, and the far phase's work
+//! counters (`FarCounts`: entries popped, node / item / cell pairs bounded,
+//! item and cell solves, penetration tests) as mean and max per update.
+//! `PHASES_CHECK=k` compares every k-th update with a cold query.
+//! `cargo run --release -p extrack-dev --bin pair_phases -- A.exs B.exs MOTION [BODY_A BODY_B]`
+use extrack::geom::Pose;
+use extrack::scene::SceneFile;
+use extrack::track::{body_distance, scenarios, BodyPairTracker, BodyState, TrackScene, TrackerConfig};
+use std::time::Instant;
+
+fn load(p: &str) -> TrackScene {
+    let f = SceneFile::open(std::path::Path::new(p)).unwrap();
+    TrackScene::new(&f.view()).unwrap()
+}
+
+fn pct(s: &[f64], p: f64) -> f64 {
+    let k = ((p / 100.0) * s.len() as f64).ceil() as usize;
+    s[k.clamp(1, s.len()) - 1]
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let (sa, sb) = (load(&a[1]), load(&a[2]));
+    let motion = a[3].as_str();
+    let ia: u32 = a.get(4).map_or(0, |s| s.parse().unwrap());
+    let ib: u32 = a.get(5).map_or(0, |s| s.parse().unwrap());
+    let (steps, dt) = (2000usize, 1e-3);
+    let path: Vec<BodyState> = match motion {
+        "orbit" => {
+            let mut p = scenarios::body_orbit(&sa.bodies[ia as usize], &sb.bodies[ib as usize], steps, dt);
+            p.push(p[0]);
+            p
+        }
+        "approach" => scenarios::body_approach(&sa, ia, &sb, ib, steps, dt).unwrap(),
+        "haptic" => scenarios::body_haptic(&sa, ia, &sb, ib, steps, dt, 26).unwrap(),
+        m => panic!("unknown motion {m}"),
+    };
+    let check: usize = std::env::var("PHASES_CHECK")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let mut t = BodyPairTracker::new(&sa, ia, &sb, ib, TrackerConfig::default()).unwrap();
+    let still = BodyState::default();
+    let mut times = Vec::new();
+    let mut cold = 0.0;
+    // per counter: sum and max over the coherent updates
+    let names = [
+        "popped",
+        "nodes",
+        "items",
+        "item_solves",
+        "cells",
+        "cell_solves",
+        "idle",
+        "probes",
+        "iters",
+        "restarts",
+    ];
+    let mut sum = [0u64; 10];
+    let mut max = [0u32; 10];
+    let mut all: Vec<[u32; 10]> = Vec::new();
+    let (mut worst, mut pen, mut mism) = (0.0f64, 0usize, 0usize);
+    for (k, st) in path.iter().enumerate() {
+        let t0 = Instant::now();
+        let r = t.update(&sa, &still, &sb, st, if k == 0 { 0.0 } else { dt }).unwrap();
+        let us = t0.elapsed().as_secs_f64() * 1e6;
+        let c = t.far_counts();
+        let v = [
+            c.popped,
+            c.nodes,
+            c.items,
+            c.item_solves,
+            c.cells,
+            c.cell_solves,
+            c.idle_solves,
+            c.probes,
+            r.iterations,
+            c.restarts,
+        ];
+        if k == 0 {
+            cold = us;
+            println!("cold counters: {:?}", names.iter().zip(v).collect::<Vec<_>>());
+        } else {
+            times.push(us);
+            all.push(v);
+            for i in 0..10 {
+                sum[i] += v[i] as u64;
+                max[i] = max[i].max(v[i]);
+            }
+        }
+        pen += r.penetrating as usize;
+        if check > 0 && k % check == 0 {
+            let q = body_distance(&sa, ia, &Pose::identity(), &sb, ib, &st.pose).unwrap();
+            let e = (q.signed_distance - r.signed_distance).abs() / (1.0 + q.distance.abs());
+            if e > 1e-9 || q.penetrating != r.penetrating {
+                mism += 1;
+                if mism <= 5 {
+                    println!(
+                        "  mismatch at {k}: tracked {:.9} pen {} cold {:.9} pen {}",
+                        r.signed_distance, r.penetrating, q.signed_distance, q.penetrating
+                    );
+                }
+            }
+            worst = worst.max(e);
+        }
+    }
+    let n = times.len() as f64;
+    let mut s = times.clone();
+    s.sort_by(f64::total_cmp);
+    println!(
+        "{motion}: median {:.1} µs, p99 {:.1}, p99.9 {:.1}, max {:.1}, cold {:.1}; penetrating {pen}",
+        pct(&s, 50.0),
+        pct(&s, 99.0),
+        pct(&s, 99.9),
+        s[s.len() - 1],
+        cold
+    );
+    let line: Vec<String> = (0..10)
+        .map(|i| format!("{} {:.1}/{}", names[i], sum[i] as f64 / n, max[i]))
+        .collect();
+    println!("  per update mean/max: {}", line.join(", "));
+    let med: Vec<String> = (0..10)
+        .map(|i| {
+            let mut c: Vec<u32> = all.iter().map(|v| v[i]).collect();
+            c.sort_unstable();
+            format!("{} {}/{}", names[i], c[c.len() / 2], c[c.len() * 99 / 100])
+        })
+        .collect();
+    println!("  per update median/p99: {}", med.join(", "));
+    if check > 0 {
+        println!("  checked every {check}: {mism} mismatches, largest relative {worst:.2e}");
+    }
+}
