@@ -24,6 +24,9 @@ pub struct ImportArgs {
     /// container: larger, but it can be memory-mapped.
     #[arg(long)]
     pub plain: bool,
+    /// Skip the self-check of the scene against the Model (`extrack verify`).
+    #[arg(long)]
+    pub no_verify: bool,
 }
 
 /// Runs `import`.
@@ -106,11 +109,28 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
         if args.plain { "plain" } else { "packed" },
         scene.meta.warnings.len()
     );
+    let mut t_verify = None;
+    if !args.no_verify {
+        let t3 = Instant::now();
+        let report = extrack::verify::verify(&model, &scene);
+        t_verify = Some(t3.elapsed());
+        for (f, c) in report.faces.iter().zip(&report.context) {
+            if f.failed & extrack::verify::FAILURE_BITS != 0 {
+                println!("verify: {}", extrack::verify::face_line(f, c));
+            }
+        }
+        let m = &report.summary;
+        println!(
+            "verify: {} faces, {} failed ({} dropped), {} not checked, {} incomplete bodies",
+            m.faces, m.failed, m.dropped, m.not_checked, m.incomplete_bodies
+        );
+    }
     println!(
-        "time: import {:.3} s, prepare {:.3} s, write {:.3} s",
+        "time: import {:.3} s, prepare {:.3} s, write {:.3} s{}",
         t_import.as_secs_f64(),
         t_prepare.as_secs_f64(),
-        t_write.as_secs_f64()
+        t_write.as_secs_f64(),
+        t_verify.map_or(String::new(), |t| format!(", verify {:.3} s", t.as_secs_f64()))
     );
     Ok(())
 }
