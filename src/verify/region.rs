@@ -295,6 +295,15 @@ impl<'m> Region<'m> {
                 r.loops.push(tl);
             }
         }
+        if r.loops.is_empty() && r.period[0].is_some() {
+            // a closed surface with no boundary: the whole domain, covered by
+            // the seam strip of `area` (and `contains` is true everywhere)
+            let ((u0, u1), (v0, v1)) = face.surface.domain()?;
+            let (a, b) = (r.to_ab(u0, v0), r.to_ab(u1, v1));
+            r.bbox = [a, b];
+            r.a0 = a[0];
+            return Some(r);
+        }
         if r.loops.is_empty() {
             // natural domain: a rectangle in parameter space
             let ((u0, u1), (v0, v1)) = face.surface.domain()?;
@@ -376,7 +385,7 @@ impl<'m> Region<'m> {
                 let p = l.nodes[i].ab;
                 let q = l.nodes[(i + 1) % n].ab;
                 let d = [q[0] - p[0], q[1] - p[1]];
-                if d[0] == 0.0 && d[1] == 0.0 {
+                if (d[0] == 0.0 && d[1] == 0.0) || (l.nodes[i].seam && l.nodes[(i + 1) % n].seam) {
                     continue;
                 }
                 // horizontal line b = ab[1]: shifts of the segment in b
@@ -477,6 +486,9 @@ impl<'m> Region<'m> {
         for l in &self.loops {
             let n = l.nodes.len();
             for (i, nd) in l.nodes.iter().enumerate() {
+                if nd.seam {
+                    continue;
+                }
                 if nd.dab_w[1] != 0.0 {
                     sum += self.f(nd.ab[0], nd.ab[1]) * nd.dab_w[1];
                 }
