@@ -284,7 +284,8 @@ impl<'m> Region<'m> {
                     r.segments.push(seg);
                 }
             }
-            if tl.nodes.len() >= 3 {
+            // a loop of seam edges only (a closed face's seam) bounds nothing
+            if tl.nodes.len() >= 3 && !tl.nodes.iter().all(|n| n.seam) {
                 // poles: a node whose a is meaningless (|S_a| ≈ 0) takes its neighbours' a
                 for n in &tl.nodes {
                     for k in 0..2 {
