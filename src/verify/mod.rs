@@ -26,7 +26,8 @@ mod piece;
 mod region;
 
 use crate::import::model::Model;
-use crate::scene::data::SceneData;
+use crate::scene::data::{BodyCheck, FaceCheck, SceneData, NONE};
+use crate::scene::records;
 use piece::Patch;
 use rayon::prelude::*;
 use region::Region;
@@ -34,20 +35,20 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 /// Face bit: a face of the file that is not in the scene.
-pub const DROPPED: u32 = 1;
+pub const DROPPED: u32 = records::FACE_DROPPED;
 /// Face bit: the pieces' area differs from the face's trimmed area.
-pub const COVERAGE: u32 = 2;
+pub const COVERAGE: u32 = records::FACE_COVERAGE;
 /// Face bit: a piece sample lies off the face (off its surface or outside its boundary).
-pub const CONTAINMENT: u32 = 4;
+pub const CONTAINMENT: u32 = records::FACE_CONTAINMENT;
 /// Face bit: a Model edge of the face is not on the boundary of its pieces.
-pub const BOUNDARY: u32 = 8;
+pub const BOUNDARY: u32 = records::FACE_BOUNDARY;
 /// Face bit: the check could not run on this face.
-pub const NOT_CHECKED: u32 = 16;
+pub const NOT_CHECKED: u32 = records::FACE_NOT_CHECKED;
 
 /// Body bit: a closed shell lost a face (signed distance unreliable).
-pub const SHELL_INCOMPLETE: u32 = 1;
+pub const SHELL_INCOMPLETE: u32 = records::BODY_SHELL_INCOMPLETE;
 /// Body bit: some face of the body failed.
-pub const FACES_FAILED: u32 = 2;
+pub const FACES_FAILED: u32 = records::BODY_FACES_FAILED;
 
 /// The check of one face (`notes/SELFCHECK.md`, `FaceCheck`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -162,6 +163,47 @@ impl VerifyReport {
     }
 }
 
+impl VerifyReport {
+    /// The per-face records of the scene format (section `face_checks`).
+    pub fn face_checks(&self) -> Vec<FaceCheck> {
+        self.faces
+            .iter()
+            .map(|f| FaceCheck {
+                source_face: f.source_face,
+                body: if f.body == u32::MAX { NONE } else { f.body },
+                failed: f.failed,
+                model_area: f.model_area,
+                piece_area: f.piece_area,
+                worst_containment: f.worst_containment,
+                worst_boundary: f.worst_boundary,
+            })
+            .collect()
+    }
+
+    /// The per-body records of the scene format (section `body_checks`).
+    pub fn body_checks(&self) -> Vec<BodyCheck> {
+        self.bodies
+            .iter()
+            .map(|b| BodyCheck {
+                body: b.body,
+                failed: b.failed,
+                dropped_faces: b.dropped_faces,
+                failed_faces: b.failed_faces,
+            })
+            .collect()
+    }
+}
+
+/// Checks `scene` against `model` and stores the records in the scene
+/// (`face_checks`, `body_checks`), so that answers on a failed face carry
+/// the `UNVERIFIED_FACE` status.
+pub fn verify_into(model: &Model, scene: &mut SceneData) -> VerifyReport {
+    let report = verify(model, scene);
+    scene.face_checks = report.face_checks();
+    scene.body_checks = report.body_checks();
+    report
+}
+
 /// One line for a failing face.
 pub fn face_line(f: &FaceReport, c: &FaceContext) -> String {
     let mut what = Vec::new();
@@ -189,7 +231,11 @@ pub fn face_line(f: &FaceReport, c: &FaceContext) -> String {
             f.worst_boundary, c.tolerance
         ));
     }
-    let body = if f.body == u32::MAX { "-".to_string() } else { f.body.to_string() };
+    let body = if f.body == u32::MAX {
+        "-".to_string()
+    } else {
+        f.body.to_string()
+    };
     format!("face #{} (body {body}): {}", f.source_face, what.join("; "))
 }
 
@@ -205,11 +251,11 @@ pub fn linear_tolerance(file_tol: Option<f64>, face_size: f64, model_diag: f64) 
 }
 
 /// The area tolerance of a face, mm²: the linear tolerance times the face's
-/// perimeter (a band of the tolerance's width along the boundary), plus 1e-5
-/// of the face's area (the quadratures here and the sampled trims of the
-/// scene are that accurate).
-pub fn area_tolerance(tol: f64, perimeter: f64, area: f64) -> f64 {
-    tol * perimeter + 1e-5 * area.abs()
+/// perimeter (a band of the tolerance's width along the boundary), plus the
+/// estimated quadrature error of both areas (`quadrature`, taken 4 times)
+/// and 1e-9 of the face's area (rounding).
+pub fn area_tolerance(tol: f64, perimeter: f64, area: f64, quadrature: f64) -> f64 {
+    tol * perimeter + 4.0 * quadrature + 1e-9 * area.abs()
 }
 
 /// Checks `scene` against `model` (the Model it was prepared from). See the
@@ -294,7 +340,7 @@ pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
             model_area: f64::NAN,
             piece_area: by_face[&(b, src)]
                 .iter()
-                .filter_map(|&i| Patch::new(&scene.pieces[i]).map(|p| p.area()))
+                .filter_map(|&i| Patch::new(&scene.pieces[i]).map(|p| p.area().0))
                 .sum(),
             worst_containment: f64::INFINITY,
             worst_boundary: 0.0,
@@ -316,7 +362,9 @@ pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
         .collect();
     for (bi, b) in model.bodies.iter().enumerate() {
         let Some(sb) = body_map[bi] else { continue };
-        let Some(rep) = bodies.get_mut(sb as usize) else { continue };
+        let Some(rep) = bodies.get_mut(sb as usize) else {
+            continue;
+        };
         for sh in &b.shells {
             let lost = sh.faces.iter().any(|&fi| {
                 faces
@@ -354,8 +402,9 @@ pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
     }
 }
 
-/// Containment samples per piece row (an `(n+1)²` grid).
+/// Containment samples: an `n × n` grid per piece, and points per trim curve.
 const GRID: usize = 4;
+const PER_ARC: usize = 2;
 
 fn check_face(
     model: &Model,
@@ -390,7 +439,12 @@ fn check_face(
         return (rep, ctx);
     }
     let patches: Vec<Patch> = pieces.iter().filter_map(|&i| Patch::new(&scene.pieces[i])).collect();
-    rep.piece_area = patches.iter().map(Patch::area).sum();
+    let mut piece_err = 0.0;
+    for p in &patches {
+        let (a, e) = p.area();
+        rep.piece_area += a;
+        piece_err += e;
+    }
     let Some(region) = Region::new(model, face) else {
         rep.failed |= NOT_CHECKED;
         ctx.note = "the face has no boundary and no bounded natural domain".into();
@@ -398,7 +452,7 @@ fn check_face(
     };
     if patches.len() != pieces.len() {
         rep.failed |= NOT_CHECKED;
-        ctx.note = "a piece has an unsupported degree".into();
+        ctx.note = "a piece has an unsupported degree or trim".into();
     }
     // the face's size: its pieces' box
     let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
@@ -414,71 +468,61 @@ fn check_face(
     ctx.tolerance = tol;
 
     // coverage
-    let area = region.area();
+    let (area, model_err) = region.area();
     rep.model_area = area;
-    ctx.area_tolerance = area_tolerance(tol, region.perimeter, area);
+    ctx.area_tolerance = area_tolerance(tol, region.perimeter, area, model_err + piece_err);
     if !area.is_finite() {
         rep.failed |= NOT_CHECKED;
         ctx.note = "the face's area could not be computed".into();
-    } else if (rep.piece_area - area).abs() > ctx.area_tolerance {
+    } else if !((rep.piece_area - area).abs() <= ctx.area_tolerance) {
         rep.failed |= COVERAGE;
     }
 
-    // containment
+    // containment: each sample projected from its piece's own parameters
     let mut worst = 0.0f64;
     for p in &patches {
-        for q in p.samples(GRID) {
-            let (ab, d) = region.project(&q);
+        let dom = p.piece.domain;
+        for (st, q) in p.samples(GRID, PER_ARC) {
+            let (u, v) = (dom[0] + st[0] * (dom[1] - dom[0]), dom[2] + st[1] * (dom[3] - dom[2]));
+            let hint = region.to_ab(u, v);
+            let (ab, d) = region.project_near(&q, Some(hint), tol);
             let mut e = d;
-            if d <= tol {
-                let ab = [
-                    if ab[0].is_finite() { ab[0] } else { region.bbox[0][0] },
-                    ab[1],
-                ];
-                if !region.contains(ab) {
-                    e = e.max(region.boundary_distance(&q));
-                }
+            if d <= tol && !region.contains(ab) {
+                e = e.max(region.boundary_distance(&q, tol));
+            }
+            if e > worst && std::env::var_os("EXTRACK_VERIFY_DEBUG").is_some() {
+                eprintln!("face #{} sample {:?} st {st:?} ab {ab:?} d {d} e {e}", face.source, q);
             }
             worst = worst.max(e);
         }
     }
     rep.worst_containment = worst;
-    if worst > tol {
+    if !(worst <= tol) {
         rep.failed |= CONTAINMENT;
     }
 
-    // boundary
-    let bds: Vec<(Vec<Vec<[f64; 2]>>, Vec<Vec<crate::geom::Vec3>>)> = patches
-        .iter()
-        .map(|p| {
-            let bd = p.boundary();
-            let pts = bd
-                .iter()
-                .map(|pl| pl.iter().map(|q| p.eval(q[0], q[1]).0).collect())
-                .collect();
-            (bd, pts)
-        })
-        .collect();
+    // boundary: every Model edge point near the boundary of some piece
     let mut worst_b = 0.0f64;
     for l in &region.loops {
         for n in l.nodes.iter().filter(|n| !n.seam) {
             let mut best = f64::INFINITY;
-            for (p, (bd, pts)) in patches.iter().zip(&bds) {
-                let bb = &p.piece.bbox;
-                let out = (0..3)
-                    .map(|k| (bb.min[k] - n.p[k]).max(n.p[k] - bb.max[k]).max(0.0).powi(2))
-                    .sum::<f64>()
-                    .sqrt();
-                if out >= best {
+            for p in &patches {
+                if !p.near(&n.p, best.min(size)) {
                     continue;
                 }
-                best = best.min(p.boundary_distance(bd, pts, &n.p));
+                best = best.min(p.boundary_distance(&n.p, tol));
+                if best <= tol {
+                    break;
+                }
+            }
+            if best > worst_b && std::env::var_os("EXTRACK_VERIFY_DEBUG").is_some() {
+                eprintln!("face #{} node {:?} ab {:?} best {best}", face.source, n.p, n.ab);
             }
             worst_b = worst_b.max(best);
         }
     }
     rep.worst_boundary = worst_b;
-    if worst_b > tol {
+    if !(worst_b <= tol) {
         rep.failed |= BOUNDARY;
     }
     (rep, ctx)

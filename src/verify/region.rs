@@ -1,6 +1,7 @@
 //! The Model face as the check sees it: its loops traced from the Model's own
-//! 3-D edges (p-curves only where a coedge has no 3-D curve), an independent
-//! point-in-face test and the face's trimmed area by Green's theorem.
+//! p-curves (the 3-D edges, inverted onto the surface, where a coedge has no
+//! p-curve), an independent point-in-face test and the face's trimmed area by
+//! Green's theorem.
 //!
 //! Nothing here calls the preparation's trim code, nor the importer's
 //! [`FaceTrim`](crate::import::eval::FaceTrim): only the Model's surface and
@@ -8,14 +9,24 @@
 //!
 //! Coordinates: the face is handled in `(a, b)`, which is `(u, v)`, or
 //! `(v, u)` when only `v` is periodic, so that `a` is always the periodic
-//! direction when there is one. The area is `∮ F db` with
-//! `F(a, b) = ∫_{a0}^{a} J(s, b) ds` (`J = |S_u × S_v|`), plus the part of the
-//! seam `a = a0 + P` that lies inside the face. Poles (sphere, cone apex,
-//! collapsed B-spline sides) lie along the periodic direction, where `db = 0`,
-//! so whether the file writes a degenerate edge there does not matter.
+//! direction when there is one.
+//!
+//! * **Point in face.** Even-odd along a ray in `b` (towards an end of the
+//!   surface that is not a pole, where the face cannot extend without a
+//!   loop): the loops' directions do not matter, so a file whose loops are
+//!   oriented inconsistently (IGES 144) is read as its loops say. On a
+//!   surface with poles at both ends of `b` or periodic in both directions
+//!   the nearest loop crossing decides by the side it is on (the loops'
+//!   orientation from the face's sense).
+//! * **Area.** `∮ F db` with `F(a, b) = ∫_{a0}^{a} J(s, b) ds`
+//!   (`J = |S_a × S_b|`), each loop signed by the side the face lies on
+//!   (probed with the point-in-face test), plus the part of the seam
+//!   `a = a0 + P` inside the face. The quadrature error is estimated by a
+//!   second rule on the same loops (Simpson against 3-point Gauss) and a
+//!   second rule for `F` (5 against 8 Gauss points).
 
 use crate::geom::Vec3;
-use crate::import::eval::project_surface;
+use crate::import::eval::{newton_surface, project_surface};
 use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
 
 /// 3-point Gauss–Legendre nodes and weights on `[0, 1]`.
@@ -25,14 +36,7 @@ const G3: [(f64, f64); 3] = [
     (0.887_298_334_620_741_7, 5.0 / 18.0),
 ];
 
-/// 5-point Gauss–Legendre nodes and weights on `[0, 1]`.
-pub(crate) const G5: [(f64, f64); 5] = [
-    (0.046_910_077_030_668, 0.118_463_442_528_095),
-    (0.230_765_344_947_158, 0.239_314_335_249_683),
-    (0.5, 0.284_444_444_444_444),
-    (0.769_234_655_052_842, 0.239_314_335_249_683),
-    (0.953_089_922_969_332, 0.118_463_442_528_095),
-];
+use super::piece::{G5, G8};
 
 /// One traced point of a loop.
 #[derive(Debug, Clone, Copy)]
@@ -41,17 +45,27 @@ pub struct Node {
     pub ab: [f64; 2],
     /// 3-D point (body-local).
     pub p: Vec3,
-    /// `d(a, b)/dt` times the Gauss weight × interval length (0 for plain samples).
-    pub dab_w: [f64; 2],
+    /// `db/dx` (x the unit parameter of the coedge).
+    pub db: f64,
+    /// Gauss weight of the node (0 for interval ends).
+    pub wg: f64,
+    /// Simpson weight of the node (ends and midpoints).
+    pub ws: f64,
     /// On a seam edge (used twice by the face): not a boundary in 3-D.
     pub seam: bool,
+    /// Index into [`Region::segments`] and the unit parameter on it.
+    pub seg: usize,
+    /// The unit parameter on the segment.
+    pub x: f64,
 }
 
-/// A traced loop: Gauss nodes (for the area) and the 3-D source segments.
+/// A traced loop.
 #[derive(Debug, Clone, Default)]
 pub struct TracedLoop {
-    /// Nodes in loop order (Gauss nodes and interval ends).
+    /// Nodes in loop order.
     pub nodes: Vec<Node>,
+    /// The face lies on the left of the loop in `(a, b)`.
+    pub left: bool,
 }
 
 /// A Model face prepared for the checks.
@@ -62,50 +76,59 @@ pub struct Region<'m> {
     pub swap: bool,
     /// Periods of `a` and `b`.
     pub period: [Option<f64>; 2],
-    /// The face lies on the left of its loops in `(a, b)`.
-    pub left: bool,
+    /// Direction of the even-odd ray in `b` (`None`: nearest crossing by side).
+    pub ray: Option<f64>,
     /// Traced loops.
     pub loops: Vec<TracedLoop>,
-    /// The 3-D boundary segments (curve + range) for exact distances.
-    pub segments: Vec<CurveSegment>,
+    /// The traced boundary curves (p-curves: `true`) for exact distances.
+    pub segments: Vec<(CurveSegment, bool)>,
     /// Box of the loops in `(a, b)` (unwrapped).
     pub bbox: [[f64; 2]; 2],
     /// Sum of the 3-D lengths of the loops, mm.
     pub perimeter: f64,
     /// The seam value `a0` (F = 0 there).
     pub a0: f64,
+    /// Sub-intervals of `a` for the quadrature of `F` (knots of a B-spline).
+    breaks: Vec<f64>,
+    /// Start of the natural range of a periodic `a` (evaluations wrap into it).
+    a_lo: f64,
 }
 
 fn seg_of(model: &Model, c: &crate::import::model::Coedge) -> Option<(CurveSegment, bool)> {
+    // the p-curve first: exact in the surface's own parameters
+    if let Some(p) = c
+        .pcurve
+        .as_ref()
+        .filter(|p| p.t0.is_finite() && p.t1.is_finite() && p.t1 > p.t0)
+    {
+        return Some((p.clone(), true));
+    }
     if let Some(e) = c.edge.and_then(|e| model.edges.get(e)) {
-        if e.t1.is_finite() && e.t0.is_finite() {
+        if e.t1.is_finite() && e.t0.is_finite() && e.t0 != e.t1 {
             return Some((
                 CurveSegment {
                     curve: e.curve.clone(),
                     t0: e.t0.min(e.t1),
                     t1: e.t0.max(e.t1),
-                    forward: c.forward == (e.t0 <= e.t1),
+                    forward: c.forward,
                 },
                 false,
             ));
         }
     }
-    if let Some(s) = &c.curve {
-        return Some((s.clone(), false));
-    }
-    c.pcurve
+    c.curve
         .as_ref()
-        .filter(|p| p.t0.is_finite() && p.t1.is_finite() && p.t1 > p.t0)
-        .map(|p| (p.clone(), true))
+        .filter(|s| s.t0.is_finite() && s.t1.is_finite())
+        .map(|s| (s.clone(), false))
 }
 
 fn intervals(curve: &Curve) -> usize {
     match curve {
-        Curve::Line { .. } => 4,
-        Curve::Polyline(p) => (p.len() * 2).clamp(4, 256),
-        Curve::BSpline(b) => (b.cw.len() * 2).clamp(8, 128),
-        Curve::Composite(s) => (s.len() * 8).clamp(8, 256),
-        _ => 24,
+        Curve::Line { .. } => 2,
+        Curve::Polyline(p) => p.len().clamp(2, 256),
+        Curve::BSpline(b) => b.cw.len().clamp(4, 64),
+        Curve::Composite(s) => (s.len() * 4).clamp(4, 256),
+        _ => 12,
     }
 }
 
@@ -131,7 +154,7 @@ impl<'m> Region<'m> {
         &self.face.surface
     }
 
-    /// `(S_a, S_b)` at `ab`.
+    /// `(S, S_a, S_b)` at `ab`.
     fn derivs(&self, ab: [f64; 2]) -> (Vec3, Vec3, Vec3) {
         let (u, v) = self.to_uv(ab);
         let d = self.surface().eval_derivs(u, v);
@@ -142,35 +165,45 @@ impl<'m> Region<'m> {
         }
     }
 
-    /// Parameters of the point of the surface nearest `p`, near `hint` (unwrapped).
-    fn invert(&self, p: &Vec3, hint: Option<[f64; 2]>) -> [f64; 2] {
+    /// The parameter box Newton may use around `(u, v)`.
+    fn newton_box(&self, u: f64, v: f64) -> ((f64, f64), (f64, f64)) {
         let s = self.surface();
-        let ab = if let Some(h) = hint.filter(|_| s.analytic_params(p).is_none()) {
-            let (u, v) = self.to_uv(h);
-            let span = |k: usize| self.period[k].unwrap_or(1.0) * 0.25;
-            let ((u0, u1), (v0, v1)) = s.domain().unwrap_or(((-1e300, 1e300), (-1e300, 1e300)));
-            let (su, sv) = if self.swap { (span(1), span(0)) } else { (span(0), span(1)) };
-            let b = (
-                ((u - su).max(u0).min(u), (u + su).min(u1).max(u)),
-                ((v - sv).max(v0).min(v), (v + sv).min(v1).max(v)),
-            );
-            let r = crate::import::eval::newton_surface(s, p, u, v, b);
-            let tol = 1e-7 * (1.0 + p.norm());
-            if r.distance <= tol {
-                self.to_ab(r.u, r.v)
-            } else {
-                let g = self.project(p);
-                if g.1 < r.distance {
-                    g.0
+        let span = |k: usize| self.period[k].unwrap_or(1e300) * 0.25;
+        let ((u0, u1), (v0, v1)) = s.domain().unwrap_or(((-1e300, 1e300), (-1e300, 1e300)));
+        let (su, sv) = if self.swap {
+            (span(1), span(0))
+        } else {
+            (span(0), span(1))
+        };
+        (
+            ((u - su).max(u0).min(u), (u + su).min(u1).max(u)),
+            ((v - sv).max(v0).min(v), (v + sv).min(v1).max(v)),
+        )
+    }
+
+    /// Projection of `p` onto the surface from the hint `hint` (in `(a, b)`):
+    /// Newton, and the global projection when Newton stays farther than
+    /// `good`. Returns `(ab, distance)` with `ab` unwrapped next to the hint.
+    pub fn project_near(&self, p: &Vec3, hint: Option<[f64; 2]>, good: f64) -> ([f64; 2], f64) {
+        let s = self.surface();
+        let (mut ab, d) = match hint.filter(|_| s.analytic_params(p).is_none()) {
+            Some(h) => {
+                let (u, v) = self.to_uv(h);
+                let r = newton_surface(s, p, u, v, self.newton_box(u, v));
+                if r.distance <= good {
+                    (self.to_ab(r.u, r.v), r.distance)
                 } else {
-                    self.to_ab(r.u, r.v)
+                    let g = self.project(p);
+                    if g.1 < r.distance {
+                        g
+                    } else {
+                        (self.to_ab(r.u, r.v), r.distance)
+                    }
                 }
             }
-        } else {
-            self.project(p).0
+            None => self.project(p),
         };
-        let mut ab = ab;
-        // unwrap next to the hint; a pole (u undefined) takes the hint's value
+        // unwrap next to the hint; a pole (a undefined) takes the hint's value
         for k in 0..2 {
             if !ab[k].is_finite() {
                 ab[k] = hint.map_or(0.0, |h| h[k]);
@@ -179,14 +212,13 @@ impl<'m> Region<'m> {
                 ab[k] += ((h[k] - ab[k]) / per).round() * per;
             }
         }
-        ab
+        (ab, d)
     }
 
-    /// Global projection: `(ab, distance)` (a at a pole is NaN → 0).
+    /// Global projection: `(ab, distance)` (a at a pole is NaN).
     pub fn project(&self, p: &Vec3) -> ([f64; 2], f64) {
         let s = self.surface();
         if let Some((u, v)) = s.analytic_params(p) {
-            let u = if u.is_nan() { f64::NAN } else { u };
             let q = s.eval(if u.is_nan() { 0.0 } else { u }, v);
             return (self.to_ab(u, v), (q - p).norm());
         }
@@ -206,16 +238,19 @@ impl<'m> Region<'m> {
         let (pu, pv) = face.surface.periods();
         let swap = pu.is_none() && pv.is_some();
         let period = if swap { [pv, pu] } else { [pu, pv] };
+        let sense_left = face.same_sense != swap;
         let mut r = Region {
             face,
             swap,
             period,
-            left: face.same_sense != swap,
+            ray: None,
             loops: Vec::new(),
             segments: Vec::new(),
             bbox: [[f64::INFINITY; 2], [f64::NEG_INFINITY; 2]],
             perimeter: 0.0,
             a0: 0.0,
+            breaks: Vec::new(),
+            a_lo: 0.0,
         };
         let loops: Vec<&crate::import::model::Loop> = face.outer.iter().chain(face.inner.iter()).collect();
         let mut uses: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
@@ -229,21 +264,45 @@ impl<'m> Region<'m> {
         for l in &loops {
             let mut tl = TracedLoop::default();
             let mut prev: Option<[f64; 2]> = None;
+            let mut prev_p: Option<Vec3> = None;
             for c in &l.coedges {
-                let Some((seg, param)) = seg_of(model, c) else { continue };
+                let Some((mut seg, param)) = seg_of(model, c) else {
+                    continue;
+                };
                 let seam = c.edge.is_some_and(|e| uses.get(&e).copied().unwrap_or(0) >= 2);
+                let point = |seg: &CurveSegment, x: f64| {
+                    let q = seg.eval_unit(x).p;
+                    if param {
+                        face.surface.eval(q.x, q.y)
+                    } else {
+                        q
+                    }
+                };
+                // keep the chain connected: a coedge whose far end meets the
+                // previous one is traversed the other way
+                if let Some(pp) = prev_p {
+                    let (s0, s1) = (point(&seg, 0.0), point(&seg, 1.0));
+                    if (s1 - pp).norm() < 0.5 * (s0 - pp).norm() {
+                        seg.forward = !seg.forward;
+                    }
+                }
                 let n = intervals(&seg.curve);
-                // interval ends plus Gauss nodes
-                for i in 0..n {
-                    let mut pts = vec![(i as f64 / n as f64, 0.0)];
-                    pts.extend(G3.iter().map(|&(x, w)| ((i as f64 + x) / n as f64, w / n as f64)));
-                    for (s, w) in pts {
-                        let c = seg.eval_unit(s);
+                let nf = n as f64;
+                for i in 0..=n {
+                    let mut pts = vec![(
+                        i as f64 / nf,
+                        0.0,
+                        if i == 0 || i == n { 1.0 } else { 2.0 } / (6.0 * nf),
+                    )];
+                    if i < n {
+                        pts.extend(G3.iter().enumerate().map(|(k, &(x, w))| {
+                            ((i as f64 + x) / nf, w / nf, if k == 1 { 4.0 / (6.0 * nf) } else { 0.0 })
+                        }));
+                    }
+                    for (s, wg, ws) in pts {
+                        let cp = seg.eval_unit(s);
                         let (ab, p, d) = if param {
-                            let ab = r.to_ab(c.p.x, c.p.y);
-                            let (u, v) = (c.p.x, c.p.y);
-                            let p = face.surface.eval(u, v);
-                            let mut ab = ab;
+                            let mut ab = r.to_ab(cp.p.x, cp.p.y);
                             if let Some(h) = prev {
                                 for k in 0..2 {
                                     if let Some(per) = period[k] {
@@ -251,42 +310,50 @@ impl<'m> Region<'m> {
                                     }
                                 }
                             }
-                            (ab, p, r.to_ab(c.d1.x, c.d1.y))
+                            let p = face.surface.eval(cp.p.x, cp.p.y);
+                            let d = r.to_ab(cp.d1.x, cp.d1.y);
+                            (ab, p, d)
                         } else {
-                            let ab = r.invert(&c.p, prev);
+                            let (ab, _) = r.project_near(&cp.p, prev, 1e-7 * (1.0 + cp.p.norm()));
                             // (a', b') from S_a a' + S_b b' = C' (least squares)
                             let (_, sa, sb) = r.derivs(ab);
                             let (g11, g12, g22) = (sa.dot(&sa), sa.dot(&sb), sb.dot(&sb));
-                            let (r1, r2) = (sa.dot(&c.d1), sb.dot(&c.d1));
+                            let (r1, r2) = (sa.dot(&cp.d1), sb.dot(&cp.d1));
                             let det = g11 * g22 - g12 * g12;
                             let d = if det > 1e-300 {
                                 [(r1 * g22 - r2 * g12) / det, (r2 * g11 - r1 * g12) / det]
                             } else {
                                 [0.0, 0.0]
                             };
-                            (ab, c.p, d)
+                            (ab, cp.p, d)
                         };
-                        if w > 0.0 {
-                            r.perimeter += c.d1.norm() * w;
+                        if wg > 0.0 {
+                            let len = if param {
+                                let (_, sa, sb) = r.derivs(ab);
+                                (sa * d[0] + sb * d[1]).norm()
+                            } else {
+                                cp.d1.norm()
+                            };
+                            r.perimeter += len * wg;
                         }
                         prev = Some(ab);
                         tl.nodes.push(Node {
                             ab,
                             p,
-                            dab_w: [d[0] * w, d[1] * w],
+                            db: d[1],
+                            wg,
+                            ws,
                             seam,
+                            seg: r.segments.len(),
+                            x: s,
                         });
                     }
                 }
-                if param {
-                    // the 3-D image of a p-curve for distances: keep nodes only
-                } else {
-                    r.segments.push(seg);
-                }
+                prev_p = Some(point(&seg, 1.0));
+                r.segments.push((seg, param));
             }
             // a loop of seam edges only (a closed face's seam) bounds nothing
             if tl.nodes.len() >= 3 && !tl.nodes.iter().all(|n| n.seam) {
-                // poles: a node whose a is meaningless (|S_a| ≈ 0) takes its neighbours' a
                 for n in &tl.nodes {
                     for k in 0..2 {
                         r.bbox[0][k] = r.bbox[0][k].min(n.ab[k]);
@@ -303,6 +370,8 @@ impl<'m> Region<'m> {
             let (a, b) = (r.to_ab(u0, v0), r.to_ab(u1, v1));
             r.bbox = [a, b];
             r.a0 = a[0];
+            r.a_lo = a[0];
+            r.breaks = r.knot_breaks();
             return Some(r);
         }
         if r.loops.is_empty() {
@@ -312,31 +381,51 @@ impl<'m> Region<'m> {
             let mut tl = TracedLoop::default();
             for w in c.windows(2) {
                 let (a, b) = (r.to_ab(w[0][0], w[0][1]), r.to_ab(w[1][0], w[1][1]));
-                let n = 16;
-                for i in 0..n {
-                    for (s, wt) in std::iter::once((i as f64 / n as f64, 0.0))
-                        .chain(G3.iter().map(|&(x, wt)| ((i as f64 + x) / n as f64, wt / n as f64)))
-                    {
+                r.segments.push((
+                    CurveSegment {
+                        curve: Curve::Line {
+                            origin: Vec3::new(w[0][0], w[0][1], 0.0),
+                            dir: Vec3::new(w[1][0] - w[0][0], w[1][1] - w[0][1], 0.0),
+                        },
+                        t0: 0.0,
+                        t1: 1.0,
+                        forward: true,
+                    },
+                    true,
+                ));
+                let n = 8;
+                let nf = n as f64;
+                for i in 0..=n {
+                    let mut pts = vec![(
+                        i as f64 / nf,
+                        0.0,
+                        if i == 0 || i == n { 1.0 } else { 2.0 } / (6.0 * nf),
+                    )];
+                    if i < n {
+                        pts.extend(G3.iter().enumerate().map(|(k, &(x, w))| {
+                            ((i as f64 + x) / nf, w / nf, if k == 1 { 4.0 / (6.0 * nf) } else { 0.0 })
+                        }));
+                    }
+                    for (s, wg, ws) in pts {
                         let ab = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
                         let (u, v) = r.to_uv(ab);
-                        let d = if wt > 0.0 {
+                        if wg > 0.0 {
                             let (_, sa, sb) = r.derivs(ab);
-                            r.perimeter += ((sa * (b[0] - a[0])) + (sb * (b[1] - a[1]))).norm() * wt;
-                            [(b[0] - a[0]) * wt, (b[1] - a[1]) * wt]
-                        } else {
-                            [0.0; 2]
-                        };
+                            r.perimeter += ((sa * (b[0] - a[0])) + (sb * (b[1] - a[1]))).norm() * wg;
+                        }
                         tl.nodes.push(Node {
                             ab,
                             p: face.surface.eval(u, v),
-                            dab_w: d,
+                            db: b[1] - a[1],
+                            wg,
+                            ws,
                             seam: false,
+                            seg: r.segments.len() - 1,
+                            x: s,
                         });
                     }
                 }
             }
-            // the rectangle runs counter-clockwise in (u, v)
-            r.left = !swap;
             for n in &tl.nodes {
                 for k in 0..2 {
                     r.bbox[0][k] = r.bbox[0][k].min(n.ab[k]);
@@ -348,31 +437,159 @@ impl<'m> Region<'m> {
         // the seam: just below the loops when they do not wind round the
         // period (then no loop crosses it), else the natural lower bound of a
         let winds = r.period[0].is_some_and(|p| r.bbox[1][0] - r.bbox[0][0] > 0.999 * p);
-        r.a0 = match (r.period[0], face.surface.natural_bounds()) {
-            (_, (Some(nu), Some(nv))) => {
-                if swap {
-                    nv.0
-                } else {
-                    nu.0
+        let nb = face.surface.natural_bounds();
+        let (na, nbb) = if swap { (nb.1, nb.0) } else { (nb.0, nb.1) };
+        r.a0 = na.map_or(r.bbox[0][0], |x| x.0);
+        r.a_lo = r.a0;
+        if let Some(p) = r.period[0] {
+            // loops that wind round: the seam line well inside the period,
+            // away from the file's own seam; others: just below the loops
+            r.a0 = if winds {
+                r.a0 + 0.437 * p
+            } else {
+                r.bbox[0][0] - 1e-6 * p
+            };
+        }
+        if r.period[0].is_none() && na.is_none() {
+            r.a0 = r.bbox[0][0];
+        }
+        r.breaks = r.knot_breaks();
+        // the even-odd ray: towards an end of b that is not a pole
+        if r.period[1].is_none() {
+            let pole = |b: f64| {
+                let a_span = r.period[0].unwrap_or((r.bbox[1][0] - r.bbox[0][0]).max(1e-9));
+                let size = (r.bbox[1][1] - r.bbox[0][1]).abs().max(1e-9);
+                (0..4).all(|k| {
+                    let a = r.bbox[0][0] + a_span * (k as f64 + 0.5) / 4.0;
+                    let (_, sa, sb) = r.derivs([a, b]);
+                    sa.norm() * a_span <= 1e-9 * (1.0 + sb.norm() * size)
+                })
+            };
+            r.ray = match nbb {
+                None => Some(1.0),
+                Some((lo, hi)) => {
+                    if !pole(hi) {
+                        Some(1.0)
+                    } else if !pole(lo) {
+                        Some(-1.0)
+                    } else {
+                        None
+                    }
                 }
-            }
-            (_, (Some(nu), None)) if !swap => nu.0,
-            (_, (None, Some(nv))) if swap => nv.0,
-            _ => r.bbox[0][0],
-        };
-        if let (Some(p), false) = (r.period[0], winds) {
-            r.a0 = r.bbox[0][0] - 1e-6 * p;
+            };
+        }
+        // each loop's side: probe beside a few of its segments
+        for li in 0..r.loops.len() {
+            let left = match r.ray {
+                None => sense_left,
+                Some(_) => r.probe_side(li).unwrap_or(sense_left),
+            };
+            r.loops[li].left = left;
         }
         Some(r)
     }
 
-    /// Point-in-face test at `(a, b)`: the nearest crossing of the four axis
-    /// rays through the point with a loop decides, by the side of the loop
-    /// the point is on (the face lies on the loops' left when
-    /// [`Region::left`]). Periodic directions are searched within one period.
-    /// With no crossing at all, the point is inside exactly when no loop is
-    /// an outer loop (a closed surface minus holes) or the face has no loops.
+    /// Knot values of a B-spline in `a` (breaks for the quadrature of `F`).
+    fn knot_breaks(&self) -> Vec<f64> {
+        let mut s = self.surface();
+        while let Surface::Trimmed { basis, .. } = s {
+            s = basis;
+        }
+        match s {
+            Surface::BSpline(b) => {
+                let mut k: Vec<f64> = if self.swap {
+                    b.knots_v.clone()
+                } else {
+                    b.knots_u.clone()
+                };
+                k.dedup();
+                k
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The side of loop `li` the face lies on, by the even-odd test at points
+    /// just beside the middle of its longest non-seam segments (majority).
+    fn probe_side(&self, li: usize) -> Option<bool> {
+        let l = &self.loops[li];
+        let n = l.nodes.len();
+        let mut segs: Vec<(f64, usize)> = (0..n)
+            .filter(|&i| !(l.nodes[i].seam && l.nodes[(i + 1) % n].seam))
+            .map(|i| {
+                let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
+                ((q[0] - p[0]).hypot(q[1] - p[1]), i)
+            })
+            .filter(|s| s.0 > 0.0)
+            .collect();
+        segs.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let (mut yes, mut no) = (0, 0);
+        for &(len, i) in segs.iter().take(5) {
+            let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
+            let m = [0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1])];
+            let nrm = [-(q[1] - p[1]) / len, (q[0] - p[0]) / len];
+            let d = 1e-4 * len;
+            let lft = self.contains([m[0] + d * nrm[0], m[1] + d * nrm[1]]);
+            let rgt = self.contains([m[0] - d * nrm[0], m[1] - d * nrm[1]]);
+            if lft && !rgt {
+                yes += 1;
+            } else if rgt && !lft {
+                no += 1;
+            }
+        }
+        (yes + no > 0).then_some(yes >= no)
+    }
+
+    /// Point-in-face test at `(a, b)` (see the module documentation).
     pub fn contains(&self, ab: [f64; 2]) -> bool {
+        match self.ray {
+            Some(dir) => self.contains_even_odd(ab, dir),
+            None => self.contains_by_side(ab),
+        }
+    }
+
+    /// Even-odd count of the loop crossings of the ray from `ab` along `b`
+    /// (direction `dir`); `a` is taken modulo its period.
+    fn contains_even_odd(&self, ab: [f64; 2], dir: f64) -> bool {
+        let mut inside = false;
+        for l in &self.loops {
+            let n = l.nodes.len();
+            for i in 0..n {
+                let (na, nb) = (&l.nodes[i], &l.nodes[(i + 1) % n]);
+                if na.seam && nb.seam {
+                    continue;
+                }
+                let (p, q) = (na.ab, nb.ab);
+                let (lo, hi) = (p[0].min(q[0]), p[0].max(q[0]));
+                let (per, k0, k1) = match self.period[0] {
+                    Some(per) if per > 0.0 => {
+                        let k0 = ((lo - ab[0]) / per).ceil() as i64;
+                        let k1 = ((hi - ab[0]) / per).floor() as i64;
+                        (per, k0, k1.min(k0 + 4))
+                    }
+                    _ => (0.0, 0, 0),
+                };
+                for k in k0..=k1 {
+                    let x = ab[0] + k as f64 * per;
+                    if !((p[0] <= x && x < q[0]) || (q[0] <= x && x < p[0])) {
+                        continue;
+                    }
+                    let t = (x - p[0]) / (q[0] - p[0]);
+                    let b = p[1] + t * (q[1] - p[1]);
+                    if (b - ab[1]) * dir > 0.0 {
+                        inside = !inside;
+                    }
+                }
+            }
+        }
+        inside
+    }
+
+    /// The nearest crossing of the four axis rays through the point with a
+    /// loop decides, by the side of that loop the point is on. With no
+    /// crossing at all, the point is inside exactly when no loop is an outer
+    /// loop (a closed surface minus holes).
+    fn contains_by_side(&self, ab: [f64; 2]) -> bool {
         let (_, sa, sb) = self.derivs(ab);
         let (ma, mb) = (sa.norm().max(1e-12), sb.norm().max(1e-12));
         let mut best = (f64::INFINITY, false);
@@ -389,14 +606,11 @@ impl<'m> Region<'m> {
                 if (d[0] == 0.0 && d[1] == 0.0) || (l.nodes[i].seam && l.nodes[(i + 1) % n].seam) {
                     continue;
                 }
-                // horizontal line b = ab[1]: shifts of the segment in b
                 for (axis, m_along) in [(1usize, ma), (0usize, mb)] {
-                    let o = 1 - axis; // coordinate along the ray
+                    let o = 1 - axis;
                     let (pl, ql) = (p[axis], q[axis]);
-                    let lo = pl.min(ql);
-                    let hi = pl.max(ql);
-                    let per = self.period[axis];
-                    let ks: Vec<f64> = match per {
+                    let (lo, hi) = (pl.min(ql), pl.max(ql));
+                    let ks: Vec<f64> = match self.period[axis] {
                         Some(pp) if pp > 0.0 => {
                             let k0 = ((lo - ab[axis]) / pp).ceil() as i64;
                             let k1 = ((hi - ab[axis]) / pp).floor() as i64;
@@ -408,7 +622,6 @@ impl<'m> Region<'m> {
                         _ => vec![ab[axis]],
                     };
                     for x in ks {
-                        // half-open rule
                         if !((pl <= x && x < ql) || (ql <= x && x < pl)) {
                             continue;
                         }
@@ -417,11 +630,10 @@ impl<'m> Region<'m> {
                         let dd = red(c - ab[o], self.period[o]);
                         let dist = dd.abs() * m_along;
                         if dist < best.0 {
-                            // r = point − crossing along o
-                            let mut r = [0.0; 2];
-                            r[o] = -dd;
-                            let cross = d[0] * r[1] - d[1] * r[0];
-                            best = (dist, (cross > 0.0) == self.left);
+                            let mut rr = [0.0; 2];
+                            rr[o] = -dd;
+                            let cross = d[0] * rr[1] - d[1] * rr[0];
+                            best = (dist, (cross > 0.0) == l.left);
                         }
                     }
                 }
@@ -430,7 +642,6 @@ impl<'m> Region<'m> {
         if best.0.is_finite() {
             return best.1;
         }
-        // no crossing: holes only?
         self.loops.iter().all(|l| {
             let n = l.nodes.len();
             let mut s = 0.0;
@@ -439,22 +650,30 @@ impl<'m> Region<'m> {
                 let q = l.nodes[(i + 1) % n].ab;
                 s += p[0] * q[1] - q[0] * p[1];
             }
-            (s > 0.0) != self.left
+            (s > 0.0) != l.left
         })
     }
 
-    /// `F(a, b) = ∫_{a0}^{a} J(s, b) ds`, with `a` taken modulo the period.
-    fn f(&self, a: f64, b: f64) -> f64 {
+    /// `J(a, b)`.
+    fn jac(&self, a: f64, b: f64) -> f64 {
+        let a = match self.period[0] {
+            Some(p) => self.a_lo + (a - self.a_lo).rem_euclid(p),
+            None => a,
+        };
+        let (_, sa, sb) = self.derivs([a, b]);
+        sa.cross(&sb).norm()
+    }
+
+    /// `F(a, b) = ∫_{a0}^{a} J(s, b) ds` with `a` taken modulo the period,
+    /// by the Gauss rule `g` on the knot spans (at most 8 sub-intervals
+    /// otherwise).
+    fn f(&self, a: f64, b: f64, g: &[(f64, f64)]) -> f64 {
         let a = match self.period[0] {
             Some(p) => self.a0 + (a - self.a0).rem_euclid(p),
             None => a,
         };
-        let j = |s: f64| {
-            let (_, sa, sb) = self.derivs([s, b]);
-            sa.cross(&sb).norm()
-        };
         match self.surface() {
-            Surface::Plane { .. } => a - self.a0,
+            Surface::Plane { .. } => return a - self.a0,
             Surface::Cylinder { .. }
             | Surface::Cone { .. }
             | Surface::Sphere { .. }
@@ -462,48 +681,73 @@ impl<'m> Region<'m> {
             | Surface::Revolution { .. }
                 if !self.swap =>
             {
-                (a - self.a0) * j(self.a0)
+                return (a - self.a0) * self.jac(self.a0, b);
             }
-            _ => {
-                let len = a - self.a0;
-                let full = self.period[0].unwrap_or((self.bbox[1][0] - self.bbox[0][0]).max(1e-300));
-                let k = ((len.abs() / full * 16.0).ceil() as usize).clamp(1, 32);
-                let h = len / k as f64;
-                let mut s = 0.0;
-                for i in 0..k {
-                    for &(x, w) in &G5 {
-                        s += w * j(self.a0 + (i as f64 + x) * h);
-                    }
+            _ => {}
+        }
+        let (lo, hi, sign) = if a >= self.a0 {
+            (self.a0, a, 1.0)
+        } else {
+            (a, self.a0, -1.0)
+        };
+        if hi <= lo {
+            return 0.0;
+        }
+        let full = self.period[0].unwrap_or((self.bbox[1][0] - self.bbox[0][0]).max(1e-300));
+        let mut cuts = vec![lo];
+        let shifts: &[f64] = match self.period[0] {
+            Some(p) => &[-p, 0.0, p],
+            None => &[0.0],
+        };
+        for sh in shifts {
+            cuts.extend(self.breaks.iter().map(|k| k + sh).filter(|&k| k > lo && k < hi));
+        }
+        if let Some(p) = self.period[0] {
+            cuts.extend([self.a_lo, self.a_lo + p].into_iter().filter(|&k| k > lo && k < hi));
+        }
+        cuts[1..].sort_by(f64::total_cmp);
+        cuts.push(hi);
+        let mut s = 0.0;
+        for w in cuts.windows(2) {
+            let k = (((w[1] - w[0]) / full * 8.0).ceil() as usize).clamp(1, 8);
+            let h = (w[1] - w[0]) / k as f64;
+            for i in 0..k {
+                for &(x, wt) in g {
+                    s += wt * h * self.jac(w[0] + (i as f64 + x) * h, b);
                 }
-                s * h
             }
         }
+        sign * s
     }
 
-    /// The face's trimmed area, mm², from the Model's boundary.
-    pub fn area(&self) -> f64 {
-        let mut sum = 0.0;
+    /// The face's trimmed area, mm², from the Model's boundary, and an
+    /// estimate of its quadrature error.
+    pub fn area(&self) -> (f64, f64) {
+        let (mut sum_g, mut sum_s) = (0.0, 0.0);
+        let mut f_err = 0.0f64;
         let mut seam_b: Vec<f64> = Vec::new();
         for l in &self.loops {
+            let sign = if l.left { 1.0 } else { -1.0 };
             let n = l.nodes.len();
             for (i, nd) in l.nodes.iter().enumerate() {
-                if nd.seam {
-                    continue;
-                }
-                if nd.dab_w[1] != 0.0 {
-                    sum += self.f(nd.ab[0], nd.ab[1]) * nd.dab_w[1];
+                if !nd.seam && nd.db != 0.0 && (nd.wg > 0.0 || nd.ws > 0.0) {
+                    let f = self.f(nd.ab[0], nd.ab[1], &G8);
+                    sum_g += sign * f * nd.db * nd.wg;
+                    sum_s += sign * f * nd.db * nd.ws;
+                    if nd.ws > 0.0 && nd.wg > 0.0 {
+                        // a midpoint: the error of F
+                        let f5 = self.f(nd.ab[0], nd.ab[1], &G5);
+                        f_err = f_err.max((f - f5).abs() / f.abs().max(1e-300));
+                    }
                 }
                 // seam crossings (a = a0 mod P) between consecutive nodes
                 if let Some(p) = self.period[0] {
+                    if nd.seam && l.nodes[(i + 1) % n].seam {
+                        continue;
+                    }
                     let q = l.nodes[(i + 1) % n].ab;
-                    let (k0, k1) = (
-                        ((nd.ab[0] - self.a0) / p).floor(),
-                        ((q[0] - self.a0) / p).floor(),
-                    );
+                    let (k0, k1) = (((nd.ab[0] - self.a0) / p).floor(), ((q[0] - self.a0) / p).floor());
                     if k0 != k1 {
-                        // the jump of F across the seam, integrated over the
-                        // Gauss nodes on either side, is handled by the seam
-                        // strip below; correct the nodes' share exactly:
                         let x = self.a0 + k0.max(k1) * p;
                         let t = (x - nd.ab[0]) / (q[0] - nd.ab[0]);
                         seam_b.push(nd.ab[1] + t * (q[1] - nd.ab[1]));
@@ -511,9 +755,7 @@ impl<'m> Region<'m> {
                 }
             }
         }
-        if !self.left {
-            sum = -sum;
-        }
+        let mut strip = 0.0;
         if let Some(p) = self.period[0] {
             // the seam line a = a0 + P: inside intervals along b
             let (blo, bhi) = match self.period[1] {
@@ -541,47 +783,98 @@ impl<'m> Region<'m> {
             cuts.dedup();
             for w in cuts.windows(2) {
                 let (b0, b1) = (w[0], w[1]);
-                if b1 - b0 <= 0.0 {
+                if b1 - b0 <= 0.0 || !self.contains([self.a0, 0.5 * (b0 + b1)]) {
                     continue;
                 }
-                if !self.contains([self.a0, 0.5 * (b0 + b1)]) {
-                    continue;
-                }
-                let k = 8;
+                let k = 4;
                 let h = (b1 - b0) / k as f64;
-                let mut s = 0.0;
                 for i in 0..k {
-                    for &(x, wt) in &G5 {
-                        s += wt * self.f(self.a0 + p * (1.0 - 1e-15), b0 + (i as f64 + x) * h);
+                    for &(x, wt) in &G8 {
+                        strip += wt * h * self.f(self.a0 + p * (1.0 - 1e-15), b0 + (i as f64 + x) * h, &G8);
                     }
                 }
-                sum += s * h;
             }
         }
-        sum
+        let area = sum_g + strip;
+        if std::env::var_os("EXTRACK_VERIFY_DEBUG").is_some() {
+            eprintln!(
+                "region {}: swap {} period {:?} ray {:?} a0 {} bbox {:?} loops {:?} green {sum_g} simpson {sum_s} strip {strip}",
+                self.face.source,
+                self.swap,
+                self.period,
+                self.ray,
+                self.a0,
+                self.bbox,
+                self.loops.iter().map(|l| (l.nodes.len(), l.left, l.nodes.first().map(|n| n.ab), l.nodes.last().map(|n| n.ab))).collect::<Vec<_>>()
+            );
+        }
+        let err = (sum_g - sum_s).abs() + f_err * area.abs() + 1e-12 * area.abs();
+        (area, err)
     }
 
-    /// Distance from `p` to the face's 3-D boundary (exact on the curves near
-    /// the nearest traced node).
-    pub fn boundary_distance(&self, p: &Vec3) -> f64 {
-        let mut best = f64::INFINITY;
+    /// Distance from `p` to the face's 3-D boundary: the nearest traced
+    /// node (an upper bound), refined on the exact curves of the nearest
+    /// nodes (Gauss–Newton) when that exceeds `good`.
+    pub fn boundary_distance(&self, p: &Vec3, good: f64) -> f64 {
+        let mut near: Vec<(f64, usize, f64)> = Vec::new();
+        let mut d0 = f64::INFINITY;
         for l in &self.loops {
-            for n in &l.nodes {
-                best = best.min((n.p - p).norm());
+            for n in l.nodes.iter().filter(|n| !n.seam) {
+                let d = (n.p - p).norm();
+                d0 = d0.min(d);
+                near.push((d, n.seg, n.x));
             }
         }
-        // refine on the 3-D curves that come close
-        let mut exact = f64::INFINITY;
-        for s in &self.segments {
-            let a = s.eval_unit(0.0).p;
-            let b = s.eval_unit(1.0).p;
-            let m = s.eval_unit(0.5).p;
-            let reach = (a - m).norm() + (b - m).norm();
-            if (m - p).norm() - reach > best {
+        if !(d0 > good) {
+            return d0;
+        }
+        near.retain(|c| c.0 <= 2.0 * d0);
+        near.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut out = d0;
+        let mut done: Vec<usize> = Vec::new();
+        for &(_, si, x0) in &near {
+            if si == usize::MAX || done.contains(&si) {
                 continue;
             }
-            exact = exact.min(crate::import::eval::distance_to_curve_range(&s.curve, s.t0, s.t1, p));
+            if done.len() >= 4 {
+                break;
+            }
+            done.push(si);
+            let (seg, param) = &self.segments[si];
+            let eval = |x: f64| -> (Vec3, Vec3) {
+                let c = seg.eval_unit(x);
+                if *param {
+                    let d = self.face.surface.eval_derivs(c.p.x, c.p.y);
+                    (d.p, d.su * c.d1.x + d.sv * c.d1.y)
+                } else {
+                    (c.p, c.d1)
+                }
+            };
+            let mut x = x0;
+            for _ in 0..12 {
+                let (q, c1) = eval(x);
+                out = out.min((q - p).norm());
+                let l2 = c1.norm_squared();
+                if !(l2 > 0.0) {
+                    break;
+                }
+                let nx = (x + (p - q).dot(&c1) / l2).clamp(0.0, 1.0);
+                if (nx - x).abs() < 1e-14 {
+                    break;
+                }
+                x = nx;
+            }
+            out = out.min((eval(x).0 - p).norm());
+            if std::env::var_os("EXTRACK_VERIFY_DEBUG").is_some() {
+                eprintln!(
+                    "  bd seg {si} param {param} x0 {x0} x {x} d0 {d0} out {out} curve {} t {} {} fwd {}",
+                    seg.curve.type_name(),
+                    seg.t0,
+                    seg.t1,
+                    seg.forward
+                );
+            }
         }
-        best.min(exact)
+        out
     }
 }
