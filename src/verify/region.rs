@@ -264,13 +264,14 @@ impl<'m> Region<'m> {
         for l in &loops {
             let mut tl = TracedLoop::default();
             let mut prev: Option<[f64; 2]> = None;
-            let mut prev_p: Option<Vec3> = None;
+            // the loop's curves with their end points (3-D)
+            let mut chain: Vec<(CurveSegment, bool, bool, Vec3, Vec3)> = Vec::new();
             for c in &l.coedges {
-                let Some((mut seg, param)) = seg_of(model, c) else {
+                let Some((seg, param)) = seg_of(model, c) else {
                     continue;
                 };
                 let seam = c.edge.is_some_and(|e| uses.get(&e).copied().unwrap_or(0) >= 2);
-                let point = |seg: &CurveSegment, x: f64| {
+                let point = |x: f64| {
                     let q = seg.eval_unit(x).p;
                     if param {
                         face.surface.eval(q.x, q.y)
@@ -278,14 +279,31 @@ impl<'m> Region<'m> {
                         q
                     }
                 };
-                // keep the chain connected: a coedge whose far end meets the
-                // previous one is traversed the other way
-                if let Some(pp) = prev_p {
-                    let (s0, s1) = (point(&seg, 0.0), point(&seg, 1.0));
-                    if (s1 - pp).norm() < 0.5 * (s0 - pp).norm() {
-                        seg.forward = !seg.forward;
+                let (s0, s1) = (point(0.0), point(1.0));
+                chain.push((seg, param, seam, s0, s1));
+            }
+            // keep the chain connected whatever the file's directions: the
+            // first curve ends where the second one meets it, each next one
+            // starts where the previous one ends
+            if chain.len() >= 2 {
+                let (a0, a1) = (chain[0].3, chain[0].4);
+                let (b0, b1) = (chain[1].3, chain[1].4);
+                let to_next = |p: Vec3| (p - b0).norm().min((p - b1).norm());
+                if to_next(a0) < 0.5 * to_next(a1) {
+                    let c = &mut chain[0];
+                    c.0.forward = !c.0.forward;
+                    std::mem::swap(&mut c.3, &mut c.4);
+                }
+                for i in 1..chain.len() {
+                    let pp = chain[i - 1].4;
+                    let c = &mut chain[i];
+                    if (c.4 - pp).norm() < 0.5 * (c.3 - pp).norm() {
+                        c.0.forward = !c.0.forward;
+                        std::mem::swap(&mut c.3, &mut c.4);
                     }
                 }
+            }
+            for (seg, param, seam, _, _) in chain {
                 let n = intervals(&seg.curve);
                 let nf = n as f64;
                 for i in 0..=n {
@@ -349,7 +367,6 @@ impl<'m> Region<'m> {
                         });
                     }
                 }
-                prev_p = Some(point(&seg, 1.0));
                 r.segments.push((seg, param));
             }
             // a loop of seam edges only (a closed face's seam) bounds nothing
@@ -515,7 +532,9 @@ impl<'m> Region<'m> {
         let l = &self.loops[li];
         let n = l.nodes.len();
         let mut segs: Vec<(f64, usize)> = (0..n)
-            .filter(|&i| !(l.nodes[i].seam && l.nodes[(i + 1) % n].seam))
+            .filter(|&i| {
+                !(l.nodes[i].seam && l.nodes[(i + 1) % n].seam) && !self.wraps(l.nodes[i].ab, l.nodes[(i + 1) % n].ab)
+            })
             .map(|i| {
                 let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
                 ((q[0] - p[0]).hypot(q[1] - p[1]), i)
@@ -540,6 +559,12 @@ impl<'m> Region<'m> {
         (yes + no > 0).then_some(yes >= no)
     }
 
+    /// A step of a loop across half a period or more (the closing step of a
+    /// loop that winds round, or a jump at a pole): no boundary.
+    fn wraps(&self, p: [f64; 2], q: [f64; 2]) -> bool {
+        (0..2).any(|k| self.period[k].is_some_and(|per| (q[k] - p[k]).abs() > 0.5 * per))
+    }
+
     /// Point-in-face test at `(a, b)` (see the module documentation).
     pub fn contains(&self, ab: [f64; 2]) -> bool {
         match self.ray {
@@ -556,7 +581,7 @@ impl<'m> Region<'m> {
             let n = l.nodes.len();
             for i in 0..n {
                 let (na, nb) = (&l.nodes[i], &l.nodes[(i + 1) % n]);
-                if na.seam && nb.seam {
+                if (na.seam && nb.seam) || self.wraps(na.ab, nb.ab) {
                     continue;
                 }
                 let (p, q) = (na.ab, nb.ab);
@@ -603,7 +628,7 @@ impl<'m> Region<'m> {
                 let p = l.nodes[i].ab;
                 let q = l.nodes[(i + 1) % n].ab;
                 let d = [q[0] - p[0], q[1] - p[1]];
-                if (d[0] == 0.0 && d[1] == 0.0) || (l.nodes[i].seam && l.nodes[(i + 1) % n].seam) {
+                if (d[0] == 0.0 && d[1] == 0.0) || (l.nodes[i].seam && l.nodes[(i + 1) % n].seam) || self.wraps(p, q) {
                     continue;
                 }
                 for (axis, m_along) in [(1usize, ma), (0usize, mb)] {
@@ -742,10 +767,10 @@ impl<'m> Region<'m> {
                 }
                 // seam crossings (a = a0 mod P) between consecutive nodes
                 if let Some(p) = self.period[0] {
-                    if nd.seam && l.nodes[(i + 1) % n].seam {
+                    let q = l.nodes[(i + 1) % n].ab;
+                    if (nd.seam && l.nodes[(i + 1) % n].seam) || self.wraps(nd.ab, q) {
                         continue;
                     }
-                    let q = l.nodes[(i + 1) % n].ab;
                     let (k0, k1) = (((nd.ab[0] - self.a0) / p).floor(), ((q[0] - self.a0) / p).floor());
                     if k0 != k1 {
                         let x = self.a0 + k0.max(k1) * p;
