@@ -17,3 +17,5 @@ mod prepare_triage;
 mod trim_pcurve_sheet;
 #[path = "prepare/verify_check.rs"]
 mod verify_check;
+#[path = "prepare/verify_corpus.rs"]
+mod verify_corpus;

@@ -464,7 +464,8 @@ fn check_face(
         }
     }
     let size = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
-    let tol = linear_tolerance(model.tolerance, size, diag);
+    // the file's tolerance, or the precision the face's own boundary has
+    let tol = linear_tolerance(model.tolerance, size, diag).max(region.uncertainty.min(1e-3 * diag));
     ctx.tolerance = tol;
 
     // coverage
@@ -490,9 +491,6 @@ fn check_face(
             if d <= tol && !region.contains(ab) {
                 e = e.max(region.boundary_distance(&q, tol));
             }
-            if e > worst && std::env::var_os("EXTRACK_VERIFY_DEBUG").is_some() {
-                eprintln!("face #{} sample {:?} st {st:?} ab {ab:?} d {d} e {e}", face.source, q);
-            }
             worst = worst.max(e);
         }
     }
@@ -505,18 +503,27 @@ fn check_face(
     let mut worst_b = 0.0f64;
     for l in &region.loops {
         for n in l.nodes.iter().filter(|n| !n.seam) {
-            let mut best = f64::INFINITY;
-            for p in &patches {
-                if !p.near(&n.p, best.min(size)) {
-                    continue;
-                }
-                best = best.min(p.boundary_distance(&n.p, tol));
-                if best <= tol {
-                    break;
+            // coarse distances (nearest boundary samples), refined on the
+            // exact curves only from the nearest pieces and only when needed
+            let mut coarse: Vec<(f64, usize)> = Vec::new();
+            let mut best0 = f64::INFINITY;
+            for (k, p) in patches.iter().enumerate() {
+                if p.near(&n.p, best0.min(size)) {
+                    let d = p.coarse_distance(&n.p);
+                    best0 = best0.min(d);
+                    coarse.push((d, k));
                 }
             }
-            if best > worst_b && std::env::var_os("EXTRACK_VERIFY_DEBUG").is_some() {
-                eprintln!("face #{} node {:?} ab {:?} best {best}", face.source, n.p, n.ab);
+            let mut best = best0;
+            if best0 > tol {
+                coarse.retain(|c| c.0 <= 2.0 * best0);
+                coarse.sort_by(|a, b| a.0.total_cmp(&b.0));
+                for &(_, k) in coarse.iter().take(4) {
+                    best = best.min(patches[k].boundary_distance(&n.p, tol));
+                    if best <= tol {
+                        break;
+                    }
+                }
             }
             worst_b = worst_b.max(best);
         }

@@ -401,18 +401,21 @@ impl<'s> Patch<'s> {
         (0..3).all(|k| p[k] >= b.min[k] - margin && p[k] <= b.max[k] + margin)
     }
 
+    /// Distance from `p` to the nearest boundary sample (an upper bound of
+    /// the distance to the boundary).
+    pub fn coarse_distance(&self, p: &Vec3) -> f64 {
+        self.bd
+            .iter()
+            .map(|b| (b.0 - p).norm_squared())
+            .fold(f64::INFINITY, f64::min)
+            .sqrt()
+    }
+
     /// Distance from `p` to the boundary of the kept part: the nearest
     /// boundary sample (an upper bound), refined on the exact curve when that
     /// exceeds `good` (then within the curve's Gauss–Newton convergence).
     pub fn boundary_distance(&self, p: &Vec3, good: f64) -> f64 {
-        let mut best = (f64::INFINITY, 0usize);
-        for (i, b) in self.bd.iter().enumerate() {
-            let d = (b.0 - p).norm_squared();
-            if d < best.0 {
-                best = (d, i);
-            }
-        }
-        let d0 = best.0.sqrt();
+        let d0 = self.coarse_distance(p);
         if !(d0 > good) {
             return d0;
         }

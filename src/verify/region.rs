@@ -76,8 +76,11 @@ pub struct Region<'m> {
     pub swap: bool,
     /// Periods of `a` and `b`.
     pub period: [Option<f64>; 2],
-    /// Direction of the even-odd ray in `b` (`None`: nearest crossing by side).
+    /// Direction of the even-odd ray in `b` (`None`: see `contractible`).
     pub ray: Option<f64>,
+    /// Without a ray: every loop closes in the unwrapped plane (even-odd
+    /// there), else the nearest crossing decides by its side.
+    pub contractible: bool,
     /// Traced loops.
     pub loops: Vec<TracedLoop>,
     /// The traced boundary curves (p-curves: `true`) for exact distances.
@@ -86,6 +89,10 @@ pub struct Region<'m> {
     pub bbox: [[f64; 2]; 2],
     /// Sum of the 3-D lengths of the loops, mm.
     pub perimeter: f64,
+    /// How precisely the file states the face's boundary, mm: the largest
+    /// gap between consecutive curves of a loop and the largest distance of
+    /// a p-curve from its 3-D curve.
+    pub uncertainty: f64,
     /// The seam value `a0` (F = 0 there).
     pub a0: f64,
     /// Sub-intervals of `a` for the quadrature of `F` (knots of a B-spline).
@@ -244,10 +251,12 @@ impl<'m> Region<'m> {
             swap,
             period,
             ray: None,
+            contractible: false,
             loops: Vec::new(),
             segments: Vec::new(),
             bbox: [[f64::INFINITY; 2], [f64::NEG_INFINITY; 2]],
             perimeter: 0.0,
+            uncertainty: 0.0,
             a0: 0.0,
             breaks: Vec::new(),
             a_lo: 0.0,
@@ -280,6 +289,23 @@ impl<'m> Region<'m> {
                     }
                 };
                 let (s0, s1) = (point(0.0), point(1.0));
+                // the file's own disagreement between the p-curve and the 3-D curve
+                if param {
+                    let other = c
+                        .edge
+                        .and_then(|e| model.edges.get(e))
+                        .filter(|e| e.t0.is_finite() && e.t1.is_finite())
+                        .map(|e| (&e.curve, e.t0.min(e.t1), e.t0.max(e.t1)))
+                        .or_else(|| c.curve.as_ref().map(|s| (&s.curve, s.t0, s.t1)));
+                    if let Some((curve, t0, t1)) = other {
+                        for x in [0.25, 0.5, 0.75] {
+                            let d = crate::import::eval::distance_to_curve_range(curve, t0, t1, &point(x));
+                            if d.is_finite() {
+                                r.uncertainty = r.uncertainty.max(d);
+                            }
+                        }
+                    }
+                }
                 chain.push((seg, param, seam, s0, s1));
             }
             // keep the chain connected whatever the file's directions: the
@@ -302,6 +328,11 @@ impl<'m> Region<'m> {
                         std::mem::swap(&mut c.3, &mut c.4);
                     }
                 }
+            }
+            // the gaps between consecutive curves: the file's own precision
+            for i in 0..chain.len() {
+                let next = &chain[(i + 1) % chain.len()];
+                r.uncertainty = r.uncertainty.max((next.3 - chain[i].4).norm());
             }
             for (seg, param, seam, _, _) in chain {
                 let n = intervals(&seg.curve);
@@ -495,11 +526,12 @@ impl<'m> Region<'m> {
                 }
             };
         }
+        r.contractible = r.loops_contractible();
         // each loop's side: probe beside a few of its segments
         for li in 0..r.loops.len() {
-            let left = match r.ray {
-                None => sense_left,
-                Some(_) => r.probe_side(li).unwrap_or(sense_left),
+            let left = match (r.ray, r.contractible) {
+                (None, false) => sense_left,
+                _ => r.probe_side(li).unwrap_or(sense_left),
             };
             r.loops[li].left = left;
         }
@@ -567,10 +599,63 @@ impl<'m> Region<'m> {
 
     /// Point-in-face test at `(a, b)` (see the module documentation).
     pub fn contains(&self, ab: [f64; 2]) -> bool {
-        match self.ray {
-            Some(dir) => self.contains_even_odd(ab, dir),
-            None => self.contains_by_side(ab),
+        match (self.ray, self.contractible) {
+            (Some(dir), _) => self.contains_even_odd(ab, dir),
+            (None, true) => self.contains_tiled(ab),
+            (None, false) => self.contains_by_side(ab),
         }
+    }
+
+    /// True when every loop closes in the unwrapped parameter plane (winds
+    /// round no period).
+    fn loops_contractible(&self) -> bool {
+        self.loops.iter().all(|l| {
+            let n = l.nodes.len();
+            let (f, e) = (l.nodes[0].ab, l.nodes[n - 1].ab);
+            (0..n).all(|i| !self.wraps(l.nodes[i].ab, l.nodes[(i + 1) % n].ab))
+                && (0..2).all(|k| self.period[k].is_none_or(|p| (f[k] - e[k]).abs() < 0.25 * p))
+        })
+    }
+
+    /// Even-odd in the unwrapped plane for loops that close there: each loop
+    /// tested with the copies of the point that fall in its box.
+    fn contains_tiled(&self, ab: [f64; 2]) -> bool {
+        let mut inside = false;
+        for l in &self.loops {
+            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+            for n in &l.nodes {
+                for k in 0..2 {
+                    lo[k] = lo[k].min(n.ab[k]);
+                    hi[k] = hi[k].max(n.ab[k]);
+                }
+            }
+            let shifts = |k: usize| -> Vec<f64> {
+                match self.period[k] {
+                    Some(p) => {
+                        let k0 = ((lo[k] - ab[k]) / p).floor() as i64;
+                        let k1 = ((hi[k] - ab[k]) / p).ceil() as i64;
+                        (k0..=k1.min(k0 + 3)).map(|j| ab[k] + j as f64 * p).collect()
+                    }
+                    None => vec![ab[k]],
+                }
+            };
+            for a in shifts(0) {
+                for b in shifts(1) {
+                    let mut odd = false;
+                    let n = l.nodes.len();
+                    for i in 0..n {
+                        let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
+                        if (p[1] > b) != (q[1] > b) && a < p[0] + (b - p[1]) / (q[1] - p[1]) * (q[0] - p[0]) {
+                            odd = !odd;
+                        }
+                    }
+                    if odd {
+                        inside = !inside;
+                    }
+                }
+            }
+        }
+        inside
     }
 
     /// Even-odd count of the loop crossings of the ray from `ab` along `b`
@@ -821,18 +906,6 @@ impl<'m> Region<'m> {
             }
         }
         let area = sum_g + strip;
-        if std::env::var_os("EXTRACK_VERIFY_DEBUG").is_some() {
-            eprintln!(
-                "region {}: swap {} period {:?} ray {:?} a0 {} bbox {:?} loops {:?} green {sum_g} simpson {sum_s} strip {strip}",
-                self.face.source,
-                self.swap,
-                self.period,
-                self.ray,
-                self.a0,
-                self.bbox,
-                self.loops.iter().map(|l| (l.nodes.len(), l.left, l.nodes.first().map(|n| n.ab), l.nodes.last().map(|n| n.ab))).collect::<Vec<_>>()
-            );
-        }
         let err = (sum_g - sum_s).abs() + f_err * area.abs() + 1e-12 * area.abs();
         (area, err)
     }
@@ -841,19 +914,25 @@ impl<'m> Region<'m> {
     /// node (an upper bound), refined on the exact curves of the nearest
     /// nodes (Gauss–Newton) when that exceeds `good`.
     pub fn boundary_distance(&self, p: &Vec3, good: f64) -> f64 {
-        let mut near: Vec<(f64, usize, f64)> = Vec::new();
         let mut d0 = f64::INFINITY;
         for l in &self.loops {
             for n in l.nodes.iter().filter(|n| !n.seam) {
-                let d = (n.p - p).norm();
-                d0 = d0.min(d);
-                near.push((d, n.seg, n.x));
+                d0 = d0.min((n.p - p).norm_squared());
             }
         }
+        let d0 = d0.sqrt();
         if !(d0 > good) {
             return d0;
         }
-        near.retain(|c| c.0 <= 2.0 * d0);
+        let mut near: Vec<(f64, usize, f64)> = Vec::new();
+        for l in &self.loops {
+            for n in l.nodes.iter().filter(|n| !n.seam) {
+                let d = (n.p - p).norm();
+                if d <= 2.0 * d0 {
+                    near.push((d, n.seg, n.x));
+                }
+            }
+        }
         near.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut out = d0;
         let mut done: Vec<usize> = Vec::new();
@@ -890,15 +969,6 @@ impl<'m> Region<'m> {
                 x = nx;
             }
             out = out.min((eval(x).0 - p).norm());
-            if std::env::var_os("EXTRACK_VERIFY_DEBUG").is_some() {
-                eprintln!(
-                    "  bd seg {si} param {param} x0 {x0} x {x} d0 {d0} out {out} curve {} t {} {} fwd {}",
-                    seg.curve.type_name(),
-                    seg.t0,
-                    seg.t1,
-                    seg.forward
-                );
-            }
         }
         out
     }
