@@ -565,7 +565,8 @@ impl<'m> Region<'m> {
         let n = l.nodes.len();
         let mut segs: Vec<(f64, usize)> = (0..n)
             .filter(|&i| {
-                !(l.nodes[i].seam && l.nodes[(i + 1) % n].seam) && !self.wraps(l.nodes[i].ab, l.nodes[(i + 1) % n].ab)
+                let seam = l.nodes[i].seam && l.nodes[(i + 1) % n].seam;
+                !(seam || self.wraps(l.nodes[i].ab, l.nodes[(i + 1) % n].ab))
             })
             .map(|i| {
                 let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
@@ -613,7 +614,7 @@ impl<'m> Region<'m> {
             let n = l.nodes.len();
             let (f, e) = (l.nodes[0].ab, l.nodes[n - 1].ab);
             (0..n).all(|i| !self.wraps(l.nodes[i].ab, l.nodes[(i + 1) % n].ab))
-                && (0..2).all(|k| self.period[k].is_none_or(|p| (f[k] - e[k]).abs() < 0.25 * p))
+                && (0..2).all(|k| self.period[k].map_or(true, |p| (f[k] - e[k]).abs() < 0.25 * p))
         })
     }
 
