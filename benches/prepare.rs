@@ -1,5 +1,7 @@
 //! Prepare time per generated STEP fixture and for three corpus parts
-//! (criterion), and scene size vs source size (printed once per file).
+//! (criterion), the self-check's time on the same scenes (group `verify`,
+//! the cost `extrack import` adds), and scene size vs source size (printed
+//! once per file).
 //!
 //! With `PREPARE_CORPUS_TABLE=1` it first prints, for every corpus STEP /
 //! IGES file, one timed import + prepare: faces, pieces, prepare wall time,
@@ -100,6 +102,26 @@ fn bench(c: &mut Criterion) {
         );
         group.bench_function(name, |b| {
             b.iter(|| prepare(std::hint::black_box(&model), &PrepareOptions::default()))
+        });
+    }
+    group.finish();
+    // the self-check of the same scenes (extrack import runs it by default)
+    let mut group = c.benchmark_group("verify");
+    group.sample_size(10);
+    for file in files {
+        let path = root.join(file);
+        let name = path
+            .file_stem()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let Ok(model) = extrack::import::import_file(&path) else {
+            continue;
+        };
+        let Ok(scene) = prepare(&model, &PrepareOptions::default()) else {
+            continue;
+        };
+        group.bench_function(name, |b| {
+            b.iter(|| extrack::verify::verify(std::hint::black_box(&model), std::hint::black_box(&scene)))
         });
     }
     group.finish();

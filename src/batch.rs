@@ -13,7 +13,7 @@
 
 use crate::import::ImportError;
 use crate::prepare::{prepare_with_stats, PrepareError, PrepareOptions, ProgressFn};
-use crate::scene::{packed, SceneData, SceneError};
+use crate::scene::{packed, SceneError};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -101,7 +101,7 @@ pub struct FileReport {
     pub pieces: Option<usize>,
     /// Warnings of the importer and of the offline stage.
     pub warnings: Vec<String>,
-    /// The verification of the scene ([`self_check`]); `null` until it exists.
+    /// The verification of the scene ([`self_check`]); `null` when it was not prepared.
     pub self_check: Option<serde_json::Value>,
     /// Wall time spent on this file in this run, s.
     pub seconds: f64,
@@ -116,13 +116,26 @@ pub struct FileReport {
     pub key: Option<String>,
 }
 
-/// The verification of a prepared scene, reported as `self_check` in every
-/// batch report line (`null` for now).
-///
-/// This is the one place to fill when the per-scene self-check exists: return
-/// its result as JSON (e.g. `{"passed": true, ...}`).
-pub fn self_check(_scene: &SceneData) -> Option<serde_json::Value> {
-    None
+/// The verification of a prepared scene ([`crate::verify`]), reported as
+/// `self_check` in every batch report line: `passed`, the face and failure
+/// counts, and the entity ids of the failing faces.
+pub fn self_check(report: &crate::verify::VerifyReport) -> Option<serde_json::Value> {
+    let failing: Vec<u64> = report
+        .faces
+        .iter()
+        .filter(|f| f.failed & crate::verify::FAILURE_BITS != 0)
+        .map(|f| f.source_face)
+        .collect();
+    let m = &report.summary;
+    Some(serde_json::json!({
+        "passed": report.passed(),
+        "faces": m.faces,
+        "failed": m.failed,
+        "dropped": m.dropped,
+        "not_checked": m.not_checked,
+        "incomplete_bodies": m.incomplete_bodies,
+        "failed_faces": failing,
+    }))
 }
 
 /// The scene file of `input` in `out_dir`: `out_dir/<input file name>.exs`.
@@ -182,7 +195,9 @@ pub fn prepare_bytes(
             progress,
             ..PrepareOptions::default()
         };
-        let (scene, stats) = prepare_with_stats(&model, &popts)?;
+        let (mut scene, stats) = prepare_with_stats(&model, &popts)?;
+        // the self-check, stored in the scene as `extrack import` does
+        let report = crate::verify::verify_into(&model, &mut scene);
         let bytes = if opts.plain {
             scene.write()
         } else {
@@ -194,7 +209,7 @@ pub fn prepare_bytes(
             faces: stats.faces,
             pieces: scene.pieces.len(),
             warnings: scene.meta.warnings.clone(),
-            self_check: self_check(&scene),
+            self_check: self_check(&report),
         })
     }))
     .unwrap_or_else(|p| Err(BatchError::Panic(panic_text(&*p))))

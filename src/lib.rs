@@ -168,6 +168,8 @@ pub mod import;
 pub mod prepare;
 pub mod scene;
 pub mod track;
+#[cfg(feature = "toolchain")]
+pub mod verify;
 
 // The Python extension module `extrack._extrack` (built by maturin).
 #[cfg(feature = "python")]

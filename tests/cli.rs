@@ -1,4 +1,4 @@
-//! The `extrack` command line end to end: convert/export, distance, dump, inspect, query and track.
+//! The `extrack` command line end to end: convert/export, distance, dump, inspect, query, track and verify.
 //!
 //! One test binary for the stage; each module is one former `tests/<name>.rs`, kept in `tests/cli/`
 //! (insta snapshots in `tests/cli/snapshots/`, proptest regressions next to their source).
@@ -17,3 +17,5 @@ mod cli_dump;
 mod cli_inspect_scene;
 #[path = "cli/cli_query_track.rs"]
 mod cli_query_track;
+#[path = "cli/cli_verify.rs"]
+mod cli_verify;

@@ -1,5 +1,6 @@
 //! Offline stage (`extrack::prepare`): every fixture prepares into a valid scene with nice pieces
-//! covering each face, the prepared dump snapshot, oracle-triage regressions and p-curve sheets.
+//! covering each face, the prepared dump snapshot, oracle-triage regressions and p-curve sheets, and
+//! the self-check of prepared scenes (`verify_check`).
 //!
 //! One test binary for the stage; each module is one former `tests/<name>.rs`, kept in `tests/prepare/`
 //! (insta snapshots in `tests/prepare/snapshots/`, proptest regressions next to their source).
@@ -16,3 +17,7 @@ mod prepare_snapshot;
 mod prepare_triage;
 #[path = "prepare/trim_pcurve_sheet.rs"]
 mod trim_pcurve_sheet;
+#[path = "prepare/verify_check.rs"]
+mod verify_check;
+#[path = "prepare/verify_corpus.rs"]
+mod verify_corpus;

@@ -24,6 +24,9 @@ pub struct ImportArgs {
     /// container: larger, but it can be memory-mapped.
     #[arg(long)]
     pub plain: bool,
+    /// Skip the self-check of the scene against the Model (`extrack verify`).
+    #[arg(long)]
+    pub no_verify: bool,
 }
 
 /// Runs `import`.
@@ -53,9 +56,13 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
         ..PrepareOptions::default()
     };
     let t1 = Instant::now();
-    let (scene, stats) = prepare_with_stats(&model, &opts).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let (mut scene, stats) = prepare_with_stats(&model, &opts).map_err(|e| format!("{}: {e}", args.file.display()))?;
     bar.finish_and_clear();
     let t_prepare = t1.elapsed();
+    // the self-check, stored in the scene (answers on a failed face are flagged)
+    let t3 = Instant::now();
+    let report = (!args.no_verify).then(|| crate::verify::verify_into(&model, &mut scene));
+    let t_verify = t3.elapsed();
     let t2 = Instant::now();
     let bytes = if args.plain {
         scene.write()
@@ -106,11 +113,43 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
         if args.plain { "plain" } else { "packed" },
         scene.meta.warnings.len()
     );
+    if let Some(report) = &report {
+        for (f, c) in report.faces.iter().zip(&report.context) {
+            if f.failed & crate::verify::FAILURE_BITS != 0 {
+                println!("warning: verify: {}", crate::verify::face_line(f, c));
+            }
+        }
+        for b in report
+            .bodies
+            .iter()
+            .filter(|b| b.failed & crate::verify::SHELL_INCOMPLETE != 0)
+        {
+            println!(
+                "warning: verify: body {}: its closed shell lost {} face(s): signed distance unreliable",
+                b.body, b.dropped_faces
+            );
+        }
+        let m = &report.summary;
+        println!(
+            "verify: {} faces, {} failed ({} dropped), {} not checked, {} incomplete bodies: {}",
+            m.faces,
+            m.failed,
+            m.dropped,
+            m.not_checked,
+            m.incomplete_bodies,
+            if report.passed() { "PASS" } else { "FAIL" }
+        );
+    }
     println!(
-        "time: import {:.3} s, prepare {:.3} s, write {:.3} s",
+        "time: import {:.3} s, prepare {:.3} s, write {:.3} s{}",
         t_import.as_secs_f64(),
         t_prepare.as_secs_f64(),
-        t_write.as_secs_f64()
+        t_write.as_secs_f64(),
+        if report.is_some() {
+            format!(", verify {:.3} s", t_verify.as_secs_f64())
+        } else {
+            String::new()
+        }
     );
     Ok(())
 }

@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod pair_track;
 pub mod query;
 pub mod track;
+pub mod verify;
 
 /// Exact real-time extremal-distance tracking on NURBS CAD models.
 #[derive(Parser)]
@@ -58,6 +59,8 @@ pub enum Command {
     Convert(convert::ConvertArgs),
     /// Prepare many STEP/IGES files into OUTDIR/<file name>.exs in parallel, skipping up-to-date scenes, with a JSON-lines report.
     Batch(batch::BatchArgs),
+    /// Self-check a prepared scene against the imported Model: every face accounted for, covered, contained and bounded (exit 1 when a face fails).
+    Verify(verify::VerifyArgs),
 }
 
 /// Writes `text` to stdout; a closed pipe (`extrack dump F | head`) ends the
@@ -85,5 +88,6 @@ pub fn run(cmd: Command) -> Result<(), String> {
         Command::Track(a) => track::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Batch(a) => batch::run(a),
+        Command::Verify(a) => verify::run(a),
     }
 }

@@ -35,8 +35,9 @@ fn inspect_reports_pieces_cones_and_sections_of_a_scene() {
     assert_eq!(pieces, by_class);
     let cone = v["max_convex_cone_deg"].as_f64().unwrap();
     assert!(cone > 0.0 && cone < 90.0, "{cone}");
-    // the 17 sections of 2.0 and the optional surfaces and piece origins of 2.1
-    assert_eq!(v["sections"].as_array().unwrap().len(), 19);
+    // the 17 sections of 2.0, the optional surfaces and piece origins of 2.1
+    // and the self-check (face and body checks) of 2.2 that import writes
+    assert_eq!(v["sections"].as_array().unwrap().len(), 21);
     // a prepared scene packs with codec 2 (derived data not stored)
     let raw = std::fs::read(&scene).unwrap();
     assert_eq!(

@@ -1,0 +1,536 @@
+//! Self-check of a prepared scene against the imported Model (issue 25).
+//!
+//! [`verify`] checks, per Model face and independently of the way the
+//! preparation built the pieces' trims (nothing here calls `prepare::trim`
+//! or the importer's `FaceTrim`; only the Model's surface/curve evaluation
+//! and point projection in `import::eval` are shared):
+//!
+//! * **accounting**: every face of every Model body has pieces in the scene,
+//!   else it is reported `DROPPED` with the reason (the preparation's
+//!   `face #N skipped` warning, or "no piece survived the trim"); a body whose
+//!   closed shell lost a face gets `SHELL_INCOMPLETE`;
+//! * **coverage**: the area of the face's pieces (each piece's Bézier area
+//!   element integrated over the part its trim keeps, by this module's own
+//!   even-odd test on the trim curves) equals the face's trimmed area computed
+//!   from the Model's own boundary by Green's theorem (`region`);
+//! * **containment**: points sampled on each piece, inside it and along its
+//!   trim, lie on the face's surface and inside the face (this module's own
+//!   point-in-face test on the Model's 3-D edges);
+//! * **boundary**: points along every Model edge of the face (seams excepted)
+//!   lie on the boundary of the face's pieces.
+//!
+//! The records ([`FaceReport`], [`BodyReport`]) are those of
+//! `notes/SELFCHECK.md`, mirrored by the scene format.
+
+mod piece;
+mod region;
+
+use crate::import::model::Model;
+use crate::scene::data::{BodyCheck, FaceCheck, SceneData, NONE};
+use crate::scene::records;
+use piece::Patch;
+use rayon::prelude::*;
+use region::Region;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Face bit: a face of the file that is not in the scene.
+pub const DROPPED: u32 = records::FACE_DROPPED;
+/// Face bit: the pieces' area differs from the face's trimmed area.
+pub const COVERAGE: u32 = records::FACE_COVERAGE;
+/// Face bit: a piece sample lies off the face (off its surface or outside its boundary).
+pub const CONTAINMENT: u32 = records::FACE_CONTAINMENT;
+/// Face bit: a Model edge of the face is not on the boundary of its pieces.
+pub const BOUNDARY: u32 = records::FACE_BOUNDARY;
+/// Face bit: the check could not run on this face.
+pub const NOT_CHECKED: u32 = records::FACE_NOT_CHECKED;
+
+/// Body bit: a closed shell lost a face (signed distance unreliable).
+pub const SHELL_INCOMPLETE: u32 = records::BODY_SHELL_INCOMPLETE;
+/// Body bit: some face of the body failed.
+pub const FACES_FAILED: u32 = records::BODY_FACES_FAILED;
+
+/// The check of one face (`notes/SELFCHECK.md`, `FaceCheck`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FaceReport {
+    /// The face's entity id in the file (STEP `#N`, IGES DE number).
+    pub source_face: u64,
+    /// Scene body index (`u32::MAX` when the face belongs to no body).
+    pub body: u32,
+    /// Bitset of [`DROPPED`], [`COVERAGE`], [`CONTAINMENT`], [`BOUNDARY`], [`NOT_CHECKED`] (0 = verified).
+    pub failed: u32,
+    /// mm², the face's trimmed area from the Model's own boundary (NaN if not computed).
+    pub model_area: f64,
+    /// mm², total area of the face's pieces.
+    pub piece_area: f64,
+    /// mm, largest distance of a sample of the face's pieces from the source face; 0 if none.
+    pub worst_containment: f64,
+    /// mm, largest distance of a Model edge sample from the boundary of the face's pieces.
+    pub worst_boundary: f64,
+}
+
+/// The check of one body (`notes/SELFCHECK.md`, `BodyCheck`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BodyReport {
+    /// Scene body index.
+    pub body: u32,
+    /// Bitset of [`SHELL_INCOMPLETE`], [`FACES_FAILED`].
+    pub failed: u32,
+    /// Faces of the body not in the scene.
+    pub dropped_faces: u32,
+    /// Faces of the body that failed a check (dropped ones included).
+    pub failed_faces: u32,
+}
+
+/// What the checks of one face compared against (same order as [`VerifyReport::faces`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FaceContext {
+    /// Linear tolerance used, mm.
+    pub tolerance: f64,
+    /// Area tolerance used, mm².
+    pub area_tolerance: f64,
+    /// Why a face was dropped or not checked (empty otherwise).
+    pub note: String,
+}
+
+/// Totals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub struct Summary {
+    /// Faces checked (records).
+    pub faces: usize,
+    /// Faces with a failure bit other than [`NOT_CHECKED`].
+    pub failed: usize,
+    /// Dropped faces.
+    pub dropped: usize,
+    /// Faces the check could not run on.
+    pub not_checked: usize,
+    /// Bodies with [`SHELL_INCOMPLETE`].
+    pub incomplete_bodies: usize,
+}
+
+/// The result of [`verify`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VerifyReport {
+    /// One record per face (Model faces per body, then stray pieces' faces).
+    pub faces: Vec<FaceReport>,
+    /// Tolerances and notes, parallel to `faces`.
+    pub context: Vec<FaceContext>,
+    /// One record per scene body.
+    pub bodies: Vec<BodyReport>,
+    /// Totals.
+    pub summary: Summary,
+}
+
+/// Which face bits count as a failure (everything but [`NOT_CHECKED`]).
+pub const FAILURE_BITS: u32 = DROPPED | COVERAGE | CONTAINMENT | BOUNDARY;
+
+impl VerifyReport {
+    /// True when no face failed.
+    pub fn passed(&self) -> bool {
+        self.summary.failed == 0
+    }
+
+    /// The failing faces (one line each: entity id, what failed, by how
+    /// much) and a summary line.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for (f, c) in self.faces.iter().zip(&self.context) {
+            if f.failed & FAILURE_BITS == 0 {
+                continue;
+            }
+            s.push_str(&face_line(f, c));
+            s.push('\n');
+        }
+        for b in &self.bodies {
+            if b.failed & SHELL_INCOMPLETE != 0 {
+                s.push_str(&format!(
+                    "body {}: closed shell lost {} face(s): signed distance unreliable\n",
+                    b.body, b.dropped_faces
+                ));
+            }
+        }
+        let m = &self.summary;
+        s.push_str(&format!(
+            "verify: {} faces, {} failed ({} dropped), {} not checked, {} incomplete bodies: {}\n",
+            m.faces,
+            m.failed,
+            m.dropped,
+            m.not_checked,
+            m.incomplete_bodies,
+            if self.passed() { "PASS" } else { "FAIL" }
+        ));
+        s
+    }
+}
+
+impl VerifyReport {
+    /// The per-face records of the scene format (section `face_checks`).
+    pub fn face_checks(&self) -> Vec<FaceCheck> {
+        self.faces
+            .iter()
+            .map(|f| FaceCheck {
+                source_face: f.source_face,
+                body: if f.body == u32::MAX { NONE } else { f.body },
+                failed: f.failed,
+                model_area: f.model_area,
+                piece_area: f.piece_area,
+                worst_containment: f.worst_containment,
+                worst_boundary: f.worst_boundary,
+            })
+            .collect()
+    }
+
+    /// The per-body records of the scene format (section `body_checks`).
+    pub fn body_checks(&self) -> Vec<BodyCheck> {
+        self.bodies
+            .iter()
+            .map(|b| BodyCheck {
+                body: b.body,
+                failed: b.failed,
+                dropped_faces: b.dropped_faces,
+                failed_faces: b.failed_faces,
+            })
+            .collect()
+    }
+}
+
+/// Checks `scene` against `model` and stores the records in the scene
+/// (`face_checks`, `body_checks`), so that answers on a failed face carry
+/// the `UNVERIFIED_FACE` status.
+pub fn verify_into(model: &Model, scene: &mut SceneData) -> VerifyReport {
+    let report = verify(model, scene);
+    scene.face_checks = report.face_checks();
+    scene.body_checks = report.body_checks();
+    report
+}
+
+/// One line for a failing face.
+pub fn face_line(f: &FaceReport, c: &FaceContext) -> String {
+    let mut what = Vec::new();
+    if f.failed & DROPPED != 0 {
+        what.push(format!("dropped ({})", c.note));
+    }
+    if f.failed & COVERAGE != 0 {
+        what.push(format!(
+            "coverage: pieces {:.6} mm² vs face {:.6} mm² (diff {:.3e} > {:.1e})",
+            f.piece_area,
+            f.model_area,
+            (f.piece_area - f.model_area).abs(),
+            c.area_tolerance
+        ));
+    }
+    if f.failed & CONTAINMENT != 0 {
+        what.push(format!(
+            "containment: a piece point {:.3e} mm off the face (> {:.1e})",
+            f.worst_containment, c.tolerance
+        ));
+    }
+    if f.failed & BOUNDARY != 0 {
+        what.push(format!(
+            "boundary: an edge point {:.3e} mm from the pieces (> {:.1e})",
+            f.worst_boundary, c.tolerance
+        ));
+    }
+    let body = if f.body == u32::MAX {
+        "-".to_string()
+    } else {
+        f.body.to_string()
+    };
+    format!("face #{} (body {body}): {}", f.source_face, what.join("; "))
+}
+
+/// The linear tolerance of a face, mm: the file's tolerance (1e-3 mm when
+/// the file gives none), at least 1e-6 of the face's size (the arithmetic
+/// of the check and of the scene's f64 poles cannot do better) and at most
+/// 1e-3 of the Model's diagonal (a file stating a coarser tolerance than that
+/// would let whole features pass).
+pub fn linear_tolerance(file_tol: Option<f64>, face_size: f64, model_diag: f64) -> f64 {
+    let t = file_tol.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(1e-3);
+    let t = t.min(1e-3 * model_diag.max(1e-9));
+    t.max(1e-6 * face_size)
+}
+
+/// The area tolerance of a face, mm²: the linear tolerance times the face's
+/// perimeter (a band of the tolerance's width along the boundary), plus the
+/// estimated quadrature error of both areas (`quadrature`, taken 4 times)
+/// and 1e-9 of the face's area (rounding).
+pub fn area_tolerance(tol: f64, perimeter: f64, area: f64, quadrature: f64) -> f64 {
+    tol * perimeter + 4.0 * quadrature + 1e-9 * area.abs()
+}
+
+/// Checks `scene` against `model` (the Model it was prepared from). See the
+/// module documentation for the four checks.
+pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
+    // Model body → scene body (the preparation skips faceless bodies)
+    let mut body_map = Vec::with_capacity(model.bodies.len());
+    let mut next = 0u32;
+    for b in &model.bodies {
+        if b.face_indices().count() == 0 || next as usize >= scene.bodies.len() {
+            body_map.push(None);
+        } else {
+            body_map.push(Some(next));
+            next += 1;
+        }
+    }
+    let mut by_face: HashMap<(u32, u64), Vec<usize>> = HashMap::new();
+    for (i, p) in scene.pieces.iter().enumerate() {
+        by_face.entry((p.body, p.source_face)).or_default().push(i);
+    }
+    let skipped: HashMap<u64, String> = scene
+        .meta
+        .warnings
+        .iter()
+        .filter_map(|w| {
+            let r = w.strip_prefix("prepare: face #")?;
+            let (id, why) = r.split_once(" skipped: ")?;
+            Some((id.parse().ok()?, why.to_string()))
+        })
+        .collect();
+    // the model's diagonal
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for v in &model.vertices {
+        for k in 0..3 {
+            lo[k] = lo[k].min(v.point[k]);
+            hi[k] = hi[k].max(v.point[k]);
+        }
+    }
+    for p in &scene.pieces {
+        for k in 0..3 {
+            lo[k] = lo[k].min(p.bbox.min[k]);
+            hi[k] = hi[k].max(p.bbox.max[k]);
+        }
+    }
+    let diag = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
+    let diag = if diag.is_finite() { diag } else { 1.0 };
+
+    let mut jobs: Vec<(usize, usize, Option<u32>)> = Vec::new();
+    for (bi, b) in model.bodies.iter().enumerate() {
+        for fi in b.face_indices() {
+            jobs.push((bi, fi, body_map[bi]));
+        }
+    }
+    let results: Vec<(FaceReport, FaceContext)> = jobs
+        .par_iter()
+        .map(|&(_, fi, sb)| {
+            let face = &model.faces[fi];
+            let pieces: &[usize] = sb
+                .and_then(|b| by_face.get(&(b, face.source)))
+                .map_or(&[], |v| v.as_slice());
+            check_face(model, fi, sb, pieces, scene, &skipped, diag)
+        })
+        .collect();
+    let mut faces = Vec::with_capacity(results.len() + 1);
+    let mut context = Vec::with_capacity(results.len() + 1);
+    for (f, c) in results {
+        faces.push(f);
+        context.push(c);
+    }
+    // pieces whose face is not in the Model
+    let known: std::collections::HashSet<(u32, u64)> = jobs
+        .iter()
+        .filter_map(|&(_, fi, sb)| sb.map(|b| (b, model.faces[fi].source)))
+        .collect();
+    let mut stray: Vec<(u32, u64)> = by_face.keys().filter(|k| !known.contains(k)).copied().collect();
+    stray.sort_unstable();
+    for (b, src) in stray {
+        faces.push(FaceReport {
+            source_face: src,
+            body: b,
+            failed: CONTAINMENT,
+            model_area: f64::NAN,
+            piece_area: by_face[&(b, src)]
+                .iter()
+                .filter_map(|&i| Patch::new(&scene.pieces[i]).map(|p| p.area().0))
+                .sum(),
+            worst_containment: f64::INFINITY,
+            worst_boundary: 0.0,
+        });
+        context.push(FaceContext {
+            tolerance: 0.0,
+            area_tolerance: 0.0,
+            note: "pieces of a face that is not in the Model".into(),
+        });
+    }
+    // bodies
+    let mut bodies: Vec<BodyReport> = (0..scene.bodies.len() as u32)
+        .map(|body| BodyReport {
+            body,
+            failed: 0,
+            dropped_faces: 0,
+            failed_faces: 0,
+        })
+        .collect();
+    for (bi, b) in model.bodies.iter().enumerate() {
+        let Some(sb) = body_map[bi] else { continue };
+        let Some(rep) = bodies.get_mut(sb as usize) else {
+            continue;
+        };
+        for sh in &b.shells {
+            let lost = sh.faces.iter().any(|&fi| {
+                faces
+                    .iter()
+                    .any(|f| f.body == sb && f.source_face == model.faces[fi].source && f.failed & DROPPED != 0)
+            });
+            if lost && (sh.closed || b.kind == crate::import::model::BodyKind::Solid) {
+                rep.failed |= SHELL_INCOMPLETE;
+            }
+        }
+    }
+    for f in &faces {
+        if let Some(rep) = bodies.get_mut(f.body as usize) {
+            if f.failed & DROPPED != 0 {
+                rep.dropped_faces += 1;
+            }
+            if f.failed & FAILURE_BITS != 0 {
+                rep.failed_faces += 1;
+                rep.failed |= FACES_FAILED;
+            }
+        }
+    }
+    let summary = Summary {
+        faces: faces.len(),
+        failed: faces.iter().filter(|f| f.failed & FAILURE_BITS != 0).count(),
+        dropped: faces.iter().filter(|f| f.failed & DROPPED != 0).count(),
+        not_checked: faces.iter().filter(|f| f.failed & NOT_CHECKED != 0).count(),
+        incomplete_bodies: bodies.iter().filter(|b| b.failed & SHELL_INCOMPLETE != 0).count(),
+    };
+    VerifyReport {
+        faces,
+        context,
+        bodies,
+        summary,
+    }
+}
+
+/// Containment samples: an `n × n` grid per piece, and points per trim curve.
+const GRID: usize = 4;
+const PER_ARC: usize = 2;
+
+fn check_face(
+    model: &Model,
+    fi: usize,
+    body: Option<u32>,
+    pieces: &[usize],
+    scene: &SceneData,
+    skipped: &HashMap<u64, String>,
+    diag: f64,
+) -> (FaceReport, FaceContext) {
+    let face = &model.faces[fi];
+    let mut rep = FaceReport {
+        source_face: face.source,
+        body: body.unwrap_or(u32::MAX),
+        failed: 0,
+        model_area: f64::NAN,
+        piece_area: 0.0,
+        worst_containment: 0.0,
+        worst_boundary: 0.0,
+    };
+    let mut ctx = FaceContext {
+        tolerance: 0.0,
+        area_tolerance: 0.0,
+        note: String::new(),
+    };
+    if pieces.is_empty() {
+        rep.failed |= DROPPED;
+        ctx.note = skipped
+            .get(&face.source)
+            .cloned()
+            .unwrap_or_else(|| "no piece in the scene".into());
+        return (rep, ctx);
+    }
+    let patches: Vec<Patch> = pieces.iter().filter_map(|&i| Patch::new(&scene.pieces[i])).collect();
+    let mut piece_err = 0.0;
+    for p in &patches {
+        let (a, e) = p.area();
+        rep.piece_area += a;
+        piece_err += e;
+    }
+    let Some(region) = Region::new(model, face) else {
+        rep.failed |= NOT_CHECKED;
+        ctx.note = "the face has no boundary and no bounded natural domain".into();
+        return (rep, ctx);
+    };
+    if patches.len() != pieces.len() {
+        rep.failed |= NOT_CHECKED;
+        ctx.note = "a piece has an unsupported degree or trim".into();
+    }
+    // the face's size: its pieces' box
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for &i in pieces {
+        let b = &scene.pieces[i].bbox;
+        for k in 0..3 {
+            lo[k] = lo[k].min(b.min[k]);
+            hi[k] = hi[k].max(b.max[k]);
+        }
+    }
+    let size = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
+    // the file's tolerance, or the precision the face's own boundary has
+    let tol = linear_tolerance(model.tolerance, size, diag).max(region.uncertainty.min(1e-3 * diag));
+    ctx.tolerance = tol;
+
+    // coverage
+    let (area, model_err) = region.area();
+    rep.model_area = area;
+    ctx.area_tolerance = area_tolerance(tol, region.perimeter, area, model_err + piece_err);
+    if !area.is_finite() {
+        rep.failed |= NOT_CHECKED;
+        ctx.note = "the face's area could not be computed".into();
+    } else if !((rep.piece_area - area).abs() <= ctx.area_tolerance) {
+        rep.failed |= COVERAGE;
+    }
+
+    // containment: each sample projected from its piece's own parameters
+    let mut worst = 0.0f64;
+    for p in &patches {
+        let dom = p.piece.domain;
+        for (st, q) in p.samples(GRID, PER_ARC) {
+            let (u, v) = (dom[0] + st[0] * (dom[1] - dom[0]), dom[2] + st[1] * (dom[3] - dom[2]));
+            let hint = region.to_ab(u, v);
+            let (ab, d) = region.project_near(&q, Some(hint), tol);
+            let mut e = d;
+            if d <= tol && !region.contains(ab) {
+                e = e.max(region.boundary_distance(&q, tol));
+            }
+            worst = worst.max(e);
+        }
+    }
+    rep.worst_containment = worst;
+    if !(worst <= tol) {
+        rep.failed |= CONTAINMENT;
+    }
+
+    // boundary: every Model edge point near the boundary of some piece
+    let mut worst_b = 0.0f64;
+    for l in &region.loops {
+        for n in l.nodes.iter().filter(|n| !n.seam) {
+            // coarse distances (nearest boundary samples), refined on the
+            // exact curves only from the nearest pieces and only when needed
+            let mut coarse: Vec<(f64, usize)> = Vec::new();
+            let mut best0 = f64::INFINITY;
+            for (k, p) in patches.iter().enumerate() {
+                if p.near(&n.p, best0.min(size)) {
+                    let d = p.coarse_distance(&n.p);
+                    best0 = best0.min(d);
+                    coarse.push((d, k));
+                }
+            }
+            let mut best = best0;
+            if best0 > tol {
+                coarse.retain(|c| c.0 <= 2.0 * best0);
+                coarse.sort_by(|a, b| a.0.total_cmp(&b.0));
+                for &(_, k) in coarse.iter().take(4) {
+                    best = best.min(patches[k].boundary_distance(&n.p, tol));
+                    if best <= tol {
+                        break;
+                    }
+                }
+            }
+            worst_b = worst_b.max(best);
+        }
+    }
+    rep.worst_boundary = worst_b;
+    if !(worst_b <= tol) {
+        rep.failed |= BOUNDARY;
+    }
+    (rep, ctx)
+}

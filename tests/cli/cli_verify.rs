@@ -1,0 +1,65 @@
+//! `extrack verify`: the text report (snapshot), `--json`, a scene's stored
+//! check, a scene checked against its source, and the exit code when a face
+//! fails; `extrack import` stores the check in the scene.
+
+use extrack::scene::SceneFile;
+use std::process::Command;
+
+fn extrack(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_extrack")).args(args).output().unwrap()
+}
+
+const PLATE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/holed_plate.step");
+
+#[test]
+fn verify_text_json_and_exit_codes() {
+    let out = extrack(&["verify", PLATE]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    insta::assert_snapshot!("verify_holed_plate_text", String::from_utf8(out.stdout).unwrap());
+
+    let out = extrack(&["verify", PLATE, "--json"]);
+    assert!(out.status.success());
+    let js: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(js["summary"]["faces"], 9);
+    assert_eq!(js["summary"]["failed"], 0);
+    let faces = js["faces"].as_array().unwrap();
+    assert_eq!(faces.len(), 9);
+    for f in faces {
+        assert_eq!(f["failed"], 0, "{f}");
+        let (a, b) = (f["model_area"].as_f64().unwrap(), f["piece_area"].as_f64().unwrap());
+        assert!((a - b).abs() <= 1e-6 * a.max(1.0), "{f}");
+    }
+
+    // import stores the check; verify reports a scene's stored check
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("plate.exs");
+    let out = extrack(&["import", PLATE, "-o", scene.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("verify: 9 faces, 0 failed"), "{text}");
+    let data = SceneFile::open(&scene).unwrap().view().to_data();
+    assert_eq!(data.face_checks.len(), 9);
+    let out = extrack(&["verify", scene.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("(stored in the scene): 9 faces, 0 failed: PASS"));
+
+    // a piece moved 0.05 mm off its face: checked against the source, it fails
+    let mut broken = data.clone();
+    let face = broken.pieces[2].source_face;
+    for p in broken.pieces.iter_mut().filter(|p| p.source_face == face) {
+        for h in &mut p.poles {
+            h[2] += 0.05 * h[3];
+        }
+        p.bbox.min[2] += 0.05;
+        p.bbox.max[2] += 0.05;
+    }
+    let bad = dir.path().join("broken.exs");
+    broken.write_to_path(&bad).unwrap();
+    let out = extrack(&["verify", bad.to_str().unwrap(), "--source", PLATE]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(&format!("face #{face} (body 0): containment")), "{text}");
+    assert!(text.ends_with("FAIL\n"), "{text}");
+}
