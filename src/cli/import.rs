@@ -24,6 +24,10 @@ pub struct ImportArgs {
     /// container: larger, but it can be memory-mapped.
     #[arg(long)]
     pub plain: bool,
+    /// Refuse the file when import and preparation take longer than this
+    /// many seconds (wall clock; the per-face work budgets apply either way).
+    #[arg(long)]
+    pub time_limit: Option<f64>,
 }
 
 /// Runs `import`.
@@ -31,6 +35,25 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
     let t0 = Instant::now();
     let model = crate::import::import_file(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let t_import = t0.elapsed();
+    let time_limit = match args.time_limit {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            return Err(format!("--time-limit {s}: not a positive number of seconds"))
+        }
+        Some(s) => {
+            let left = std::time::Duration::from_secs_f64(s).checked_sub(t_import);
+            match left {
+                Some(l) => Some(l),
+                None => {
+                    return Err(format!(
+                        "{}: import took {:.1} s, beyond the time limit of {s} s; the file is refused",
+                        args.file.display(),
+                        t_import.as_secs_f64()
+                    ))
+                }
+            }
+        }
+        None => None,
+    };
     // a progress bar on stderr for long files (hidden when stderr is not a terminal)
     let total_faces: usize = model.bodies.iter().map(|b| b.face_indices().count()).sum();
     let bar = if total_faces >= 50 {
@@ -50,6 +73,7 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
     let opts = PrepareOptions {
         max_cone_angle: args.max_cone_deg.to_radians(),
         progress: Some(&progress),
+        time_limit,
         ..PrepareOptions::default()
     };
     let t1 = Instant::now();

@@ -78,6 +78,9 @@ pub(super) fn face_pieces(
     let out = &mut stats.pieces;
     let ((ru0, ru1), (rv0, rv1)) = fnurbs.mapped.surface.domain();
     for bp in fnurbs.mapped.surface.bezier_patches() {
+        if !super::budget::charge(1) {
+            break;
+        }
         // a face range ending a rounding error away from a knot leaves a
         // sliver span (width ~1e-14): it has no area and no usable normal
         if !(bp.u.1 - bp.u.0 > 1e-9 * (ru1 - ru0) && bp.v.1 - bp.v.0 > 1e-9 * (rv1 - rv0)) {
