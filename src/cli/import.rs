@@ -77,7 +77,13 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
         ..PrepareOptions::default()
     };
     let t1 = Instant::now();
-    let (scene, stats) = prepare_with_stats(&model, &opts).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let (scene, stats) = prepare_with_stats(&model, &opts).map_err(|e| match (e, args.time_limit) {
+        (crate::prepare::PrepareError::TimeLimit { done, total, .. }, Some(s)) => format!(
+            "{}: import and preparation exceeded the time limit of {s} s ({done} of {total} faces prepared); the file is refused",
+            args.file.display()
+        ),
+        (e, _) => format!("{}: {e}", args.file.display()),
+    })?;
     bar.finish_and_clear();
     let t_prepare = t1.elapsed();
     let t2 = Instant::now();

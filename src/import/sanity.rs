@@ -225,6 +225,22 @@ impl Check<'_> {
                 for x in [u.0, u.1, v.0, v.1] {
                     self.number("trim parameter", x)?;
                 }
+                // an angle range of more than one turn (a revolution through
+                // 1e6 rad would be converted span by span)
+                let turn = std::f64::consts::TAU * (1.0 + 1e-9);
+                let (u_angle, v_angle) = match &**basis {
+                    Surface::Revolution { .. } | Surface::Cylinder { .. } | Surface::Cone { .. } => (true, false),
+                    Surface::Sphere { .. } | Surface::Torus { .. } => (true, true),
+                    _ => (false, false),
+                };
+                for (angle, r, name) in [(u_angle, u, "u"), (v_angle, v, "v")] {
+                    if angle && (r.1 - r.0).abs() > turn {
+                        return Err(self.refuse(format!(
+                            "{name} angle range {:e} rad is more than one turn",
+                            r.1 - r.0
+                        )));
+                    }
+                }
                 self.surface(basis)?;
             }
         }

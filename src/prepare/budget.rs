@@ -166,7 +166,7 @@ pub fn projection_units(s: &Surface) -> u64 {
 }
 
 /// Units of one projection onto a free-form surface.
-pub const FREEFORM_PROJECTION_UNITS: u64 = 4;
+pub const FREEFORM_PROJECTION_UNITS: u64 = 8;
 
 /// Control points (or a small constant for analytic geometry) of a curve.
 fn curve_size(c: &Curve) -> u64 {
