@@ -106,12 +106,37 @@ def type_of(body):
     return m.group(1).upper() if m else b""
 
 
+def face_reachable(data, insts, by_id):
+    """Ids reachable from the faces (ADVANCED_FACE, FACE_SURFACE): the
+    instances the reader follows with a type expectation."""
+    todo = [i[0] for i in insts if type_of(data[i[3]:i[4]]) in (b"ADVANCED_FACE", b"FACE_SURFACE")]
+    seen = set(todo)
+    while todo:
+        t = by_id.get(todo.pop())
+        if not t:
+            continue
+        for r in REF.finditer(masked(data[t[3]:t[4]])):
+            k = int(r.group(1))
+            if k not in seen:
+                seen.add(k)
+                todo.append(k)
+    return seen
+
+
+REACH = {}
+
+
 def step_mutant(rng, data):
     """One STEP edit; returns (bytes, kind, detail) or None."""
     insts = step_parse(data)
     if not insts:
         return None
     by_id = {i[0]: i for i in insts}
+    key = hash(data)
+    if key not in REACH:
+        REACH.clear()
+        REACH[key] = face_reachable(data, insts, by_id)
+    reach = REACH[key]
     kind = rng.choice(["truncate", "drop", "duplicate", "self_ref", "cycle", "dangling", "wrong_type",
                        "body_swap", "ref_swap", "absurd", "absurd", "huge_count", "nesting", "noise"])
     pick = rng.choice(insts)
@@ -151,7 +176,7 @@ def step_mutant(rng, data):
             want = CLASS_OF.get(type_of(data[t[3]:t[4]]))
             others = [i for i in insts if CLASS_OF.get(type_of(data[i[3]:i[4]])) is not None
                       and not allowed(want, CLASS_OF.get(type_of(data[i[3]:i[4]])))]
-            if want is None or not others or CLASS_OF.get(type_of(body)) not in READ:
+            if want is None or not others or CLASS_OF.get(type_of(body)) not in READ or iid not in reach:
                 return None
             o = rng.choice(others)
             new = o[0]
@@ -163,7 +188,7 @@ def step_mutant(rng, data):
         return data[:bs] + b2 + data[be:], kind, f"#{iid}: #{old} -> #{new}"
     if kind == "body_swap":
         o = rng.choice(insts)
-        if o[0] == iid:
+        if o[0] == iid or iid not in reach:
             return None
         # instance iid gets o's body: every reference to iid now finds o's type
         b2 = data[o[3]:o[4]]

@@ -400,7 +400,7 @@ fn check_model(model: &Model) -> Result<Vec<String>, SanityError> {
             for i in 0..n {
                 if let (Some(a), Some(b)) = (ends[i], ends[(i + 1) % n]) {
                     let gap = (a.1 - b.0).norm();
-                    if gap > tol && worst.is_none_or(|w| gap > w.0) {
+                    if gap > tol && worst.map_or(true, |w| gap > w.0) {
                         worst = Some((gap, i));
                     }
                 }
@@ -454,14 +454,16 @@ mod tests {
     use super::*;
     use crate::import::model::{SourceFormat, Vertex};
 
+    /// A 3×3×3 grid of vertices over a 10 mm cube (robust radius √75 ≈ 8.7
+    /// mm about its centre (5, 5, 5)), and vertex #7 at `(far, 0, 0)`.
     fn cube_model(far: f64) -> Model {
         let mut m = Model::new(SourceFormat::Step, "t.stp");
-        for (k, x) in [0.0, 10.0].iter().enumerate() {
-            for y in [0.0, 10.0] {
-                for z in [0.0, 10.0] {
+        for x in [0.0, 5.0, 10.0] {
+            for y in [0.0, 5.0, 10.0] {
+                for z in [0.0, 5.0, 10.0] {
                     m.vertices.push(Vertex {
-                        point: Vec3::new(*x, y, z),
-                        source: 100 + k as u64,
+                        point: Vec3::new(x, y, z),
+                        source: 100,
                     });
                 }
             }
@@ -491,7 +493,7 @@ mod tests {
 
     #[test]
     fn outliers_relative_to_the_extent_warn_then_refuse() {
-        // the cube's robust radius is ~8.7 mm: 1e5 mm is ~1e4 radii away
+        // the grid's robust radius is ~8.7 mm: 1e5 mm is ~1e4 radii away
         let mut m = cube_model(1e5);
         check(&mut m).unwrap();
         assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);

@@ -10,8 +10,22 @@
 use extrack_fuzz::{run, Mutator, Rng};
 
 const TOKENS: &[&[u8]] = &[
-    b"#", b"#1", b"#99999999", b"1.E308", b"1.E20", b"-1.E20", b"1.D20", b"NaN", b"999999999", b"(((((((((", b"\0",
-    b"\xff", b",", b";", b"(", b")",
+    b"#",
+    b"#1",
+    b"#99999999",
+    b"1.E308",
+    b"1.E20",
+    b"-1.E20",
+    b"1.D20",
+    b"NaN",
+    b"999999999",
+    b"(((((((((",
+    b"\0",
+    b"\xff",
+    b",",
+    b";",
+    b"(",
+    b")",
 ];
 
 const MUTATOR: Mutator = Mutator {
@@ -28,10 +42,13 @@ fn special(kind: usize, rng: &mut Rng, input: &mut Vec<u8>) -> bool {
     if len <= 1 {
         return false;
     }
-    let Some(p) = (0..32)
-        .map(|_| rng.below(len))
-        .find(|&p| if kind == 7 { input[p] == b'#' } else { input[p].is_ascii_digit() })
-    else {
+    let Some(p) = (0..32).map(|_| rng.below(len)).find(|&p| {
+        if kind == 7 {
+            input[p] == b'#'
+        } else {
+            input[p].is_ascii_digit()
+        }
+    }) else {
         return false;
     };
     let start = if kind == 7 { p + 1 } else { p };
@@ -39,7 +56,8 @@ fn special(kind: usize, rng: &mut Rng, input: &mut Vec<u8>) -> bool {
     let with: Vec<u8> = if kind == 7 {
         (1 + rng.below(3000)).to_string().into_bytes()
     } else {
-        [&b"1E308"[..], b"1E20", b"-1E20", b"999999999"][rng.below(4)].to_vec()
+        let absurd: [&[u8]; 4] = [b"1E308", b"1E20", b"-1E20", b"999999999"];
+        absurd[rng.below(4)].to_vec()
     };
     input.splice(start..end, with);
     true
