@@ -129,10 +129,12 @@ fn messages_escape_control_and_non_utf8_bytes() {
 fn campaign_inputs_finish_in_time_with_the_expected_outcome() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/hostile");
     let expect = std::fs::read_to_string(dir.join("expect.tsv")).unwrap();
+    // the campaign checks 10 s per run; here a margin for a loaded machine
+    // running the whole suite in parallel
     let bound = if cfg!(debug_assertions) {
-        Duration::from_secs(120)
+        Duration::from_secs(300)
     } else {
-        Duration::from_secs(10)
+        Duration::from_secs(30)
     };
     let mut n = 0;
     for line in expect.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
