@@ -13,6 +13,8 @@ mod cli_convert;
 mod cli_distance_pair;
 #[path = "cli/cli_dump.rs"]
 mod cli_dump;
+#[path = "cli/cli_hostile.rs"]
+mod cli_hostile;
 #[path = "cli/cli_inspect_scene.rs"]
 mod cli_inspect_scene;
 #[path = "cli/cli_query_track.rs"]

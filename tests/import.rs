@@ -6,6 +6,8 @@
 
 mod common;
 
+#[path = "import/hostile.rs"]
+mod hostile;
 #[path = "import/iges_inspect.rs"]
 mod iges_inspect;
 #[path = "import/iges_malformed.rs"]

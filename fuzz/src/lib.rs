@@ -204,3 +204,35 @@ pub fn exercise_scene(bytes: &[u8]) -> bool {
     }
     true
 }
+
+/// One input through the whole pipeline: import (with the sanity pass),
+/// bounded preparation, and a closest-point query at the first body's box
+/// corner. Panics when an error message quotes a control character of the
+/// input (the messages must escape it).
+pub fn pipeline(data: &[u8]) {
+    use extrack::geom::{Pose, Vec3};
+    use extrack::prepare::{prepare, PrepareOptions};
+    use extrack::track::{closest_point, Target, TrackScene};
+    let check = |msg: String| {
+        assert!(!msg.chars().any(char::is_control), "raw control character in {msg:?}");
+    };
+    let model = match extrack::import::import_bytes(data, "fuzz") {
+        Ok(m) => m,
+        Err(e) => return check(e.to_string()),
+    };
+    let opts = PrepareOptions {
+        time_limit: Some(std::time::Duration::from_secs(10)),
+        ..PrepareOptions::default()
+    };
+    let scene = match prepare(&model, &opts) {
+        Ok(s) => s,
+        Err(e) => return check(e.to_string()),
+    };
+    let Ok(ts) = TrackScene::from_data(&scene) else {
+        return;
+    };
+    if let Some(b) = ts.bodies.first() {
+        let q = b.hi + Vec3::new(1.0, 1.0, 1.0);
+        let _ = closest_point(&ts, &Target::All { pose: Pose::identity() }, q);
+    }
+}

@@ -27,6 +27,10 @@ pub struct ImportArgs {
     /// Skip the self-check of the scene against the Model (`extrack verify`).
     #[arg(long)]
     pub no_verify: bool,
+    /// Refuse the file when import and preparation take longer than this
+    /// many seconds (wall clock; the per-face work budgets apply either way).
+    #[arg(long)]
+    pub time_limit: Option<f64>,
 }
 
 /// Runs `import`.
@@ -34,6 +38,25 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
     let t0 = Instant::now();
     let model = crate::import::import_file(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let t_import = t0.elapsed();
+    let time_limit = match args.time_limit {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            return Err(format!("--time-limit {s}: not a positive number of seconds"))
+        }
+        Some(s) => {
+            let left = std::time::Duration::from_secs_f64(s).checked_sub(t_import);
+            match left {
+                Some(l) => Some(l),
+                None => {
+                    return Err(format!(
+                        "{}: import took {:.1} s, beyond the time limit of {s} s; the file is refused",
+                        args.file.display(),
+                        t_import.as_secs_f64()
+                    ))
+                }
+            }
+        }
+        None => None,
+    };
     // a progress bar on stderr for long files (hidden when stderr is not a terminal)
     let total_faces: usize = model.bodies.iter().map(|b| b.face_indices().count()).sum();
     let bar = if total_faces >= 50 {
@@ -53,10 +76,17 @@ pub fn run(args: ImportArgs) -> Result<(), String> {
     let opts = PrepareOptions {
         max_cone_angle: args.max_cone_deg.to_radians(),
         progress: Some(&progress),
+        time_limit,
         ..PrepareOptions::default()
     };
     let t1 = Instant::now();
-    let (mut scene, stats) = prepare_with_stats(&model, &opts).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let (mut scene, stats) = prepare_with_stats(&model, &opts).map_err(|e| match (e, args.time_limit) {
+        (crate::prepare::PrepareError::TimeLimit { done, total, .. }, Some(s)) => format!(
+            "{}: import and preparation exceeded the time limit of {s} s ({done} of {total} faces prepared); the file is refused",
+            args.file.display()
+        ),
+        (e, _) => format!("{}: {e}", args.file.display()),
+    })?;
     bar.finish_and_clear();
     let t_prepare = t1.elapsed();
     // the self-check, stored in the scene (answers on a failed face are flagged)

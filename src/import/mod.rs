@@ -5,11 +5,13 @@
 //! 73 is IGES.
 
 internal! {
+    mod escape;
     mod eval;
     mod iges;
     mod model;
     mod number;
     mod report;
+    mod sanity;
     mod step;
 }
 
@@ -19,6 +21,7 @@ pub use model::{
     Units, Vertex,
 };
 pub use report::{BodySummary, InspectReport};
+pub use sanity::SanityError;
 pub use step::{read_step, At, StepError};
 
 use std::path::Path;
@@ -44,6 +47,11 @@ pub enum ImportError {
     /// The STEP reader rejected the file.
     #[error(transparent)]
     Step(#[from] step::StepError),
+    /// The Model holds values that cannot be prepared meaningfully
+    /// (non-finite or absurd coordinates, broken knot vectors or weights;
+    /// see [`sanity`]).
+    #[error(transparent)]
+    Sanity(#[from] sanity::SanityError),
 }
 
 /// Formats the importers recognise.
@@ -88,10 +96,14 @@ pub fn import_file(path: impl AsRef<Path>) -> Result<Model, ImportError> {
 }
 
 /// Imports a file already in memory; `file_name` is recorded in the Model.
+/// The Model has passed the sanity pass ([`sanity::check`]: refused with
+/// [`ImportError::Sanity`], or its warnings appended).
 pub fn import_bytes(bytes: &[u8], file_name: &str) -> Result<Model, ImportError> {
-    match sniff(bytes) {
-        None => Err(ImportError::UnknownFormat(file_name.to_string())),
-        Some(FileFormat::Step) => Ok(step::read_step(bytes, file_name)?),
-        Some(FileFormat::Iges) => Ok(iges::read_iges(bytes, file_name)?),
-    }
+    let mut model = match sniff(bytes) {
+        None => return Err(ImportError::UnknownFormat(escape::escape_str(file_name))),
+        Some(FileFormat::Step) => step::read_step(bytes, file_name)?,
+        Some(FileFormat::Iges) => iges::read_iges(bytes, file_name)?,
+    };
+    sanity::check(&mut model)?;
+    Ok(model)
 }

@@ -332,7 +332,7 @@ fn rec(
         out.push(ClassifiedPatch { rect, cw, class });
         return;
     }
-    if depth >= opts.max_depth {
+    if depth >= opts.max_depth || !super::budget::charge(1) {
         out.push(ClassifiedPatch {
             rect,
             cw,

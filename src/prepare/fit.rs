@@ -280,10 +280,19 @@ pub fn fit_one(eval: Eval, a: f64, b: f64, p0: [f64; 2], p1: [f64; 2], tol: f64,
 /// per step. The projections of the merged interval start from the pieces'
 /// own points, which lie within `tol` of the curve.
 pub fn merge(position: Eval, chain: &mut Vec<SpanPiece>, tol: f64) {
-    let mut i = 0;
-    while i + 1 < chain.len() {
-        let (a0, b0, c0) = &chain[i];
-        let (a1, b1, c1) = &chain[i + 1];
+    // one pass, each piece moved once (a removal in place would make a long
+    // chain quadratic)
+    let mut rest = std::mem::take(chain).into_iter();
+    let Some(mut cur) = rest.next() else {
+        return;
+    };
+    for next in rest {
+        if crate::prepare::budget::exceeded() {
+            chain.push(std::mem::replace(&mut cur, next));
+            continue;
+        }
+        let (a0, b0, c0) = &cur;
+        let (a1, b1, c1) = &next;
         let joined = *b0 == *a1 && c0.len() >= 3 && c1.len() >= 3 && b0 > a0 && b1 > a1;
         let merged = joined
             .then(|| {
@@ -306,13 +315,11 @@ pub fn merge(position: Eval, chain: &mut Vec<SpanPiece>, tol: f64) {
             })
             .flatten();
         match merged {
-            Some(m) => {
-                chain[i] = m;
-                chain.remove(i + 1);
-            }
-            None => i += 1,
+            Some(m) => cur = m,
+            None => chain.push(std::mem::replace(&mut cur, next)),
         }
     }
+    chain.push(cur);
 }
 
 /// Scene bytes of the pieces `c` (16 per curve record, 24 per point).
@@ -333,6 +340,9 @@ fn fit_rec(
     depth: u32,
 ) -> Vec<SpanPiece> {
     let chord = vec![[p0[0], p0[1], 1.0], [p1[0], p1[1], 1.0]];
+    if !crate::prepare::budget::charge(1) {
+        return vec![(a, b, chord)];
+    }
     let max_degree = params.max_degree.clamp(1, 15);
     let min_degree = params.min_degree.clamp(1, max_degree);
     let mut best: Option<(Vec<H2>, f64)> = None;

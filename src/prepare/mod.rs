@@ -17,6 +17,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 internal! {
+    mod budget;
     mod convexity;
     mod features;
     mod fit;
@@ -56,6 +57,11 @@ pub struct PrepareOptions<'a> {
     pub edge_samples: usize,
     /// Called with `(stage, done, total)`.
     pub progress: Option<ProgressFn<'a>>,
+    /// Wall-clock limit of the whole preparation: once it passes, every
+    /// face's work budget runs out and [`prepare`] fails with
+    /// [`PrepareError::TimeLimit`]. `None`: only the per-face work budgets
+    /// ([`budget::face_budget`]) bound the work.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl Default for PrepareOptions<'_> {
@@ -66,6 +72,7 @@ impl Default for PrepareOptions<'_> {
             max_split_depth: 12,
             edge_samples: 9,
             progress: None,
+            time_limit: None,
         }
     }
 }
@@ -89,6 +96,18 @@ pub enum PrepareError {
     /// An option is out of range.
     #[error("bad option: {0}")]
     Option(String),
+    /// The preparation did not finish within [`PrepareOptions::time_limit`].
+    #[error(
+        "preparation exceeded the time limit of {seconds} s ({done} of {total} faces prepared); the file is refused"
+    )]
+    TimeLimit {
+        /// The limit, seconds.
+        seconds: f64,
+        /// Faces prepared within the limit.
+        done: usize,
+        /// Faces of the model.
+        total: usize,
+    },
 }
 
 /// Statistics of a preparation (for the CLI summary).
@@ -137,6 +156,7 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
             opts.max_cone_angle
         )));
     }
+    let deadline = opts.time_limit.and_then(|d| std::time::Instant::now().checked_add(d));
     let mut stats = PrepareStats::default();
     let mut scene = SceneData::default();
     let total_faces: usize = model.bodies.iter().map(|b| b.face_indices().count()).sum();
@@ -151,10 +171,25 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
         let mut face_nurbs = std::collections::HashMap::new();
         let face_list: Vec<usize> = body.face_indices().collect();
         // faces are independent: convert, classify, split and trim them in parallel
-        let results: Vec<(usize, Result<FaceOut, nurbs::NurbsError>)> = face_list
+        let results: Vec<(usize, Result<FaceOut, String>)> = face_list
             .par_iter()
             .map(|&fi| {
-                let r = model.faces.get(fi).map(|_| face_pieces(model, fi, body_idx, opts));
+                let r = model.faces.get(fi).map(|face| {
+                    let units = budget::face_budget(model, face);
+                    match budget::run(units, deadline, || face_pieces(model, fi, body_idx, opts)) {
+                        (r, None) => r.map_err(|e| e.to_string()),
+                        (_, Some(budget::Overrun::Units(u))) => Err(format!(
+                            "work budget of {u} units spent (projection, fitting and subdivision are bounded \
+                             per face, see README \"Limits\"); the face is left out"
+                        )),
+                        (_, Some(budget::Overrun::Clock)) => Err(format!(
+                            "took longer than {} s (projection, fitting and subdivision are bounded per face, \
+                             see README \"Limits\"); the face is left out",
+                            budget::FACE_SECONDS
+                        )),
+                        (_, Some(budget::Overrun::Deadline)) => Err("time limit reached".to_string()),
+                    }
+                });
                 let d = done_faces.fetch_add(1, Ordering::Relaxed) + 1;
                 if let Some(cb) = opts.progress {
                     cb("pieces", d, total_faces);
@@ -195,13 +230,23 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
                 }
             }
         }
+        if let Some(d) = opts
+            .time_limit
+            .filter(|_| deadline.is_some_and(|t| std::time::Instant::now() >= t))
+        {
+            return Err(PrepareError::TimeLimit {
+                seconds: d.as_secs_f64(),
+                done: stats.faces,
+                total: total_faces,
+            });
+        }
         if scene.pieces.len() == piece_first {
             if body.face_indices().count() == 0 {
                 continue;
             }
             return Err(PrepareError::EmptyBody {
                 body: bi,
-                name: body.name.clone(),
+                name: crate::import::escape::escape_str(&body.name),
                 reason: first_problem.unwrap_or_else(|| "every piece lies outside the trims".into()),
             });
         }

@@ -75,9 +75,13 @@ pub(super) fn face_pieces(
     let holes_only = nurbs::holes_only(face, &trim);
     let outer_first = face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty()) && !holes_only;
     let sigma = if face.same_sense { 1.0 } else { -1.0 };
+    let trim_segments: u64 = exact.chains.iter().map(|c| c.len() as u64).sum();
     let out = &mut stats.pieces;
     let ((ru0, ru1), (rv0, rv1)) = fnurbs.mapped.surface.domain();
     for bp in fnurbs.mapped.surface.bezier_patches() {
+        if !super::budget::charge(1) {
+            break;
+        }
         // a face range ending a rounding error away from a knot leaves a
         // sliver span (width ~1e-14): it has no area and no usable normal
         if !(bp.u.1 - bp.u.0 > 1e-9 * (ru1 - ru0) && bp.v.1 - bp.v.0 > 1e-9 * (rv1 - rv0)) {
@@ -127,6 +131,10 @@ pub(super) fn face_pieces(
                 let domain = [fu0, fu1, fv0, fv1];
                 if !(fu1 > fu0 && fv1 > fv0) {
                     continue;
+                }
+                // clipping a piece looks at every trim segment
+                if !super::budget::charge(1 + trim_segments / 16) {
+                    break;
                 }
                 let status = trim::trim_piece(&trim, &exact, outer_first, holes_only, &fnurbs, domain, nrect);
                 let (trimmed, fully_inside, loops) = match status {

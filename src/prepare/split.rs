@@ -159,7 +159,7 @@ pub fn make_nice_with(
         out.push(NicePatch { rect, cw, class, cone });
         return;
     }
-    if max_depth == 0 {
+    if max_depth == 0 || !super::budget::charge(1) {
         out.push(NicePatch {
             rect,
             cw,

@@ -70,6 +70,12 @@ impl Reader<'_> {
             let mut faces = Vec::with_capacity(n);
             for (f, of) in fl {
                 let fe = r.entry(f, &e)?;
+                if fe.entity != 510 {
+                    return Err(r.err(
+                        &e,
+                        format!("face pointer {f} should be a 510 face, is entity {} at DE {}", fe.entity, fe.de),
+                    ));
+                }
                 let idx = r.nested(&fe, |r| r.face_510(&fe, (of == 1) == sense, &a, m, cache))?;
                 faces.push(idx);
             }

@@ -198,6 +198,15 @@ impl Reader<'_> {
     /// unit scale, or identity for parameter space).
     pub fn curve(&mut self, ptr: i64, from: &DirEntry, parent: &Affine) -> Result<CurveSegment, IgesError> {
         let e = self.entry(ptr, from)?;
+        if let Some(class) = super::reader::other_class(e.entity, super::reader::Class::Curve) {
+            return Err(self.err(
+                from,
+                format!(
+                    "pointer {ptr} should be a curve, is entity {} ({class}) at DE {}",
+                    e.entity, e.de
+                ),
+            ));
+        }
         self.nested(&e, |r| r.curve_entity(&e, parent))
     }
 

@@ -64,11 +64,11 @@ fn int_field(r: &Record<'_>, k: usize, de: usize, name: &str) -> Result<i64, Ige
         line: r.line,
         de,
         msg: format!(
-            "field {} ({name}, columns {}-{}) is not an integer: {:?}",
+            "field {} ({name}, columns {}-{}) is not an integer: \"{}\"",
             k + 1,
             k * 8 + 1,
             k * 8 + 8,
-            String::from_utf8_lossy(&f[a..b])
+            crate::import::escape::escape_bytes(&f[a..b])
         ),
     })
 }
@@ -78,7 +78,7 @@ fn label(f: &[u8]) -> String {
     if f.iter().all(|&c| c == b' ') {
         return String::new();
     }
-    String::from_utf8_lossy(f).trim().to_string()
+    crate::import::escape::escape_bytes(f).trim().to_string()
 }
 
 /// Parses all directory entries. The records come in pairs (checked by the record splitter).
@@ -105,7 +105,7 @@ pub fn parse(records: &[Record<'_>]) -> Result<Vec<DirEntry>, IgesError> {
             return Err(IgesError::Directory {
                 line: a.line,
                 de,
-                msg: format!("status number {:?} is not 8 digits", String::from_utf8_lossy(status)),
+                msg: format!("status number \"{}\" is not 8 digits", crate::import::escape::escape_bytes(status)),
             });
         }
         let pair_at =

@@ -255,8 +255,8 @@ impl Params {
             Some(Tok::Raw(r)) => match parse_real(r) {
                 Some(v) => Ok(Some(v)),
                 None => {
-                    let s = String::from_utf8_lossy(r).into_owned();
-                    Err(self.err(format!("expected a number, found {s:?}")))
+                    let s = crate::import::escape::escape_bytes(r);
+                    Err(self.err(format!("expected a number, found \"{s}\"")))
                 }
             },
         }
@@ -291,8 +291,8 @@ impl Params {
             Some(Tok::Raw(r)) => match parse_int(r) {
                 Some(v) => Ok(Some(v)),
                 None => {
-                    let s = String::from_utf8_lossy(r).into_owned();
-                    Err(self.err(format!("expected an integer, found {s:?}")))
+                    let s = crate::import::escape::escape_bytes(r);
+                    Err(self.err(format!("expected an integer, found \"{s}\"")))
                 }
             },
         }
@@ -344,8 +344,8 @@ impl Params {
             None | Some(Tok::Empty) => Ok(None),
             Some(Tok::Str(s)) => Ok(Some(String::from_utf8_lossy(s).into_owned())),
             Some(Tok::Raw(r)) => {
-                let s = String::from_utf8_lossy(r).into_owned();
-                Err(self.err(format!("expected a Hollerith string (nH...), found {s:?}")))
+                let s = crate::import::escape::escape_bytes(r);
+                Err(self.err(format!("expected a Hollerith string (nH...), found \"{s}\"")))
             }
         }
     }

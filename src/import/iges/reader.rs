@@ -157,7 +157,7 @@ impl<'a> Reader<'a> {
             let back_ok = match parsed {
                 Some(v) => v == e.de,
                 None => {
-                    let back = String::from_utf8_lossy(field).trim().to_string();
+                    let back = crate::import::escape::escape_bytes(field).trim().to_string();
                     return Err(IgesError::Parameter {
                         line: r.line,
                         de: e.de,
@@ -288,5 +288,60 @@ impl<'a> Reader<'a> {
             w.push(format!("skipped {n} entities of type {t} ({why}), first DE {de}"));
         }
         w
+    }
+}
+
+/// What a pointer must lead to (IGES entity classes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// A curve entity (100–130, 142).
+    Curve,
+    /// A surface entity (108, 114–128, 140–144, 190–198).
+    Surface,
+}
+
+/// Curve entity types (supported or not).
+const CURVES: &[i64] = &[100, 102, 104, 106, 110, 112, 126, 130, 142];
+/// Surface entity types (supported or not).
+const SURFACES: &[i64] = &[108, 114, 118, 120, 122, 128, 140, 143, 144, 190, 192, 194, 196, 198];
+/// Topology entity types.
+const TOPOLOGY: &[i64] = &[186, 502, 504, 508, 510, 514];
+
+/// The class of entity type `t` when it is known to be of another kind than
+/// `want` (a surface where a curve must be, a vertex list, a point...):
+/// then a pointer to it is a wrong-type reference. `None` for the wanted
+/// class and for types of no known class (reported by the converters).
+pub fn other_class(t: i64, want: Class) -> Option<&'static str> {
+    let class = if CURVES.contains(&t) {
+        Some((Class::Curve, "a curve"))
+    } else if SURFACES.contains(&t) {
+        Some((Class::Surface, "a surface"))
+    } else if TOPOLOGY.contains(&t) {
+        return Some("a B-rep topology entity");
+    } else {
+        match t {
+            116 => return Some("a point"),
+            123 => return Some("a direction"),
+            124 => return Some("a transformation matrix"),
+            _ => None,
+        }
+    };
+    class.and_then(|(c, name)| (c != want).then_some(name))
+}
+
+#[cfg(test)]
+mod class_tests {
+    use super::*;
+
+    #[test]
+    fn pointers_to_other_kinds_are_wrong_types() {
+        assert_eq!(other_class(110, Class::Curve), None);
+        assert_eq!(other_class(128, Class::Surface), None);
+        assert_eq!(other_class(128, Class::Curve), Some("a surface"));
+        assert_eq!(other_class(110, Class::Surface), Some("a curve"));
+        assert_eq!(other_class(116, Class::Curve), Some("a point"));
+        assert_eq!(other_class(502, Class::Surface), Some("a B-rep topology entity"));
+        // unknown types are left to the converters (an unsupported-entity error)
+        assert_eq!(other_class(999, Class::Curve), None);
     }
 }

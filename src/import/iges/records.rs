@@ -162,8 +162,8 @@ pub fn split(bytes: &[u8]) -> Result<Records<'_>, IgesError> {
         let seq = parse_seq(digits).ok_or_else(|| IgesError::Record {
             line: line_no,
             msg: format!(
-                "sequence number in columns 74-80 is not a number: {:?}",
-                String::from_utf8_lossy(digits)
+                "sequence number in columns 74-80 is not a number: \"{}\"",
+                crate::import::escape::escape_bytes(digits)
             ),
         })?;
         if section < current {

@@ -64,6 +64,15 @@ impl Reader<'_> {
     /// The surface a pointer refers to, placed with `parent`.
     pub fn surface(&mut self, ptr: i64, from: &DirEntry, parent: &Affine) -> Result<SurfaceDef, IgesError> {
         let e = self.entry(ptr, from)?;
+        if let Some(class) = super::reader::other_class(e.entity, super::reader::Class::Surface) {
+            return Err(self.err(
+                from,
+                format!(
+                    "pointer {ptr} should be a surface, is entity {} ({class}) at DE {}",
+                    e.entity, e.de
+                ),
+            ));
+        }
         self.nested(&e, |r| r.surface_entity(&e, parent))
     }
 

@@ -46,7 +46,7 @@ impl<'e, 'a> Args<'e, 'a> {
     pub fn err(&self, msg: impl Into<String>) -> StepError {
         StepError::Param {
             at: self.at(),
-            entity: String::from_utf8_lossy(self.entity).into_owned(),
+            entity: crate::import::escape::escape_bytes(self.entity),
             msg: msg.into(),
         }
     }
@@ -54,7 +54,7 @@ impl<'e, 'a> Args<'e, 'a> {
     pub fn geom_err(&self, msg: impl Into<String>) -> StepError {
         StepError::Geometry {
             at: self.at(),
-            entity: String::from_utf8_lossy(self.entity).into_owned(),
+            entity: crate::import::escape::escape_bytes(self.entity),
             msg: msg.into(),
         }
     }
@@ -62,7 +62,7 @@ impl<'e, 'a> Args<'e, 'a> {
     pub fn count_err(&self, what: &'static str, count: i64) -> StepError {
         StepError::Count {
             at: self.at(),
-            entity: String::from_utf8_lossy(self.entity).into_owned(),
+            entity: crate::import::escape::escape_bytes(self.entity),
             what,
             count,
         }
@@ -118,6 +118,62 @@ impl<'e, 'a> Args<'e, 'a> {
                 target: id,
             }),
             _ => Err(self.wrong(k, "a reference", &p)),
+        }
+    }
+    /// The entity type of instance `idx` (its records' names, space
+    /// separated for a complex instance), escaped for a message.
+    pub fn type_of(&self, idx: usize) -> String {
+        let ex = self.ex;
+        let names: Vec<&[u8]> = ex
+            .instances
+            .get(idx)
+            .map(|i| ex.records_of(i).iter().map(|r| ex.name(r)).collect())
+            .unwrap_or_default();
+        crate::import::escape::escape_bytes(&names.join(&b' '))
+    }
+    /// True when instance `idx` has a record named one of `types`.
+    pub fn is_a(&self, idx: usize, types: &[&[u8]]) -> bool {
+        let ex = self.ex;
+        ex.instances.get(idx).is_some_and(|i| {
+            ex.records_of(i)
+                .iter()
+                .any(|r| types.iter().any(|t| ex.name(r).eq_ignore_ascii_case(t)))
+        })
+    }
+    /// The error for a reference from this instance to `target` of the wrong type.
+    pub fn wrong_type(&self, target: usize, expected: &'static str) -> StepError {
+        StepError::WrongType {
+            at: self.at(),
+            entity: crate::import::escape::escape_bytes(self.entity),
+            target: self.ex.instances.get(target).map_or(0, |i| i.id),
+            found: self.type_of(target),
+            expected,
+        }
+    }
+    /// A reference to an instance of one of `ty.0` (the schema's type of
+    /// the parameter); another type is a [`StepError::WrongType`] naming
+    /// both instances.
+    pub fn reference_to(&self, k: usize, ty: Ty) -> Result<usize, StepError> {
+        let t = self.reference(k)?;
+        if self.is_a(t, ty.0) {
+            Ok(t)
+        } else {
+            Err(self.wrong_type(t, ty.1))
+        }
+    }
+    /// [`Self::opt_reference`] checked like [`Self::reference_to`].
+    pub fn opt_reference_to(&self, k: usize, ty: Ty) -> Result<Option<usize>, StepError> {
+        match self.opt_reference(k)? {
+            Some(t) if !self.is_a(t, ty.0) => Err(self.wrong_type(t, ty.1)),
+            r => Ok(r),
+        }
+    }
+    /// [`Self::refs`] with every element checked like [`Self::reference_to`].
+    pub fn refs_to(&self, k: usize, ty: Ty) -> Result<Vec<usize>, StepError> {
+        let v = self.refs(k)?;
+        match v.iter().find(|&&t| !self.is_a(t, ty.0)) {
+            Some(&t) => Err(self.wrong_type(t, ty.1)),
+            None => Ok(v),
         }
     }
     /// An optional reference (`$` → None).
@@ -192,7 +248,7 @@ impl<'e, 'a> Args<'e, 'a> {
             other => Err(self.err(format!(
                 "parameter {}: expected .T. or .F., found .{}.",
                 k + 1,
-                String::from_utf8_lossy(other)
+                crate::import::escape::escape_bytes(other)
             ))),
         }
     }
@@ -209,6 +265,35 @@ impl<'e, 'a> Args<'e, 'a> {
         }
     }
 }
+
+/// A type a reference must lead to: accepted entity names, and the phrase
+/// naming them in a message.
+pub type Ty = (&'static [&'static [u8]], &'static str);
+
+/// CARTESIAN_POINT.
+pub const POINT: Ty = (&[b"CARTESIAN_POINT"], "a CARTESIAN_POINT");
+/// DIRECTION.
+pub const DIRECTION: Ty = (&[b"DIRECTION"], "a DIRECTION");
+/// VECTOR (or a DIRECTION, read with magnitude 1).
+pub const VECTOR: Ty = (&[b"VECTOR", b"DIRECTION"], "a VECTOR");
+/// A placement.
+pub const PLACEMENT: Ty = (
+    &[b"AXIS2_PLACEMENT_3D", b"AXIS2_PLACEMENT_2D", b"AXIS1_PLACEMENT"],
+    "an AXIS2_PLACEMENT_3D, AXIS2_PLACEMENT_2D or AXIS1_PLACEMENT",
+);
+/// VERTEX_POINT.
+pub const VERTEX: Ty = (&[b"VERTEX_POINT"], "a VERTEX_POINT");
+/// An edge used by an ORIENTED_EDGE.
+pub const EDGE: Ty = (&[b"EDGE_CURVE", b"ORIENTED_EDGE"], "an EDGE_CURVE");
+/// A loop of a face bound.
+pub const LOOP: Ty = (
+    &[b"EDGE_LOOP", b"VERTEX_LOOP", b"POLY_LOOP"],
+    "an EDGE_LOOP, VERTEX_LOOP or POLY_LOOP",
+);
+/// A bound of a face.
+pub const BOUND: Ty = (&[b"FACE_BOUND", b"FACE_OUTER_BOUND"], "a FACE_BOUND or FACE_OUTER_BOUND");
+/// A face of a shell.
+pub const FACE: Ty = (&[b"ADVANCED_FACE", b"FACE_SURFACE"], "an ADVANCED_FACE or FACE_SURFACE");
 
 /// A real from a plain parameter.
 pub fn real_of(p: Param) -> Option<f64> {

@@ -53,6 +53,9 @@ pub struct Builder<'e, 'a> {
     /// PCURVEs (`#N`) whose own range between their edge's vertices was not
     /// found (the 3-D range was kept).
     pub pcurve_range_misses: Vec<u64>,
+    /// References to an instance of another type than the schema requires,
+    /// read anyway (each a warning naming both instances).
+    pub type_warnings: Vec<String>,
 }
 
 impl<'e, 'a> Builder<'e, 'a> {
@@ -78,6 +81,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             edge_flips: HashMap::new(),
             placed_items: std::collections::HashSet::new(),
             pcurve_range_misses: Vec::new(),
+            type_warnings: Vec::new(),
         }
     }
 
@@ -204,7 +208,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             .map(|(name, n)| {
                 format!(
                     "skipped {n} {} instance{} (not used by any placed shape)",
-                    String::from_utf8_lossy(&name),
+                    crate::import::escape::escape_bytes(&name),
                     if n == 1 { "" } else { "s" }
                 )
             })

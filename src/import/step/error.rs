@@ -79,6 +79,22 @@ pub enum StepError {
         /// The missing id.
         target: u64,
     },
+    /// A reference to an instance of another type than the schema requires
+    /// there (an EDGE_CURVE where an ORIENTED_EDGE must be, a LINE where a
+    /// CARTESIAN_POINT must be).
+    #[error("{at}: {entity} refers to #{target} ({found}) where {expected} is required")]
+    WrongType {
+        /// The referring instance.
+        at: At,
+        /// Its entity type.
+        entity: String,
+        /// The referenced instance.
+        target: u64,
+        /// The referenced instance's entity type.
+        found: String,
+        /// What the schema requires.
+        expected: &'static str,
+    },
     /// Instances referring to each other in a cycle where a tree is required.
     #[error("{at}: cyclic reference ({what})")]
     Cycle {
@@ -143,6 +159,7 @@ impl StepError {
             | StepError::Nesting { at, .. }
             | StepError::Duplicate { at, .. }
             | StepError::Dangling { at, .. }
+            | StepError::WrongType { at, .. }
             | StepError::Cycle { at, .. }
             | StepError::Param { at, .. }
             | StepError::Count { at, .. }

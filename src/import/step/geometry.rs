@@ -73,36 +73,36 @@ impl<'e, 'a> Builder<'e, 'a> {
         if !a.entity.eq_ignore_ascii_case(b"VECTOR") {
             return Err(a.err("expected a VECTOR"));
         }
-        let d = self.direction(a.reference(1)?)?;
+        let d = self.direction(a.reference_to(1, super::access::DIRECTION)?)?;
         Ok((d, a.real(2)?))
     }
 
     /// AXIS2_PLACEMENT_3D / AXIS2_PLACEMENT_2D / AXIS1_PLACEMENT → frame.
     pub fn placement(&mut self, idx: usize) -> Result<Frame, StepError> {
         let a = self.simple(idx);
-        let o = self.point(a.reference(1)?)?;
+        let o = self.point(a.reference_to(1, super::access::POINT)?)?;
         let name = super::access::upper(a.entity);
         let (axis, reference) = match &*name {
             b"AXIS2_PLACEMENT_3D" => {
-                let z = match a.opt_reference(2)? {
+                let z = match a.opt_reference_to(2, super::access::DIRECTION)? {
                     Some(r) => self.direction(r)?,
                     None => Vec3::z(),
                 };
-                let x = match a.opt_reference(3)? {
+                let x = match a.opt_reference_to(3, super::access::DIRECTION)? {
                     Some(r) => Some(self.direction(r)?),
                     None => None,
                 };
                 (z, x)
             }
             b"AXIS2_PLACEMENT_2D" => {
-                let x = match a.opt_reference(2)? {
+                let x = match a.opt_reference_to(2, super::access::DIRECTION)? {
                     Some(r) => Some(self.direction(r)?),
                     None => None,
                 };
                 (Vec3::z(), x.or(Some(Vec3::x())))
             }
             b"AXIS1_PLACEMENT" => {
-                let z = match a.opt_reference(2)? {
+                let z = match a.opt_reference_to(2, super::access::DIRECTION)? {
                     Some(r) => self.direction(r)?,
                     None => Vec3::z(),
                 };
@@ -169,34 +169,34 @@ impl<'e, 'a> Builder<'e, 'a> {
         }
         match &*name {
             b"LINE" => {
-                let origin = self.point(a.reference(1)?)?;
-                let (d, _mag) = self.vector(a.reference(2)?)?;
+                let origin = self.point(a.reference_to(1, super::access::POINT)?)?;
+                let (d, _mag) = self.vector(a.reference_to(2, super::access::VECTOR)?)?;
                 Ok(Curve::Line { origin, dir: d })
             }
             b"CIRCLE" => {
-                let frame = self.placement(a.reference(1)?)?;
+                let frame = self.placement(a.reference_to(1, super::access::PLACEMENT)?)?;
                 let radius = self.positive_length(&a, 2)?;
                 Ok(Curve::Circle { frame, radius })
             }
             b"ELLIPSE" => {
-                let frame = self.placement(a.reference(1)?)?;
+                let frame = self.placement(a.reference_to(1, super::access::PLACEMENT)?)?;
                 let semi_x = self.positive_length(&a, 2)?;
                 let semi_y = self.positive_length(&a, 3)?;
                 Ok(Curve::Ellipse { frame, semi_x, semi_y })
             }
             b"PARABOLA" => {
-                let frame = self.placement(a.reference(1)?)?;
+                let frame = self.placement(a.reference_to(1, super::access::PLACEMENT)?)?;
                 let focal = self.positive_length(&a, 2)?;
                 Ok(Curve::Parabola { frame, focal })
             }
             b"HYPERBOLA" => {
-                let frame = self.placement(a.reference(1)?)?;
+                let frame = self.placement(a.reference_to(1, super::access::PLACEMENT)?)?;
                 let semi_x = self.positive_length(&a, 2)?;
                 let semi_y = self.positive_length(&a, 3)?;
                 Ok(Curve::Hyperbola { frame, semi_x, semi_y })
             }
             b"POLYLINE" => {
-                let pts = a.refs(1)?;
+                let pts = a.refs_to(1, super::access::POINT)?;
                 if pts.len() < 2 {
                     return Err(a.count_err("point count", pts.len() as i64));
                 }
@@ -310,6 +310,9 @@ impl<'e, 'a> Builder<'e, 'a> {
                     a.ex.index
                         .get(id)
                         .ok_or_else(|| StepError::Dangling { at: a.at(), target: id })?;
+                if !a.is_a(r, super::access::POINT.0) {
+                    return Err(a.wrong_type(r, super::access::POINT.1));
+                }
                 let pt = self.point(r)?;
                 return Ok(crate::import::eval::curve_param_of(curve, &pt));
             }
@@ -441,6 +444,9 @@ impl<'e, 'a> Builder<'e, 'a> {
         }
         let mut pts = Vec::with_capacity(n);
         for r in pole_refs {
+            if !b.is_a(r, super::access::POINT.0) {
+                return Err(b.wrong_type(r, super::access::POINT.1));
+            }
             let v = self.point(r)?;
             pts.push([v.x, v.y, v.z]);
         }
@@ -515,15 +521,15 @@ impl<'e, 'a> Builder<'e, 'a> {
         }
         match &*name {
             b"PLANE" => Ok(Surface::Plane {
-                frame: self.placement(a.reference(1)?)?,
+                frame: self.placement(a.reference_to(1, super::access::PLACEMENT)?)?,
             }),
             b"CYLINDRICAL_SURFACE" => {
-                let frame = self.placement(a.reference(1)?)?;
+                let frame = self.placement(a.reference_to(1, super::access::PLACEMENT)?)?;
                 let radius = self.positive_length(&a, 2)?;
                 Ok(Surface::Cylinder { frame, radius })
             }
             b"CONICAL_SURFACE" => {
-                let frame = self.placement(a.reference(1)?)?;
+                let frame = self.placement(a.reference_to(1, super::access::PLACEMENT)?)?;
                 let radius = self.length(&a, 2)?;
                 let semi_angle = a.real(3)? * self.angle;
                 if !(radius >= 0.0 && semi_angle.abs() > 1e-12 && semi_angle.abs() < std::f64::consts::FRAC_PI_2) {
@@ -536,12 +542,12 @@ impl<'e, 'a> Builder<'e, 'a> {
                 })
             }
             b"SPHERICAL_SURFACE" => {
-                let frame = self.placement(a.reference(1)?)?;
+                let frame = self.placement(a.reference_to(1, super::access::PLACEMENT)?)?;
                 let radius = self.positive_length(&a, 2)?;
                 Ok(Surface::Sphere { frame, radius })
             }
             b"TOROIDAL_SURFACE" | b"DEGENERATE_TOROIDAL_SURFACE" => {
-                let frame = self.placement(a.reference(1)?)?;
+                let frame = self.placement(a.reference_to(1, super::access::PLACEMENT)?)?;
                 let major = self.length(&a, 2)?;
                 let minor = self.positive_length(&a, 3)?;
                 if !(major.is_finite() && major >= 0.0) {
@@ -551,7 +557,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             }
             b"SURFACE_OF_REVOLUTION" => {
                 let profile = self.curve(a.reference(1)?)?;
-                let ax = self.placement(a.reference(2)?)?;
+                let ax = self.placement(a.reference_to(2, super::access::PLACEMENT)?)?;
                 Ok(Surface::Revolution {
                     profile: Box::new(profile),
                     axis_origin: ax.origin,
@@ -560,7 +566,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             }
             b"SURFACE_OF_LINEAR_EXTRUSION" => {
                 let profile = self.curve(a.reference(1)?)?;
-                let (d, _mag) = self.vector(a.reference(2)?)?;
+                let (d, _mag) = self.vector(a.reference_to(2, super::access::VECTOR)?)?;
                 Ok(Surface::Extrusion {
                     profile: Box::new(profile),
                     direction: d,
@@ -633,6 +639,9 @@ impl<'e, 'a> Builder<'e, 'a> {
                     b.ex.index
                         .get(id)
                         .ok_or_else(|| StepError::Dangling { at: b.at(), target: id })?;
+                if !b.is_a(r, super::access::POINT.0) {
+                    return Err(b.wrong_type(r, super::access::POINT.1));
+                }
                 let v = self.point(r)?;
                 pts.push([v.x, v.y, v.z]);
             }

@@ -34,6 +34,16 @@ pub fn read_step(bytes: &[u8], file_name: &str) -> Result<Model, StepError> {
     let mut b = builder::Builder::new(&ex, model);
     b.build_bodies()?;
     let mut warnings = b.skipped_warnings();
+    // wrong-type references read anyway: the first ones each, then a count
+    const SHOWN: usize = 20;
+    // (a shared geometry is looked at once per use)
+    let mut seen = std::collections::HashSet::new();
+    b.type_warnings.retain(|w| seen.insert(w.clone()));
+    let extra = b.type_warnings.len().saturating_sub(SHOWN);
+    warnings.extend(b.type_warnings.drain(..).take(SHOWN));
+    if extra > 0 {
+        warnings.push(format!("{extra} more references to an instance of another type than required"));
+    }
     if let Some(first) = b.pcurve_range_misses.first() {
         let n = b.pcurve_range_misses.len();
         warnings.push(format!(

@@ -69,7 +69,7 @@ struct Parser<'a> {
 
 /// The start of a string literal, quoted, for a warning.
 fn excerpt_str(raw: &[u8]) -> String {
-    let s = String::from_utf8_lossy(raw);
+    let s = crate::import::escape::escape_bytes(raw);
     let mut t: String = s.chars().take(40).collect();
     if s.chars().count() > 40 {
         t.push('…');
@@ -87,7 +87,7 @@ fn excerpt(b: &[u8]) -> String {
         .take_while(|&&c| c != b'\n' && c != b'\r')
         .count()
         .max(1);
-    format!("`{}`", String::from_utf8_lossy(&b[..n.min(b.len())]))
+    format!("`{}`", crate::import::escape::escape_bytes(&b[..n.min(b.len())]))
 }
 
 impl<'a> Parser<'a> {

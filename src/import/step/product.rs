@@ -93,7 +93,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         let Some(rec) = rec else {
             return Err(StepError::Param {
                 at: at_of(ex, idx),
-                entity: String::from_utf8_lossy(self.type_name(idx)).into_owned(),
+                entity: crate::import::escape::escape_bytes(self.type_name(idx)),
                 msg: "representation without (name, items, context)".into(),
             });
         };
@@ -226,7 +226,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             self.model.warnings.push(format!(
                 "{}: transformation {} not supported, component left unplaced",
                 at_of(self.ex, t),
-                String::from_utf8_lossy(ta.entity)
+                crate::import::escape::escape_bytes(ta.entity)
             ));
             return Ok(None);
         }
@@ -629,7 +629,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 self.model.warnings.push(format!(
                     "{}: {} of a surface model is unbounded (no natural boundary): not read as a face",
                     at_of(self.ex, s),
-                    String::from_utf8_lossy(self.type_name(s))
+                    crate::import::escape::escape_bytes(self.type_name(s))
                 ));
             }
         }

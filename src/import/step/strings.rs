@@ -187,7 +187,7 @@ fn directive(rest: &[u8], out: &mut String) -> Result<usize, String> {
     } else {
         Err(format!(
             "unknown escape `{}`",
-            String::from_utf8_lossy(&rest[..rest.len().min(4)])
+            crate::import::escape::escape_bytes(&rest[..rest.len().min(4)])
         ))
     }
 }

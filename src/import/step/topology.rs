@@ -244,7 +244,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         if !a.entity.eq_ignore_ascii_case(b"VERTEX_POINT") {
             return Err(a.err("expected a VERTEX_POINT"));
         }
-        let point = self.point(a.reference(1)?)?;
+        let point = self.point(a.reference_to(1, super::access::POINT)?)?;
         let k = self.model.vertices.len();
         self.model.vertices.push(Vertex {
             point,
@@ -265,8 +265,8 @@ impl<'e, 'a> Builder<'e, 'a> {
             let flipped = self.model.edges.get(e).map(|_| self.edge_flip(idx)).unwrap_or(false);
             return Ok((e, flipped));
         }
-        let vs = self.vertex(a.reference(1)?)?;
-        let ve = self.vertex(a.reference(2)?)?;
+        let vs = self.vertex(a.reference_to(1, super::access::VERTEX)?)?;
+        let ve = self.vertex(a.reference_to(2, super::access::VERTEX)?)?;
         let geom = a.reference(3)?;
         let curve = self.curve(geom)?;
         let ps = self.model.vertices.get(vs).map(|v| v.point).unwrap_or_default();
@@ -335,6 +335,13 @@ impl<'e, 'a> Builder<'e, 'a> {
         for pc in ga.refs(2)? {
             let pa = self.simple(pc);
             if !pa.entity.eq_ignore_ascii_case(b"PCURVE") {
+                // the schema's pcurve_or_surface: a surface is allowed (and unused)
+                let name = super::access::upper(self.type_name(pc));
+                let surface = name.windows(7).any(|w| w == b"SURFACE") || &*name == b"PLANE";
+                if !surface {
+                    let w = ga.wrong_type(pc, "a PCURVE or a surface");
+                    self.type_warnings.push(format!("{w}; ignored"));
+                }
                 continue;
             }
             if pa.reference(1)? == surf {
@@ -373,14 +380,14 @@ impl<'e, 'a> Builder<'e, 'a> {
         let name = super::access::upper(a.entity);
         let (edge_idx, orientation) = match &*name {
             b"ORIENTED_EDGE" => {
-                let mut e = a.reference(3)?;
+                let mut e = a.reference_to(3, super::access::EDGE)?;
                 let mut o = a.boolean(4, true)?;
                 // an oriented edge of an oriented edge
                 let mut guard = 0;
                 while self.type_name(e).eq_ignore_ascii_case(b"ORIENTED_EDGE") && guard < 8 {
                     let ia = self.simple(e);
                     o = o == ia.boolean(4, true)?;
-                    e = ia.reference(3)?;
+                    e = ia.reference_to(3, super::access::EDGE)?;
                     guard += 1;
                 }
                 (e, o)
@@ -455,13 +462,23 @@ impl<'e, 'a> Builder<'e, 'a> {
             b"EDGE_LOOP" => {
                 let mut coedges = Vec::new();
                 for oe in a.refs(1)? {
+                    if !a.is_a(oe, &[b"ORIENTED_EDGE"]) {
+                        if a.is_a(oe, &[b"EDGE_CURVE"]) {
+                            // accepted (read as used along its own sense), never silently
+                            let w = a.wrong_type(oe, "an ORIENTED_EDGE");
+                            self.type_warnings
+                                .push(format!("{w}; read as an ORIENTED_EDGE along the edge's own sense"));
+                        } else {
+                            return Err(a.wrong_type(oe, "an ORIENTED_EDGE"));
+                        }
+                    }
                     coedges.push(self.coedge(oe, surf, surface, seam_uses)?);
                 }
                 Ok(Bound::Edges(Loop { coedges, source }))
             }
-            b"VERTEX_LOOP" => Ok(Bound::Vertex(self.vertex(a.reference(1)?)?)),
+            b"VERTEX_LOOP" => Ok(Bound::Vertex(self.vertex(a.reference_to(1, super::access::VERTEX)?)?)),
             b"POLY_LOOP" => {
-                let pts = a.refs(1)?;
+                let pts = a.refs_to(1, super::access::POINT)?;
                 let mut p = Vec::with_capacity(pts.len());
                 for r in pts {
                     p.push(self.point(r)?);
@@ -502,7 +519,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         if !matches!(&*name, b"ADVANCED_FACE" | b"FACE_SURFACE") {
             return Err(a.err("expected an ADVANCED_FACE or FACE_SURFACE"));
         }
-        let bounds = a.refs(1)?;
+        let bounds = a.refs_to(1, super::access::BOUND)?;
         let surf = a.reference(2)?;
         let same_sense = a.boolean(3, true)?;
         let surface = self.surface_for(surf, false)?;
@@ -519,7 +536,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 _ => return Err(ba.err("expected a FACE_BOUND or FACE_OUTER_BOUND")),
             };
             let orientation = ba.boolean(2, true)?;
-            let mut lp = match self.face_loop(ba.reference(1)?, surf, &surface, &mut seam_uses)? {
+            let mut lp = match self.face_loop(ba.reference_to(1, super::access::LOOP)?, surf, &surface, &mut seam_uses)? {
                 Bound::Edges(lp) => lp,
                 Bound::Vertex(v) => {
                     vertex_loops.push((v, self.ex.instances.get(b).map_or(0, |i| i.id)));
@@ -593,7 +610,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         match &*name {
             b"CLOSED_SHELL" | b"OPEN_SHELL" | b"CONNECTED_FACE_SET" => {
                 let mut faces = Vec::new();
-                for f in a.refs(1)? {
+                for f in a.refs_to(1, super::access::FACE)? {
                     faces.push(self.face(f)?);
                 }
                 Ok(Shell {

@@ -79,7 +79,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                     let p = s.of(si.ex.src);
                     Some(
                         prefix_factor(p)
-                            .ok_or_else(|| si.err(format!("unknown SI prefix .{}.", String::from_utf8_lossy(p))))?,
+                            .ok_or_else(|| si.err(format!("unknown SI prefix .{}.", crate::import::escape::escape_bytes(p))))?,
                     )
                 }
                 _ => None,

@@ -96,7 +96,9 @@ fn add_outside(h: &[H2], off: [f64; 2], a: f64, b: f64, r: &[f64; 4], run: &mut 
                 run.push(c);
                 run.push(q);
             }
-            Err(()) if depth < 40 && t - prev_t > 1e-15 => {
+            // (each halving charged to the face's work budget: a wild curve
+            // could otherwise halve 2^40 times)
+            Err(()) if depth < 40 && t - prev_t > 1e-15 && crate::prepare::budget::charge(1) => {
                 add_outside(h, off, prev_t, t, r, run, depth + 1);
             }
             Err(()) => {
