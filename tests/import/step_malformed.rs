@@ -137,9 +137,14 @@ fn wrong_parameter_count() {
 
 #[test]
 fn wrong_entity_where_a_reference_points() {
+    // located at the referring instance, naming the one it refers to
     let t = file_with(8, "#8=EDGE_CURVE('',#10,#9,#11,.T.);");
-    let e = expect_at(&t, line_of(&t, "#10="), 10);
-    assert!(e.to_string().contains("VERTEX_POINT"), "{e}");
+    let e = expect_at(&t, line_of(&t, "#8="), 8);
+    let msg = e.to_string();
+    assert!(
+        msg.contains("VERTEX_POINT") && msg.contains("#10 (CARTESIAN_POINT)"),
+        "{msg}"
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@ use super::error::IgesError;
 use super::reader::Reader;
 use super::surfaces::{map_pcurve, SurfaceDef};
 use super::transform::Affine;
+use crate::geom::Vec3;
 use crate::import::model::{Coedge, Curve, CurveSegment, Face, Loop};
 
 fn split_composite(s: CurveSegment) -> Vec<CurveSegment> {
@@ -238,8 +239,8 @@ impl Reader<'_> {
         let surface = sd.bounded();
         // On a surface closed in both directions a loop bounds two regions;
         // a clockwise outer loop keeps the complement (as Open CASCADE reads it).
-        if let (Some(o), (Some(_), Some(_))) = (&outer, surface.periods()) {
-            if loop_signed_area(o).is_some_and(|a| a < 0.0) {
+        if let (Some(o), periods @ (Some(_), Some(_))) = (&outer, surface.periods()) {
+            if loop_signed_area(o).is_some_and(|a| a < 0.0) && !spans_a_period(o, periods) {
                 self.notes.push(format!(
                     "DE {}: clockwise outer boundary on a closed surface read as a hole in the whole surface",
                     e.de
@@ -259,6 +260,35 @@ impl Reader<'_> {
 
 /// Signed area of a loop's p-curves in parameter space (`None` when a coedge has none).
 fn loop_signed_area(l: &Loop) -> Option<f64> {
+    let pts = loop_pcurve_samples(l)?;
+    let n = pts.len();
+    let mut a = 0.0;
+    for i in 0..n {
+        let (p, q) = (pts[i], pts[(i + 1) % n]);
+        a += p.x * q.y - q.x * p.y;
+    }
+    Some(0.5 * a)
+}
+
+/// True when a loop's p-curves reach round a whole period of `periods` (up
+/// to rounding: seam lines at 0 and 6.283185307): it bounds a band or the
+/// whole closed surface, whatever its direction, never a hole.
+fn spans_a_period(l: &Loop, periods: (Option<f64>, Option<f64>)) -> bool {
+    let Some(pts) = loop_pcurve_samples(l) else {
+        return false;
+    };
+    let extent = |k: usize| {
+        let c = |p: &Vec3| if k == 0 { p.x } else { p.y };
+        let lo = pts.iter().map(c).fold(f64::INFINITY, f64::min);
+        let hi = pts.iter().map(c).fold(f64::NEG_INFINITY, f64::max);
+        hi - lo
+    };
+    periods.0.is_some_and(|p| extent(0) >= p * (1.0 - 1e-6)) || periods.1.is_some_and(|p| extent(1) >= p * (1.0 - 1e-6))
+}
+
+/// The loop's p-curves sampled in order (`None` when a coedge has none or
+/// fewer than 3 points result).
+fn loop_pcurve_samples(l: &Loop) -> Option<Vec<Vec3>> {
     let mut pts = Vec::new();
     for c in &l.coedges {
         let pc = c.pcurve.as_ref()?;
@@ -268,16 +298,7 @@ fn loop_signed_area(l: &Loop) -> Option<f64> {
         }
         pts.extend(s);
     }
-    let n = pts.len();
-    if n < 3 {
-        return None;
-    }
-    let mut a = 0.0;
-    for i in 0..n {
-        let (p, q) = (pts[i], pts[(i + 1) % n]);
-        a += p.x * q.y - q.x * p.y;
-    }
-    Some(0.5 * a)
+    (pts.len() >= 3).then_some(pts)
 }
 
 /// True when a p-curve stays inside the surface's natural parameter box
