@@ -70,11 +70,6 @@ const WAVE2_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "4 coedges change direction and 8 curve poles change after IGES → IGES (143 bounded surfaces; not yet explained)",
     ),
     (
-        "wave2/iges_nist_144_example2.igs",
-        "iges→step",
-        "the 144 DE135 reads back with its outer and hole loops changed (its holes are wrong on import already)",
-    ),
-    (
         "wave2/step_sw2011_sewfaces.step",
         "step→iges",
         "two open shells read back as one body (IGES has no open shell)",
