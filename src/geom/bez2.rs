@@ -358,6 +358,13 @@ pub fn ray_crosses(h: &[H2], x_lo: f64, x_hi: f64, u: f64, v: f64) -> bool {
     if let Some(crosses) = crossing_side_by_hulls(h, u, v, rising) {
         return crosses;
     }
+    crossing_side_by_bisection(h, x_lo, x_hi, u, v, rising)
+}
+
+/// The side of the crossing of `y = v` on the `y`-monotone curve `h`
+/// (`rising`: `y` grows with `t`): true when `u` lies left of it, the
+/// crossing found by bisection of `t` to the last bit.
+fn crossing_side_by_bisection(h: &[H2], x_lo: f64, x_hi: f64, u: f64, v: f64, rising: bool) -> bool {
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
     let mut x = 0.5 * (x_lo + x_hi);
     for _ in 0..64 {
@@ -453,26 +460,7 @@ mod tests {
         if u >= x_hi {
             return false;
         }
-        let rising = y1 > y0;
-        let (mut lo, mut hi) = (0.0f64, 1.0f64);
-        let mut x = 0.5 * (x_lo + x_hi);
-        for _ in 0..64 {
-            let m = 0.5 * (lo + hi);
-            if !(m > lo && m < hi) {
-                break;
-            }
-            let p = eval(h, m);
-            x = p[0];
-            if p[1] == v {
-                break;
-            }
-            if (p[1] < v) == rising {
-                lo = m;
-            } else {
-                hi = m;
-            }
-        }
-        u < x
+        crossing_side_by_bisection(h, x_lo, x_hi, u, v, y1 > y0)
     }
 
     #[test]

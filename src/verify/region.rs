@@ -36,6 +36,31 @@ const G3: [(f64, f64); 3] = [
     (0.887_298_334_620_741_7, 5.0 / 18.0),
 ];
 
+/// The nodes `(s, Gauss weight, Simpson weight)` on `[0, 1]` cut into `n`
+/// intervals: each interval's three Gauss points (the middle one also
+/// carries Simpson's middle weight) and the interval ends (Simpson's end
+/// weights), for the two quadrature orders whose difference bounds the
+/// area's error.
+fn quadrature_nodes(n: usize) -> Vec<(f64, f64, f64)> {
+    let nf = n as f64;
+    let mut pts = Vec::with_capacity(4 * n + 1);
+    for i in 0..=n {
+        pts.push((
+            i as f64 / nf,
+            0.0,
+            if i == 0 || i == n { 1.0 } else { 2.0 } / (6.0 * nf),
+        ));
+        if i < n {
+            pts.extend(
+                G3.iter()
+                    .enumerate()
+                    .map(|(k, &(x, w))| ((i as f64 + x) / nf, w / nf, if k == 1 { 4.0 / (6.0 * nf) } else { 0.0 })),
+            );
+        }
+    }
+    pts
+}
+
 use super::piece::{G5, G8};
 
 /// One traced point of a loop.
@@ -336,67 +361,54 @@ impl<'m> Region<'m> {
             }
             for (seg, param, seam, _, _) in chain {
                 let n = intervals(&seg.curve);
-                let nf = n as f64;
-                for i in 0..=n {
-                    let mut pts = vec![(
-                        i as f64 / nf,
-                        0.0,
-                        if i == 0 || i == n { 1.0 } else { 2.0 } / (6.0 * nf),
-                    )];
-                    if i < n {
-                        pts.extend(G3.iter().enumerate().map(|(k, &(x, w))| {
-                            ((i as f64 + x) / nf, w / nf, if k == 1 { 4.0 / (6.0 * nf) } else { 0.0 })
-                        }));
-                    }
-                    for (s, wg, ws) in pts {
-                        let cp = seg.eval_unit(s);
-                        let (ab, p, d) = if param {
-                            let mut ab = r.to_ab(cp.p.x, cp.p.y);
-                            if let Some(h) = prev {
-                                for k in 0..2 {
-                                    if let Some(per) = period[k] {
-                                        ab[k] += ((h[k] - ab[k]) / per).round() * per;
-                                    }
+                for (s, wg, ws) in quadrature_nodes(n) {
+                    let cp = seg.eval_unit(s);
+                    let (ab, p, d) = if param {
+                        let mut ab = r.to_ab(cp.p.x, cp.p.y);
+                        if let Some(h) = prev {
+                            for k in 0..2 {
+                                if let Some(per) = period[k] {
+                                    ab[k] += ((h[k] - ab[k]) / per).round() * per;
                                 }
                             }
-                            let p = face.surface.eval(cp.p.x, cp.p.y);
-                            let d = r.to_ab(cp.d1.x, cp.d1.y);
-                            (ab, p, d)
-                        } else {
-                            let (ab, _) = r.project_near(&cp.p, prev, 1e-7 * (1.0 + cp.p.norm()));
-                            // (a', b') from S_a a' + S_b b' = C' (least squares)
-                            let (_, sa, sb) = r.derivs(ab);
-                            let (g11, g12, g22) = (sa.dot(&sa), sa.dot(&sb), sb.dot(&sb));
-                            let (r1, r2) = (sa.dot(&cp.d1), sb.dot(&cp.d1));
-                            let det = g11 * g22 - g12 * g12;
-                            let d = if det > 1e-300 {
-                                [(r1 * g22 - r2 * g12) / det, (r2 * g11 - r1 * g12) / det]
-                            } else {
-                                [0.0, 0.0]
-                            };
-                            (ab, cp.p, d)
-                        };
-                        if wg > 0.0 {
-                            let len = if param {
-                                let (_, sa, sb) = r.derivs(ab);
-                                (sa * d[0] + sb * d[1]).norm()
-                            } else {
-                                cp.d1.norm()
-                            };
-                            r.perimeter += len * wg;
                         }
-                        prev = Some(ab);
-                        tl.nodes.push(Node {
-                            ab,
-                            p,
-                            db: d[1],
-                            wg,
-                            ws,
-                            seam,
-                            seg: r.segments.len(),
-                            x: s,
-                        });
+                        let p = face.surface.eval(cp.p.x, cp.p.y);
+                        let d = r.to_ab(cp.d1.x, cp.d1.y);
+                        (ab, p, d)
+                    } else {
+                        let (ab, _) = r.project_near(&cp.p, prev, 1e-7 * (1.0 + cp.p.norm()));
+                        // (a', b') from S_a a' + S_b b' = C' (least squares)
+                        let (_, sa, sb) = r.derivs(ab);
+                        let (g11, g12, g22) = (sa.dot(&sa), sa.dot(&sb), sb.dot(&sb));
+                        let (r1, r2) = (sa.dot(&cp.d1), sb.dot(&cp.d1));
+                        let det = g11 * g22 - g12 * g12;
+                        let d = if det > 1e-300 {
+                            [(r1 * g22 - r2 * g12) / det, (r2 * g11 - r1 * g12) / det]
+                        } else {
+                            [0.0, 0.0]
+                        };
+                        (ab, cp.p, d)
+                    };
+                    if wg > 0.0 {
+                        let len = if param {
+                            let (_, sa, sb) = r.derivs(ab);
+                            (sa * d[0] + sb * d[1]).norm()
+                        } else {
+                            cp.d1.norm()
+                        };
+                        r.perimeter += len * wg;
                     }
+                    prev = Some(ab);
+                    tl.nodes.push(Node {
+                        ab,
+                        p,
+                        db: d[1],
+                        wg,
+                        ws,
+                        seam,
+                        seg: r.segments.len(),
+                        x: s,
+                    });
                 }
                 r.segments.push((seg, param));
             }
@@ -442,36 +454,23 @@ impl<'m> Region<'m> {
                     true,
                 ));
                 let n = 8;
-                let nf = n as f64;
-                for i in 0..=n {
-                    let mut pts = vec![(
-                        i as f64 / nf,
-                        0.0,
-                        if i == 0 || i == n { 1.0 } else { 2.0 } / (6.0 * nf),
-                    )];
-                    if i < n {
-                        pts.extend(G3.iter().enumerate().map(|(k, &(x, w))| {
-                            ((i as f64 + x) / nf, w / nf, if k == 1 { 4.0 / (6.0 * nf) } else { 0.0 })
-                        }));
+                for (s, wg, ws) in quadrature_nodes(n) {
+                    let ab = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
+                    let (u, v) = r.to_uv(ab);
+                    if wg > 0.0 {
+                        let (_, sa, sb) = r.derivs(ab);
+                        r.perimeter += ((sa * (b[0] - a[0])) + (sb * (b[1] - a[1]))).norm() * wg;
                     }
-                    for (s, wg, ws) in pts {
-                        let ab = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
-                        let (u, v) = r.to_uv(ab);
-                        if wg > 0.0 {
-                            let (_, sa, sb) = r.derivs(ab);
-                            r.perimeter += ((sa * (b[0] - a[0])) + (sb * (b[1] - a[1]))).norm() * wg;
-                        }
-                        tl.nodes.push(Node {
-                            ab,
-                            p: face.surface.eval(u, v),
-                            db: b[1] - a[1],
-                            wg,
-                            ws,
-                            seam: false,
-                            seg: r.segments.len() - 1,
-                            x: s,
-                        });
-                    }
+                    tl.nodes.push(Node {
+                        ab,
+                        p: face.surface.eval(u, v),
+                        db: b[1] - a[1],
+                        wg,
+                        ws,
+                        seam: false,
+                        seg: r.segments.len() - 1,
+                        x: s,
+                    });
                 }
             }
             for n in &tl.nodes {
