@@ -6,117 +6,28 @@
 //! Without a C compiler (`$CC` or `cc`) or valgrind the tests print a skip
 //! message; `.ci/run` installs both.
 
+use super::host_build::{compiler, has_valgrind, root, run};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The directory holding the `libextrack` cargo built alongside this test
-/// (`target/<profile>/deps`).
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().to_path_buf();
-    let so = dir.join(format!(
-        "{}extrack{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(so.exists(), "{} not built (crate-type cdylib)", so.display());
-    dir
-}
+use std::process::Command;
 
 fn cc() -> Option<String> {
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let ok = Command::new(&cc)
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if ok {
-        Some(cc)
-    } else {
-        println!("SKIP: no C compiler ({cc}); C host tests skipped");
-        None
-    }
-}
-
-fn has_valgrind() -> bool {
-    let ok = Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !ok {
-        println!("SKIP: valgrind not installed; memory checks of the C hosts skipped");
-    }
-    ok
+    compiler("CC", "cc")
 }
 
 /// Compiles `tools/c-host/<name>.c` into `dir/<name>`, linked to the cdylib.
 fn compile(cc: &str, name: &str, dir: &Path) -> PathBuf {
-    let exe = dir.join(name);
-    let lib = lib_dir();
-    let out = Command::new(cc)
-        .args(["-std=c11", "-O2", "-g", "-Wall", "-Wextra", "-Werror", "-pedantic"])
-        .arg("-I")
-        .arg(root().join("include"))
-        .arg("-I")
-        .arg(root().join("tools/c-host"))
-        .arg(root().join(format!("tools/c-host/{name}.c")))
-        .arg("-o")
-        .arg(&exe)
-        .arg("-L")
-        .arg(&lib)
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .args(["-lextrack", "-lpthread", "-lm"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "compiling {name}.c failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
+    super::host_build::compile(
+        cc,
+        "c11",
+        &format!("tools/c-host/{name}.c"),
+        &["tools/c-host"],
+        dir,
+        name,
+    )
 }
 
-fn run(cmd: &mut Command) -> (String, String) {
-    // cargo puts `target/<profile>` before `deps` in LD_LIBRARY_PATH, which
-    // would override the hosts' rpath with a stale `libextrack.so` that an
-    // earlier `cargo build` left there
-    let Output { status, stdout, stderr } = cmd.env_remove("LD_LIBRARY_PATH").output().unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&stdout).into_owned(),
-        String::from_utf8_lossy(&stderr).into_owned(),
-    );
-    assert!(
-        status.success(),
-        "{cmd:?} failed ({status}):\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
-    (stdout, stderr)
-}
-
-/// Runs under valgrind memcheck; fails on any invalid access or definite /
-/// indirect leak.
 fn valgrind(exe: &Path, args: &[&Path]) -> String {
-    let mut cmd = Command::new("valgrind");
-    cmd.args([
-        "--error-exitcode=99",
-        "--leak-check=full",
-        "--show-leak-kinds=definite,indirect",
-        "--errors-for-leak-kinds=definite,indirect",
-        "--track-origins=yes",
-    ])
-    .arg(exe)
-    .args(args);
-    let (_, stderr) = run(&mut cmd);
-    assert!(stderr.contains("ERROR SUMMARY: 0 errors"), "valgrind:\n{stderr}");
-    assert!(
-        stderr.contains("definitely lost: 0 bytes") || stderr.contains("All heap blocks were freed"),
-        "valgrind:\n{stderr}"
-    );
-    stderr
+    super::host_build::valgrind(exe, args).1
 }
 
 /// Writes the prepared scene of `fixtures/<model>` into `dir` and returns its path.

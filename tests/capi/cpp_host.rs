@@ -6,74 +6,12 @@
 //! Without a C++ compiler (`$CXX` or `g++`) or valgrind the tests print a
 //! skip message; `.ci/run` installs both.
 
+use super::host_build::{compiler, has_valgrind, root, run, valgrind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The directory holding the `libextrack` cargo built alongside this test.
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().to_path_buf();
-    let so = dir.join(format!(
-        "{}extrack{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(so.exists(), "{} not built (crate-type cdylib)", so.display());
-    dir
-}
-
-fn cxx() -> Option<String> {
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
-    let ok = Command::new(&cxx)
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if ok {
-        Some(cxx)
-    } else {
-        println!("SKIP: no C++ compiler ({cxx}); C++ host test skipped");
-        None
-    }
-}
-
 fn compile(cxx: &str, dir: &Path) -> PathBuf {
-    let exe = dir.join("host");
-    let lib = lib_dir();
-    let out = Command::new(cxx)
-        .args(["-std=c++17", "-O2", "-g", "-Wall", "-Wextra", "-Werror", "-pedantic"])
-        .arg("-I")
-        .arg(root().join("include"))
-        .arg(root().join("examples/cpp/host.cpp"))
-        .arg("-o")
-        .arg(&exe)
-        .arg("-L")
-        .arg(&lib)
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .args(["-lextrack", "-lpthread", "-lm"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "compiling host.cpp failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
-}
-
-fn run(cmd: &mut Command) -> (String, String) {
-    // as in tests/capi_host.rs: no stale libextrack.so from LD_LIBRARY_PATH
-    let o = cmd.env_remove("LD_LIBRARY_PATH").output().unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    );
-    assert!(o.status.success(), "{cmd:?} failed ({}):\n{stdout}\n{stderr}", o.status);
-    (stdout, stderr)
+    super::host_build::compile(cxx, "c++17", "examples/cpp/host.cpp", &[], dir, "host")
 }
 
 fn value<'a>(line: &'a str, key: &str) -> &'a str {
@@ -90,7 +28,7 @@ fn line<'a>(out: &'a str, prefix: &str) -> &'a str {
 
 #[test]
 fn cpp_host_runs_and_reports_errors_as_exceptions() {
-    let Some(cxx) = cxx() else { return };
+    let Some(cxx) = compiler("CXX", "g++") else { return };
     let dir = tempfile::tempdir().unwrap();
     let exe = compile(&cxx, dir.path());
     let model = root().join("fixtures/assembly.step");
@@ -161,14 +99,8 @@ fn cpp_host_runs_and_reports_errors_as_exceptions() {
 
 #[test]
 fn cpp_host_under_valgrind() {
-    let Some(cxx) = cxx() else { return };
-    let ok = Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !ok {
-        println!("SKIP: valgrind not installed; memory check of the C++ host skipped");
+    let Some(cxx) = compiler("CXX", "g++") else { return };
+    if !has_valgrind() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -177,16 +109,6 @@ fn cpp_host_under_valgrind() {
     let prepared = extrack::batch::prepare_file(&model, &extrack::batch::FileOptions::default()).unwrap();
     let scene = dir.path().join("ellipsoid.exs");
     std::fs::write(&scene, &prepared.bytes).unwrap();
-    let (out, stderr) = run(Command::new("valgrind")
-        .args([
-            "--error-exitcode=99",
-            "--leak-check=full",
-            "--show-leak-kinds=definite,indirect",
-            "--errors-for-leak-kinds=definite,indirect",
-        ])
-        .arg(&exe)
-        .arg(&model)
-        .arg(&scene));
-    assert!(stderr.contains("ERROR SUMMARY: 0 errors"), "valgrind:\n{stderr}");
+    let (out, _) = valgrind(&exe, &[&model, &scene]);
     assert_eq!(out.lines().last(), Some("done"), "{out}");
 }
