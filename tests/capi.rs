@@ -17,3 +17,5 @@ mod capi_pair;
 mod checks;
 #[path = "capi/cpp_host.rs"]
 mod cpp_host;
+#[path = "capi/host_build.rs"]
+mod host_build;

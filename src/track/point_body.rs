@@ -213,6 +213,16 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             let border = (body.kind == BodyKind::Solid && dist > 0.0 && (!facing || claims_inside))
                 .then(|| border_pseudo_normal(body, k, &c.point))
                 .flatten();
+            // a border witness with no bordering edge found through it and
+            // q − c tangent to the face (|n·(q − c)| within 1e-6 of |n|·d):
+            // the face normal's side is rounding noise, the nearest edge's
+            // pseudo-normal tells it (as for a trim witness below)
+            let tangent = n.dot(&dr).abs() <= 1e-6 * n.norm() * dist;
+            let border = border.or_else(|| {
+                (body.kind == BodyKind::Solid && dist > 0.0 && tangent)
+                    .then(|| nearest_edge_pseudo_normal(body, &c.point))
+                    .flatten()
+            });
             match border {
                 Some(pn) => toward(pn),
                 None => (
@@ -242,15 +252,9 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             let n = if t.edge != NONE {
                 body.edge_pseudo_normal_near(t.edge, &c.point)
             } else if body.kind == BodyKind::Solid {
-                border_pseudo_normal(body, t.piece, &c.point).unwrap_or_else(|| {
-                    let nearest = (0..body.edges.len() as u32)
-                        .filter_map(|e| body.edge_samples_dist2(e, &c.point).map(|d| (d, e)))
-                        .min_by(|x, y| x.0.total_cmp(&y.0));
-                    match nearest {
-                        Some((_, e)) => body.edge_pseudo_normal_near(e, &c.point),
-                        None => body.piece_normal(t.piece, uv),
-                    }
-                })
+                border_pseudo_normal(body, t.piece, &c.point)
+                    .or_else(|| nearest_edge_pseudo_normal(body, &c.point))
+                    .unwrap_or_else(|| body.piece_normal(t.piece, uv))
             } else {
                 body.piece_normal(t.piece, uv)
             };
@@ -270,6 +274,17 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
         piece,
         params,
     }
+}
+
+/// The pseudo-normal, near `p`, of the B-rep edge whose Voronoi samples come
+/// nearest to `p` (`None` for a body without edges). Allocation-free; a scan
+/// of every edge's samples, for the rare witnesses no bordering edge passes
+/// through.
+fn nearest_edge_pseudo_normal(body: &BodyGeom, p: &Vec3) -> Option<Vec3> {
+    (0..body.edges.len() as u32)
+        .filter_map(|e| body.edge_samples_dist2(e, p).map(|d| (d, e)))
+        .min_by(|x, y| x.0.total_cmp(&y.0))
+        .map(|(_, e)| body.edge_pseudo_normal_near(e, p))
 }
 
 /// The pseudo-normal of the B-rep edge bordering piece `k` (across a side
