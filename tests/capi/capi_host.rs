@@ -6,7 +6,7 @@
 //! Without a C compiler (`$CC` or `cc`) or valgrind the tests print a skip
 //! message; `.ci/run` installs both.
 
-use super::host_build::{compiler, has_valgrind, root, run};
+use super::host_build::{compiler, has_valgrind, lib_dir, root, run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

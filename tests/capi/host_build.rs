@@ -13,7 +13,7 @@ pub fn root() -> PathBuf {
 
 /// The directory holding the `libextrack` cargo built alongside this test
 /// (`target/<profile>/deps`).
-fn lib_dir() -> PathBuf {
+pub fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().to_path_buf();
     let so = dir.join(format!(
