@@ -140,6 +140,11 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
         "the surface folding back on itself: one point 1.1e-3 mm nearer, one farther (band 7.5e-4), 3 coherent answers up to 2.5e-4 mm off the cold ones",
     ),
     (
+        "iges_sw2010_impeller.igs",
+        1,
+        "point 409 nearer by 0.13 mm: our closest point lies on the surface of the 144 DE 181 (5e-15 mm) but 0.143 mm outside the face as Open CASCADE trims it, and the self-check passes the face (not yet decided: the 142's parameter-space and model-space curves may disagree there)",
+    ),
+    (
         "iges_autocad_wing128.igs",
         1,
         "point 938: the coherent tracker answers 8e-6 mm farther than the cold query (which equals Open CASCADE's)",
@@ -168,7 +173,7 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
 
 /// Corpus files with boundary points in `fixtures/oracle_boundary/` (at
 /// least; `tools/oracle/occt_boundary.py` adds the others, then this grows).
-const CORPUS_BOUNDARY_FILES: usize = 46;
+const CORPUS_BOUNDARY_FILES: usize = 47;
 
 /// The outcome of one point set on one file.
 struct Outcome {
