@@ -7,8 +7,11 @@
 //!
 //! * **accounting**: every face of every Model body has pieces in the scene,
 //!   else it is reported `DROPPED` with the reason (the preparation's
-//!   `face #N skipped` warning, or "no piece survived the trim"); a body whose
-//!   closed shell lost a face gets `SHELL_INCOMPLETE`;
+//!   `face #N skipped` warning, or "no piece survived the trim"); every face
+//!   entity of the file that the importer could not make a Model face
+//!   ([`Model::dropped`](crate::import::model::Model::dropped)) is a
+//!   `DROPPED` record too, with the importer's reason; a body whose closed
+//!   shell lost a face (in either way) gets `SHELL_INCOMPLETE`;
 //! * **coverage**: the area of the face's pieces (each piece's Bézier area
 //!   element integrated over the part its trim keeps, by this module's own
 //!   even-odd test on the trim curves) equals the face's trimmed area computed
@@ -351,6 +354,32 @@ pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
             note: "pieces of a face that is not in the Model".into(),
         });
     }
+    // face entities of the file that the importer could not make Model faces
+    let mut incomplete = Vec::new();
+    for d in &model.dropped {
+        let sb = d.body.and_then(|b| body_map.get(b).copied().flatten());
+        let body = sb.unwrap_or(u32::MAX);
+        if faces.iter().any(|f| f.source_face == d.source && f.body == body) {
+            continue;
+        }
+        if d.closed_shell {
+            incomplete.extend(sb);
+        }
+        faces.push(FaceReport {
+            source_face: d.source,
+            body,
+            failed: DROPPED,
+            model_area: f64::NAN,
+            piece_area: 0.0,
+            worst_containment: 0.0,
+            worst_boundary: 0.0,
+        });
+        context.push(FaceContext {
+            tolerance: 0.0,
+            area_tolerance: 0.0,
+            note: format!("not imported: {}", d.reason),
+        });
+    }
     // bodies
     let mut bodies: Vec<BodyReport> = (0..scene.bodies.len() as u32)
         .map(|body| BodyReport {
@@ -374,6 +403,11 @@ pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
             if lost && (sh.closed || b.kind == crate::import::model::BodyKind::Solid) {
                 rep.failed |= SHELL_INCOMPLETE;
             }
+        }
+    }
+    for b in incomplete {
+        if let Some(rep) = bodies.get_mut(b as usize) {
+            rep.failed |= SHELL_INCOMPLETE;
         }
     }
     for f in &faces {

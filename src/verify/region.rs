@@ -124,6 +124,33 @@ pub struct Region<'m> {
     breaks: Vec<f64>,
     /// Start of the natural range of a periodic `a` (evaluations wrap into it).
     a_lo: f64,
+    /// Boxes of runs of loop segments (built on the first point-in-face
+    /// test), so that the tests skip runs no ray or line of theirs can cross.
+    index: std::cell::OnceCell<Vec<Vec<Run>>>,
+}
+
+/// Segments per [`Run`].
+const RUN: usize = 32;
+
+/// The box in `(a, b)` of the segments `start..end` of a loop (segment `i`
+/// joins nodes `i` and `i + 1`, cyclically).
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    start: usize,
+    end: usize,
+    lo: [f64; 2],
+    hi: [f64; 2],
+}
+
+/// True when some `x + k·per` (`k` any integer; `k = 0` without a period)
+/// may lie in `[lo, hi]` (with a margin for rounding: never false when a
+/// segment of the run could be crossed).
+fn run_hit(lo: f64, hi: f64, x: f64, per: Option<f64>) -> bool {
+    let eps = 1e-9 * (lo.abs() + hi.abs() + x.abs() + per.unwrap_or(0.0)) + 1e-300;
+    match per {
+        Some(p) if p > 0.0 => ((lo - eps - x) / p).ceil() <= ((hi + eps - x) / p).floor(),
+        _ => lo - eps <= x && x <= hi + eps,
+    }
 }
 
 fn seg_of(model: &Model, c: &crate::import::model::Coedge) -> Option<(CurveSegment, bool)> {
@@ -285,6 +312,7 @@ impl<'m> Region<'m> {
             a0: 0.0,
             breaks: Vec::new(),
             a_lo: 0.0,
+            index: std::cell::OnceCell::new(),
         };
         let loops: Vec<&crate::import::model::Loop> = face.outer.iter().chain(face.inner.iter()).collect();
         let mut uses: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
@@ -597,6 +625,33 @@ impl<'m> Region<'m> {
         (0..2).any(|k| self.period[k].is_some_and(|per| (q[k] - p[k]).abs() > 0.5 * per))
     }
 
+    /// The runs of every loop (see [`Run`]).
+    fn runs(&self) -> &[Vec<Run>] {
+        self.index.get_or_init(|| {
+            self.loops
+                .iter()
+                .map(|l| {
+                    let n = l.nodes.len();
+                    (0..n)
+                        .step_by(RUN)
+                        .map(|start| {
+                            let end = (start + RUN).min(n);
+                            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+                            for i in start..=end {
+                                let p = l.nodes[i % n].ab;
+                                for k in 0..2 {
+                                    lo[k] = lo[k].min(p[k]);
+                                    hi[k] = hi[k].max(p[k]);
+                                }
+                            }
+                            Run { start, end, lo, hi }
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+    }
+
     /// Point-in-face test at `(a, b)` (see the module documentation).
     pub fn contains(&self, ab: [f64; 2]) -> bool {
         match (self.ray, self.contractible) {
@@ -621,7 +676,7 @@ impl<'m> Region<'m> {
     /// tested with the copies of the point that fall in its box.
     fn contains_tiled(&self, ab: [f64; 2]) -> bool {
         let mut inside = false;
-        for l in &self.loops {
+        for (li, l) in self.loops.iter().enumerate() {
             let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
             for n in &l.nodes {
                 for k in 0..2 {
@@ -643,7 +698,8 @@ impl<'m> Region<'m> {
                 for b in shifts(1) {
                     let mut odd = false;
                     let n = l.nodes.len();
-                    for i in 0..n {
+                    let runs = self.runs()[li].iter().filter(|r| run_hit(r.lo[1], r.hi[1], b, None));
+                    for i in runs.flat_map(|r| r.start..r.end) {
                         let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
                         if (p[1] > b) != (q[1] > b) && a < p[0] + (b - p[1]) / (q[1] - p[1]) * (q[0] - p[0]) {
                             odd = !odd;
@@ -662,9 +718,10 @@ impl<'m> Region<'m> {
     /// (direction `dir`); `a` is taken modulo its period.
     fn contains_even_odd(&self, ab: [f64; 2], dir: f64) -> bool {
         let mut inside = false;
-        for l in &self.loops {
+        for (l, runs) in self.loops.iter().zip(self.runs()) {
             let n = l.nodes.len();
-            for i in 0..n {
+            let runs = runs.iter().filter(|r| run_hit(r.lo[0], r.hi[0], ab[0], self.period[0]));
+            for i in runs.flat_map(|r| r.start..r.end) {
                 let (na, nb) = (&l.nodes[i], &l.nodes[(i + 1) % n]);
                 if (na.seam && nb.seam) || self.wraps(na.ab, nb.ab) {
                     continue;
@@ -707,9 +764,12 @@ impl<'m> Region<'m> {
             Some(p) => x - (x / p).round() * p,
             None => x,
         };
-        for l in &self.loops {
+        for (l, runs) in self.loops.iter().zip(self.runs()) {
             let n = l.nodes.len();
-            for i in 0..n {
+            let runs = runs.iter().filter(|r| {
+                run_hit(r.lo[0], r.hi[0], ab[0], self.period[0]) || run_hit(r.lo[1], r.hi[1], ab[1], self.period[1])
+            });
+            for i in runs.flat_map(|r| r.start..r.end) {
                 let p = l.nodes[i].ab;
                 let q = l.nodes[(i + 1) % n].ab;
                 let d = [q[0] - p[0], q[1] - p[1]];
@@ -720,18 +780,18 @@ impl<'m> Region<'m> {
                     let o = 1 - axis;
                     let (pl, ql) = (p[axis], q[axis]);
                     let (lo, hi) = (pl.min(ql), pl.max(ql));
-                    let ks: Vec<f64> = match self.period[axis] {
+                    let (k0, k1, pp) = match self.period[axis] {
                         Some(pp) if pp > 0.0 => {
                             let k0 = ((lo - ab[axis]) / pp).ceil() as i64;
                             let k1 = ((hi - ab[axis]) / pp).floor() as i64;
                             if k1 - k0 > 4 {
                                 continue;
                             }
-                            (k0..=k1).map(|k| ab[axis] + k as f64 * pp).collect()
+                            (k0, k1, pp)
                         }
-                        _ => vec![ab[axis]],
+                        _ => (0, 0, 0.0),
                     };
-                    for x in ks {
+                    for x in (k0..=k1).map(|k| ab[axis] + k as f64 * pp) {
                         if !((pl <= x && x < ql) || (ql <= x && x < pl)) {
                             continue;
                         }
