@@ -25,6 +25,8 @@
 //! The records ([`FaceReport`], [`BodyReport`]) are those of
 //! `notes/SELFCHECK.md`, mirrored by the scene format.
 
+mod boundary;
+mod nearest;
 mod piece;
 mod region;
 
@@ -534,34 +536,7 @@ fn check_face(
     }
 
     // boundary: every Model edge point near the boundary of some piece
-    let mut worst_b = 0.0f64;
-    for l in &region.loops {
-        for n in l.nodes.iter().filter(|n| !n.seam) {
-            // coarse distances (nearest boundary samples), refined on the
-            // exact curves only from the nearest pieces and only when needed
-            let mut coarse: Vec<(f64, usize)> = Vec::new();
-            let mut best0 = f64::INFINITY;
-            for (k, p) in patches.iter().enumerate() {
-                if p.near(&n.p, best0.min(size)) {
-                    let d = p.coarse_distance(&n.p);
-                    best0 = best0.min(d);
-                    coarse.push((d, k));
-                }
-            }
-            let mut best = best0;
-            if best0 > tol {
-                coarse.retain(|c| c.0 <= 2.0 * best0);
-                coarse.sort_by(|a, b| a.0.total_cmp(&b.0));
-                for &(_, k) in coarse.iter().take(4) {
-                    best = best.min(patches[k].boundary_distance(&n.p, tol));
-                    if best <= tol {
-                        break;
-                    }
-                }
-            }
-            worst_b = worst_b.max(best);
-        }
-    }
+    let worst_b = boundary::worst_boundary(&region, &patches, size, tol);
     rep.worst_boundary = worst_b;
     if !(worst_b <= tol) {
         rep.failed |= BOUNDARY;
