@@ -26,6 +26,7 @@
 //! `notes/SELFCHECK.md`, mirrored by the scene format.
 
 mod boundary;
+pub mod cost;
 mod nearest;
 mod piece;
 mod region;
