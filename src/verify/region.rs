@@ -126,10 +126,10 @@ pub struct Region<'m> {
     a_lo: f64,
     /// Boxes of runs of loop segments (built on the first point-in-face
     /// test), so that the tests skip runs no ray or line of theirs can cross.
-    index: std::cell::OnceCell<Vec<Vec<Run>>>,
+    index: std::cell::OnceCell<Vec<(Vec<Run>, Vec<Run>)>>,
 }
 
-/// Segments per [`Run`].
+/// Segments per [`Run`], and runs per group of runs.
 const RUN: usize = 32;
 
 /// The box in `(a, b)` of the segments `start..end` of a loop (segment `i`
@@ -625,14 +625,15 @@ impl<'m> Region<'m> {
         (0..2).any(|k| self.period[k].is_some_and(|per| (q[k] - p[k]).abs() > 0.5 * per))
     }
 
-    /// The runs of every loop (see [`Run`]).
-    fn runs(&self) -> &[Vec<Run>] {
+    /// The runs of every loop (see [`Run`]), and groups of [`RUN`] runs
+    /// (`start..end` indexing the runs).
+    fn runs(&self) -> &[(Vec<Run>, Vec<Run>)] {
         self.index.get_or_init(|| {
             self.loops
                 .iter()
                 .map(|l| {
                     let n = l.nodes.len();
-                    (0..n)
+                    let runs: Vec<Run> = (0..n)
                         .step_by(RUN)
                         .map(|start| {
                             let end = (start + RUN).min(n);
@@ -646,10 +647,41 @@ impl<'m> Region<'m> {
                             }
                             Run { start, end, lo, hi }
                         })
-                        .collect()
+                        .collect();
+                    let groups = (0..runs.len())
+                        .step_by(RUN)
+                        .map(|start| {
+                            let end = (start + RUN).min(runs.len());
+                            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+                            for r in &runs[start..end] {
+                                for k in 0..2 {
+                                    lo[k] = lo[k].min(r.lo[k]);
+                                    hi[k] = hi[k].max(r.hi[k]);
+                                }
+                            }
+                            Run { start, end, lo, hi }
+                        })
+                        .collect();
+                    (runs, groups)
                 })
                 .collect()
         })
+    }
+
+    /// The segments of loop `li` in the runs whose box `hit` accepts (in
+    /// groups whose box it accepts).
+    fn segments_hit<'a>(&'a self, li: usize, hit: impl Fn(&Run) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
+        let (runs, groups) = &self.runs()[li];
+        let hit = std::rc::Rc::new(hit);
+        let h2 = hit.clone();
+        groups
+            .iter()
+            .filter(move |g| hit(g))
+            .flat_map(move |g| {
+                let h = h2.clone();
+                runs[g.start..g.end].iter().filter(move |r| h(r))
+            })
+            .flat_map(|r| r.start..r.end)
     }
 
     /// Point-in-face test at `(a, b)` (see the module documentation).
@@ -698,8 +730,7 @@ impl<'m> Region<'m> {
                 for b in shifts(1) {
                     let mut odd = false;
                     let n = l.nodes.len();
-                    let runs = self.runs()[li].iter().filter(|r| run_hit(r.lo[1], r.hi[1], b, None));
-                    for i in runs.flat_map(|r| r.start..r.end) {
+                    for i in self.segments_hit(li, move |r| run_hit(r.lo[1], r.hi[1], b, None)) {
                         let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
                         if (p[1] > b) != (q[1] > b) && a < p[0] + (b - p[1]) / (q[1] - p[1]) * (q[0] - p[0]) {
                             odd = !odd;
@@ -718,10 +749,10 @@ impl<'m> Region<'m> {
     /// (direction `dir`); `a` is taken modulo its period.
     fn contains_even_odd(&self, ab: [f64; 2], dir: f64) -> bool {
         let mut inside = false;
-        for (l, runs) in self.loops.iter().zip(self.runs()) {
+        for (li, l) in self.loops.iter().enumerate() {
             let n = l.nodes.len();
-            let runs = runs.iter().filter(|r| run_hit(r.lo[0], r.hi[0], ab[0], self.period[0]));
-            for i in runs.flat_map(|r| r.start..r.end) {
+            let per = self.period[0];
+            for i in self.segments_hit(li, move |r| run_hit(r.lo[0], r.hi[0], ab[0], per)) {
                 let (na, nb) = (&l.nodes[i], &l.nodes[(i + 1) % n]);
                 if (na.seam && nb.seam) || self.wraps(na.ab, nb.ab) {
                     continue;
@@ -764,12 +795,12 @@ impl<'m> Region<'m> {
             Some(p) => x - (x / p).round() * p,
             None => x,
         };
-        for (l, runs) in self.loops.iter().zip(self.runs()) {
+        for (li, l) in self.loops.iter().enumerate() {
             let n = l.nodes.len();
-            let runs = runs.iter().filter(|r| {
-                run_hit(r.lo[0], r.hi[0], ab[0], self.period[0]) || run_hit(r.lo[1], r.hi[1], ab[1], self.period[1])
-            });
-            for i in runs.flat_map(|r| r.start..r.end) {
+            let per = self.period;
+            let by_box =
+                move |r: &Run| run_hit(r.lo[0], r.hi[0], ab[0], per[0]) || run_hit(r.lo[1], r.hi[1], ab[1], per[1]);
+            for i in self.segments_hit(li, by_box) {
                 let p = l.nodes[i].ab;
                 let q = l.nodes[(i + 1) % n].ab;
                 let d = [q[0] - p[0], q[1] - p[1]];
