@@ -123,7 +123,8 @@ mod tests {
             (s >> 11) as f64 / (1u64 << 53) as f64
         };
         let mut v: Vec<Vec3> = (0..n).map(|_| Vec3::new(next(), next(), 0.0)).collect();
-        v.extend((0..n / 4).map(|i| v[i]));
+        let copies: Vec<Vec3> = v[..n / 4].to_vec();
+        v.extend(copies);
         v.extend((0..n / 4).map(|_| Vec3::new(next() * 10.0, 0.5, next())));
         v
     }

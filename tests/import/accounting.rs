@@ -15,7 +15,7 @@ fn fixture(rel: &str) -> std::path::PathBuf {
 /// semi-angle (no surface); and #50, a face no shell uses.
 #[test]
 fn step_face_whose_surface_cannot_be_read_is_dropped_with_a_warning() {
-    let m = import_file(&fixture("accounting/lost_face.step")).expect("the file imports");
+    let m = import_file(fixture("accounting/lost_face.step")).expect("the file imports");
     assert_eq!(m.faces.len(), 1);
     assert_eq!(m.faces[0].source, 4);
     assert_eq!(m.dropped.len(), 2, "{:?}", m.dropped);
@@ -57,7 +57,7 @@ fn step_file_whose_only_face_fails_is_an_error_naming_it() {
 /// surface: the other 8 faces are read, DE 7 is recorded from a closed shell.
 #[test]
 fn iges_shell_that_lost_a_face() {
-    let m = import_file(&fixture("hostile/holed_plate_curve_for_surface.igs")).expect("the file imports");
+    let m = import_file(fixture("hostile/holed_plate_curve_for_surface.igs")).expect("the file imports");
     assert_eq!(m.faces.len(), 8);
     assert_eq!(m.dropped.len(), 1, "{:?}", m.dropped);
     let d = &m.dropped[0];
