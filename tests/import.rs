@@ -6,6 +6,8 @@
 
 mod common;
 
+#[path = "import/accounting.rs"]
+mod accounting;
 #[path = "import/hostile.rs"]
 mod hostile;
 #[path = "import/iges_inspect.rs"]

@@ -17,6 +17,8 @@ mod prepare_snapshot;
 mod prepare_triage;
 #[path = "prepare/trim_pcurve_sheet.rs"]
 mod trim_pcurve_sheet;
+#[path = "prepare/verify_accounting.rs"]
+mod verify_accounting;
 #[path = "prepare/verify_check.rs"]
 mod verify_check;
 #[path = "prepare/verify_corpus.rs"]

@@ -9,7 +9,6 @@ use crate::scene::summary::ChecksSummary;
 use crate::scene::SceneFile;
 use clap::Args;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// Arguments of `extrack verify`.
 #[derive(Args)]
@@ -35,7 +34,7 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
     if is_scene && args.source.is_none() {
         return stored(&args);
     }
-    let t0 = Instant::now();
+    use crate::verify::cost::{timed, Cost};
     let (model_path, scene) = if is_scene {
         let src = args.source.clone().unwrap_or_default();
         let f = SceneFile::open(&args.file).map_err(|e| format!("{}: {e}", shown(&args.file)))?;
@@ -43,23 +42,21 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
     } else {
         (args.file.clone(), None)
     };
-    let model = crate::import::import_file(&model_path).map_err(|e| format!("{}: {e}", shown(&model_path)))?;
-    let t_import = t0.elapsed();
-    let t1 = Instant::now();
-    let scene = match scene {
-        Some(s) => s,
-        None => prepare(&model, &PrepareOptions::default()).map_err(|e| format!("{}: {e}", shown(&model_path)))?,
-    };
-    let t_prepare = t1.elapsed();
-    let t2 = Instant::now();
-    let report = crate::verify::verify(&model, &scene);
+    let (model, import) = timed(|| crate::import::import_file(&model_path));
+    let model = model.map_err(|e| format!("{}: {e}", shown(&model_path)))?;
+    let (scene, prepare_t) = timed(|| match scene {
+        Some(s) => Ok(s),
+        None => prepare(&model, &PrepareOptions::default()),
+    });
+    let scene = scene.map_err(|e| format!("{}: {e}", shown(&model_path)))?;
+    let (report, verify_t) = timed(|| crate::verify::verify(&model, &scene));
     if args.time {
-        eprintln!(
-            "time: import {:.3} s, prepare {:.3} s, verify {:.3} s",
-            t_import.as_secs_f64(),
-            t_prepare.as_secs_f64(),
-            t2.elapsed().as_secs_f64()
-        );
+        let cost = Cost {
+            import,
+            prepare: prepare_t,
+            verify: verify_t,
+        };
+        eprintln!("{}", cost.to_line());
     }
     if args.json {
         let s = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;

@@ -385,6 +385,24 @@ pub struct Model {
     /// reaches that point (a pole: the face's parameter range must reach the
     /// surface's natural bound there).
     pub vertex_loops: Vec<VertexLoop>,
+    /// Face-like entities of the file that did not become Model faces (each
+    /// also named by a warning): the self-check reports them as `DROPPED`
+    /// faces, and a body whose closed shell lost one as incomplete.
+    pub dropped: Vec<DroppedFace>,
+}
+
+/// A face-like entity of the file that is not a Model face
+/// ([`Model::dropped`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DroppedFace {
+    /// The entity (STEP `#N`, IGES DE number).
+    pub source: SourceId,
+    /// Index into [`Model::bodies`] of the body it belonged to, if any.
+    pub body: Option<usize>,
+    /// It belonged to a closed shell (the body's signed distance is then unreliable).
+    pub closed_shell: bool,
+    /// Why it was dropped.
+    pub reason: String,
 }
 
 /// A degenerate trim loop: face `face` is bounded at vertex `vertex` (a
@@ -434,6 +452,7 @@ impl Model {
             vertices: Vec::new(),
             warnings: Vec::new(),
             vertex_loops: Vec::new(),
+            dropped: Vec::new(),
         }
     }
 }

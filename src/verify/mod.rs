@@ -7,8 +7,11 @@
 //!
 //! * **accounting**: every face of every Model body has pieces in the scene,
 //!   else it is reported `DROPPED` with the reason (the preparation's
-//!   `face #N skipped` warning, or "no piece survived the trim"); a body whose
-//!   closed shell lost a face gets `SHELL_INCOMPLETE`;
+//!   `face #N skipped` warning, or "no piece survived the trim"); every face
+//!   entity of the file that the importer could not make a Model face
+//!   ([`Model::dropped`](crate::import::model::Model::dropped)) is a
+//!   `DROPPED` record too, with the importer's reason; a body whose closed
+//!   shell lost a face (in either way) gets `SHELL_INCOMPLETE`;
 //! * **coverage**: the area of the face's pieces (each piece's Bézier area
 //!   element integrated over the part its trim keeps, by this module's own
 //!   even-odd test on the trim curves) equals the face's trimmed area computed
@@ -22,6 +25,9 @@
 //! The records ([`FaceReport`], [`BodyReport`]) are those of
 //! `notes/SELFCHECK.md`, mirrored by the scene format.
 
+mod boundary;
+pub mod cost;
+mod nearest;
 mod piece;
 mod region;
 
@@ -351,6 +357,32 @@ pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
             note: "pieces of a face that is not in the Model".into(),
         });
     }
+    // face entities of the file that the importer could not make Model faces
+    let mut incomplete = Vec::new();
+    for d in &model.dropped {
+        let sb = d.body.and_then(|b| body_map.get(b).copied().flatten());
+        let body = sb.unwrap_or(u32::MAX);
+        if faces.iter().any(|f| f.source_face == d.source && f.body == body) {
+            continue;
+        }
+        if d.closed_shell {
+            incomplete.extend(sb);
+        }
+        faces.push(FaceReport {
+            source_face: d.source,
+            body,
+            failed: DROPPED,
+            model_area: f64::NAN,
+            piece_area: 0.0,
+            worst_containment: 0.0,
+            worst_boundary: 0.0,
+        });
+        context.push(FaceContext {
+            tolerance: 0.0,
+            area_tolerance: 0.0,
+            note: format!("not imported: {}", d.reason),
+        });
+    }
     // bodies
     let mut bodies: Vec<BodyReport> = (0..scene.bodies.len() as u32)
         .map(|body| BodyReport {
@@ -374,6 +406,11 @@ pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
             if lost && (sh.closed || b.kind == crate::import::model::BodyKind::Solid) {
                 rep.failed |= SHELL_INCOMPLETE;
             }
+        }
+    }
+    for b in incomplete {
+        if let Some(rep) = bodies.get_mut(b as usize) {
+            rep.failed |= SHELL_INCOMPLETE;
         }
     }
     for f in &faces {
@@ -500,34 +537,7 @@ fn check_face(
     }
 
     // boundary: every Model edge point near the boundary of some piece
-    let mut worst_b = 0.0f64;
-    for l in &region.loops {
-        for n in l.nodes.iter().filter(|n| !n.seam) {
-            // coarse distances (nearest boundary samples), refined on the
-            // exact curves only from the nearest pieces and only when needed
-            let mut coarse: Vec<(f64, usize)> = Vec::new();
-            let mut best0 = f64::INFINITY;
-            for (k, p) in patches.iter().enumerate() {
-                if p.near(&n.p, best0.min(size)) {
-                    let d = p.coarse_distance(&n.p);
-                    best0 = best0.min(d);
-                    coarse.push((d, k));
-                }
-            }
-            let mut best = best0;
-            if best0 > tol {
-                coarse.retain(|c| c.0 <= 2.0 * best0);
-                coarse.sort_by(|a, b| a.0.total_cmp(&b.0));
-                for &(_, k) in coarse.iter().take(4) {
-                    best = best.min(patches[k].boundary_distance(&n.p, tol));
-                    if best <= tol {
-                        break;
-                    }
-                }
-            }
-            worst_b = worst_b.max(best);
-        }
-    }
+    let worst_b = boundary::worst_boundary(&region, &patches, size, tol);
     rep.worst_boundary = worst_b;
     if !(worst_b <= tol) {
         rep.failed |= BOUNDARY;

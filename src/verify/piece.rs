@@ -395,6 +395,12 @@ impl<'s> Patch<'s> {
         out
     }
 
+    /// The boundary samples: 3-D point, curve (loop, arc) and parameter
+    /// (the start points of [`Self::refine`]).
+    pub fn boundary_points(&self) -> &[(Vec3, usize, usize, f64)] {
+        &self.bd
+    }
+
     /// Box of the boundary samples grown by `margin`, tested against `p`.
     pub fn near(&self, p: &Vec3, margin: f64) -> bool {
         let b = &self.piece.bbox;
@@ -448,7 +454,7 @@ impl<'s> Patch<'s> {
 impl Patch<'_> {
     /// Gauss–Newton on boundary curve `(lp, arc)` for the point nearest `p`,
     /// from `x0`: the distance found.
-    fn refine(&self, lp: usize, arc: usize, x0: f64, p: &Vec3) -> f64 {
+    pub fn refine(&self, lp: usize, arc: usize, x0: f64, p: &Vec3) -> f64 {
         let mut out = f64::INFINITY;
         let mut x = x0.clamp(0.0, 1.0);
         for _ in 0..12 {

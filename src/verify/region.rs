@@ -124,6 +124,33 @@ pub struct Region<'m> {
     breaks: Vec<f64>,
     /// Start of the natural range of a periodic `a` (evaluations wrap into it).
     a_lo: f64,
+    /// Boxes of runs of loop segments (built on the first point-in-face
+    /// test), so that the tests skip runs no ray or line of theirs can cross.
+    index: std::cell::OnceCell<Vec<(Vec<Run>, Vec<Run>)>>,
+}
+
+/// Segments per [`Run`], and runs per group of runs.
+const RUN: usize = 32;
+
+/// The box in `(a, b)` of the segments `start..end` of a loop (segment `i`
+/// joins nodes `i` and `i + 1`, cyclically).
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    start: usize,
+    end: usize,
+    lo: [f64; 2],
+    hi: [f64; 2],
+}
+
+/// True when some `x + k·per` (`k` any integer; `k = 0` without a period)
+/// may lie in `[lo, hi]` (with a margin for rounding: never false when a
+/// segment of the run could be crossed).
+fn run_hit(lo: f64, hi: f64, x: f64, per: Option<f64>) -> bool {
+    let eps = 1e-9 * (lo.abs() + hi.abs() + x.abs() + per.unwrap_or(0.0)) + 1e-300;
+    match per {
+        Some(p) if p > 0.0 => ((lo - eps - x) / p).ceil() <= ((hi + eps - x) / p).floor(),
+        _ => lo - eps <= x && x <= hi + eps,
+    }
 }
 
 fn seg_of(model: &Model, c: &crate::import::model::Coedge) -> Option<(CurveSegment, bool)> {
@@ -285,6 +312,7 @@ impl<'m> Region<'m> {
             a0: 0.0,
             breaks: Vec::new(),
             a_lo: 0.0,
+            index: std::cell::OnceCell::new(),
         };
         let loops: Vec<&crate::import::model::Loop> = face.outer.iter().chain(face.inner.iter()).collect();
         let mut uses: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
@@ -597,6 +625,65 @@ impl<'m> Region<'m> {
         (0..2).any(|k| self.period[k].is_some_and(|per| (q[k] - p[k]).abs() > 0.5 * per))
     }
 
+    /// The runs of every loop (see [`Run`]), and groups of [`RUN`] runs
+    /// (`start..end` indexing the runs).
+    fn runs(&self) -> &[(Vec<Run>, Vec<Run>)] {
+        self.index.get_or_init(|| {
+            self.loops
+                .iter()
+                .map(|l| {
+                    let n = l.nodes.len();
+                    let runs: Vec<Run> = (0..n)
+                        .step_by(RUN)
+                        .map(|start| {
+                            let end = (start + RUN).min(n);
+                            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+                            for i in start..=end {
+                                let p = l.nodes[i % n].ab;
+                                for k in 0..2 {
+                                    lo[k] = lo[k].min(p[k]);
+                                    hi[k] = hi[k].max(p[k]);
+                                }
+                            }
+                            Run { start, end, lo, hi }
+                        })
+                        .collect();
+                    let groups = (0..runs.len())
+                        .step_by(RUN)
+                        .map(|start| {
+                            let end = (start + RUN).min(runs.len());
+                            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+                            for r in &runs[start..end] {
+                                for k in 0..2 {
+                                    lo[k] = lo[k].min(r.lo[k]);
+                                    hi[k] = hi[k].max(r.hi[k]);
+                                }
+                            }
+                            Run { start, end, lo, hi }
+                        })
+                        .collect();
+                    (runs, groups)
+                })
+                .collect()
+        })
+    }
+
+    /// The segments of loop `li` in the runs whose box `hit` accepts (in
+    /// groups whose box it accepts).
+    fn segments_hit<'a>(&'a self, li: usize, hit: impl Fn(&Run) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
+        let (runs, groups) = &self.runs()[li];
+        let hit = std::rc::Rc::new(hit);
+        let h2 = hit.clone();
+        groups
+            .iter()
+            .filter(move |g| hit(g))
+            .flat_map(move |g| {
+                let h = h2.clone();
+                runs[g.start..g.end].iter().filter(move |r| h(r))
+            })
+            .flat_map(|r| r.start..r.end)
+    }
+
     /// Point-in-face test at `(a, b)` (see the module documentation).
     pub fn contains(&self, ab: [f64; 2]) -> bool {
         match (self.ray, self.contractible) {
@@ -621,7 +708,7 @@ impl<'m> Region<'m> {
     /// tested with the copies of the point that fall in its box.
     fn contains_tiled(&self, ab: [f64; 2]) -> bool {
         let mut inside = false;
-        for l in &self.loops {
+        for (li, l) in self.loops.iter().enumerate() {
             let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
             for n in &l.nodes {
                 for k in 0..2 {
@@ -643,7 +730,7 @@ impl<'m> Region<'m> {
                 for b in shifts(1) {
                     let mut odd = false;
                     let n = l.nodes.len();
-                    for i in 0..n {
+                    for i in self.segments_hit(li, move |r| run_hit(r.lo[1], r.hi[1], b, None)) {
                         let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
                         if (p[1] > b) != (q[1] > b) && a < p[0] + (b - p[1]) / (q[1] - p[1]) * (q[0] - p[0]) {
                             odd = !odd;
@@ -662,9 +749,10 @@ impl<'m> Region<'m> {
     /// (direction `dir`); `a` is taken modulo its period.
     fn contains_even_odd(&self, ab: [f64; 2], dir: f64) -> bool {
         let mut inside = false;
-        for l in &self.loops {
+        for (li, l) in self.loops.iter().enumerate() {
             let n = l.nodes.len();
-            for i in 0..n {
+            let per = self.period[0];
+            for i in self.segments_hit(li, move |r| run_hit(r.lo[0], r.hi[0], ab[0], per)) {
                 let (na, nb) = (&l.nodes[i], &l.nodes[(i + 1) % n]);
                 if (na.seam && nb.seam) || self.wraps(na.ab, nb.ab) {
                     continue;
@@ -707,9 +795,12 @@ impl<'m> Region<'m> {
             Some(p) => x - (x / p).round() * p,
             None => x,
         };
-        for l in &self.loops {
+        for (li, l) in self.loops.iter().enumerate() {
             let n = l.nodes.len();
-            for i in 0..n {
+            let per = self.period;
+            let by_box =
+                move |r: &Run| run_hit(r.lo[0], r.hi[0], ab[0], per[0]) || run_hit(r.lo[1], r.hi[1], ab[1], per[1]);
+            for i in self.segments_hit(li, by_box) {
                 let p = l.nodes[i].ab;
                 let q = l.nodes[(i + 1) % n].ab;
                 let d = [q[0] - p[0], q[1] - p[1]];
@@ -720,18 +811,18 @@ impl<'m> Region<'m> {
                     let o = 1 - axis;
                     let (pl, ql) = (p[axis], q[axis]);
                     let (lo, hi) = (pl.min(ql), pl.max(ql));
-                    let ks: Vec<f64> = match self.period[axis] {
+                    let (k0, k1, pp) = match self.period[axis] {
                         Some(pp) if pp > 0.0 => {
                             let k0 = ((lo - ab[axis]) / pp).ceil() as i64;
                             let k1 = ((hi - ab[axis]) / pp).floor() as i64;
                             if k1 - k0 > 4 {
                                 continue;
                             }
-                            (k0..=k1).map(|k| ab[axis] + k as f64 * pp).collect()
+                            (k0, k1, pp)
                         }
-                        _ => vec![ab[axis]],
+                        _ => (0, 0, 0.0),
                     };
-                    for x in ks {
+                    for x in (k0..=k1).map(|k| ab[axis] + k as f64 * pp) {
                         if !((pl <= x && x < ql) || (ql <= x && x < pl)) {
                             continue;
                         }

@@ -63,3 +63,34 @@ fn verify_text_json_and_exit_codes() {
     assert!(text.contains(&format!("face #{face} (body 0): containment")), "{text}");
     assert!(text.ends_with("FAIL\n"), "{text}");
 }
+
+const LOST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/accounting/lost_face.step");
+
+/// Faces the importer could not read: named by `verify` (text snapshot,
+/// `--json`), stored by `import`, and shown by `inspect --json` of the scene.
+#[test]
+fn verify_and_inspect_report_faces_lost_on_import() {
+    let out = extrack(&["verify", LOST]);
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("verify_lost_face_text", String::from_utf8(out.stdout).unwrap());
+
+    let out = extrack(&["verify", LOST, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let js: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(js["summary"]["dropped"], 2);
+    assert_eq!(js["summary"]["incomplete_bodies"], 1);
+    let faces = js["faces"].as_array().unwrap();
+    let f40 = faces.iter().find(|f| f["source_face"] == 40).expect("#40");
+    assert_eq!(f40["failed"], 1);
+    assert_eq!(f40["body"], 0);
+    assert_eq!(js["bodies"][0]["failed"], 3, "shell incomplete and faces failed");
+
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("lost.exs");
+    let out = extrack(&["import", LOST, "-o", scene.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = extrack(&["inspect", "--json", scene.to_str().unwrap()]);
+    assert!(out.status.success());
+    let js: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    insta::assert_json_snapshot!("inspect_lost_face_checks", js["checks"]);
+}

@@ -76,8 +76,23 @@ impl Reader<'_> {
                         format!("face pointer {f} should be a 510 face, is entity {} at DE {}", fe.entity, fe.de),
                     ));
                 }
-                let idx = r.nested(&fe, |r| r.face_510(&fe, (of == 1) == sense, &a, m, cache))?;
-                faces.push(idx);
+                // a face that cannot be read is dropped (the self-check
+                // reports it and the shell as incomplete), not the file
+                let closed = e.form != 2;
+                let same = (of == 1) == sense;
+                if let Some(idx) = r.face_or_drop(&fe, closed, m, |r, m| {
+                    let face_index = m.faces.len();
+                    let got = r.nested(&fe, |r| r.face_510(&fe, same, &a, m, cache));
+                    if got.is_err() {
+                        // loops read before the failure linked their edges to it
+                        for ed in &mut m.edges {
+                            ed.faces.retain(|&f| f != face_index);
+                        }
+                    }
+                    got
+                }) {
+                    faces.push(idx);
+                }
             }
             // closed = the topology closes up (a 514 form 1 whose faces leave
             // edges used once is an open shell in fact)

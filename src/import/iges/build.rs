@@ -66,6 +66,8 @@ impl Reader<'_> {
             self.root(&e, &root, m, &mut loose, &e.label.clone())?;
         }
         if !loose.is_empty() {
+            // faces dropped outside solids and shells belong to the loose faces
+            Self::assign_dropped(m, 0, m.bodies.len());
             m.bodies.push(Body {
                 name: "faces".into(),
                 kind: BodyKind::Faces,
@@ -79,6 +81,7 @@ impl Reader<'_> {
                 source: 0,
             });
         }
+        self.account_unreached_faces(m);
         Ok(())
     }
 
@@ -301,6 +304,7 @@ impl Reader<'_> {
                     BodyKind::OpenShell
                 };
                 let name = label(if e.entity == 186 { "solid" } else { "shell" });
+                let d0 = m.dropped.len();
                 let (placement, shells) = match self.rigid_placement(e, parent)? {
                     Some(placement) => {
                         // read in the body's own coordinates (unit scale only);
@@ -320,6 +324,7 @@ impl Reader<'_> {
                     }
                     None => (Pose::identity(), self.body_shells(e, parent, m)?),
                 };
+                Self::assign_dropped(m, d0, m.bodies.len());
                 m.bodies.push(Body {
                     name,
                     kind,
@@ -330,19 +335,32 @@ impl Reader<'_> {
             }
             510 => {
                 let mut cache = BrepCache::default();
-                let i = self.nested(e, |r| r.face_510(e, true, parent, m, &mut cache))?;
-                loose.push(i);
+                let got = self.face_or_drop(e, false, m, |r, m| {
+                    let face_index = m.faces.len();
+                    let got = r.nested(e, |r| r.face_510(e, true, parent, m, &mut cache));
+                    if got.is_err() {
+                        for ed in &mut m.edges {
+                            ed.faces.retain(|&f| f != face_index);
+                        }
+                    }
+                    got
+                });
+                loose.extend(got);
             }
             144 | 143 => {
-                let f = self.nested(e, |r| {
-                    if e.entity == 144 {
-                        r.face_144(e, parent)
-                    } else {
-                        r.face_143(e, parent)
-                    }
-                })?;
-                loose.push(m.faces.len());
-                m.faces.push(f);
+                let got = self.face_or_drop(e, false, m, |r, _| {
+                    r.nested(e, |r| {
+                        if e.entity == 144 {
+                            r.face_144(e, parent)
+                        } else {
+                            r.face_143(e, parent)
+                        }
+                    })
+                });
+                if let Some(f) = got {
+                    loose.push(m.faces.len());
+                    m.faces.push(f);
+                }
             }
             108 => match self.nested(e, |r| r.face_108(e, parent))? {
                 Some(f) => {
@@ -356,7 +374,12 @@ impl Reader<'_> {
                     loose.push(m.faces.len());
                     m.faces.push(f);
                 }
-                None => self.skip(e, "surface without a bounded domain"),
+                None => {
+                    // read as a face by the reader's rules, but it has no bounded domain
+                    self.skip(e, "surface without a bounded domain");
+                    let why = "untrimmed surface without a bounded domain: not read as a face".to_string();
+                    self.drop_face(m, e.de, false, why, None);
+                }
             },
             190..=198 => self.skip(e, "unbounded analytic surface outside a face"),
             141 | 142 | 508 if false => {}

@@ -11,6 +11,7 @@
 // Comparisons like `!(x > 0.0)` are deliberate: they also reject NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod accounting;
 pub mod brep;
 pub mod build;
 pub mod curves;
@@ -57,6 +58,12 @@ pub fn read_iges(bytes: &[u8], file_name: &str) -> Result<Model, IgesError> {
         ));
     }
     reader.build(&mut model)?;
+    if model.faces.is_empty() {
+        // no face could be read: the first face's own error says why
+        if let Some(e) = reader.first_face_error.take() {
+            return Err(e);
+        }
+    }
     model.warnings = reader.warnings();
     Ok(model)
 }

@@ -39,6 +39,11 @@ pub struct Reader<'a> {
     /// Shells of root solids / shells read in their own coordinates, by DE:
     /// further instances (408s of one 308) share them.
     pub local_bodies: HashMap<usize, Vec<crate::import::model::Shell>>,
+    /// Dropped face entities by reason → their DEs (one warning per reason).
+    pub dropped_notes: BTreeMap<String, Vec<usize>>,
+    /// The first error that dropped a face (the import's error when no face
+    /// at all could be read).
+    pub first_face_error: Option<IgesError>,
 }
 
 impl<'a> Reader<'a> {
@@ -57,6 +62,8 @@ impl<'a> Reader<'a> {
             chains: HashMap::new(),
             detached: None,
             local_bodies: HashMap::new(),
+            dropped_notes: BTreeMap::new(),
+            first_face_error: None,
         }
     }
 
@@ -284,6 +291,7 @@ impl<'a> Reader<'a> {
             ));
         }
         w.extend(self.notes.iter().cloned());
+        w.extend(self.dropped_warnings());
         for ((t, why), (n, de)) in &self.skipped {
             w.push(format!("skipped {n} entities of type {t} ({why}), first DE {de}"));
         }

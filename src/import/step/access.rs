@@ -293,7 +293,10 @@ pub const LOOP: Ty = (
 /// A bound of a face.
 pub const BOUND: Ty = (&[b"FACE_BOUND", b"FACE_OUTER_BOUND"], "a FACE_BOUND or FACE_OUTER_BOUND");
 /// A face of a shell.
-pub const FACE: Ty = (&[b"ADVANCED_FACE", b"FACE_SURFACE"], "an ADVANCED_FACE or FACE_SURFACE");
+pub const FACE: Ty = (
+    &[b"ADVANCED_FACE", b"FACE_SURFACE", b"ORIENTED_FACE"],
+    "an ADVANCED_FACE or FACE_SURFACE",
+);
 
 /// A real from a plain parameter.
 pub fn real_of(p: Param) -> Option<f64> {

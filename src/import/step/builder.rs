@@ -56,6 +56,9 @@ pub struct Builder<'e, 'a> {
     /// References to an instance of another type than the schema requires,
     /// read anyway (each a warning naming both instances).
     pub type_warnings: Vec<String>,
+    /// The first error that dropped a face (returned when no face at all
+    /// could be read, so that a broken one-face file still says why).
+    pub first_face_error: Option<StepError>,
 }
 
 impl<'e, 'a> Builder<'e, 'a> {
@@ -82,6 +85,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             placed_items: std::collections::HashSet::new(),
             pcurve_range_misses: Vec::new(),
             type_warnings: Vec::new(),
+            first_face_error: None,
         }
     }
 

@@ -9,6 +9,7 @@
 //! warnings, one line per type. Coverage and rules: `formats/step.md`.
 
 pub mod access;
+pub mod accounting;
 pub mod arena;
 pub mod builder;
 pub mod error;
@@ -33,6 +34,7 @@ pub fn read_step(bytes: &[u8], file_name: &str) -> Result<Model, StepError> {
     model.warnings.extend(ex.warnings.iter().cloned());
     let mut b = builder::Builder::new(&ex, model);
     b.build_bodies()?;
+    b.account_unreached_faces();
     let mut warnings = b.skipped_warnings();
     // wrong-type references read anyway: the first ones each, then a count
     const SHOWN: usize = 20;
@@ -51,8 +53,13 @@ pub fn read_step(bytes: &[u8], file_name: &str) -> Result<Model, StepError> {
             if n == 1 { "" } else { "s" }
         ));
     }
+    let first_face_error = b.first_face_error.take();
     let mut model = b.model;
     if model.faces.is_empty() {
+        // no face could be read: the first face's own error says why
+        if let Some(e) = first_face_error {
+            return Err(e);
+        }
         // never a silent empty scene
         let skipped: Vec<&str> = model
             .warnings

@@ -479,6 +479,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                     name.to_string()
                 };
                 let body_name = if multi { format!("{base} [{k}]") } else { base };
+                let d0 = self.model.dropped.len();
                 let shells = self.solid_shells(it, kind)?;
                 // a surface model of one CLOSED_SHELL that closes up bounds a solid
                 let kind = if kind == BodyKind::OpenShell
@@ -490,6 +491,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                     kind
                 };
                 let source = self.ex.instances.get(it).map_or(0, |i| i.id);
+                self.assign_dropped(d0, self.model.bodies.len());
                 self.model.bodies.push(Body {
                     name: body_name,
                     kind,
@@ -518,11 +520,13 @@ impl<'e, 'a> Builder<'e, 'a> {
                 } else {
                     item_name
                 };
+                let d0 = self.model.dropped.len();
                 let faces = self.untrimmed_faces(&surfs)?;
                 if faces.is_empty() {
                     continue;
                 }
                 let source = self.ex.instances.get(it).map_or(0, |i| i.id);
+                self.assign_dropped(d0, self.model.bodies.len());
                 self.model.bodies.push(Body {
                     name: body_name,
                     kind: BodyKind::OpenShell,
@@ -607,9 +611,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             let surface = match self.surface_for(s, false) {
                 Ok(x) => x,
                 Err(e) => {
-                    self.model
-                        .warnings
-                        .push(format!("{e}; the surface is not read as a face"));
+                    self.drop_face(s, false, format!("{e}; the surface is not read as a face"), Some(e));
                     continue;
                 }
             };
@@ -626,11 +628,12 @@ impl<'e, 'a> Builder<'e, 'a> {
                 Self::set_mapped(&mut self.face_map, s, f);
                 faces.push(f);
             } else {
-                self.model.warnings.push(format!(
+                let why = format!(
                     "{}: {} of a surface model is unbounded (no natural boundary): not read as a face",
                     at_of(self.ex, s),
                     crate::import::escape::escape_bytes(self.type_name(s))
-                ));
+                );
+                self.drop_face(s, false, why, None);
             }
         }
         Ok(faces)
@@ -639,8 +642,10 @@ impl<'e, 'a> Builder<'e, 'a> {
     fn solid_kind(&self, idx: usize) -> Option<BodyKind> {
         match &*super::access::upper(self.type_name(idx)) {
             b"MANIFOLD_SOLID_BREP" | b"BREP_WITH_VOIDS" | b"FACETED_BREP" => Some(BodyKind::Solid),
-            b"SHELL_BASED_SURFACE_MODEL" | b"OPEN_SHELL" | b"CLOSED_SHELL" => Some(BodyKind::OpenShell),
-            b"ADVANCED_FACE" | b"FACE_SURFACE" => Some(BodyKind::Faces),
+            b"SHELL_BASED_SURFACE_MODEL" | b"FACE_BASED_SURFACE_MODEL" | b"OPEN_SHELL" | b"CLOSED_SHELL" => {
+                Some(BodyKind::OpenShell)
+            }
+            b"ADVANCED_FACE" | b"FACE_SURFACE" | b"ORIENTED_FACE" => Some(BodyKind::Faces),
             _ => None,
         }
     }
@@ -657,7 +662,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 Ok(shells)
             }
             (BodyKind::Solid, _) => Ok(vec![self.shell(a.reference(1)?, false)?]),
-            (_, b"SHELL_BASED_SURFACE_MODEL") => {
+            (_, b"SHELL_BASED_SURFACE_MODEL") | (_, b"FACE_BASED_SURFACE_MODEL") => {
                 let mut shells = Vec::new();
                 for s in a.refs(1)? {
                     shells.push(self.shell(s, false)?);
@@ -666,9 +671,9 @@ impl<'e, 'a> Builder<'e, 'a> {
             }
             (_, b"OPEN_SHELL") | (_, b"CLOSED_SHELL") => Ok(vec![self.shell(idx, false)?]),
             _ => {
-                let f = self.face(idx)?;
+                let faces: Vec<usize> = self.face_or_drop(idx, false).into_iter().collect();
                 Ok(vec![crate::import::model::Shell {
-                    faces: vec![f],
+                    faces,
                     closed: false,
                     void: false,
                     source: a.ex.instances.get(idx).map_or(0, |i| i.id),

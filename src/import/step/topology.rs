@@ -516,6 +516,9 @@ impl<'e, 'a> Builder<'e, 'a> {
         }
         let a = self.simple(idx);
         let name = super::access::upper(a.entity);
+        if &*name == b"ORIENTED_FACE" {
+            return self.oriented_face(idx);
+        }
         if !matches!(&*name, b"ADVANCED_FACE" | b"FACE_SURFACE") {
             return Err(a.err("expected an ADVANCED_FACE or FACE_SURFACE"));
         }
@@ -609,13 +612,18 @@ impl<'e, 'a> Builder<'e, 'a> {
         let source = self.ex.instances.get(idx).map_or(0, |i| i.id);
         match &*name {
             b"CLOSED_SHELL" | b"OPEN_SHELL" | b"CONNECTED_FACE_SET" => {
+                let closed = &*name == b"CLOSED_SHELL";
                 let mut faces = Vec::new();
                 for f in a.refs_to(1, super::access::FACE)? {
-                    faces.push(self.face(f)?);
+                    // a face that cannot be read is dropped with a warning
+                    // (the self-check reports it), not the whole file
+                    if let Some(f) = self.face_or_drop(f, closed) {
+                        faces.push(f);
+                    }
                 }
                 Ok(Shell {
                     faces,
-                    closed: &*name == b"CLOSED_SHELL",
+                    closed,
                     void,
                     source,
                 })
