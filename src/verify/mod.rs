@@ -503,26 +503,26 @@ fn check_face(
     let mut worst_b = 0.0f64;
     for l in &region.loops {
         for n in l.nodes.iter().filter(|n| !n.seam) {
-            // coarse distances (nearest boundary samples), refined on the
-            // exact curves only from the nearest pieces and only when needed
+            // bounds from the boundary samples (upper: the nearest sample;
+            // lower: less the samples' reach), refined on the exact curves
+            // only when needed, nearest lower bound first
             let mut coarse: Vec<(f64, usize)> = Vec::new();
             let mut best0 = f64::INFINITY;
             for (k, p) in patches.iter().enumerate() {
                 if p.near(&n.p, best0.min(size)) {
-                    let d = p.coarse_distance(&n.p);
-                    best0 = best0.min(d);
-                    coarse.push((d, k));
+                    let (ub, lb) = p.distance_bounds(&n.p);
+                    best0 = best0.min(ub);
+                    coarse.push((lb, k));
                 }
             }
             let mut best = best0;
             if best0 > tol {
-                coarse.retain(|c| c.0 <= 2.0 * best0);
                 coarse.sort_by(|a, b| a.0.total_cmp(&b.0));
-                for &(_, k) in coarse.iter().take(4) {
-                    best = best.min(patches[k].boundary_distance(&n.p, tol));
-                    if best <= tol {
+                for &(lb, k) in &coarse {
+                    if lb >= best || best <= tol {
                         break;
                     }
+                    best = best.min(patches[k].boundary_distance(&n.p, tol));
                 }
             }
             worst_b = worst_b.max(best);

@@ -911,39 +911,51 @@ impl<'m> Region<'m> {
     }
 
     /// Distance from `p` to the face's 3-D boundary: the nearest traced
-    /// node (an upper bound), refined on the exact curves of the nearest
-    /// nodes (Gauss–Newton) when that exceeds `good`.
+    /// node (an upper bound), refined on the exact curves when that exceeds
+    /// `good`: every curve whose nodes, less their reach (the longest chord
+    /// between consecutive nodes: the curve between them), come nearer than
+    /// the best distance so far, nearest first (Gauss–Newton from the
+    /// curve's nearest node).
     pub fn boundary_distance(&self, p: &Vec3, good: f64) -> f64 {
-        let mut d0 = f64::INFINITY;
+        // per traced curve: (lower bound, nearest node's distance, its x)
+        let mut curves: Vec<(f64, f64, usize, f64)> = Vec::new();
+        let mut out = f64::INFINITY;
         for l in &self.loops {
-            for n in l.nodes.iter().filter(|n| !n.seam) {
-                d0 = d0.min((n.p - p).norm_squared());
-            }
-        }
-        let d0 = d0.sqrt();
-        if !(d0 > good) {
-            return d0;
-        }
-        let mut near: Vec<(f64, usize, f64)> = Vec::new();
-        for l in &self.loops {
-            for n in l.nodes.iter().filter(|n| !n.seam) {
-                let d = (n.p - p).norm();
-                if d <= 2.0 * d0 {
-                    near.push((d, n.seg, n.x));
+            let mut i = 0;
+            while i < l.nodes.len() {
+                let si = l.nodes[i].seg;
+                let mut j = i;
+                let (mut dmin, mut x0, mut chord) = (f64::INFINITY, 0.0, 0.0f64);
+                while j < l.nodes.len() && l.nodes[j].seg == si {
+                    let n = &l.nodes[j];
+                    let d = (n.p - p).norm();
+                    if d < dmin {
+                        dmin = d;
+                        x0 = n.x;
+                    }
+                    if j > i {
+                        chord = chord.max((n.p - l.nodes[j - 1].p).norm());
+                    }
+                    j += 1;
                 }
+                if !l.nodes[i].seam {
+                    out = out.min(dmin);
+                    curves.push((dmin - chord, dmin, si, x0));
+                }
+                i = j;
             }
         }
-        near.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut out = d0;
-        let mut done: Vec<usize> = Vec::new();
-        for &(_, si, x0) in &near {
-            if si == usize::MAX || done.contains(&si) {
-                continue;
-            }
-            if done.len() >= 4 {
+        if !(out > good) {
+            return out;
+        }
+        curves.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for &(lb, _, si, x0) in &curves {
+            if lb >= out || out <= good {
                 break;
             }
-            done.push(si);
+            if si == usize::MAX || si >= self.segments.len() {
+                continue;
+            }
             let (seg, param) = &self.segments[si];
             let eval = |x: f64| -> (Vec3, Vec3) {
                 let c = seg.eval_unit(x);
