@@ -13,7 +13,7 @@
 //!
 //! `cargo run --release -p extrack-dev --bin vbrute -- FILE [FACE_ID...]`
 use extrack::geom::Vec3;
-use extrack::import::eval::{distance_to_curve_range, project_surface};
+use extrack::import::eval::{distance_to_curve_range, project, project_surface, FaceTrim};
 use extrack::import::model::{CurveSegment, Face, Model};
 use extrack::prepare::{prepare, PrepareOptions};
 use extrack::track::brute::closest_on_patch;
@@ -105,6 +105,74 @@ fn kept_distance(ts: &TrackScene, body: usize, pieces: &[usize], q: &Vec3) -> (f
     (best, surf)
 }
 
+/// Containment by brute force: a grid of kept points of every piece of the
+/// face, each projected onto the Model surface (`project`, a box round the
+/// importer's loop samples) and tested by the importer's point-in-face
+/// (`FaceTrim`); a point outside counts by its distance to the face's 3-D
+/// edges. Returns the worst such distance and its point.
+fn containment(model: &Model, face: &Face, ts: &TrackScene, body: usize, pieces: &[usize]) -> (f64, Vec3, bool) {
+    let t = FaceTrim::new(model, face);
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for l in &t.loops {
+        for p in l {
+            lo = [lo[0].min(p.0), lo[1].min(p.1)];
+            hi = [hi[0].max(p.0), hi[1].max(p.1)];
+        }
+    }
+    let bx = match face.surface.domain() {
+        Some(d) if !lo[0].is_finite() => d,
+        _ => {
+            let (du, dv) = ((hi[0] - lo[0]) * 0.05 + 1e-9, (hi[1] - lo[1]) * 0.05 + 1e-9);
+            ((lo[0] - du, hi[0] + du), (lo[1] - dv, hi[1] + dv))
+        }
+    };
+    let edges: Vec<CurveSegment> = face
+        .outer
+        .iter()
+        .chain(&face.inner)
+        .flat_map(|l| l.coedges.iter())
+        .filter_map(|ce| {
+            ce.edge
+                .and_then(|e| model.edges.get(e))
+                .map(|e| CurveSegment {
+                    curve: e.curve.clone(),
+                    t0: e.t0.min(e.t1),
+                    t1: e.t0.max(e.t1),
+                    forward: true,
+                })
+                .or_else(|| ce.curve.clone())
+        })
+        .collect();
+    let b = &ts.bodies[body];
+    let mut worst = (0.0, Vec3::zeros(), true);
+    let n = 16;
+    for &k in pieces {
+        for i in 0..n {
+            for j in 0..n {
+                let (u, v) = ((i as f64 + 0.5) / n as f64, (j as f64 + 0.5) / n as f64);
+                if !b.piece_keeps(k as u32, u, v) {
+                    continue;
+                }
+                let q = b.pieces[k].surface.eval(u, v);
+                let pr = project(&face.surface, &q, bx, 24, 1e-12);
+                let inside = t.contains(pr.uv.0, pr.uv.1);
+                let mut e = pr.distance;
+                if !inside {
+                    let de = edges
+                        .iter()
+                        .map(|s| distance_to_curve_range(&s.curve, s.t0, s.t1, &q))
+                        .fold(f64::INFINITY, f64::min);
+                    e = e.max(de);
+                }
+                if e > worst.0 {
+                    worst = (e, q, inside);
+                }
+            }
+        }
+    }
+    worst
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 2 {
@@ -144,6 +212,13 @@ fn main() {
             f.piece_area,
             pieces.len()
         );
+        if std::env::var_os("CONT").is_some() {
+            let (e, q, inside) = containment(&model, face, &ts, f.body as usize, &pieces);
+            println!(
+                "  brute containment {e:.3e} at {:?} (foot inside by FaceTrim: {inside})",
+                q.as_slice()
+            );
+        }
         let mut uses = std::collections::HashMap::new();
         for l in face.outer.iter().chain(&face.inner) {
             for ce in &l.coedges {
