@@ -598,10 +598,24 @@ impl<'m> Region<'m> {
     }
 
     /// Point-in-face test at `(a, b)` (see the module documentation).
+    ///
+    /// The even-odd rays are cast from the point moved by about 1e-9 of the
+    /// loops' extent (an irrational mix of both directions): a ray from the
+    /// exact point may run along a loop's straight segment (an edge at
+    /// constant `a`, such as a line on a cylinder where the pieces are cut),
+    /// whose nodes wobble round the ray by rounding and would count
+    /// crossings at random. A point that near a loop is judged by its
+    /// distance to the boundary anyway.
     pub fn contains(&self, ab: [f64; 2]) -> bool {
+        let ext = |k: usize| {
+            self.period[k]
+                .unwrap_or((self.bbox[1][k] - self.bbox[0][k]).abs())
+                .max(1e-12)
+        };
+        let moved = [ab[0] + 1.234_567e-9 * ext(0), ab[1] + 0.707_106_781e-9 * ext(1)];
         match (self.ray, self.contractible) {
-            (Some(dir), _) => self.contains_even_odd(ab, dir),
-            (None, true) => self.contains_tiled(ab),
+            (Some(dir), _) => self.contains_even_odd(moved, dir),
+            (None, true) => self.contains_tiled(moved),
             (None, false) => self.contains_by_side(ab),
         }
     }
