@@ -537,7 +537,7 @@ fn check_face(
     }
 
     // boundary: every Model edge point near the boundary of some piece
-    let worst_b = boundary::worst_boundary(&region, &patches, size, tol);
+    let worst_b = boundary::worst_boundary(&region, &patches, tol);
     rep.worst_boundary = worst_b;
     if !(worst_b <= tol) {
         rep.failed |= BOUNDARY;

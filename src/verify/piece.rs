@@ -113,7 +113,15 @@ pub struct Patch<'s> {
     poly: Vec<Vec<[f64; 2]>>,
     /// Boundary samples: 3-D point, curve (loop, arc; `usize::MAX` loop for a side of the square) and parameter.
     bd: Vec<(Vec3, usize, usize, f64)>,
+    /// Per boundary curve: its samples `bd[start..end]` and their reach, mm
+    /// (how far a point of the curve may lie from its nearest sample).
+    spans: Vec<(usize, usize, f64)>,
 }
+
+/// How far a curve point may lie from the nearest of its samples, as a
+/// multiple of the longest chord between consecutive samples (half a chord,
+/// and as much again for the bulge of the curve between two samples).
+const REACH: f64 = 1.0;
 
 /// Samples per arc for the polylines and boundary samples (times the degree).
 const PER_DEGREE: usize = 8;
@@ -173,8 +181,21 @@ impl<'s> Patch<'s> {
             loops,
             poly,
             bd: Vec::new(),
+            spans: Vec::new(),
         };
         p.bd = p.boundary_samples();
+        let mut start = 0;
+        while start < p.bd.len() {
+            let key = (p.bd[start].1, p.bd[start].2);
+            let mut end = start + 1;
+            let mut chord = 0.0f64;
+            while end < p.bd.len() && (p.bd[end].1, p.bd[end].2) == key {
+                chord = chord.max((p.bd[end].0 - p.bd[end - 1].0).norm());
+                end += 1;
+            }
+            p.spans.push((start, end, REACH * chord));
+            start = end;
+        }
         Some(p)
     }
 
@@ -401,53 +422,63 @@ impl<'s> Patch<'s> {
         &self.bd
     }
 
-    /// Box of the boundary samples grown by `margin`, tested against `p`.
-    pub fn near(&self, p: &Vec3, margin: f64) -> bool {
-        let b = &self.piece.bbox;
-        (0..3).all(|k| p[k] >= b.min[k] - margin && p[k] <= b.max[k] + margin)
+    /// Per boundary curve: its samples `boundary_points()[start..end]` and
+    /// their reach, mm (how far a point of the curve may lie from its
+    /// nearest sample).
+    pub fn spans(&self) -> &[(usize, usize, f64)] {
+        &self.spans
     }
 
-    /// Distance from `p` to the nearest boundary sample (an upper bound of
-    /// the distance to the boundary).
-    pub fn coarse_distance(&self, p: &Vec3) -> f64 {
-        self.bd
-            .iter()
-            .map(|b| (b.0 - p).norm_squared())
-            .fold(f64::INFINITY, f64::min)
-            .sqrt()
+    /// Bounds of the distance from `p` to the boundary of the kept part
+    /// (the tests' reference of [`super::boundary::BoundaryIndex`]):
+    /// `(upper, lower)`, the nearest boundary sample and that distance less
+    /// the samples' reach (the curves between the samples).
+    #[cfg(test)]
+    pub fn distance_bounds(&self, p: &Vec3) -> (f64, f64) {
+        let (mut ub, mut lb) = (f64::INFINITY, f64::INFINITY);
+        for &(a, b, reach) in &self.spans {
+            let d = self.bd[a..b]
+                .iter()
+                .map(|s| (s.0 - p).norm_squared())
+                .fold(f64::INFINITY, f64::min)
+                .sqrt();
+            ub = ub.min(d);
+            lb = lb.min(d - reach);
+        }
+        (ub, lb.max(0.0))
     }
 
     /// Distance from `p` to the boundary of the kept part: the nearest
-    /// boundary sample (an upper bound), refined on the exact curve when that
-    /// exceeds `good` (then within the curve's Gauss–Newton convergence).
+    /// boundary sample (an upper bound), refined on the exact curves when
+    /// that exceeds `good`: every curve whose samples, less their reach,
+    /// come nearer than the best distance found so far, nearest first
+    /// (Gauss–Newton from the curve's nearest sample).
+    #[cfg(test)]
     pub fn boundary_distance(&self, p: &Vec3, good: f64) -> f64 {
-        let d0 = self.coarse_distance(p);
-        if !(d0 > good) {
-            return d0;
+        let mut curves: Vec<(f64, f64, usize)> = Vec::with_capacity(self.spans.len());
+        let mut best = f64::INFINITY;
+        for &(a, b, reach) in &self.spans {
+            let (d, i) = self.bd[a..b]
+                .iter()
+                .enumerate()
+                .map(|(i, s)| ((s.0 - p).norm_squared(), a + i))
+                .fold((f64::INFINITY, a), |m, c| if c.0 < m.0 { c } else { m });
+            let d = d.sqrt();
+            best = best.min(d);
+            curves.push((d - reach, d, i));
         }
-        // refine on every curve with a sample nearly as near (corners: both curves)
-        let mut cands: Vec<(f64, usize)> = self
-            .bd
-            .iter()
-            .enumerate()
-            .map(|(i, b)| ((b.0 - p).norm(), i))
-            .filter(|c| c.0 <= 2.0 * d0)
-            .collect();
-        cands.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut done: Vec<(usize, usize)> = Vec::new();
-        let mut out = d0;
-        for &(_, i) in &cands {
-            let (_, lp, arc, x0) = self.bd[i];
-            if done.contains(&(lp, arc)) {
-                continue;
-            }
-            if done.len() >= 4 {
+        if !(best > good) {
+            return best;
+        }
+        curves.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for &(lb, _, i) in &curves {
+            if lb >= best || best <= good {
                 break;
             }
-            done.push((lp, arc));
-            out = out.min(self.refine(lp, arc, x0, p));
+            let (_, lp, arc, x0) = self.bd[i];
+            best = best.min(self.refine(lp, arc, x0, p));
         }
-        out
+        best
     }
 }
 
@@ -491,11 +522,12 @@ fn inside_polyline(pl: &[[f64; 2]], q: [f64; 2]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::scene::data::{Piece, TrimLoop};
 
-    fn flat_piece(trim: Vec<TrimLoop>) -> Piece {
+    /// The square [0,2]×[0,3] of the plane z = 0 (bilinear), trimmed by `trim`.
+    pub(in crate::verify) fn flat_piece(trim: Vec<TrimLoop>) -> Piece {
         // the square [0,2]×[0,3] of the plane z = 0, bilinear
         Piece {
             body: 0,
@@ -538,6 +570,41 @@ mod tests {
         // a point 0.5 above the middle of the side s = 1 (x = 2)
         let d = p.boundary_distance(&Vec3::new(2.0, 1.3, 0.5), 0.0);
         assert!((d - 0.5).abs() < 1e-12, "{d}");
+    }
+
+    #[test]
+    fn boundary_distance_refines_a_sparsely_sampled_curve() {
+        // the outer loop: the square's sides as four segments (samples 0.25 mm
+        // apart along x); a triangular hole whose corner lies 0.05 mm from
+        // the point q = (0.125, 0, 0), which is on the side t = 0 half-way
+        // between two of its samples (0.125 mm from both): the side's exact
+        // curve must win over the hole's nearer sample
+        let square = TrimCurve::Polyline(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]]);
+        let hole = TrimCurve::Polyline(vec![
+            [0.0625, 0.05 / 3.0],
+            [0.3, 0.3],
+            [0.05, 0.3],
+            [0.0625, 0.05 / 3.0],
+        ]);
+        let piece = flat_piece(vec![
+            TrimLoop {
+                outer: true,
+                curves: vec![square],
+            },
+            TrimLoop {
+                outer: false,
+                curves: vec![hole],
+            },
+        ]);
+        let p = Patch::new(&piece).unwrap();
+        let q = Vec3::new(0.125, 0.0, 0.0);
+        let (ub, lb) = p.distance_bounds(&q);
+        assert!((ub - 0.05).abs() < 1e-12 && lb == 0.0, "{ub} {lb}");
+        let d = p.boundary_distance(&q, 1e-9);
+        assert!(d < 1e-12, "{d}");
+        // a point 0.01 mm above the plane there: exactly 0.01 from the side
+        let d = p.boundary_distance(&Vec3::new(0.125, 0.0, 0.01), 1e-9);
+        assert!((d - 0.01).abs() < 1e-12, "{d}");
     }
 
     #[test]

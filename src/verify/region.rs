@@ -685,10 +685,24 @@ impl<'m> Region<'m> {
     }
 
     /// Point-in-face test at `(a, b)` (see the module documentation).
+    ///
+    /// The even-odd rays are cast from the point moved by about 1e-9 of the
+    /// loops' extent (an irrational mix of both directions): a ray from the
+    /// exact point may run along a loop's straight segment (an edge at
+    /// constant `a`, such as a line on a cylinder where the pieces are cut),
+    /// whose nodes wobble round the ray by rounding and would count
+    /// crossings at random. A point that near a loop is judged by its
+    /// distance to the boundary anyway.
     pub fn contains(&self, ab: [f64; 2]) -> bool {
+        let ext = |k: usize| {
+            self.period[k]
+                .unwrap_or((self.bbox[1][k] - self.bbox[0][k]).abs())
+                .max(1e-12)
+        };
+        let moved = [ab[0] + 1.234_567e-9 * ext(0), ab[1] + 0.707_106_781e-9 * ext(1)];
         match (self.ray, self.contractible) {
-            (Some(dir), _) => self.contains_even_odd(ab, dir),
-            (None, true) => self.contains_tiled(ab),
+            (Some(dir), _) => self.contains_even_odd(moved, dir),
+            (None, true) => self.contains_tiled(moved),
             (None, false) => self.contains_by_side(ab),
         }
     }
@@ -1002,39 +1016,51 @@ impl<'m> Region<'m> {
     }
 
     /// Distance from `p` to the face's 3-D boundary: the nearest traced
-    /// node (an upper bound), refined on the exact curves of the nearest
-    /// nodes (Gauss–Newton) when that exceeds `good`.
+    /// node (an upper bound), refined on the exact curves when that exceeds
+    /// `good`: every curve whose nodes, less their reach (the longest chord
+    /// between consecutive nodes: the curve between them), come nearer than
+    /// the best distance so far, nearest first (Gauss–Newton from the
+    /// curve's nearest node).
     pub fn boundary_distance(&self, p: &Vec3, good: f64) -> f64 {
-        let mut d0 = f64::INFINITY;
+        // per traced curve: (lower bound, nearest node's distance, its x)
+        let mut curves: Vec<(f64, f64, usize, f64)> = Vec::new();
+        let mut out = f64::INFINITY;
         for l in &self.loops {
-            for n in l.nodes.iter().filter(|n| !n.seam) {
-                d0 = d0.min((n.p - p).norm_squared());
-            }
-        }
-        let d0 = d0.sqrt();
-        if !(d0 > good) {
-            return d0;
-        }
-        let mut near: Vec<(f64, usize, f64)> = Vec::new();
-        for l in &self.loops {
-            for n in l.nodes.iter().filter(|n| !n.seam) {
-                let d = (n.p - p).norm();
-                if d <= 2.0 * d0 {
-                    near.push((d, n.seg, n.x));
+            let mut i = 0;
+            while i < l.nodes.len() {
+                let si = l.nodes[i].seg;
+                let mut j = i;
+                let (mut dmin, mut x0, mut chord) = (f64::INFINITY, 0.0, 0.0f64);
+                while j < l.nodes.len() && l.nodes[j].seg == si {
+                    let n = &l.nodes[j];
+                    let d = (n.p - p).norm();
+                    if d < dmin {
+                        dmin = d;
+                        x0 = n.x;
+                    }
+                    if j > i {
+                        chord = chord.max((n.p - l.nodes[j - 1].p).norm());
+                    }
+                    j += 1;
                 }
+                if !l.nodes[i].seam {
+                    out = out.min(dmin);
+                    curves.push((dmin - chord, dmin, si, x0));
+                }
+                i = j;
             }
         }
-        near.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut out = d0;
-        let mut done: Vec<usize> = Vec::new();
-        for &(_, si, x0) in &near {
-            if si == usize::MAX || done.contains(&si) {
-                continue;
-            }
-            if done.len() >= 4 {
+        if !(out > good) {
+            return out;
+        }
+        curves.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for &(lb, _, si, x0) in &curves {
+            if lb >= out || out <= good {
                 break;
             }
-            done.push(si);
+            if si == usize::MAX || si >= self.segments.len() {
+                continue;
+            }
             let (seg, param) = &self.segments[si];
             let eval = |x: f64| -> (Vec3, Vec3) {
                 let c = seg.eval_unit(x);
