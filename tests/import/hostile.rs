@@ -147,6 +147,7 @@ fn expectations() -> Vec<(String, String, String)> {
 /// returns its exit code and the CPU seconds (user + system) it took, from
 /// `wait4`.
 #[cfg(unix)]
+#[allow(clippy::zombie_processes)] // reaped by wait4 below, which also gives its rusage
 fn cli_import_cpu(file: &std::path::Path) -> (i32, f64) {
     let out = tempfile::Builder::new().suffix(".exs").tempfile().unwrap();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_extrack"))
