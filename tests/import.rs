@@ -32,3 +32,5 @@ mod step_malformed;
 mod step_numbers;
 #[path = "import/step_voids.rs"]
 mod step_voids;
+#[path = "import/type_classes.rs"]
+mod type_classes;

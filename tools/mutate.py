@@ -2,14 +2,17 @@
 """Mutation campaign through the whole pipeline (issue 29).
 
 Takes small STEP/IGES seed files, applies format-aware structural edits and
-runs each mutant through `extrack import` in a child process with a wall-clock
-limit and an address-space limit (`ulimit -v`), then classifies the run:
+runs each mutant through `extrack import` in a child process under an
+address-space limit (`ulimit -v`), measuring the child's CPU time
+(getrusage(RUSAGE_CHILDREN) deltas: the machine may be loaded, so wall time
+is not the measure) and peak RSS, with a generous wall-clock safety kill,
+then classifies the run:
 
   ok            scene written (exit 0)
   error         a clean one-line error (exit 1, `extrack: error: ...`)
   panic         a Rust panic (exit 101 or "panicked at")
   crash         killed by a signal / any other exit
-  timeout       still running at the time limit (killed)
+  timeout       more CPU time than --timeout (or killed at --wall-limit)
   raw_bytes     a control character or invalid UTF-8 byte in the output
   wrong_type    a reference moved to an instance of another type class
                 (STEP) was accepted (exit 0) and `extrack inspect` names
@@ -25,10 +28,11 @@ counts); 100,000-deep nesting; byte noise (NUL, 0xFF, random bytes).
 parameter data replaced by itself, a dangling one or another entity's;
 entity type numbers swapped in the directory; absurd numbers; byte noise.
 
-Every input that was slow (over half the limit), panicked, crashed, timed
-out, leaked raw bytes or was accepted with a wrong type silently is kept in
-OUT/keep/ with its classification; the summary goes to OUT/summary.json and
-stdout.
+Every input that was slow (CPU time over half the limit), panicked, crashed,
+timed out, leaked raw bytes or was accepted with a wrong type silently is
+kept in OUT/keep/ with its classification; the summary (runs, outcomes, the
+slowest CPU and wall times, the largest peak RSS and the largest RSS as a
+multiple of the file size) goes to OUT/summary.json and stdout.
 
   nice -n 10 python3 tools/mutate.py --bin target/release/extrack \\
       --minutes 20 --out /tmp/campaign SEED_FILES...
@@ -57,7 +61,8 @@ NAME = re.compile(rb"\s*\(?\s*([A-Za-z_][A-Za-z0-9_]*)")
 # type classes of the schema: a reference moved across classes is a type error
 CLASSES = {
     "point": [b"CARTESIAN_POINT"],
-    "direction": [b"DIRECTION", b"VECTOR"],
+    "direction": [b"DIRECTION"],
+    "vector": [b"VECTOR"],
     "placement": [b"AXIS2_PLACEMENT_3D", b"AXIS2_PLACEMENT_2D", b"AXIS1_PLACEMENT"],
     "curve": [b"LINE", b"CIRCLE", b"ELLIPSE", b"B_SPLINE_CURVE_WITH_KNOTS", b"SURFACE_CURVE", b"SEAM_CURVE",
               b"TRIMMED_CURVE", b"POLYLINE", b"PCURVE", b"COMPOSITE_CURVE", b"INTERSECTION_CURVE"],
@@ -81,7 +86,8 @@ def allowed(expected, found):
 
 
 # topology and geometry: the reader reads every reference of these
-READ = {"point", "direction", "placement", "vertex", "edge", "oriented_edge", "loop", "bound", "face", "shell"}
+READ = {"point", "direction", "vector", "placement", "curve", "surface", "vertex", "edge", "oriented_edge", "loop",
+        "bound", "face", "shell"}
 
 
 def step_parse(data):
@@ -345,19 +351,27 @@ def raw(b):
     return any((ord(c) < 32 and c not in "\n") or 0x7F <= ord(c) < 0xA0 for c in s)
 
 
-def run_one(binary, path, out_exs, secs, mem_mb):
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_one(binary, path, out_exs, wall, mem_mb):
+    """(class before the CPU check, wall s, CPU s, rc, output tail, peak RSS KiB)"""
     t0 = time.monotonic()
+    c0 = children_cpu()
     p = subprocess.Popen(["/usr/bin/time", "-f", "@@RSS_KB %M", binary, "import", path, "-o", out_exs],
                          stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, preexec_fn=limit(mem_mb))
     timed_out = False
     try:
-        out, err = p.communicate(timeout=secs)
+        out, err = p.communicate(timeout=wall)
     except subprocess.TimeoutExpired:
         timed_out = True
         os.killpg(p.pid, signal.SIGKILL)
         out, err = p.communicate()
     dt = time.monotonic() - t0
+    cpu = children_cpu() - c0
     rc = p.returncode
     rss_kb = 0
     k = err.rfind(b"@@RSS_KB ")
@@ -385,7 +399,7 @@ def run_one(binary, path, out_exs, secs, mem_mb):
         cls = "ok"
     else:
         cls = "error"
-    return cls, dt, rc, (out + err)[-600:], rss_kb
+    return cls, dt, cpu, rc, (out + err)[-600:], rss_kb
 
 
 def type_message_seen(binary, path, detail):
@@ -401,7 +415,8 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--minutes", type=float, default=20)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--timeout", type=float, default=10.0, help="seconds per run (killed after)")
+    ap.add_argument("--timeout", type=float, default=10.0, help="CPU seconds per run (more is a timeout)")
+    ap.add_argument("--wall-limit", type=float, default=60.0, help="wall-clock safety kill per run, seconds")
     ap.add_argument("--mem-mb", type=int, default=4096, help="address-space limit per run (ulimit -v), MiB")
     ap.add_argument("--seed", type=int, default=29)
     ap.add_argument("seeds", nargs="+")
@@ -411,8 +426,9 @@ def main():
     work = os.path.join(a.out, "work")
     os.makedirs(work, exist_ok=True)
     seeds = [(p, open(p, "rb").read()) for p in a.seeds]
-    counts, by_kind, kept, slowest = {}, {}, [], []
+    counts, by_kind, kept, slowest, slowest_wall = {}, {}, [], [], []
     max_rss = (0, 0, "", "")
+    max_mult = (0.0, 0, 0, "", "")
     start = time.monotonic()
     n = 0
     log = open(os.path.join(a.out, "runs.jsonl"), "w")
@@ -428,9 +444,14 @@ def main():
         f = os.path.join(work, "m" + ext)
         with open(f, "wb") as fh:
             fh.write(mutant)
-        cls, dt, rc, tail, rss_kb = run_one(a.bin, f, os.path.join(work, "m.exs"), a.timeout, a.mem_mb)
+        cls, dt, cpu, rc, tail, rss_kb = run_one(a.bin, f, os.path.join(work, "m.exs"), a.wall_limit, a.mem_mb)
+        if cls not in ("timeout", "panic", "crash") and cpu > a.timeout:
+            cls = "timeout"
         if rss_kb > max_rss[0]:
             max_rss = (rss_kb, len(mutant), os.path.basename(path), kind)
+        mult = rss_kb * 1024.0 / max(1, len(mutant))
+        if mult > max_mult[0]:
+            max_mult = (mult, rss_kb, len(mutant), os.path.basename(path), kind)
         if cls == "ok" and kind in ("wrong_type", "body_swap") and isinstance(detail, dict) \
                 and detail.get("expected_class") \
                 and not allowed(detail["expected_class"], CLASS_OF.get(detail["found"].encode())):
@@ -439,12 +460,14 @@ def main():
         counts[cls] = counts.get(cls, 0) + 1
         by_kind.setdefault(kind, {}).setdefault(cls, 0)
         by_kind[kind][cls] += 1
-        slowest.append((dt, os.path.basename(path), kind))
+        slowest.append((cpu, dt, os.path.basename(path), kind))
         slowest = sorted(slowest, reverse=True)[:5]
+        slowest_wall.append((dt, cpu, os.path.basename(path), kind))
+        slowest_wall = sorted(slowest_wall, reverse=True)[:5]
         rec = {"n": n, "seed": os.path.basename(path), "kind": kind, "detail": detail, "class": cls,
-               "seconds": round(dt, 3), "rc": rc, "rss_kb": rss_kb}
+               "cpu_s": round(cpu, 3), "wall_s": round(dt, 3), "rc": rc, "rss_kb": rss_kb, "bytes": len(mutant)}
         log.write(json.dumps(rec) + "\n")
-        if cls not in ("ok", "error") or dt > a.timeout / 2:
+        if cls not in ("ok", "error") or cpu > a.timeout / 2:
             name = f"{n:06d}_{cls}_{kind}_{os.path.basename(path)}{ext}"
             shutil.copy(f, os.path.join(a.out, "keep", name))
             rec["tail"] = tail.decode("utf-8", "backslashreplace")
@@ -453,14 +476,20 @@ def main():
     summary = {
         "command": " ".join(sys.argv),
         "minutes": a.minutes,
-        "timeout_s": a.timeout,
+        "cpu_limit_s": a.timeout,
+        "wall_limit_s": a.wall_limit,
         "mem_limit_mib": a.mem_mb,
         "runs": n,
         "classes": counts,
         "by_edit": by_kind,
-        "slowest": [{"seconds": round(t, 2), "seed": s, "edit": k} for t, s, k in slowest],
+        "slowest_cpu": [{"cpu_s": round(c, 2), "wall_s": round(w, 2), "seed": s, "edit": k}
+                        for c, w, s, k in slowest],
+        "slowest_wall": [{"wall_s": round(w, 2), "cpu_s": round(c, 2), "seed": s, "edit": k}
+                         for w, c, s, k in slowest_wall],
         "max_rss": {"mib": round(max_rss[0] / 1024, 1), "file_bytes": max_rss[1], "seed": max_rss[2],
                     "edit": max_rss[3]},
+        "max_rss_multiple": {"multiple": round(max_mult[0], 1), "mib": round(max_mult[1] / 1024, 1),
+                             "file_bytes": max_mult[2], "seed": max_mult[3], "edit": max_mult[4]},
         "kept": len(kept),
     }
     with open(os.path.join(a.out, "summary.json"), "w") as fh:

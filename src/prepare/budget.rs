@@ -9,8 +9,12 @@
 //! that spent its budget is left out with a warning naming it
 //! ([`run`] reports the overrun): never a stall, never a silent wrong piece.
 //!
-//! Units: one unit is about one surface projection or one subdivision node
-//! (≈ 1 µs). A budget is deterministic (the same file gives the same scene);
+//! Units: one unit is about one subdivision node or one fitting try
+//! (≈ 1 µs); a Newton projection costs what it evaluated
+//! ([`projection_units`]: evaluations × the surface's evaluation weight,
+//! so a projection that does not converge, or one onto a high-degree
+//! surface, costs accordingly), and every piece of a projected trim curve
+//! costs [`TRIM_PIECE_UNITS`] (its output is bounded, not only its work). A budget is deterministic (the same file gives the same scene);
 //! an optional wall-clock deadline for the whole preparation
 //! ([`super::PrepareOptions::time_limit`]) makes every face's budget run
 //! out once it passes, and the preparation is then refused.
@@ -54,6 +58,21 @@ struct State {
     exceeded: bool,
     /// The face's wall-clock deadline (its own, or the preparation's when earlier).
     deadline: Option<Instant>,
+    /// What was charged so far.
+    tally: Tally,
+}
+
+/// What a face's work was charged for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Units spent.
+    pub units: u64,
+    /// Newton projections onto the surface ([`charge_projection`]).
+    pub projections: u64,
+    /// Surface evaluations they made.
+    pub evaluations: u64,
+    /// Pieces of projected trim curves ([`charge_trim_piece`]).
+    pub trim_pieces: u64,
 }
 
 const IDLE: State = State {
@@ -62,6 +81,12 @@ const IDLE: State = State {
     since_clock: 0,
     exceeded: false,
     deadline: None,
+    tally: Tally {
+        units: 0,
+        projections: 0,
+        evaluations: 0,
+        trim_pieces: 0,
+    },
 };
 
 thread_local! {
@@ -80,9 +105,9 @@ pub enum Overrun {
 }
 
 /// Runs `f` under a budget of `units`, [`FACE_SECONDS`] and the optional
-/// `deadline` of the whole preparation; returns its result and whether the
-/// budget ran out.
-pub fn run<R>(units: u64, deadline: Option<Instant>, f: impl FnOnce() -> R) -> (R, Option<Overrun>) {
+/// `deadline` of the whole preparation; returns its result, whether the
+/// budget ran out and what it was charged.
+pub fn run<R>(units: u64, deadline: Option<Instant>, f: impl FnOnce() -> R) -> (R, Option<Overrun>, Tally) {
     let now = Instant::now();
     let own = now.checked_add(std::time::Duration::from_secs_f64(FACE_SECONDS));
     let effective = match (own, deadline) {
@@ -96,6 +121,7 @@ pub fn run<R>(units: u64, deadline: Option<Instant>, f: impl FnOnce() -> R) -> (
             since_clock: 0,
             exceeded: deadline.is_some_and(|d| now >= d),
             deadline: effective,
+            tally: Tally::default(),
         })
     });
     let r = f();
@@ -110,7 +136,11 @@ pub fn run<R>(units: u64, deadline: Option<Instant>, f: impl FnOnce() -> R) -> (
             Overrun::Units(units)
         }
     });
-    (r, over)
+    let tally = Tally {
+        units: units - end.left,
+        ..end.tally
+    };
+    (r, over, tally)
 }
 
 /// Charges `units` of work; `false` once the budget is spent (then every
@@ -150,23 +180,84 @@ pub fn exceeded() -> bool {
     })
 }
 
-/// Units of one Newton projection onto `s`: 1 on an analytic surface,
-/// [`FREEFORM_PROJECTION_UNITS`] on a B-spline, swept or offset surface
-/// (each evaluation costs a span's worth of poles).
-pub fn projection_units(s: &Surface) -> u64 {
+/// Units of one Newton projection onto `s` that made `evaluations`
+/// evaluations of the surface: `evaluations × weight /`
+/// [`EVALUATIONS_PER_PROJECTION`] rounded up, at least 1, where the weight
+/// of one evaluation is 1 on an analytic surface and `(p+1)(q+1)/2` on a
+/// B-spline surface of degrees `p`, `q` (the poles one evaluation combines),
+/// at least [`FREEFORM_WEIGHT`] (8, a bicubic's: below that the call's
+/// overhead, not the poles, costs), [`FREEFORM_WEIGHT`] on a swept surface
+/// and twice the basis's on an offset one. So a projection of the usual length costs what
+/// a projection cost before it was counted (1 unit on an analytic surface, 8
+/// on a bicubic), one onto a high-degree surface costs more in proportion,
+/// and one that runs all its Newton steps (up to ~520 evaluations, a curve
+/// far off the surface) about four times a usual one.
+///
+/// (The usual projection makes ~132 evaluations; pricing it at half a
+/// projection's former price keeps the corpora's busiest face at 29 % of
+/// its budget.)
+pub fn projection_units(s: &Surface, evaluations: u32) -> u64 {
+    (u64::from(evaluations) * evaluation_weight(s))
+        .div_ceil(EVALUATIONS_PER_PROJECTION)
+        .max(1)
+}
+
+/// Evaluations of a usual projection: the mean over the faces of the
+/// corpora is 132 (`EXTRACK_BUDGET_TRACE=calibrate`, docs/hostile_input.md).
+pub const EVALUATIONS_PER_PROJECTION: u64 = 256;
+
+/// Charges one Newton projection onto `s` that made `evaluations`
+/// evaluations ([`projection_units`]); `false` once the budget is spent.
+pub fn charge_projection(s: &Surface, evaluations: u32) -> bool {
+    tally(|t| {
+        t.projections += 1;
+        t.evaluations += u64::from(evaluations);
+    });
+    charge(projection_units(s, evaluations))
+}
+
+/// Charges one piece of a projected trim curve ([`TRIM_PIECE_UNITS`]).
+pub fn charge_trim_piece() -> bool {
+    tally(|t| t.trim_pieces += 1);
+    charge(TRIM_PIECE_UNITS)
+}
+
+fn tally(f: impl FnOnce(&mut Tally)) {
+    STATE.with(|s| {
+        let mut st = s.get();
+        if st.active {
+            f(&mut st.tally);
+            s.set(st);
+        }
+    });
+}
+
+/// Weight of one evaluation of `s` (see [`projection_units`]).
+pub fn evaluation_weight(s: &Surface) -> u64 {
     match s {
         Surface::Plane { .. }
         | Surface::Cylinder { .. }
         | Surface::Cone { .. }
         | Surface::Sphere { .. }
         | Surface::Torus { .. } => 1,
-        Surface::Trimmed { basis, .. } => projection_units(basis),
-        _ => FREEFORM_PROJECTION_UNITS,
+        Surface::BSpline(n) => ((n.degree_u as u64 + 1) * (n.degree_v as u64 + 1) / 2).max(FREEFORM_WEIGHT),
+        Surface::Trimmed { basis, .. } => evaluation_weight(basis),
+        Surface::Offset { basis, .. } => 2 * evaluation_weight(basis).max(FREEFORM_WEIGHT / 2),
+        _ => FREEFORM_WEIGHT,
     }
 }
 
-/// Units of one projection onto a free-form surface.
-pub const FREEFORM_PROJECTION_UNITS: u64 = 8;
+/// Weight of one evaluation of a swept (revolution, extrusion) surface, and
+/// the least of a B-spline surface's.
+pub const FREEFORM_WEIGHT: u64 = 8;
+
+/// Units of one piece of a projected trim curve (each fitted or straight
+/// piece, and each halving of an interval): a face whose trims would need
+/// tens of thousands of pieces (an edge far off its face's surface,
+/// projected) spends its budget instead of making a scene that is slow to
+/// check and to track. The faces of the corpora make at most ~550 pieces
+/// (17,600 units).
+pub const TRIM_PIECE_UNITS: u64 = 32;
 
 /// Control points (or a small constant for analytic geometry) of a curve.
 fn curve_size(c: &Curve) -> u64 {
@@ -215,7 +306,7 @@ mod tests {
 
     #[test]
     fn charges_run_out_and_stay_out() {
-        let ((), over) = run(10, None, || {
+        let ((), over, spent) = run(10, None, || {
             assert!(charge(4));
             assert!(charge(6));
             assert!(!exceeded());
@@ -224,14 +315,15 @@ mod tests {
             assert!(!charge(0));
         });
         assert_eq!(over, Some(Overrun::Units(10)));
+        assert_eq!(spent.units, 10);
     }
 
     #[test]
     fn outside_a_budget_everything_is_allowed_and_nesting_restores() {
         assert!(charge(u64::MAX));
-        let ((), outer) = run(100, None, || {
+        let ((), outer, spent) = run(100, None, || {
             assert!(charge(50));
-            let ((), inner) = run(1, None, || {
+            let ((), inner, _) = run(1, None, || {
                 assert!(!charge(2));
             });
             assert_eq!(inner, Some(Overrun::Units(1)));
@@ -239,13 +331,27 @@ mod tests {
             assert!(charge(50));
         });
         assert_eq!(outer, None);
+        assert_eq!(spent.units, 100);
         assert!(!exceeded());
+    }
+
+    #[test]
+    fn projections_are_priced_by_evaluations_and_degree() {
+        use crate::import::model::Surface;
+        let plane = Surface::Plane {
+            frame: crate::geom::Frame::world(),
+        };
+        // a usual projection on a plane: 1 unit; one that ran all its 40
+        // Newton steps of up to 13 evaluations: 3
+        assert_eq!(projection_units(&plane, 132), 1);
+        assert_eq!(projection_units(&plane, 520), 3);
+        assert_eq!(projection_units(&plane, 0), 1);
     }
 
     #[test]
     fn a_passed_deadline_exhausts_at_once() {
         let past = Instant::now();
-        let (ok, over) = run(u64::MAX, Some(past), || charge(1));
+        let (ok, over, _) = run(u64::MAX, Some(past), || charge(1));
         assert!(!ok);
         assert_eq!(over, Some(Overrun::Deadline));
     }

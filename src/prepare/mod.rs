@@ -171,12 +171,33 @@ pub fn prepare_with_stats(model: &Model, opts: &PrepareOptions) -> Result<(Scene
         let mut face_nurbs = std::collections::HashMap::new();
         let face_list: Vec<usize> = body.face_indices().collect();
         // faces are independent: convert, classify, split and trim them in parallel
+        // EXTRACK_BUDGET_TRACE=1: what every face spent, on stderr (to
+        // calibrate the budget over the corpora, docs/hostile_input.md)
+        // (`=calibrate`: and no budget, to see what the faces would spend)
+        let trace_budget = std::env::var_os("EXTRACK_BUDGET_TRACE").is_some();
+        let calibrate = std::env::var_os("EXTRACK_BUDGET_TRACE").is_some_and(|v| v == "calibrate");
         let results: Vec<(usize, Result<FaceOut, String>)> = face_list
             .par_iter()
             .map(|&fi| {
                 let r = model.faces.get(fi).map(|face| {
-                    let units = budget::face_budget(model, face);
-                    match budget::run(units, deadline, || face_pieces(model, fi, body_idx, opts)) {
+                    let units = if calibrate {
+                        u64::MAX / 4
+                    } else {
+                        budget::face_budget(model, face)
+                    };
+                    let (r, over, t) = budget::run(units, deadline, || face_pieces(model, fi, body_idx, opts));
+                    if trace_budget {
+                        eprintln!(
+                            "budget: face #{} spent {} of {} units ({} projections, {} evaluations, {} trim pieces)",
+                            face.source,
+                            t.units,
+                            budget::face_budget(model, face),
+                            t.projections,
+                            t.evaluations,
+                            t.trim_pieces
+                        );
+                    }
+                    match (r, over) {
                         (r, None) => r.map_err(|e| e.to_string()),
                         (_, Some(budget::Overrun::Units(u))) => Err(format!(
                             "work budget of {u} units spent (projection, fitting and subdivision are bounded \

@@ -123,12 +123,82 @@ fn messages_escape_control_and_non_utf8_bytes() {
     assert_eq!(as_import.to_string(), e);
 }
 
+/// CPU seconds one `extrack import` of a campaign input may take (the
+/// campaign's bound for a slow input; its limit is 10 s): CPU time, not
+/// wall time, so that a loaded machine does not decide it.
+const CLI_CPU_SECONDS: f64 = 5.0;
+
+/// The expected outcomes of `fixtures/hostile/expect.tsv`: (file, ok|error, text).
+fn expectations() -> Vec<(String, String, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/hostile");
+    let expect = std::fs::read_to_string(dir.join("expect.tsv")).unwrap();
+    expect
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 3, "bad line {line:?}");
+            (f[0].to_string(), f[1].to_string(), f[2].to_string())
+        })
+        .collect()
+}
+
+/// Runs `extrack import file` (self-check included, as a user runs it) and
+/// returns its exit code and the CPU seconds (user + system) it took, from
+/// `wait4`.
+#[cfg(unix)]
+#[allow(clippy::zombie_processes)] // reaped by wait4 below, which also gives its rusage
+fn cli_import_cpu(file: &std::path::Path) -> (i32, f64) {
+    let out = tempfile::Builder::new().suffix(".exs").tempfile().unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_extrack"))
+        .arg("import")
+        .arg(file)
+        .arg("-o")
+        .arg(out.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero rusage is a valid value; wait4 writes into both
+    // out-parameters, which live through the call.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+    assert_eq!(r, pid, "wait4 failed");
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    (code, secs(ru.ru_utime) + secs(ru.ru_stime))
+}
+
+/// Every campaign input through the CLI within [`CLI_CPU_SECONDS`] of CPU
+/// time (release builds; a debug build gets 30 times more), with the
+/// expected exit code: an input that gets slow again fails here.
+#[cfg(unix)]
+#[test]
+fn campaign_inputs_take_little_cpu_time_in_the_cli() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/hostile");
+    let bound = if cfg!(debug_assertions) {
+        30.0 * CLI_CPU_SECONDS
+    } else {
+        CLI_CPU_SECONDS
+    };
+    for (name, outcome, _) in expectations() {
+        let (code, cpu) = cli_import_cpu(&dir.join(&name));
+        assert_eq!(code, if outcome == "ok" { 0 } else { 1 }, "{name}");
+        assert!(cpu < bound, "{name}: {cpu:.2} s of CPU (bound {bound} s)");
+    }
+}
+
 /// `fixtures/hostile/`, one line per file: `file<TAB>ok|error<TAB>text`
 /// (`text` must appear in the error, or in a warning of import or prepare).
 #[test]
 fn campaign_inputs_finish_in_time_with_the_expected_outcome() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/hostile");
-    let expect = std::fs::read_to_string(dir.join("expect.tsv")).unwrap();
     // the campaign checks 10 s per run; here a margin for a loaded machine
     // running the whole suite in parallel
     let bound = if cfg!(debug_assertions) {
@@ -137,11 +207,8 @@ fn campaign_inputs_finish_in_time_with_the_expected_outcome() {
         Duration::from_secs(30)
     };
     let mut n = 0;
-    for line in expect.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
-        let mut f = line.split('\t');
-        let (Some(name), Some(outcome), Some(text)) = (f.next(), f.next(), f.next()) else {
-            panic!("bad line {line:?}");
-        };
+    for (name, outcome, text) in expectations() {
+        let (name, outcome, text) = (name.as_str(), outcome.as_str(), text.as_str());
         let bytes = std::fs::read(dir.join(name)).unwrap();
         let t0 = Instant::now();
         let r = import_bytes(&bytes, name).map_err(|e| e.to_string()).and_then(|m| {

@@ -23,19 +23,28 @@ pub struct SurfaceProjection {
 }
 
 /// Newton refinement of `min |S(u,v) − p|` from `(u, v)`, kept inside `bounds`.
-pub fn newton_surface(
+pub fn newton_surface(s: &Surface, p: &Vec3, u: f64, v: f64, bounds: ((f64, f64), (f64, f64))) -> SurfaceProjection {
+    newton_surface_counted(s, p, u, v, bounds).0
+}
+
+/// [`newton_surface`], with the number of surface evaluations it made
+/// (point evaluations and evaluations with derivatives alike: 1 + up to
+/// 13 per Newton step), the measure of its work a budget charges.
+pub fn newton_surface_counted(
     s: &Surface,
     p: &Vec3,
     mut u: f64,
     mut v: f64,
     bounds: ((f64, f64), (f64, f64)),
-) -> SurfaceProjection {
+) -> (SurfaceProjection, u32) {
     let ((u0, u1), (v0, v1)) = bounds;
+    let mut evaluations = 1u32;
     let mut best = s.eval(u, v);
     let mut best_d = (best - p).norm();
     let (mut bu, mut bv) = (u, v);
     for _ in 0..40 {
         let e = s.eval_derivs(u, v);
+        evaluations += 1;
         let r = e.p - p;
         let g = [r.dot(&e.su), r.dot(&e.sv)];
         let a = e.su.dot(&e.su) + r.dot(&e.suu);
@@ -62,6 +71,7 @@ pub fn newton_surface(
             let nu = (u + du * step).clamp(u0, u1);
             let nv = (v + dv * step).clamp(v0, v1);
             let q = s.eval(nu, nv);
+            evaluations += 1;
             let d = (q - p).norm();
             if d <= best_d {
                 best_d = d;
@@ -79,12 +89,15 @@ pub fn newton_surface(
             break;
         }
     }
-    SurfaceProjection {
-        u: bu,
-        v: bv,
-        point: best,
-        distance: best_d,
-    }
+    (
+        SurfaceProjection {
+            u: bu,
+            v: bv,
+            point: best,
+            distance: best_d,
+        },
+        evaluations,
+    )
 }
 
 /// Projects `p` onto `s` within the parameter box `bounds` (grid seed of

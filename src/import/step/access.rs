@@ -150,31 +150,38 @@ impl<'e, 'a> Args<'e, 'a> {
             expected,
         }
     }
-    /// A reference to an instance of one of `ty.0` (the schema's type of
-    /// the parameter); another type is a [`StepError::WrongType`] naming
-    /// both instances.
-    pub fn reference_to(&self, k: usize, ty: Ty) -> Result<usize, StepError> {
-        let t = self.reference(k)?;
-        if self.is_a(t, ty.0) {
-            Ok(t)
-        } else {
-            Err(self.wrong_type(t, ty.1))
+    /// The one type check of a followed reference: instance `t`, referred
+    /// to from this instance where the schema requires `ty`, is of `ty`'s
+    /// class; a type the reader reads anyway ([`Ty::tolerated`]) is a
+    /// warning naming both instances (kept in the file's
+    /// [`super::arena::Exchange::type_notes`]); any other type is a
+    /// [`StepError::WrongType`] naming both instances.
+    pub fn check(&self, t: usize, ty: Ty) -> Result<usize, StepError> {
+        if self.is_a(t, ty.names) {
+            return Ok(t);
         }
+        let w = self.wrong_type(t, ty.phrase);
+        if !ty.tolerated.is_empty() && self.is_a(t, ty.tolerated) {
+            self.ex.type_notes.borrow_mut().push(format!("{w}; {}", ty.reading));
+            return Ok(t);
+        }
+        Err(w)
+    }
+    /// Parameter `k`, a reference to an instance of `ty` ([`Self::check`]).
+    pub fn reference_to(&self, k: usize, ty: Ty) -> Result<usize, StepError> {
+        self.check(self.reference(k)?, ty)
     }
     /// [`Self::opt_reference`] checked like [`Self::reference_to`].
     pub fn opt_reference_to(&self, k: usize, ty: Ty) -> Result<Option<usize>, StepError> {
-        match self.opt_reference(k)? {
-            Some(t) if !self.is_a(t, ty.0) => Err(self.wrong_type(t, ty.1)),
-            r => Ok(r),
-        }
+        self.opt_reference(k)?.map(|t| self.check(t, ty)).transpose()
     }
     /// [`Self::refs`] with every element checked like [`Self::reference_to`].
     pub fn refs_to(&self, k: usize, ty: Ty) -> Result<Vec<usize>, StepError> {
         let v = self.refs(k)?;
-        match v.iter().find(|&&t| !self.is_a(t, ty.0)) {
-            Some(&t) => Err(self.wrong_type(t, ty.1)),
-            None => Ok(v),
+        for &t in &v {
+            self.check(t, ty)?;
         }
+        Ok(v)
     }
     /// An optional reference (`$` → None).
     pub fn opt_reference(&self, k: usize) -> Result<Option<usize>, StepError> {
@@ -266,37 +273,187 @@ impl<'e, 'a> Args<'e, 'a> {
     }
 }
 
-/// A type a reference must lead to: accepted entity names, and the phrase
-/// naming them in a message.
-pub type Ty = (&'static [&'static [u8]], &'static str);
+/// A type class a reference must lead to (the schema's type of the
+/// parameter, AP203/AP214/AP242): the entity names of the class and its
+/// subtypes (a complex instance fits when one of its records is named so),
+/// the phrase naming it in a message, and the types the reader reads there
+/// anyway with a warning. Every reference the reader follows is checked
+/// against one of the classes of [`TYPE_CLASSES`] by [`Args::check`].
+#[derive(Debug, Clone, Copy)]
+pub struct Ty {
+    /// Short name of the class (`curve`, `surface`, ...).
+    pub class: &'static str,
+    /// Entity names of the class.
+    pub names: &'static [&'static [u8]],
+    /// The class in a message ("a CARTESIAN_POINT").
+    pub phrase: &'static str,
+    /// Types of another class read anyway, with a warning.
+    pub tolerated: &'static [&'static [u8]],
+    /// How a tolerated type is read (the warning's tail).
+    pub reading: &'static str,
+}
+
+const fn ty(class: &'static str, names: &'static [&'static [u8]], phrase: &'static str) -> Ty {
+    Ty {
+        class,
+        names,
+        phrase,
+        tolerated: &[],
+        reading: "",
+    }
+}
+
+/// The schema's curve entities (and the records of their complex instances).
+const CURVE_NAMES: &[&[u8]] = &[
+    b"LINE",
+    b"CIRCLE",
+    b"ELLIPSE",
+    b"PARABOLA",
+    b"HYPERBOLA",
+    b"POLYLINE",
+    b"B_SPLINE_CURVE",
+    b"B_SPLINE_CURVE_WITH_KNOTS",
+    b"BEZIER_CURVE",
+    b"UNIFORM_CURVE",
+    b"QUASI_UNIFORM_CURVE",
+    b"RATIONAL_B_SPLINE_CURVE",
+    b"TRIMMED_CURVE",
+    b"COMPOSITE_CURVE",
+    b"COMPOSITE_CURVE_ON_SURFACE",
+    b"BOUNDED_CURVE",
+    b"SURFACE_CURVE",
+    b"SEAM_CURVE",
+    b"INTERSECTION_CURVE",
+    b"BOUNDED_SURFACE_CURVE",
+    b"PCURVE",
+    b"BOUNDED_PCURVE",
+    b"OFFSET_CURVE_3D",
+    b"OFFSET_CURVE_2D",
+    b"CURVE_REPLICA",
+];
+
+/// The schema's surface entities (and the records of their complex instances).
+const SURFACE_NAMES: &[&[u8]] = &[
+    b"PLANE",
+    b"CYLINDRICAL_SURFACE",
+    b"CONICAL_SURFACE",
+    b"SPHERICAL_SURFACE",
+    b"TOROIDAL_SURFACE",
+    b"DEGENERATE_TOROIDAL_SURFACE",
+    b"B_SPLINE_SURFACE",
+    b"B_SPLINE_SURFACE_WITH_KNOTS",
+    b"BEZIER_SURFACE",
+    b"UNIFORM_SURFACE",
+    b"QUASI_UNIFORM_SURFACE",
+    b"RATIONAL_B_SPLINE_SURFACE",
+    b"BOUNDED_SURFACE",
+    b"SURFACE_OF_REVOLUTION",
+    b"SURFACE_OF_LINEAR_EXTRUSION",
+    b"OFFSET_SURFACE",
+    b"RECTANGULAR_TRIMMED_SURFACE",
+    b"CURVE_BOUNDED_SURFACE",
+    b"SURFACE_REPLICA",
+];
 
 /// CARTESIAN_POINT.
-pub const POINT: Ty = (&[b"CARTESIAN_POINT"], "a CARTESIAN_POINT");
+pub const POINT: Ty = ty("point", &[b"CARTESIAN_POINT"], "a CARTESIAN_POINT");
 /// DIRECTION.
-pub const DIRECTION: Ty = (&[b"DIRECTION"], "a DIRECTION");
-/// VECTOR (or a DIRECTION, read with magnitude 1).
-pub const VECTOR: Ty = (&[b"VECTOR", b"DIRECTION"], "a VECTOR");
+pub const DIRECTION: Ty = ty("direction", &[b"DIRECTION"], "a DIRECTION");
+/// VECTOR (a DIRECTION is read as a unit vector, with a warning).
+pub const VECTOR: Ty = Ty {
+    tolerated: &[b"DIRECTION"],
+    reading: "read as a VECTOR of magnitude 1",
+    ..ty("vector", &[b"VECTOR"], "a VECTOR")
+};
 /// A placement.
-pub const PLACEMENT: Ty = (
+pub const PLACEMENT: Ty = ty(
+    "placement",
     &[b"AXIS2_PLACEMENT_3D", b"AXIS2_PLACEMENT_2D", b"AXIS1_PLACEMENT"],
     "an AXIS2_PLACEMENT_3D, AXIS2_PLACEMENT_2D or AXIS1_PLACEMENT",
 );
+/// A curve.
+pub const CURVE: Ty = ty("curve", CURVE_NAMES, "a curve");
+/// A surface.
+pub const SURFACE: Ty = ty("surface", SURFACE_NAMES, "a surface");
+/// The `pcurve_or_surface` SELECT of a SURFACE_CURVE's associated geometry:
+/// a PCURVE, or a surface (allowed, unused by the reader: a warning says so).
+pub const PCURVE_OR_SURFACE: Ty = Ty {
+    tolerated: SURFACE_NAMES,
+    reading: "a surface is allowed there but carries no p-curve: ignored",
+    ..ty("pcurve_or_surface", &[b"PCURVE"], "a PCURVE or a surface")
+};
+/// The DEFINITIONAL_REPRESENTATION of a PCURVE.
+pub const DEFINITIONAL_REPRESENTATION: Ty = ty(
+    "definitional_representation",
+    &[b"DEFINITIONAL_REPRESENTATION"],
+    "a DEFINITIONAL_REPRESENTATION",
+);
+/// A segment of a COMPOSITE_CURVE.
+pub const COMPOSITE_SEGMENT: Ty = ty(
+    "composite_curve_segment",
+    &[b"COMPOSITE_CURVE_SEGMENT", b"REPARAMETRISED_COMPOSITE_CURVE_SEGMENT"],
+    "a COMPOSITE_CURVE_SEGMENT",
+);
 /// VERTEX_POINT.
-pub const VERTEX: Ty = (&[b"VERTEX_POINT"], "a VERTEX_POINT");
-/// An edge used by an ORIENTED_EDGE.
-pub const EDGE: Ty = (&[b"EDGE_CURVE", b"ORIENTED_EDGE"], "an EDGE_CURVE");
+pub const VERTEX: Ty = ty("vertex", &[b"VERTEX_POINT"], "a VERTEX_POINT");
+/// An edge used by an ORIENTED_EDGE (an ORIENTED_EDGE is an edge).
+pub const EDGE: Ty = ty("edge", &[b"EDGE_CURVE", b"ORIENTED_EDGE"], "an EDGE_CURVE");
+/// An element of an EDGE_LOOP (an EDGE_CURVE is read along its own sense, with a warning).
+pub const ORIENTED_EDGE: Ty = Ty {
+    tolerated: &[b"EDGE_CURVE"],
+    reading: "read as an ORIENTED_EDGE along the edge's own sense",
+    ..ty("oriented_edge", &[b"ORIENTED_EDGE"], "an ORIENTED_EDGE")
+};
 /// A loop of a face bound.
-pub const LOOP: Ty = (
+pub const LOOP: Ty = ty(
+    "loop",
     &[b"EDGE_LOOP", b"VERTEX_LOOP", b"POLY_LOOP"],
     "an EDGE_LOOP, VERTEX_LOOP or POLY_LOOP",
 );
 /// A bound of a face.
-pub const BOUND: Ty = (&[b"FACE_BOUND", b"FACE_OUTER_BOUND"], "a FACE_BOUND or FACE_OUTER_BOUND");
-/// A face of a shell.
-pub const FACE: Ty = (
-    &[b"ADVANCED_FACE", b"FACE_SURFACE", b"ORIENTED_FACE"],
-    "an ADVANCED_FACE or FACE_SURFACE",
+pub const BOUND: Ty = ty(
+    "bound",
+    &[b"FACE_BOUND", b"FACE_OUTER_BOUND"],
+    "a FACE_BOUND or FACE_OUTER_BOUND",
 );
+/// A face of a shell.
+pub const FACE: Ty = ty(
+    "face",
+    &[b"ADVANCED_FACE", b"FACE_SURFACE", b"ORIENTED_FACE"],
+    "an ADVANCED_FACE, FACE_SURFACE or ORIENTED_FACE",
+);
+/// A shell of a solid or of a shell-based surface model.
+pub const SHELL: Ty = ty(
+    "shell",
+    &[
+        b"CLOSED_SHELL",
+        b"OPEN_SHELL",
+        b"ORIENTED_CLOSED_SHELL",
+        b"ORIENTED_OPEN_SHELL",
+        b"CONNECTED_FACE_SET",
+    ],
+    "a CLOSED_SHELL or OPEN_SHELL",
+);
+
+/// Every type class the reader checks a followed reference against.
+pub const TYPE_CLASSES: &[Ty] = &[
+    POINT,
+    DIRECTION,
+    VECTOR,
+    PLACEMENT,
+    CURVE,
+    SURFACE,
+    PCURVE_OR_SURFACE,
+    DEFINITIONAL_REPRESENTATION,
+    COMPOSITE_SEGMENT,
+    VERTEX,
+    EDGE,
+    ORIENTED_EDGE,
+    LOOP,
+    BOUND,
+    FACE,
+    SHELL,
+];
 
 /// A real from a plain parameter.
 pub fn real_of(p: Param) -> Option<f64> {
@@ -314,5 +471,32 @@ pub fn upper(n: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         std::borrow::Cow::Owned(n.to_ascii_uppercase())
     } else {
         std::borrow::Cow::Borrowed(n)
+    }
+}
+
+#[cfg(test)]
+mod class_tests {
+    use super::*;
+
+    #[test]
+    fn the_classes_are_disjoint_where_the_schema_says_so() {
+        // curves, surfaces, points, directions, placements and topology share no name
+        let disjoint = [
+            POINT, DIRECTION, VECTOR, PLACEMENT, CURVE, SURFACE, VERTEX, LOOP, BOUND, FACE, SHELL,
+        ];
+        for (i, a) in disjoint.iter().enumerate() {
+            for b in &disjoint[i + 1..] {
+                for n in a.names {
+                    assert!(!b.names.contains(n), "{} in {} and {}", String::from_utf8_lossy(n), a.class, b.class);
+                }
+            }
+        }
+        // tolerated types are never of the class itself
+        for t in TYPE_CLASSES {
+            for n in t.tolerated {
+                assert!(!t.names.contains(n), "{}", t.class);
+            }
+            assert_eq!(t.tolerated.is_empty(), t.reading.is_empty(), "{}", t.class);
+        }
     }
 }

@@ -144,6 +144,10 @@ pub struct Exchange<'a> {
     /// What the parser read leniently (strings with malformed or unknown
     /// escapes), one line each.
     pub warnings: Vec<String>,
+    /// References to an instance of another type than the schema requires
+    /// that the reader read anyway ([`super::access::Args::check`]), one
+    /// line each naming both instances (repeats included).
+    pub type_notes: std::cell::RefCell<Vec<String>>,
 }
 
 impl<'a> Exchange<'a> {

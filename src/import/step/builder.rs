@@ -53,9 +53,6 @@ pub struct Builder<'e, 'a> {
     /// PCURVEs (`#N`) whose own range between their edge's vertices was not
     /// found (the 3-D range was kept).
     pub pcurve_range_misses: Vec<u64>,
-    /// References to an instance of another type than the schema requires,
-    /// read anyway (each a warning naming both instances).
-    pub type_warnings: Vec<String>,
     /// The first error that dropped a face (returned when no face at all
     /// could be read, so that a broken one-face file still says why).
     pub first_face_error: Option<StepError>,
@@ -84,7 +81,6 @@ impl<'e, 'a> Builder<'e, 'a> {
             edge_flips: HashMap::new(),
             placed_items: std::collections::HashSet::new(),
             pcurve_range_misses: Vec::new(),
-            type_warnings: Vec::new(),
             first_face_error: None,
         }
     }

@@ -203,12 +203,25 @@ impl<'e, 'a> Builder<'e, 'a> {
                 let p = pts.into_iter().map(|r| self.point(r)).collect::<Result<Vec<_>, _>>()?;
                 Ok(Curve::Polyline(p))
             }
-            b"TRIMMED_CURVE" => self.curve(a.reference(1)?),
+            b"TRIMMED_CURVE" => {
+                // the trims are carried by the user (edge vertices, composite
+                // segment); their points are still checked
+                for k in [2, 3] {
+                    for p in a.list(k)? {
+                        if let Param::Ref(id) = *p {
+                            if let Some(r) = a.ex.index.get(id) {
+                                a.check(r, super::access::POINT)?;
+                            }
+                        }
+                    }
+                }
+                self.curve(a.reference_to(1, super::access::CURVE)?)
+            }
             b"SURFACE_CURVE" | b"SEAM_CURVE" | b"INTERSECTION_CURVE" | b"BOUNDED_SURFACE_CURVE" => {
-                self.curve(a.reference(1)?)
+                self.curve(a.reference_to(1, super::access::CURVE)?)
             }
             b"COMPOSITE_CURVE" | b"COMPOSITE_CURVE_ON_SURFACE" | b"BOUNDED_CURVE" => {
-                let segs = a.refs(1)?;
+                let segs = a.refs_to(1, super::access::COMPOSITE_SEGMENT)?;
                 if segs.is_empty() {
                     return Err(a.count_err("segment count", 0));
                 }
@@ -221,7 +234,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             b"DEFINITIONAL_REPRESENTATION" => {
                 let items = a.refs(1)?;
                 match items.first() {
-                    Some(&c) => self.curve(c),
+                    Some(&c) => self.curve(a.check(c, super::access::CURVE)?),
                     None => Err(a.count_err("item count", 0)),
                 }
             }
@@ -237,7 +250,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             return Err(a.err("expected a COMPOSITE_CURVE_SEGMENT"));
         }
         let same = a.boolean(1, true)?;
-        let parent = a.reference(2)?;
+        let parent = a.reference_to(2, super::access::CURVE)?;
         let mut seg = self.trimmed_segment(parent)?;
         if !same {
             seg.forward = !seg.forward;
@@ -250,7 +263,7 @@ impl<'e, 'a> Builder<'e, 'a> {
     pub fn trimmed_segment(&mut self, idx: usize) -> Result<CurveSegment, StepError> {
         let a = self.simple(idx);
         if a.entity.eq_ignore_ascii_case(b"TRIMMED_CURVE") {
-            let curve = self.curve(a.reference(1)?)?;
+            let curve = self.curve(a.reference_to(1, super::access::CURVE)?)?;
             let t1 = self.trim_value(&a, 2, &curve)?;
             let t2 = self.trim_value(&a, 3, &curve)?;
             let sense = a.boolean(4, true)?;
@@ -310,9 +323,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                     a.ex.index
                         .get(id)
                         .ok_or_else(|| StepError::Dangling { at: a.at(), target: id })?;
-                if !a.is_a(r, super::access::POINT.0) {
-                    return Err(a.wrong_type(r, super::access::POINT.1));
-                }
+                a.check(r, super::access::POINT)?;
                 let pt = self.point(r)?;
                 return Ok(crate::import::eval::curve_param_of(curve, &pt));
             }
@@ -444,9 +455,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         }
         let mut pts = Vec::with_capacity(n);
         for r in pole_refs {
-            if !b.is_a(r, super::access::POINT.0) {
-                return Err(b.wrong_type(r, super::access::POINT.1));
-            }
+            b.check(r, super::access::POINT)?;
             let v = self.point(r)?;
             pts.push([v.x, v.y, v.z]);
         }
@@ -556,7 +565,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 Ok(Surface::Torus { frame, major, minor })
             }
             b"SURFACE_OF_REVOLUTION" => {
-                let profile = self.curve(a.reference(1)?)?;
+                let profile = self.curve(a.reference_to(1, super::access::CURVE)?)?;
                 let ax = self.placement(a.reference_to(2, super::access::PLACEMENT)?)?;
                 Ok(Surface::Revolution {
                     profile: Box::new(profile),
@@ -565,7 +574,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 })
             }
             b"SURFACE_OF_LINEAR_EXTRUSION" => {
-                let profile = self.curve(a.reference(1)?)?;
+                let profile = self.curve(a.reference_to(1, super::access::CURVE)?)?;
                 let (d, _mag) = self.vector(a.reference_to(2, super::access::VECTOR)?)?;
                 Ok(Surface::Extrusion {
                     profile: Box::new(profile),
@@ -573,7 +582,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 })
             }
             b"OFFSET_SURFACE" => {
-                let basis = self.surface(a.reference(1)?)?;
+                let basis = self.surface(a.reference_to(1, super::access::SURFACE)?)?;
                 let distance = self.length(&a, 2)?;
                 if !distance.is_finite() {
                     return Err(a.geom_err("non-finite offset distance"));
@@ -584,7 +593,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 })
             }
             b"RECTANGULAR_TRIMMED_SURFACE" => {
-                let basis = self.surface(a.reference(1)?)?;
+                let basis = self.surface(a.reference_to(1, super::access::SURFACE)?)?;
                 let (fu, fv) = param_factors(&basis, self.scale, self.angle);
                 let (u1, u2, v1, v2) = (a.real(2)? * fu, a.real(3)? * fu, a.real(4)? * fv, a.real(5)? * fv);
                 let u = (u1.min(u2), u1.max(u2));
@@ -639,9 +648,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                     b.ex.index
                         .get(id)
                         .ok_or_else(|| StepError::Dangling { at: b.at(), target: id })?;
-                if !b.is_a(r, super::access::POINT.0) {
-                    return Err(b.wrong_type(r, super::access::POINT.1));
-                }
+                b.check(r, super::access::POINT)?;
                 let v = self.point(r)?;
                 pts.push([v.x, v.y, v.z]);
             }

@@ -40,9 +40,10 @@ pub fn read_step(bytes: &[u8], file_name: &str) -> Result<Model, StepError> {
     const SHOWN: usize = 20;
     // (a shared geometry is looked at once per use)
     let mut seen = std::collections::HashSet::new();
-    b.type_warnings.retain(|w| seen.insert(w.clone()));
-    let extra = b.type_warnings.len().saturating_sub(SHOWN);
-    warnings.extend(b.type_warnings.drain(..).take(SHOWN));
+    let mut type_notes: Vec<String> = ex.type_notes.borrow_mut().drain(..).collect();
+    type_notes.retain(|w| seen.insert(w.clone()));
+    let extra = type_notes.len().saturating_sub(SHOWN);
+    warnings.extend(type_notes.into_iter().take(SHOWN));
     if extra > 0 {
         warnings.push(format!("{extra} more references to an instance of another type than required"));
     }

@@ -718,6 +718,7 @@ pub fn parse(src: &[u8]) -> Result<Exchange<'_>, StepError> {
         params,
         index: IdIndex::Dense(Vec::new()),
         ref_counts: Vec::new(),
+        type_notes: Default::default(),
     };
     ex.index = build_index(&ex)?;
     ex.ref_counts = check_refs(&ex)?;

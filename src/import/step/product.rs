@@ -655,16 +655,16 @@ impl<'e, 'a> Builder<'e, 'a> {
         let name = super::access::upper(a.entity);
         match (kind, &*name) {
             (BodyKind::Solid, b"BREP_WITH_VOIDS") => {
-                let mut shells = vec![self.shell(a.reference(1)?, false)?];
-                for v in a.refs(2)? {
+                let mut shells = vec![self.shell(a.reference_to(1, super::access::SHELL)?, false)?];
+                for v in a.refs_to(2, super::access::SHELL)? {
                     shells.push(self.shell(v, true)?);
                 }
                 Ok(shells)
             }
-            (BodyKind::Solid, _) => Ok(vec![self.shell(a.reference(1)?, false)?]),
+            (BodyKind::Solid, _) => Ok(vec![self.shell(a.reference_to(1, super::access::SHELL)?, false)?]),
             (_, b"SHELL_BASED_SURFACE_MODEL") | (_, b"FACE_BASED_SURFACE_MODEL") => {
                 let mut shells = Vec::new();
-                for s in a.refs(1)? {
+                for s in a.refs_to(1, super::access::SHELL)? {
                     shells.push(self.shell(s, false)?);
                 }
                 Ok(shells)

@@ -267,7 +267,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         }
         let vs = self.vertex(a.reference_to(1, super::access::VERTEX)?)?;
         let ve = self.vertex(a.reference_to(2, super::access::VERTEX)?)?;
-        let geom = a.reference(3)?;
+        let geom = a.reference_to(3, super::access::CURVE)?;
         let curve = self.curve(geom)?;
         let ps = self.model.vertices.get(vs).map(|v| v.point).unwrap_or_default();
         let pe = self.model.vertices.get(ve).map(|v| v.point).unwrap_or_default();
@@ -332,19 +332,13 @@ impl<'e, 'a> Builder<'e, 'a> {
             return Ok(Vec::new());
         }
         let mut out = Vec::new();
-        for pc in ga.refs(2)? {
+        // the schema's pcurve_or_surface: a surface is allowed (and unused)
+        for pc in ga.refs_to(2, super::access::PCURVE_OR_SURFACE)? {
             let pa = self.simple(pc);
             if !pa.entity.eq_ignore_ascii_case(b"PCURVE") {
-                // the schema's pcurve_or_surface: a surface is allowed (and unused)
-                let name = super::access::upper(self.type_name(pc));
-                let surface = name.windows(7).any(|w| w == b"SURFACE") || &*name == b"PLANE";
-                if !surface {
-                    let w = ga.wrong_type(pc, "a PCURVE or a surface");
-                    self.type_warnings.push(format!("{w}; ignored"));
-                }
                 continue;
             }
-            if pa.reference(1)? == surf {
+            if pa.reference_to(1, super::access::SURFACE)? == surf {
                 out.push(pc);
             }
         }
@@ -354,9 +348,13 @@ impl<'e, 'a> Builder<'e, 'a> {
     /// PCURVE → 2-D curve (z = 0) in the Model's parameter units for `surface`.
     fn pcurve(&mut self, idx: usize, surface: &Surface) -> Result<Curve, StepError> {
         let a = self.simple(idx);
-        let rep = a.reference(2)?;
+        let rep = a.reference_to(2, super::access::DEFINITIONAL_REPRESENTATION)?;
         let ra = self.simple(rep);
+        // the schema's rule on a PCURVE: one item, a curve
         let items = ra.refs(1)?;
+        if let Some(&c) = items.first() {
+            ra.check(c, super::access::CURVE)?;
+        }
         self.part(ra.reference(2)?, b"REPRESENTATION_CONTEXT");
         let Some(&c) = items.first() else {
             return Err(ra.count_err("item count", 0));
@@ -461,17 +459,8 @@ impl<'e, 'a> Builder<'e, 'a> {
         match &*name {
             b"EDGE_LOOP" => {
                 let mut coedges = Vec::new();
-                for oe in a.refs(1)? {
-                    if !a.is_a(oe, &[b"ORIENTED_EDGE"]) {
-                        if a.is_a(oe, &[b"EDGE_CURVE"]) {
-                            // accepted (read as used along its own sense), never silently
-                            let w = a.wrong_type(oe, "an ORIENTED_EDGE");
-                            self.type_warnings
-                                .push(format!("{w}; read as an ORIENTED_EDGE along the edge's own sense"));
-                        } else {
-                            return Err(a.wrong_type(oe, "an ORIENTED_EDGE"));
-                        }
-                    }
+                // an EDGE_CURVE is read along its own sense, never silently
+                for oe in a.refs_to(1, super::access::ORIENTED_EDGE)? {
                     coedges.push(self.coedge(oe, surf, surface, seam_uses)?);
                 }
                 Ok(Bound::Edges(Loop { coedges, source }))
@@ -523,7 +512,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             return Err(a.err("expected an ADVANCED_FACE or FACE_SURFACE"));
         }
         let bounds = a.refs_to(1, super::access::BOUND)?;
-        let surf = a.reference(2)?;
+        let surf = a.reference_to(2, super::access::SURFACE)?;
         let same_sense = a.boolean(3, true)?;
         let surface = self.surface_for(surf, false)?;
         let mut outer = None;
@@ -630,7 +619,9 @@ impl<'e, 'a> Builder<'e, 'a> {
             }
             b"ORIENTED_CLOSED_SHELL" | b"ORIENTED_OPEN_SHELL" => {
                 self.enter(idx, "oriented shell")?;
-                let r = a.reference(2).and_then(|s| self.shell(s, void));
+                let r = a
+                    .reference_to(2, super::access::SHELL)
+                    .and_then(|s| self.shell(s, void));
                 self.leave(idx);
                 let mut s = r?;
                 s.source = source;

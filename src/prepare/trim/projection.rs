@@ -56,16 +56,20 @@ pub(super) fn projected_chain(
     }
     let (nu, nv) = face.surface.natural_bounds();
     let nat = (nu.unwrap_or((-1e12, 1e12)), nv.unwrap_or((-1e12, 1e12)));
-    let units = crate::prepare::budget::projection_units(&face.surface);
-    // the curve's point at `s` projected onto the face (seeded), and the 3-D point
+    // the curve's point at `s` projected onto the face (seeded), and the 3-D
+    // point; the projection is charged what it evaluated
     let locate = |s: f64, seed: [f64; 2]| -> ([f64; 2], crate::geom::Vec3) {
         let c = seg.eval_unit(s);
-        if !crate::prepare::budget::charge(units) {
+        if crate::prepare::budget::exceeded() {
             return ([f64::NAN; 2], c.p);
         }
         let b = |x: f64, per: Option<f64>, nat: (f64, f64)| per.map_or(nat, |t| (x - t, x + t));
         let bounds = (b(seed[0], periods.0, nat.0), b(seed[1], periods.1, nat.1));
-        let p = crate::import::eval::newton_surface(&face.surface, &c.p, seed[0], seed[1], bounds);
+        let (p, evaluations) =
+            crate::import::eval::newton_surface_counted(&face.surface, &c.p, seed[0], seed[1], bounds);
+        if !crate::prepare::budget::charge_projection(&face.surface, evaluations) {
+            return ([f64::NAN; 2], c.p);
+        }
         ([p.u, p.v], c.p)
     };
     // the projection and whether the curve lies on the surface there
@@ -92,7 +96,7 @@ pub(super) fn projected_chain(
         depth: u32,
         out: &mut Vec<crate::prepare::fit::SpanPiece>,
     ) {
-        if crate::prepare::budget::exceeded() {
+        if !crate::prepare::budget::charge_trim_piece() {
             out.push((a.0, b.0, line(a.1, b.1)));
             return;
         }
