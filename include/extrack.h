@@ -551,10 +551,10 @@ typedef struct ext_pair_result {
    * `|point_b - point_a|`: the separation, or the penetration depth when
    * `penetrating` (>= 0): the depth of a maximum-penetration pair (each
    * witness inside the other body, the boundary normals anti-parallel
-   * along `point_b - point_a`, followed as a local extremum of the depth). A tracker follows
-   * the pair it entered at the contact; a cold query seeds it from the
-   * deepest boundary point inside the other body: with several such pairs
-   * they may differ (formats/motion.md, "Penetration depth").
+   * along `point_b - point_a`), a function of the pose: seeded from the
+   * deepest boundary point inside the other body and converged; a tracker
+   * and a cold query give the same pair (formats/motion.md, "Penetration
+   * depth").
    */
   double distance;
   /**

@@ -10,5 +10,7 @@ mod common;
 mod body_pair;
 #[path = "body_pair/body_pair_oracle.rs"]
 mod body_pair_oracle;
+#[path = "body_pair/body_pair_penetration.rs"]
+mod body_pair_penetration;
 #[path = "body_pair/body_pair_scenarios.rs"]
 mod body_pair_scenarios;

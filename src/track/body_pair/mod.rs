@@ -30,18 +30,18 @@
 //!    whose decayed bound is below the tracked distance, warm-started.
 //!
 //! **Penetration.** When two solids interpenetrate, the minimum of `|f − h|`
-//! is zero along the intersection curve; what a haptic host needs is the
-//! local maximum-penetration pair, which also satisfies `Ψ = 0` (the two
-//! witnesses' normals anti-parallel). It is tracked continuously with the
-//! feedback-linearised law `ẋ = M⁻¹(−KΨ − b)` (which follows a critical
-//! point of either kind, where gradient descent would slide into the
-//! intersection curve: NJC-1999 Fig. 2), entered from the exact contact of
-//! the separated tracker when the bodies move into each other. A cold start
-//! (or a jump) into an interpenetrating configuration seeds the pair from
-//! the deepest point of one body's cell centres inside the other (point–body
-//! queries) and converges it with the same law. Penetration is a local
-//! answer: the far phase is not run while penetrating.
-//!
+//! is zero along the intersection curve; what a haptic host needs is a
+//! maximum-penetration pair, which satisfies `Ψ = 0` (the two witnesses'
+//! normals anti-parallel). There can be several; the answer is the one
+//! defined in `formats/motion.md` as a function of the pose only: seeded
+//! from the deepest sampled boundary point of either body inside the other
+//! (point–body queries) and converged by the feedback-linearised law
+//! `ẋ = M⁻¹(−KΨ − b)` (which follows a critical point of either kind, where
+//! gradient descent would slide into the intersection curve: NJC-1999
+//! Fig. 2), else that seed pair itself. An update in or at contact is
+//! therefore a cold query (the far phase stops at the first pair within the
+//! contact tolerance), so the tracked answer equals the cold one.
+
 //! One concept per file:
 //! - [`candidate`]: the feature pair and its witnesses ([`PairCandidate`]);
 //! - [`relative`]: B's pose and twist in A's frame, box and hull bounds;
@@ -94,7 +94,7 @@ use switching::REFUSED_RETRY;
 use ties::Ties;
 
 use super::body::{BodyError, BodyGeom, Item, TrackScene};
-use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
+use super::config::{Mode, TrackError, TrackerConfig};
 use super::core::feed_forward_rate;
 use super::far::{cell_config, FarState};
 use super::motion::BodyState;
@@ -333,8 +333,38 @@ impl BodyPairTracker {
 
     /// The work of one update: leaves the answer's pair in `self.active` and
     /// its penetration flag in `self.penetrating`, and returns the rest of
-    /// what the answer is made of.
+    /// what the answer is made of. An update in or at contact is a cold
+    /// query at its pose (the penetration pair is a function of the pose,
+    /// `formats/motion.md`: the tracked answer is the cold one): after a
+    /// penetrating update the history is dropped, and a coherent update that
+    /// ends in contact or penetration is made again from scratch.
     fn step<'s>(
+        &mut self,
+        scene_a: &'s TrackScene,
+        state_a: &BodyState,
+        scene_b: &'s TrackScene,
+        state_b: &BodyState,
+        dt: f64,
+    ) -> Result<Step<'s>, BodyError> {
+        if self.penetrating {
+            self.reset();
+        }
+        let coherent = self.active.is_some();
+        let s = self.step_once(scene_a, state_a, scene_b, state_b, dt)?;
+        let contact = self.active.is_some_and(|c| c.d <= 1e-9 * self.scale);
+        if coherent && self.solid && (self.penetrating || contact) {
+            self.reset();
+            let mut cold = self.step_once(scene_a, state_a, scene_b, state_b, dt)?;
+            cold.iterations += s.iterations;
+            cold.switches += s.switches;
+            cold.cells_solved += s.cells_solved;
+            return Ok(cold);
+        }
+        Ok(s)
+    }
+
+    /// One update from the tracker's history (none: a cold query).
+    fn step_once<'s>(
         &mut self,
         scene_a: &'s TrackScene,
         state_a: &BodyState,
@@ -368,17 +398,13 @@ impl BodyPairTracker {
         let mut cells_solved = 0u32;
         let tol = 1e-12 * self.scale;
 
-        // 1. the active pair (penetration: feedback-linearised, local)
+        // 1. the active pair (never penetrating: `step` drops the history of a
+        // penetrating update)
         let mut best = PairCandidate::NONE;
         // the Lin–Canny test of `best`, when already made
         let mut certified: Option<bool> = None;
         if let Some(prev) = self.active {
-            let law = if self.penetrating {
-                ControlLaw::FeedbackLinearized
-            } else {
-                self.cfg.law
-            };
-            let cfg = TrackerConfig { law, ..self.cfg };
+            let cfg = self.cfg;
             let mut x0 = prev.x;
             if cfg.feed_forward {
                 for (i, xi) in x0.iter_mut().enumerate() {
@@ -412,7 +438,7 @@ impl BodyPairTracker {
             self.x_ff = ff;
             self.ff_valid = s.cand.converged;
             best = s.cand;
-            if !best.converged && !self.penetrating {
+            if !best.converged {
                 // after a jump, or near contact where the Hessian is positive
                 // definite only by O(d): finish with the far phase's settings
                 let r = solve_pair(
@@ -432,8 +458,7 @@ impl BodyPairTracker {
             // passes the Lin–Canny test, which proves it global whatever the
             // neighbours (retried every `REFUSED_RETRY` updates)
             let key = (best.ia, best.ib, best.mode_a, best.mode_b);
-            if !self.penetrating
-                && self.convex
+            if self.convex
                 && best.converged
                 && self.refused.is_some_and(|(k, n)| k == key && n < REFUSED_RETRY)
                 && self.certified(a, b, &rel, &best, tol, &mut iterations)
@@ -443,7 +468,7 @@ impl BodyPairTracker {
                     *n += 1;
                 }
             }
-            if !self.penetrating && certified.is_none() {
+            if certified.is_none() {
                 best = self.switch_sides(a, b, &rel, best, &mut switches, &mut iterations);
                 let stayed = (best.ia, best.ib) == (key.0, key.1);
                 let saturated = best.mode_a != Mode::Interior || best.mode_b != Mode::Interior;
@@ -467,53 +492,10 @@ impl BodyPairTracker {
             }
         }
 
-        // 2. penetration: entered from the tracked contact, kept while the pair stays inside
+        // 2. contact and penetration are decided after the global search (4.)
         let cfg_probe = cell_config(&self.cfg);
         let solid = self.solid;
         let inside = |c: &PairCandidate| solid && c.d > tol && c.d.is_finite() && inside_pair(a, b, &rel, c);
-        if self.penetrating {
-            // still inside: two interior piece witnesses with anti-parallel
-            // normals (the critical pair), else confirmed globally
-            let anti = matches!((best.ia, best.ib), (Item::Piece(_), Item::Piece(_)))
-                && best.mode_a == Mode::Interior
-                && best.mode_b == Mode::Interior
-                && best.na.dot(&(best.pb - best.pa)) < 0.0
-                && best.nb.dot(&(best.pb - best.pa)) > 0.0;
-            if best.d.is_finite()
-                && inside(&best)
-                && (anti || self.count_probe() && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe))
-            {
-                self.active = Some(best);
-                return Ok(Step {
-                    a,
-                    b,
-                    pose_a,
-                    iterations,
-                    switches,
-                    cells_solved: 0,
-                });
-            }
-            // separated again (or lost): back to the global minimum
-            self.penetrating = false;
-        } else if best.d.is_finite()
-            && best.converged
-            && self.active.is_some_and(|p| p.d <= moved + tol)
-            && inside(&best)
-            && self.count_probe() && contained(a, b, &rel, &best, &mut self.probe_a, &mut self.probe_b, &cfg_probe)
-        {
-            // the tracked pair moved through the contact: it is now the
-            // local maximum-penetration pair; follow it from here
-            self.penetrating = true;
-            self.active = Some(best);
-            return Ok(Step {
-                a,
-                b,
-                pose_a,
-                iterations,
-                switches,
-                cells_solved: 0,
-            });
-        }
 
         // 3. global: Lin–Canny for convex pairs, the far phase otherwise
         let tracked = best.d.is_finite().then_some((best.ia, best.ib));
@@ -587,6 +569,7 @@ impl BodyPairTracker {
                 boxes_a: &self.boxes_a,
                 boxes_b: &self.boxes_b,
                 rel: &rel,
+                contact: 1e-9 * self.scale,
                 cfg: pair_cell_config(&self.cfg),
                 skip,
                 dom,

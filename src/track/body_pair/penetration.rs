@@ -5,7 +5,7 @@
 //! confirmation.
 
 use super::candidate::{candidates, PairCandidate};
-use super::item_eval::keeps;
+use super::item_eval::{eval_item, evaluate, keeps};
 use super::relative::Rel;
 use super::solve::{side, solve_pair};
 use super::BodyPairTracker;
@@ -30,8 +30,8 @@ impl BodyPairTracker {
     ) -> Option<PairCandidate> {
         let cfg = cell_config(&self.cfg);
         let tol = 1e-9 * self.scale;
-        // (depth, item on A, x on A, item on B, x on B)
-        type Seed = (f64, Item, [f64; 2], Item, [f64; 2]);
+        // (depth, item on A, x on A, item on B, x on B, the sampled point is B's)
+        type Seed = (f64, Item, [f64; 2], Item, [f64; 2], bool);
         let mut deepest: Option<Seed> = None;
         let rt = rel.frame.r.transpose();
         let (probe_a, probe_b) = (&mut self.probe_a, &mut self.probe_b);
@@ -66,9 +66,9 @@ impl BodyPairTracker {
             }
             if deepest.map_or(true, |d| c.d > d.0) {
                 *deepest = Some(if from_b {
-                    (c.d, c.item, c.x, Item::Piece(k), uv)
+                    (c.d, c.item, c.x, Item::Piece(k), uv, true)
                 } else {
-                    (c.d, Item::Piece(k), uv, c.item, c.x)
+                    (c.d, Item::Piece(k), uv, c.item, c.x, false)
                 });
             }
         };
@@ -125,38 +125,154 @@ impl BodyPairTracker {
                 }
             }
         }
-        let (_, ia, xa, ib, xb) = deepest?;
+        let (mut depth, mut ia, mut xa, mut ib, mut xb, from_b) = deepest?;
+        // depth ascent: the sampled point moves deeper (away from its closest
+        // point on the other body, by `step` times its depth) and back onto
+        // its own boundary while that deepens it (the step doubling, else
+        // quartered), so that a shallow seed near the intersection curve
+        // reaches the basin of the deepest critical pair before the law runs
         let fl = TrackerConfig {
             law: ControlLaw::FeedbackLinearized,
             feed_forward: false,
             max_iters: cfg.max_iters.max(64),
             ..self.cfg
         };
-        let seed = [xa[0], xa[1], xb[0], xb[1]];
-        let s = solve_pair(&fl, side(a, ia), side(b, ib), rel, seed);
-        *iterations += s.iterations;
-        let c = s.cand;
-        if c.converged
-            && c.d > tol
-            && keeps(a, c.ia, c.x[0], c.x[1])
-            && keeps(b, c.ib, c.x[2], c.x[3])
-            && inside_pair(a, b, rel, &c)
-        {
-            return Some(c);
+        const ROUNDS: usize = 3;
+        let mut stalled: Option<PairCandidate> = None;
+        for round in 0..ROUNDS {
+            let mut step = 1.0;
+            for _ in 0..32 {
+                if step < 1e-3 {
+                    break;
+                }
+                let pa = eval_item(a, ia, xa[0], xa[1]).p;
+                let pb = rel.frame.r * eval_item(b, ib, xb[0], xb[1]).p + rel.frame.t;
+                let (src, dst, p_src, p_dst) = if from_b {
+                    (b, a, &mut self.probe_b, &mut self.probe_a)
+                } else {
+                    (a, b, &mut self.probe_a, &mut self.probe_b)
+                };
+                let q = if from_b { pb + (pb - pa) * step } else { pa + (pa - pb) * step };
+                let q_src = if from_b { rt * (q - rel.frame.t) } else { q };
+                p_src.reset(src);
+                let mut on = Candidate::NONE;
+                p_src.search(src, &cfg, &q_src, None, &mut on);
+                *iterations += p_src.iterations;
+                let moved = on.d.is_finite() && keeps(src, on.item, on.x[0], on.x[1]);
+                // that boundary point in the other body's frame, and its depth there
+                let r = if from_b {
+                    rel.frame.r * on.point + rel.frame.t
+                } else {
+                    rt * (on.point - rel.frame.t)
+                };
+                let mut c = Candidate::NONE;
+                if moved {
+                    p_dst.reset(dst);
+                    p_dst.search(dst, &cfg, &r, None, &mut c);
+                    *iterations += p_dst.iterations;
+                }
+                if moved && c.d.is_finite() && c.d > depth && orient(dst, &c, &r).inside {
+                    depth = c.d;
+                    if from_b {
+                        (ia, xa, ib, xb) = (c.item, c.x, on.item, on.x);
+                    } else {
+                        (ia, xa, ib, xb) = (on.item, on.x, c.item, c.x);
+                    }
+                    step *= 2.0;
+                } else {
+                    step *= 0.25;
+                }
+            }
+            let seed = [xa[0], xa[1], xb[0], xb[1]];
+            let s = solve_pair(&fl, side(a, ia), side(b, ib), rel, seed);
+            *iterations += s.iterations;
+            let mut c = s.cand;
+            if !c.converged && c.d.is_finite() {
+                // out of iterations on the way (a long ascent, or creeping near a
+                // pole of a parametrisation): a longer run from there
+                let more = TrackerConfig {
+                    max_iters: 16 * fl.max_iters,
+                    ..fl
+                };
+                let s = solve_pair(&more, side(a, c.ia), side(b, c.ib), rel, c.x);
+                *iterations += s.iterations;
+                c = s.cand;
+            }
+            // a stalled iterate (a witness saturated on a piece side, where
+            // the pair's basin continues on a neighbouring piece) seeds
+            // another ascent, whose global projections cross piece sides
+            let (da, db) = depths(a, b, rel, &c, &mut self.probe_a, &mut self.probe_b, &cfg);
+            let own = if from_b { db.and(da) } else { da.and(db) };
+            let kept = c.d.is_finite() && keeps(a, c.ia, c.x[0], c.x[1]) && keeps(b, c.ib, c.x[2], c.x[3]);
+            let again = !c.converged && round + 1 < ROUNDS && kept && own.is_some_and(|d| d > depth);
+            // a critical pair of the kind defined (each witness inside the other
+            // body, found globally) no deeper than the two witnesses' own depths
+            // together: the law can run to a far critical pair across a body. An
+            // iterate the law did not finish (a pole of the parametrisation,
+            // where the normal degenerates) is kept when deeper than its seed;
+            // after a stalled first round the deepest such pair of the rounds
+            // is the answer (a pole can also stop the law short of `Ψ = 0`).
+            if (c.converged || c.d >= depth) && c.d > tol && kept && inside_pair(a, b, rel, &c) {
+                if let (Some(da), Some(db)) = (da, db) {
+                    if c.d <= da + db + tol {
+                        if c.converged && round == 0 {
+                            return Some(c);
+                        }
+                        if stalled.map_or(true, |k: PairCandidate| c.d > k.d) {
+                            stalled = Some(c);
+                        }
+                    }
+                }
+            }
+            match own {
+                Some(d) if again => {
+                    depth = d;
+                    (ia, xa, ib, xb) = (c.ia, [c.x[0], c.x[1]], c.ib, [c.x[2], c.x[3]]);
+                }
+                _ => break,
+            }
         }
-        // not converged to a critical pair: report the seed pair itself
-        let e = solve_pair(
-            &TrackerConfig { max_iters: 1, ..fl },
-            side(a, ia),
-            side(b, ib),
-            rel,
-            seed,
-        );
+        if stalled.is_some() {
+            return stalled;
+        }
+        // otherwise the seed pair itself: the deepest sampled point and its
+        // closest point on the other body (its depth a lower bound)
         Some(PairCandidate {
             converged: false,
-            ..e.cand
+            ..evaluate(
+                a,
+                b,
+                rel,
+                &PairCandidate {
+                    ia,
+                    ib,
+                    x: [xa[0], xa[1], xb[0], xb[1]],
+                    ..PairCandidate::NONE
+                },
+            )
         })
     }
+}
+
+/// The depth of each witness inside the other body (B's witness in A, A's
+/// in B) by the point–body far phase, `None` for a witness outside.
+fn depths(
+    a: &BodyGeom,
+    b: &BodyGeom,
+    rel: &Rel,
+    c: &PairCandidate,
+    probe_a: &mut FarState,
+    probe_b: &mut FarState,
+    cfg: &TrackerConfig,
+) -> (Option<f64>, Option<f64>) {
+    let rt = rel.frame.r.transpose();
+    let depth = |body: &BodyGeom, probe: &mut FarState, q: Vec3| {
+        probe.reset(body);
+        let mut k = Candidate::NONE;
+        probe.search(body, cfg, &q, None, &mut k);
+        (k.d.is_finite() && orient(body, &k, &q).inside).then_some(k.d)
+    };
+    (depth(a, probe_a, c.pb), depth(b, probe_b, rt * (c.pa - rel.frame.t)))
 }
 
 /// The pair's witnesses are each inside the other body locally (B's

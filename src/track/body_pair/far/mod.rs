@@ -146,6 +146,10 @@ pub(super) struct Ctx<'a> {
     pub(super) boxes_a: &'a ItemBoxes,
     pub(super) boxes_b: &'a ItemBoxes,
     pub(super) rel: &'a Rel,
+    /// The contact tolerance: a best pair this close ends the search (the
+    /// bodies touch or interpenetrate; the answer is then the penetration
+    /// pair, which the far phase does not find).
+    pub(super) contact: f64,
     pub(super) cfg: TrackerConfig,
     pub(super) skip: Option<PairSkip>,
     /// With `skip = Items(pa, pb)`: the items on `pa`'s and on `pb`'s patch.
@@ -255,7 +259,7 @@ impl PairFar {
         // expansions make goes back in afterwards (it may lie below too,
         // where a bound is only a box bound, and waits for the next update)
         while let Some(key) = self.front.peek_key() {
-            if beaten(key - self.s, best) {
+            if beaten(key - self.s, best) || best.d <= ctx.contact {
                 break;
             }
             if !from_root && self.counts.work() > self.budget {
