@@ -3,10 +3,11 @@
 //! face bounds and ADVANCED_FACEs (a void's faces stored flipped); free trim
 //! curves as edges of their own.
 
-use super::encoding::{b, refs};
+use super::edge_split::{split_edge, Piece};
+use super::encoding::{b, real, refs};
 use super::writer::W;
 use crate::export::ExportError;
-use crate::import::model::{Coedge, Curve, CurveSegment, Loop, Model};
+use crate::import::model::{Coedge, Curve, CurveSegment, Edge, Loop, Model};
 use std::collections::HashMap;
 
 /// Face uses of one edge (in traversal order): face index, p-curve, coedge direction.
@@ -46,6 +47,94 @@ fn is_poly_loop(l: &Loop) -> bool {
                 end == next
             })
         }
+}
+
+/// A trim parameter of `c` as written: lines are written unit-speed, so
+/// their parameter is scaled by the direction's length.
+fn written_param(c: &Curve, t: f64) -> f64 {
+    match c {
+        Curve::Line { dir, .. } => t * dir.norm(),
+        _ => t,
+    }
+}
+
+/// A TRIMMED_CURVE of `c` from `t.0` to `t.1` (sense from their order).
+fn trimmed(w: &mut W<'_>, c: &Curve, t: (f64, f64), dim2: bool, what: &str) -> usize {
+    let basis = w.curve(c, dim2, Some((t.0.min(t.1), t.0.max(t.1))), what);
+    w.add(format!(
+        "TRIMMED_CURVE('',#{basis},(PARAMETER_VALUE({})),(PARAMETER_VALUE({})),{},.PARAMETER.)",
+        real(written_param(c, t.0)),
+        real(written_param(c, t.1)),
+        b(t.0 <= t.1)
+    ))
+}
+
+/// True when a 3-D curve on `range` with p-curve `pc` is to be split: one
+/// of them is a composite and the p-curve does not share the curve's parameter.
+fn off_parameter(curve: &Curve, range: (f64, f64), pc: &CurveSegment) -> bool {
+    let counts = match (curve, &pc.curve) {
+        (Curve::Composite(a), Curve::Composite(b)) => a.len() == b.len(),
+        _ => true,
+    };
+    (matches!(curve, Curve::Composite(_)) || matches!(pc.curve, Curve::Composite(_)))
+        && !(pc.t0 == range.0 && pc.t1 == range.1 && counts)
+}
+
+/// The pieces of `curve` on `range` with p-curve `pc` on `face` (see
+/// `edge_split`), or `None` when the split does not check out.
+fn pieces<'m>(
+    model: &Model,
+    curve: &'m Curve,
+    range: (f64, f64),
+    pc: &'m CurveSegment,
+    face: usize,
+) -> Option<Vec<Piece<'m>>> {
+    // poles: ten times the Model tolerance (p-curves are written to about
+    // the file's precision, so a pole's image is of the tolerance's size),
+    // at least the readers' confusion distance (1e-7 mm)
+    let mm = model.units.mm_per_unit;
+    let confusion = 1e-7 / if mm.is_finite() && mm > 0.0 { mm } else { 1.0 };
+    let tol = (10.0 * model.tolerance.filter(|t| *t > 0.0).unwrap_or(0.0)).max(confusion);
+    let size = (0..=8)
+        .map(|i| curve.eval(range.0 + (range.1 - range.0) * i as f64 / 8.0).norm())
+        .fold(0.0, f64::max);
+    let check = (10.0 * tol).max(1e-6 * (1.0 + size));
+    let ps = split_edge(curve, range, pc, &model.faces[face].surface, tol, check)?;
+    // polylines are written with STEP's own parameter: not trimmed here
+    let poly = |c: &Curve| matches!(c, Curve::Polyline(_));
+    if ps.iter().any(|p| poly(p.c3) || poly(p.c2)) {
+        return None;
+    }
+    Some(ps)
+}
+
+/// Writes the pieces as EDGE_CURVEs from vertex `start` to vertex `end`
+/// (new vertices between them) with their p-curves on `surf`; returns the
+/// edges in order.
+fn write_pieces(w: &mut W<'_>, ps: &[Piece<'_>], start: usize, end: usize, surf: usize, what: &str) -> Vec<usize> {
+    w.warnings.push(format!(
+        "{what}: composite curve written as {} edges (one per p-curve segment, pole segments left out)",
+        ps.len()
+    ));
+    let mut ids = Vec::with_capacity(ps.len());
+    let mut prev = start;
+    for (i, p) in ps.iter().enumerate() {
+        let next = if i + 1 == ps.len() {
+            end
+        } else {
+            let q = w.pt3(&p.end);
+            w.add(format!("VERTEX_POINT('',#{q})"))
+        };
+        let c3 = trimmed(w, p.c3, p.t3, false, what);
+        let c2 = trimmed(w, p.c2, p.t2, true, what);
+        let ctx2 = w.ctx2;
+        let dr = w.add(format!("DEFINITIONAL_REPRESENTATION('',(#{c2}),#{ctx2})"));
+        let pcid = w.add(format!("PCURVE('',#{surf},#{dr})"));
+        let sc = w.add(format!("SURFACE_CURVE('',#{c3},(#{pcid}),.PCURVE_S1.)"));
+        ids.push(w.add(format!("EDGE_CURVE('',#{prev},#{next},#{sc},.T.)")));
+        prev = next;
+    }
+    ids
 }
 
 /// A free coedge (no shared edge): its 3-D segment, or `None`.
@@ -112,11 +201,38 @@ pub(super) fn write_topology(w: &mut W<'_>, model: &Model) -> Result<Vec<usize>,
     }
     // edges
     let mut edge_id: HashMap<usize, usize> = HashMap::new();
+    let mut edge_split: HashMap<usize, Vec<usize>> = HashMap::new();
     for &e in &edge_order {
         let ed = &model.edges[e];
         let what = format!("edge {e}");
-        let c3 = w.curve(&ed.curve, false, Some((ed.t0, ed.t1)), &what);
         let uses = edge_uses.remove(&e).unwrap_or_default();
+        // a composite curve or p-curve off the edge's parameter: one edge per
+        // p-curve segment when the edge has a single use
+        let off = |u: &EdgeUse| {
+            u.pcurve
+                .as_ref()
+                .is_some_and(|pc| off_parameter(&ed.curve, (ed.t0, ed.t1), pc))
+        };
+        if uses.iter().any(off) {
+            let single = match (&uses[..], ed.start, ed.end) {
+                ([u], Some(s), Some(t)) => u
+                    .pcurve
+                    .as_ref()
+                    .and_then(|pc| pieces(model, &ed.curve, (ed.t0, ed.t1), pc, u.face))
+                    .map(|ps| (u.face, ps, s, t)),
+                _ => None,
+            };
+            if let Some((face, ps, s, t)) = single {
+                let ids = write_pieces(w, &ps, vert_id[s], vert_id[t], surf_id[face], &what);
+                edge_split.insert(e, ids);
+                continue;
+            }
+            w.warnings.push(format!(
+                "{what}: composite curve or p-curve written unsplit (used by {} coedges, or the split did not check out): the p-curve does not share the edge's parameter",
+                uses.len()
+            ));
+        }
+        let c3 = w.curve(&ed.curve, false, Some((ed.t0, ed.t1)), &what);
         // p-curves: per face, the forward use first (the reader gives a seam's
         // first p-curve to the forward use)
         let mut pcs: Vec<usize> = Vec::new();
@@ -145,7 +261,7 @@ pub(super) fn write_topology(w: &mut W<'_>, model: &Model) -> Result<Vec<usize>,
                 };
                 if pc.t0 != ed.t0 || pc.t1 != ed.t1 {
                     w.warnings.push(format!(
-                        "{what}: p-curve on face {} has range [{}, {}], the edge [{}, {}]; STEP p-curves share the edge's parameter",
+                        "{what}: p-curve on face {} has range [{}, {}], the edge [{}, {}]: the p-curve does not share the edge's parameter (STEP p-curves must)",
                         x.face, pc.t0, pc.t1, ed.t0, ed.t1
                     ));
                 }
@@ -204,6 +320,17 @@ pub(super) fn write_topology(w: &mut W<'_>, model: &Model) -> Result<Vec<usize>,
             } else {
                 let mut oes = Vec::with_capacity(l.coedges.len());
                 for (ci, c) in l.coedges.iter().enumerate() {
+                    if let Some(ids) = c.edge.and_then(|e| edge_split.get(&e)) {
+                        let ids: Vec<usize> = if c.forward {
+                            ids.clone()
+                        } else {
+                            ids.iter().rev().copied().collect()
+                        };
+                        for id in ids {
+                            oes.push(w.add(format!("ORIENTED_EDGE('',*,*,#{id},{})", b(c.forward))));
+                        }
+                        continue;
+                    }
                     let eid = match c.edge {
                         Some(e) => edge_id.get(&e).copied().unwrap_or(0),
                         None => {
@@ -228,6 +355,30 @@ pub(super) fn write_topology(w: &mut W<'_>, model: &Model) -> Result<Vec<usize>,
                                 let bb = w.pt3(&p1);
                                 w.add(format!("VERTEX_POINT('',#{bb})"))
                             };
+                            let split = c
+                                .pcurve
+                                .as_ref()
+                                .filter(|pc| off_parameter(&seg.curve, (seg.t0, seg.t1), pc));
+                            if let Some(pc) = split {
+                                let what = format!("face {f} coedge {ci}");
+                                match pieces(model, &seg.curve, (seg.t0, seg.t1), pc, f)
+                                    .filter(|_| pc.forward == seg.forward)
+                                {
+                                    Some(ps) => {
+                                        let ids = write_pieces(w, &ps, va, vb, surf_id[f], &what);
+                                        let orient = c.forward == seg.forward;
+                                        let ids: Vec<usize> =
+                                            if orient { ids } else { ids.into_iter().rev().collect() };
+                                        for id in ids {
+                                            oes.push(w.add(format!("ORIENTED_EDGE('',*,*,#{id},{})", b(orient))));
+                                        }
+                                        continue;
+                                    }
+                                    None => w.warnings.push(format!(
+                                        "{what}: composite curve or p-curve written unsplit (the split did not check out): the p-curve does not share the curve's parameter"
+                                    )),
+                                }
+                            }
                             let geom = match &c.pcurve {
                                 Some(pc) => {
                                     let c2 = w.curve(&pc.curve, true, Some((pc.t0, pc.t1)), &format!("face {f}"));
