@@ -344,7 +344,6 @@ pub(super) fn write_topology(w: &mut W<'_>, model: &Model) -> Result<Vec<usize>,
                             w.warnings.push(format!(
                                 "face {f}: free trim curve (coedge {ci}) written as an edge with its own vertices"
                             ));
-                            let c3 = w.curve(&seg.curve, false, Some((seg.t0, seg.t1)), &format!("face {f}"));
                             let p0 = seg.curve.eval(seg.t0);
                             let p1 = seg.curve.eval(seg.t1);
                             let a = w.pt3(&p0);
@@ -379,6 +378,7 @@ pub(super) fn write_topology(w: &mut W<'_>, model: &Model) -> Result<Vec<usize>,
                                     )),
                                 }
                             }
+                            let c3 = w.curve(&seg.curve, false, Some((seg.t0, seg.t1)), &format!("face {f}"));
                             let geom = match &c.pcurve {
                                 Some(pc) => {
                                     let c2 = w.curve(&pc.curve, true, Some((pc.t0, pc.t1)), &format!("face {f}"));
@@ -417,4 +417,195 @@ pub(super) fn write_topology(w: &mut W<'_>, model: &Model) -> Result<Vec<usize>,
         ));
     }
     Ok(face_id)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::export::step::{write_step, StepOptions};
+    use crate::geom::{Frame, Vec3};
+    use crate::import::model::{
+        Body, BodyKind, Coedge, Curve, CurveSegment, Edge, Face, Loop, Model, Shell, SourceFormat, Surface, Vertex,
+    };
+    use std::f64::consts::{FRAC_PI_2, PI};
+
+    fn seg(curve: Curve, t0: f64, t1: f64) -> CurveSegment {
+        CurveSegment {
+            curve,
+            t0,
+            t1,
+            forward: true,
+        }
+    }
+
+    fn line2(o: (f64, f64), d: (f64, f64)) -> CurveSegment {
+        seg(
+            Curve::Line {
+                origin: Vec3::new(o.0, o.1, 0.0),
+                dir: Vec3::new(d.0, d.1, 0.0),
+            },
+            0.0,
+            1.0,
+        )
+    }
+
+    /// A unit sphere's quarter face bounded by one closed edge (or free trim
+    /// curve): the 3-D curve a composite of half the equator and the
+    /// meridian half circle over the pole, the p-curve the uv rectangle
+    /// `[0, π] × [0, π/2]` in 4 segments (its side `v = π/2` is the pole).
+    fn sphere_quarter(forward: bool, faces: usize) -> Model {
+        let mut m = Model::new(SourceFormat::Iges, "q.igs");
+        m.tolerance = Some(1e-7);
+        let equator = Curve::Circle {
+            frame: Frame::default(),
+            radius: 1.0,
+        };
+        let meridian = Curve::Circle {
+            frame: Frame {
+                origin: Vec3::zeros(),
+                x: -Vec3::x(),
+                y: Vec3::z(),
+                z: Vec3::y(),
+            },
+            radius: 1.0,
+        };
+        let c3 = Curve::Composite(vec![seg(equator, 0.0, PI), seg(meridian, 0.0, PI)]);
+        let pc = Curve::Composite(vec![
+            line2((0.0, 0.0), (PI, 0.0)),
+            line2((PI, 0.0), (0.0, FRAC_PI_2)),
+            line2((PI, FRAC_PI_2), (-PI, 0.0)),
+            line2((0.0, FRAC_PI_2), (0.0, -FRAC_PI_2)),
+        ]);
+        m.vertices.push(Vertex {
+            point: Vec3::x(),
+            source: 0,
+        });
+        m.edges.push(Edge {
+            curve: c3,
+            t0: 0.0,
+            t1: 2.0,
+            start: Some(0),
+            end: Some(0),
+            faces: (0..faces).collect(),
+            source: 7,
+        });
+        let coedge = Coedge {
+            edge: Some(0),
+            forward,
+            pcurve: Some(CurveSegment {
+                forward,
+                ..seg(pc, 0.0, 4.0)
+            }),
+            curve: None,
+            pcurve_preferred: false,
+            source: 0,
+        };
+        for _ in 0..faces {
+            m.faces.push(Face {
+                surface: Surface::Sphere {
+                    frame: Frame::default(),
+                    radius: 1.0,
+                },
+                same_sense: forward,
+                outer: Some(Loop {
+                    coedges: vec![coedge.clone()],
+                    source: 0,
+                }),
+                inner: vec![],
+                source: 0,
+            });
+        }
+        m.bodies.push(Body {
+            name: "q".into(),
+            kind: BodyKind::Faces,
+            placement: crate::geom::Pose::identity(),
+            shells: vec![Shell {
+                faces: (0..faces).collect(),
+                closed: false,
+                void: false,
+                source: 0,
+            }],
+            source: 0,
+        });
+        m
+    }
+
+    fn count(text: &str, what: &str) -> usize {
+        text.matches(what).count()
+    }
+
+    #[test]
+    fn composite_edge_is_split_per_pcurve_segment_without_the_pole() {
+        for (shared, forward) in [(true, true), (true, false), (false, true), (false, false)] {
+            let mut m = sphere_quarter(forward, 1);
+            if !shared {
+                // the same boundary as a free trim curve
+                let c = m.edges[0].curve.clone();
+                let co = &mut m.faces[0].outer.as_mut().unwrap().coedges[0];
+                co.edge = None;
+                co.curve = Some(CurveSegment {
+                    forward,
+                    ..seg(c, 0.0, 2.0)
+                });
+                m.edges.clear();
+            }
+            let w = write_step(&m, &StepOptions::default()).unwrap();
+            let text = String::from_utf8(w.bytes).unwrap();
+            let case = format!("shared {shared}, forward {forward}");
+            // half equator, meridian up to the pole, meridian down: 3 edges
+            assert_eq!(count(&text, "EDGE_CURVE("), 3, "{case}\n{text}");
+            assert_eq!(count(&text, "COMPOSITE_CURVE"), 0, "{case}: {:?}", w.warnings);
+            assert_eq!(count(&text, "ORIENTED_EDGE("), 3, "{case}");
+            // a free curve's segment carries the coedge's direction itself
+            let sense = if forward || !shared { ",.T.);" } else { ",.F.);" };
+            assert_eq!(
+                text.lines().filter(|l| l.contains("ORIENTED_EDGE(") && l.ends_with(sense)).count(),
+                3,
+                "{case}"
+            );
+            // the meridian split at the pole (trims 0..π/2 and π/2..π, to 1e-12)
+            let trims: Vec<(f64, f64)> = text
+                .lines()
+                .filter(|l| l.contains("TRIMMED_CURVE("))
+                .map(|l| {
+                    let v: Vec<f64> = l
+                        .split("PARAMETER_VALUE(")
+                        .skip(1)
+                        .map(|s| s.split(')').next().unwrap().parse().unwrap())
+                        .collect();
+                    (v[0], v[1])
+                })
+                .collect();
+            assert_eq!(trims.len(), 6, "{case}");
+            let near = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() <= 1e-12 && (a.1 - b.1).abs() <= 1e-12;
+            assert!(near(trims[0], (0.0, PI)), "{case}: {trims:?}");
+            assert!(near(trims[2], (0.0, FRAC_PI_2)), "{case}: {trims:?}");
+            assert!(near(trims[4], (FRAC_PI_2, PI)), "{case}: {trims:?}");
+            // new vertices at (-1, 0, 0) and the pole; the edge's vertex, or a
+            // free curve's two end vertices (its ends differ by 1.2e-16)
+            assert_eq!(count(&text, "VERTEX_POINT("), if shared { 3 } else { 4 }, "{case}");
+            let what = if shared { "edge 0:" } else { "face 0 coedge 0:" };
+            assert!(
+                w.warnings
+                    .iter()
+                    .any(|x| x.starts_with(what) && x.contains("composite curve written as 3 edges")),
+                "{case}: {:?}",
+                w.warnings
+            );
+        }
+    }
+
+    #[test]
+    fn composite_edge_of_two_faces_is_kept_with_a_warning() {
+        let m = sphere_quarter(true, 2);
+        let w = write_step(&m, &StepOptions::default()).unwrap();
+        let text = String::from_utf8(w.bytes).unwrap();
+        assert_eq!(count(&text, "EDGE_CURVE("), 1);
+        assert!(
+            w.warnings
+                .iter()
+                .any(|x| x.starts_with("edge 0:") && x.contains("does not share the edge's parameter")),
+            "{:?}",
+            w.warnings
+        );
+    }
 }
