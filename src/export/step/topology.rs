@@ -7,7 +7,7 @@ use super::edge_split::{split_edge, Piece};
 use super::encoding::{b, real, refs};
 use super::writer::W;
 use crate::export::ExportError;
-use crate::import::model::{Coedge, Curve, CurveSegment, Edge, Loop, Model};
+use crate::import::model::{Coedge, Curve, CurveSegment, Loop, Model};
 use std::collections::HashMap;
 
 /// Face uses of one edge (in traversal order): face index, p-curve, coedge direction.
