@@ -357,10 +357,6 @@ const CONVERSION_KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ),
     // writer or reader classes not yet found
     (
-        "iges_sw2008_fuse.igs",
-        "→ STEP: 6 of 40 distances moved, up to 88 % (cause not yet found)",
-    ),
-    (
         "step_psstep_laufrad.stp",
         "→ IGES: 6 of 40 distances moved, up to 41 % (cause not yet found; Open CASCADE splits one face of the source, 123 of 122)",
     ),

@@ -36,6 +36,7 @@
 //! p-curves, loops, faces) and `product` (shape items, products, assembly).
 
 mod context;
+mod edge_split;
 mod encoding;
 mod geometry;
 mod product;
