@@ -63,10 +63,19 @@ impl<'p, 's> BoundaryIndex<'p, 's> {
     /// The distance from `p` to the boundary of the pieces, exact to the
     /// refinement wherever it exceeds `tol` (infinite without pieces).
     pub fn distance(&mut self, p: &Vec3, tol: f64) -> f64 {
-        if self.owner.is_empty() {
+        let Some((first, d2)) = self.tree.nearest(p) else {
             return f64::INFINITY;
+        };
+        let mut best = d2.sqrt();
+        if !(best > tol) {
+            return best;
         }
-        let mut best = self.tree.nearest_squared(p).sqrt();
+        // most edge points lie on the curve of their nearest sample: refine
+        // it first, and gather the other curves only when it is not within
+        // the tolerance
+        let (k, i, _) = self.owner[first];
+        let (_, lp, arc, x0) = self.patches[k].boundary_points()[i];
+        best = best.min(self.patches[k].refine(lp, arc, x0, p));
         if !(best > tol) {
             return best;
         }

@@ -30,15 +30,16 @@ impl PointTree {
         }
     }
 
-    /// The squared distance from `p` to the nearest point (infinite when
-    /// there is none).
-    pub fn nearest_squared(&self, p: &Vec3) -> f64 {
+    /// The nearest point's index (into the points given to [`Self::new`])
+    /// and squared distance (`None` without points).
+    pub fn nearest(&self, p: &Vec3) -> Option<(usize, f64)> {
         let mut best = f64::INFINITY;
-        self.nearest_in(0, self.pts.len(), p, &mut best);
-        best
+        let mut at = usize::MAX;
+        self.nearest_at(0, self.pts.len(), p, &mut best, &mut at);
+        (at != usize::MAX).then(|| (self.ids[at], best))
     }
 
-    fn nearest_in(&self, lo: usize, hi: usize, p: &Vec3, best: &mut f64) {
+    fn nearest_at(&self, lo: usize, hi: usize, p: &Vec3, best: &mut f64, at: &mut usize) {
         if lo >= hi {
             return;
         }
@@ -47,6 +48,7 @@ impl PointTree {
         let d2 = (q - p).norm_squared();
         if d2 < *best {
             *best = d2;
+            *at = m;
         }
         let k = self.axis[m] as usize;
         let off = p[k] - q[k];
@@ -55,9 +57,9 @@ impl PointTree {
         } else {
             ((m + 1, hi), (lo, m))
         };
-        self.nearest_in(near.0, near.1, p, best);
+        self.nearest_at(near.0, near.1, p, best, at);
         if off * off < *best {
-            self.nearest_in(far.0, far.1, p, best);
+            self.nearest_at(far.0, far.1, p, best, at);
         }
     }
 
@@ -136,7 +138,9 @@ mod tests {
         let queries = cloud(60);
         for q in queries.iter().map(|q| q + Vec3::new(0.05, -0.02, 0.03)) {
             let scan = pts.iter().map(|p| (p - q).norm_squared()).fold(f64::INFINITY, f64::min);
-            assert_eq!(tree.nearest_squared(&q), scan);
+            let (i, d2) = tree.nearest(&q).unwrap();
+            assert_eq!(d2, scan);
+            assert_eq!((pts[i] - q).norm_squared(), d2);
             for r in [0.0, 0.01, 0.1, 0.7] {
                 let mut got = Vec::new();
                 tree.within(&q, r, &mut got);
@@ -152,7 +156,7 @@ mod tests {
     #[test]
     fn an_empty_tree_has_no_nearest_point() {
         let tree = PointTree::new(&[]);
-        assert_eq!(tree.nearest_squared(&Vec3::zeros()), f64::INFINITY);
+        assert_eq!(tree.nearest(&Vec3::zeros()), None);
         let mut out = Vec::new();
         tree.within(&Vec3::zeros(), 1.0, &mut out);
         assert!(out.is_empty());
