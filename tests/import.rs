@@ -30,6 +30,8 @@ mod step_inspect;
 mod step_malformed;
 #[path = "import/step_numbers.rs"]
 mod step_numbers;
+#[path = "import/step_text.rs"]
+mod step_text;
 #[path = "import/step_voids.rs"]
 mod step_voids;
 #[path = "import/type_classes.rs"]

@@ -13,8 +13,7 @@ use extrack::import::import_bytes;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-const HEAD: &str = "ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('t','',(''),(''),'','','');\nFILE_SCHEMA(('AUTOMOTIVE_DESIGN'));\nENDSEC;\nDATA;\n";
-const TAIL: &str = "ENDSEC;\nEND-ISO-10303-21;\n";
+use super::step_text::{HEAD, TAIL};
 
 /// The solid (one instance a line).
 const BODY: &[&str] = &[
