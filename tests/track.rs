@@ -6,6 +6,8 @@
 
 mod common;
 
+#[path = "track/cusp_edges.rs"]
+mod cusp_edges;
 #[path = "track/point_body.rs"]
 mod point_body;
 #[path = "track/point_body_band.rs"]

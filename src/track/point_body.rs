@@ -20,7 +20,7 @@
 //! piece witness, the edge pseudo-normal (sum of the two adjacent normals)
 //! at an edge, and the vertex normal-cone axis at a vertex.
 
-use super::body::{BodyError, BodyGeom, Item, TrackScene};
+use super::body::{BodyError, BodyGeom, Cusp, Item, TrackScene};
 use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
 use super::curves::PointCurveTracker;
 use super::far::{cell_config, cold_search, solve_edge, solve_piece, solve_trim, trim_point, Candidate, FarState, Skip};
@@ -175,9 +175,8 @@ pub(crate) fn feature_of(body: &BodyGeom, c: &Candidate) -> (FeatureRef, u64, u3
 fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
     let dr = q - c.point;
     let dist = dr.norm();
-    let toward = |n: Vec3| -> (Vec3, bool) {
-        // sign from the feature normal; the reported normal is the contact direction
-        let inside = n.dot(&dr) < 0.0;
+    // the reported normal is the contact direction, away from the body's inside
+    let side = |n: Vec3, inside: bool| -> (Vec3, bool) {
         let nn = n.norm();
         if dist > 1e-12 * (1.0 + c.point.norm()) {
             let u = dr / dist;
@@ -188,6 +187,8 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             (Vec3::z(), false)
         }
     };
+    // sign from the feature normal
+    let toward = |n: Vec3| side(n, n.dot(&dr) < 0.0);
     let (feature, face, piece, params) = feature_of(body, c);
     let (normal, inside) = match c.item {
         Item::Piece(k) => {
@@ -223,22 +224,32 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
                     .then(|| nearest_edge_pseudo_normal(body, &c.point))
                     .flatten()
             });
-            match border {
-                Some(pn) => toward(pn),
-                None => (
+            // a facing witness on a cusp edge (the faces meet tangentially
+            // with opposite normals): q lies on both faces' common normal line,
+            // as far from each, and the cusp's kind tells the side
+            let cusp = (body.kind == BodyKind::Solid && dist > 0.0 && facing)
+                .then(|| body.cusp_through(k, &c.point))
+                .flatten();
+            match (cusp, border) {
+                (Some(cusp), _) => side(n, cusp == Cusp::Groove),
+                (None, Some(pn)) => toward(pn),
+                (None, None) => (
                     if n.norm() > 0.0 { n } else { toward(n).0 },
                     n.dot(&dr) < 0.0 && dist > 0.0,
                 ),
             }
         }
-        Item::Edge(k) => toward(match feature {
-            FeatureRef::Vertex(_) => {
-                let e = &body.edges[k as usize];
-                let end = usize::from(c.mode == Mode::U1);
-                body.vertices[e.vertices[end] as usize].axis
-            }
-            _ => body.edge_pseudo_normal(k, c.x[0]),
-        }),
+        Item::Edge(k) => {
+            let pn = match feature {
+                FeatureRef::Vertex(_) => {
+                    let e = &body.edges[k as usize];
+                    let end = usize::from(c.mode == Mode::U1);
+                    body.vertices[e.vertices[end] as usize].axis
+                }
+                _ => body.edge_pseudo_normal(k, c.x[0]),
+            };
+            on_cusp(body.edges[k as usize].cusp, pn, &dr).map_or_else(|| toward(pn), |inside| side(pn, inside))
+        }
         Item::Trim(k) => {
             let t = &body.trims[k as usize];
             let uv = params;
@@ -263,7 +274,8 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             } else {
                 body.piece_normal(t.piece, uv)
             };
-            toward(n)
+            let cusp = if t.edge != NONE { body.edges[t.edge as usize].cusp } else { None };
+            on_cusp(cusp, n, &dr).map_or_else(|| toward(n), |inside| side(n, inside))
         }
     };
     Oriented {
@@ -274,6 +286,14 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
         piece,
         params,
     }
+}
+
+/// The side at a witness on a cusp edge whose pseudo-normal `pn` cannot tell
+/// it: `q − c` perpendicular to it (within 1e-6), on the faces' common
+/// normal line, is inside at a groove and outside at a fin; `None` elsewhere.
+fn on_cusp(cusp: Option<Cusp>, pn: Vec3, dr: &Vec3) -> Option<bool> {
+    let cusp = cusp?;
+    (pn.dot(dr).abs() <= 1e-6 * pn.norm() * dr.norm()).then_some(cusp == Cusp::Groove)
 }
 
 /// The pseudo-normal, near `p`, of the B-rep edge whose Voronoi samples come

@@ -79,19 +79,9 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
         "points 142 and 613 at the nose pole (x, y ≈ 0): ours 3.7e-4 and 1.5e-3 mm nearer than Open CASCADE (band 3e-4; not yet decided)",
     ),
     (
-        "step_creo1_gpio_red_brick.stp",
-        1,
-        "point 323, 0.0023 mm from face #33900 (distances equal): two coincident faces with opposite outward normals meet there (an internal double wall of one shell; tools/oracle/occt_sign_segment.py: normal components −0.0023 and +0.0023 mm), so the point lies inside one of the shell's regions: Open CASCADE's 'inside' is the union's answer, ours takes one face's side (extrack wrong: the sign at internal walls, not yet fixed)",
-    ),
-    (
         "step_fusion_atf8_periodic_u.step",
         15,
         "15 points 0.2 – 2 mm from the closed B-spline face #46: inside for us, outside for Open CASCADE (distances within the band; not yet explained)",
-    ),
-    (
-        "step_kicadstepup_r0805.step",
-        9,
-        "9 points 0.002 – 0.16 mm from the walls at x = ±0.6 between the body and the terminals, which this one shell holds twice with opposite normals (an internal double wall): inside the terminal's region for Open CASCADE, outside for us, who take one face's side (extrack wrong: the sign at internal walls, as step_creo1_gpio_red_brick; tools/oracle/occt_sign_segment.py)",
     ),
     (
         "step_ug_theorem_s1_tailturbine_ap203e2.stp",

@@ -3,6 +3,7 @@
 //! made local to the body.
 
 use super::bvh::build_nodes;
+use super::cusps::resolve_cusps;
 use super::edges::{build_edges, build_vertices};
 use super::geom::BodyGeom;
 use super::pieces::build_pieces;
@@ -51,7 +52,7 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
     cell_quarters.extend(cell_boxes[cell_quarters.len()..].iter().map(|b| [*b; 4]));
     let vertices = build_vertices(scene, b);
     let (nodes, leaf_items, root) = build_nodes(scene, b, &pieces, &edges, &trims, &cells);
-    Ok(BodyGeom {
+    let mut geom = BodyGeom {
         name: b.name.clone(),
         kind: b.kind,
         placement: pose_from_placement(&b.placement),
@@ -68,5 +69,9 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
         leaf_items,
         root,
         status: Default::default(),
-    })
+    };
+    if geom.kind == crate::scene::data::BodyKind::Solid {
+        resolve_cusps(&mut geom);
+    }
+    Ok(geom)
 }

@@ -68,6 +68,7 @@ pub(super) fn build_edges(
                 local_index(e.sides[1].piece, &b.pieces),
             ],
             pseudo_normals,
+            cusp: None,
             cells: first..cells.len() as u32,
         });
     }

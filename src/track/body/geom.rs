@@ -108,6 +108,9 @@ pub struct EdgeGeom {
     pub pieces: [u32; 2],
     /// Voronoi samples: `(t, point, normal_a + normal_b)` (the edge pseudo-normal) in increasing `t`.
     pub pseudo_normals: Vec<(f64, Vec3, Vec3)>,
+    /// The cusp kind where the two faces meet tangentially with opposite
+    /// normals (their samples' sum then holds the cusp's limit direction).
+    pub cusp: Option<super::cusps::Cusp>,
     /// Range of the edge's cells.
     pub cells: std::ops::Range<u32>,
 }

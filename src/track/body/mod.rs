@@ -32,6 +32,7 @@ mod boxes;
 mod build;
 mod bvh;
 mod clip;
+mod cusps;
 mod edges;
 mod geom;
 mod normals;
@@ -43,6 +44,7 @@ mod trim_loops;
 
 pub use boxes::box_dist2;
 pub use oriented::OrientedBox;
+pub use cusps::Cusp;
 pub use geom::{BodyGeom, Cell, CellTrim, EdgeGeom, Item, Node, NodeKind, PieceGeom, TrimGeom, TrimPath, VertexGeom};
 pub(crate) use pieces::sub_patch;
 pub use placement::pose_from_placement;
