@@ -119,32 +119,54 @@ pub struct Region<'m> {
     index: std::cell::OnceCell<Vec<(Vec<Run>, Vec<Run>)>>,
 }
 
-fn seg_of(model: &Model, c: &crate::import::model::Coedge) -> Option<(CurveSegment, bool)> {
-    // the p-curve first: exact in the surface's own parameters
+/// The curve a coedge is traced along, `(segment, is a p-curve)`: its
+/// p-curve (exact in the surface's own parameters) when the p-curve's image
+/// on `surface` runs between the end points of the coedge's 3-D curve, else
+/// the 3-D curve. A p-curve whose range the file does not pin down (the
+/// importer then keeps the 3-D curve's range, which need not be the
+/// p-curve's: a rational circle is not parametrised by the angle) traces
+/// part of another curve; its ends tell.
+fn seg_of(model: &Model, surface: &Surface, c: &crate::import::model::Coedge) -> Option<(CurveSegment, bool)> {
+    let three_d = c
+        .edge
+        .and_then(|e| model.edges.get(e))
+        .filter(|e| e.t1.is_finite() && e.t0.is_finite() && e.t0 != e.t1)
+        .map(|e| CurveSegment {
+            curve: e.curve.clone(),
+            t0: e.t0.min(e.t1),
+            t1: e.t0.max(e.t1),
+            forward: c.forward,
+        })
+        .or_else(|| {
+            c.curve
+                .as_ref()
+                .filter(|s| s.t0.is_finite() && s.t1.is_finite())
+                .cloned()
+        });
     if let Some(p) = c
         .pcurve
         .as_ref()
         .filter(|p| p.t0.is_finite() && p.t1.is_finite() && p.t1 > p.t0)
     {
-        return Some((p.clone(), true));
-    }
-    if let Some(e) = c.edge.and_then(|e| model.edges.get(e)) {
-        if e.t1.is_finite() && e.t0.is_finite() && e.t0 != e.t1 {
-            return Some((
-                CurveSegment {
-                    curve: e.curve.clone(),
-                    t0: e.t0.min(e.t1),
-                    t1: e.t0.max(e.t1),
-                    forward: c.forward,
-                },
-                false,
-            ));
+        // (a file that names the p-curve as the preferred one: the face follows it)
+        let meets = c.pcurve_preferred
+            || three_d.as_ref().map_or(true, |s| {
+                let image = |x: f64| {
+                    let q = p.eval_unit(x).p;
+                    surface.eval(q.x, q.y)
+                };
+                let (a0, a1) = (image(0.0), image(1.0));
+                let (b0, b1) = (s.eval_unit(0.0).p, s.eval_unit(1.0).p);
+                let miss = ((a0 - b0).norm().max((a1 - b1).norm())).min((a0 - b1).norm().max((a1 - b0).norm()));
+                let scale = 1.0 + b0.norm().max(b1.norm());
+                // NaN (an image off the surface's domain) does not meet
+                miss <= (10.0 * model.tolerance.unwrap_or(0.0)).max(1e-6 * scale)
+            });
+        if meets {
+            return Some((p.clone(), true));
         }
     }
-    c.curve
-        .as_ref()
-        .filter(|s| s.t0.is_finite() && s.t1.is_finite())
-        .map(|s| (s.clone(), false))
+    three_d.map(|s| (s, false))
 }
 
 fn intervals(curve: &Curve) -> usize {
@@ -228,7 +250,7 @@ impl<'m> Region<'m> {
             // the loop's curves with their end points (3-D)
             let mut chain: Vec<(CurveSegment, bool, bool, Vec3, Vec3)> = Vec::new();
             for c in &l.coedges {
-                let Some((seg, param)) = seg_of(model, c) else {
+                let Some((seg, param)) = seg_of(model, &face.surface, c) else {
                     continue;
                 };
                 let seam = c.edge.is_some_and(|e| uses.get(&e).copied().unwrap_or(0) >= 2);
@@ -462,5 +484,90 @@ impl<'m> Region<'m> {
             r.loops[li].left = left;
         }
         Some(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Frame;
+    use crate::import::model::{Coedge, Edge, Loop, SourceFormat, Vertex};
+
+    /// The square `[0, 2]²` of the plane `z = 0`, bounded by four line edges
+    /// whose p-curves (the same lines in `(u, v)`) run over `range(k)`.
+    fn square(range: impl Fn(usize) -> (f64, f64)) -> Model {
+        let c = [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]];
+        let mut m = Model::new(SourceFormat::Step, "square");
+        let line = |k: usize| {
+            let (a, b) = (c[k], c[(k + 1) % 4]);
+            Curve::Line {
+                origin: Vec3::new(a[0], a[1], 0.0),
+                dir: Vec3::new(b[0] - a[0], b[1] - a[1], 0.0),
+            }
+        };
+        m.vertices = c
+            .iter()
+            .map(|p| Vertex {
+                point: Vec3::new(p[0], p[1], 0.0),
+                source: 0,
+            })
+            .collect();
+        let mut coedges = Vec::new();
+        for k in 0..4 {
+            m.edges.push(Edge {
+                curve: line(k),
+                t0: 0.0,
+                t1: 1.0,
+                start: Some(k),
+                end: Some((k + 1) % 4),
+                faces: vec![0],
+                source: 0,
+            });
+            let (t0, t1) = range(k);
+            coedges.push(Coedge {
+                edge: Some(k),
+                forward: true,
+                pcurve: Some(CurveSegment {
+                    curve: line(k),
+                    t0,
+                    t1,
+                    forward: true,
+                }),
+                curve: None,
+                pcurve_preferred: false,
+                source: 0,
+            });
+        }
+        m.faces.push(Face {
+            surface: Surface::Plane { frame: Frame::world() },
+            same_sense: true,
+            outer: Some(Loop { coedges, source: 0 }),
+            inner: Vec::new(),
+            source: 1,
+        });
+        m
+    }
+
+    #[test]
+    fn area_of_a_square_traced_on_its_pcurves() {
+        let m = square(|_| (0.0, 1.0));
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (a, e) = r.area();
+        assert!((a - 4.0).abs() < 1e-12, "{a} ± {e}");
+        assert!(r.segments.iter().all(|s| s.1), "traced on the p-curves");
+        assert!(r.contains([1.0, 1.0]) && !r.contains([3.0, 1.0]));
+    }
+
+    #[test]
+    fn a_pcurve_whose_ends_miss_its_edge_is_traced_on_the_edge() {
+        // edge 1's p-curve range covers only the first half of its line (as
+        // when a file gives a range the importer cannot place on the
+        // p-curve): the loop would not close, the area would be 3, not 4
+        let m = square(|k| if k == 1 { (0.0, 0.5) } else { (0.0, 1.0) });
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (a, e) = r.area();
+        assert!((a - 4.0).abs() < 1e-9, "{a} ± {e}");
+        assert_eq!(r.segments.iter().filter(|s| !s.1).count(), 1, "one edge traced in 3-D");
+        assert!(r.contains([1.9, 1.9]));
     }
 }
