@@ -328,7 +328,8 @@ impl<'s> Patch<'s> {
 
     /// Sample points of the kept part: an `n × n` grid of cell centres kept by
     /// the trim (and not within 1e-3 of it), plus `per_arc` points along each
-    /// trim curve (the four corners of an untrimmed piece).
+    /// trim curve that bounds kept points (see `bounds_kept`; the four corners
+    /// of an untrimmed piece).
     pub fn samples(&self, n: usize, per_arc: usize) -> Vec<([f64; 2], Vec3)> {
         let mut out = Vec::new();
         for i in 0..n {
@@ -348,14 +349,37 @@ impl<'s> Patch<'s> {
             for l in &self.loops {
                 for a in l {
                     for i in 0..per_arc {
-                        let (st, _) = a.eval((i as f64 + 0.5) / per_arc as f64);
+                        let (st, d) = a.eval((i as f64 + 0.5) / per_arc as f64);
                         let (s, t) = (st[0].clamp(0.0, 1.0), st[1].clamp(0.0, 1.0));
-                        out.push(([s, t], self.point(s, t)));
+                        if self.bounds_kept([s, t], d) {
+                            out.push(([s, t], self.point(s, t)));
+                        }
                     }
                 }
             }
         }
         out
+    }
+
+    /// True when the trim curve through `st` (direction `d`) bounds kept
+    /// points: the trim keeps a point of the square beside it, on either
+    /// side, at 1e-7, 1e-5 or 1e-3 (the dense polylines the trim is kept by
+    /// may lie off the exact curve by less than that). A clipped loop runs
+    /// along the piece's sides, and where it closes part of a hole cut by
+    /// a side (a hole of the face across the line where the pieces are cut)
+    /// that run bounds no kept point: it is not part of the piece.
+    fn bounds_kept(&self, st: [f64; 2], d: [f64; 2]) -> bool {
+        let len = d[0].hypot(d[1]);
+        if !(len > 0.0) {
+            return true;
+        }
+        let n = [-d[1] / len, d[0] / len];
+        [1e-7, 1e-5, 1e-3].iter().any(|&h| {
+            [h, -h].iter().any(|&o| {
+                let (s, t) = (st[0] + o * n[0], st[1] + o * n[1]);
+                (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) && self.keeps(s, t)
+            })
+        })
     }
 
     /// Distance in `(s, t)` from a point to the dense trim polylines.
@@ -605,6 +629,39 @@ pub(super) mod tests {
         // a point 0.01 mm above the plane there: exactly 0.01 from the side
         let d = p.boundary_distance(&Vec3::new(0.125, 0.0, 0.01), 1e-9);
         assert!((d - 0.01).abs() < 1e-12, "{d}");
+    }
+
+    #[test]
+    fn no_samples_on_a_clipped_run_that_bounds_no_kept_point() {
+        // a hole cut by the side s = 1 (where the face's pieces are cut): the
+        // piece's inner loop is the half hole, closed by a run along the side
+        // from t = 0.7 to t = 0.3 that bounds the hole on both sides of it
+        let square = TrimCurve::Polyline(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]]);
+        let half_hole = TrimCurve::Polyline(vec![[1.0, 0.3], [0.6, 0.3], [0.6, 0.7], [1.0, 0.7]]);
+        let run = TrimCurve::Polyline(vec![[1.0, 0.7], [1.0, 0.3]]);
+        let piece = flat_piece(vec![
+            TrimLoop {
+                outer: true,
+                curves: vec![square],
+            },
+            TrimLoop {
+                outer: false,
+                curves: vec![half_hole, run],
+            },
+        ]);
+        let p = Patch::new(&piece).unwrap();
+        let samples = p.samples(4, 2);
+        let on_run = samples
+            .iter()
+            .filter(|(st, _)| st[0] == 1.0 && st[1] > 0.3 && st[1] < 0.7)
+            .count();
+        assert_eq!(on_run, 0, "{samples:?}");
+        // the half hole's own sides bound kept points: sampled
+        let on_hole = samples
+            .iter()
+            .filter(|(st, _)| (st[0] - 0.6).abs() < 1e-12 && st[1] > 0.3 && st[1] < 0.7)
+            .count();
+        assert!(on_hole >= 1, "{samples:?}");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The Model face as the check sees it: its loops traced from the Model's own
 //! p-curves (the 3-D edges, inverted onto the surface, where a coedge has no
-//! p-curve), an independent point-in-face test and the face's trimmed area by
-//! Green's theorem.
+//! p-curve), on which the check's point-in-face test
+//! ([`point_in_face`]), trimmed area ([`area`]) and distances
+//! ([`distance`]) work.
 //!
 //! Nothing here calls the preparation's trim code, nor the importer's
 //! [`FaceTrim`](crate::import::eval::FaceTrim): only the Model's surface and
@@ -10,23 +11,14 @@
 //! Coordinates: the face is handled in `(a, b)`, which is `(u, v)`, or
 //! `(v, u)` when only `v` is periodic, so that `a` is always the periodic
 //! direction when there is one.
-//!
-//! * **Point in face.** Even-odd along a ray in `b` (towards an end of the
-//!   surface that is not a pole, where the face cannot extend without a
-//!   loop): the loops' directions do not matter, so a file whose loops are
-//!   oriented inconsistently (IGES 144) is read as its loops say. On a
-//!   surface with poles at both ends of `b` or periodic in both directions
-//!   the nearest loop crossing decides by the side it is on (the loops'
-//!   orientation from the face's sense).
-//! * **Area.** `∮ F db` with `F(a, b) = ∫_{a0}^{a} J(s, b) ds`
-//!   (`J = |S_a × S_b|`), each loop signed by the side the face lies on
-//!   (probed with the point-in-face test), plus the part of the seam
-//!   `a = a0 + P` inside the face. The quadrature error is estimated by a
-//!   second rule on the same loops (Simpson against 3-point Gauss) and a
-//!   second rule for `F` (5 against 8 Gauss points).
+
+mod area;
+mod distance;
+mod point_in_face;
+
+use point_in_face::Run;
 
 use crate::geom::Vec3;
-use crate::import::eval::{newton_surface, project_surface};
 use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
 
 /// 3-point Gauss–Legendre nodes and weights on `[0, 1]`.
@@ -60,8 +52,6 @@ fn quadrature_nodes(n: usize) -> Vec<(f64, f64, f64)> {
     }
     pts
 }
-
-use super::piece::{G5, G8};
 
 /// One traced point of a loop.
 #[derive(Debug, Clone, Copy)]
@@ -129,56 +119,54 @@ pub struct Region<'m> {
     index: std::cell::OnceCell<Vec<(Vec<Run>, Vec<Run>)>>,
 }
 
-/// Segments per [`Run`], and runs per group of runs.
-const RUN: usize = 32;
-
-/// The box in `(a, b)` of the segments `start..end` of a loop (segment `i`
-/// joins nodes `i` and `i + 1`, cyclically).
-#[derive(Debug, Clone, Copy)]
-struct Run {
-    start: usize,
-    end: usize,
-    lo: [f64; 2],
-    hi: [f64; 2],
-}
-
-/// True when some `x + k·per` (`k` any integer; `k = 0` without a period)
-/// may lie in `[lo, hi]` (with a margin for rounding: never false when a
-/// segment of the run could be crossed).
-fn run_hit(lo: f64, hi: f64, x: f64, per: Option<f64>) -> bool {
-    let eps = 1e-9 * (lo.abs() + hi.abs() + x.abs() + per.unwrap_or(0.0)) + 1e-300;
-    match per {
-        Some(p) if p > 0.0 => ((lo - eps - x) / p).ceil() <= ((hi + eps - x) / p).floor(),
-        _ => lo - eps <= x && x <= hi + eps,
-    }
-}
-
-fn seg_of(model: &Model, c: &crate::import::model::Coedge) -> Option<(CurveSegment, bool)> {
-    // the p-curve first: exact in the surface's own parameters
+/// The curve a coedge is traced along, `(segment, is a p-curve)`: its
+/// p-curve (exact in the surface's own parameters) when the p-curve's image
+/// on `surface` runs between the end points of the coedge's 3-D curve, else
+/// the 3-D curve. A p-curve whose range the file does not pin down (the
+/// importer then keeps the 3-D curve's range, which need not be the
+/// p-curve's: a rational circle is not parametrised by the angle) traces
+/// part of another curve; its ends tell.
+fn seg_of(model: &Model, surface: &Surface, c: &crate::import::model::Coedge) -> Option<(CurveSegment, bool)> {
+    let three_d = c
+        .edge
+        .and_then(|e| model.edges.get(e))
+        .filter(|e| e.t1.is_finite() && e.t0.is_finite() && e.t0 != e.t1)
+        .map(|e| CurveSegment {
+            curve: e.curve.clone(),
+            t0: e.t0.min(e.t1),
+            t1: e.t0.max(e.t1),
+            forward: c.forward,
+        })
+        .or_else(|| {
+            c.curve
+                .as_ref()
+                .filter(|s| s.t0.is_finite() && s.t1.is_finite())
+                .cloned()
+        });
     if let Some(p) = c
         .pcurve
         .as_ref()
         .filter(|p| p.t0.is_finite() && p.t1.is_finite() && p.t1 > p.t0)
     {
-        return Some((p.clone(), true));
-    }
-    if let Some(e) = c.edge.and_then(|e| model.edges.get(e)) {
-        if e.t1.is_finite() && e.t0.is_finite() && e.t0 != e.t1 {
-            return Some((
-                CurveSegment {
-                    curve: e.curve.clone(),
-                    t0: e.t0.min(e.t1),
-                    t1: e.t0.max(e.t1),
-                    forward: c.forward,
-                },
-                false,
-            ));
+        // (a file that names the p-curve as the preferred one: the face follows it)
+        let meets = c.pcurve_preferred
+            || three_d.as_ref().map_or(true, |s| {
+                let image = |x: f64| {
+                    let q = p.eval_unit(x).p;
+                    surface.eval(q.x, q.y)
+                };
+                let (a0, a1) = (image(0.0), image(1.0));
+                let (b0, b1) = (s.eval_unit(0.0).p, s.eval_unit(1.0).p);
+                let miss = ((a0 - b0).norm().max((a1 - b1).norm())).min((a0 - b1).norm().max((a1 - b0).norm()));
+                let scale = 1.0 + b0.norm().max(b1.norm());
+                // NaN (an image off the surface's domain) does not meet
+                miss <= (10.0 * model.tolerance.unwrap_or(0.0)).max(1e-6 * scale)
+            });
+        if meets {
+            return Some((p.clone(), true));
         }
     }
-    c.curve
-        .as_ref()
-        .filter(|s| s.t0.is_finite() && s.t1.is_finite())
-        .map(|s| (s.clone(), false))
+    three_d.map(|s| (s, false))
 }
 
 fn intervals(curve: &Curve) -> usize {
@@ -224,73 +212,6 @@ impl<'m> Region<'m> {
         }
     }
 
-    /// The parameter box Newton may use around `(u, v)`.
-    fn newton_box(&self, u: f64, v: f64) -> ((f64, f64), (f64, f64)) {
-        let s = self.surface();
-        let span = |k: usize| self.period[k].unwrap_or(1e300) * 0.25;
-        let ((u0, u1), (v0, v1)) = s.domain().unwrap_or(((-1e300, 1e300), (-1e300, 1e300)));
-        let (su, sv) = if self.swap {
-            (span(1), span(0))
-        } else {
-            (span(0), span(1))
-        };
-        (
-            ((u - su).max(u0).min(u), (u + su).min(u1).max(u)),
-            ((v - sv).max(v0).min(v), (v + sv).min(v1).max(v)),
-        )
-    }
-
-    /// Projection of `p` onto the surface from the hint `hint` (in `(a, b)`):
-    /// Newton, and the global projection when Newton stays farther than
-    /// `good`. Returns `(ab, distance)` with `ab` unwrapped next to the hint.
-    pub fn project_near(&self, p: &Vec3, hint: Option<[f64; 2]>, good: f64) -> ([f64; 2], f64) {
-        let s = self.surface();
-        let (mut ab, d) = match hint.filter(|_| s.analytic_params(p).is_none()) {
-            Some(h) => {
-                let (u, v) = self.to_uv(h);
-                let r = newton_surface(s, p, u, v, self.newton_box(u, v));
-                if r.distance <= good {
-                    (self.to_ab(r.u, r.v), r.distance)
-                } else {
-                    let g = self.project(p);
-                    if g.1 < r.distance {
-                        g
-                    } else {
-                        (self.to_ab(r.u, r.v), r.distance)
-                    }
-                }
-            }
-            None => self.project(p),
-        };
-        // unwrap next to the hint; a pole (a undefined) takes the hint's value
-        for k in 0..2 {
-            if !ab[k].is_finite() {
-                ab[k] = hint.map_or(0.0, |h| h[k]);
-            }
-            if let (Some(per), Some(h)) = (self.period[k], hint) {
-                ab[k] += ((h[k] - ab[k]) / per).round() * per;
-            }
-        }
-        (ab, d)
-    }
-
-    /// Global projection: `(ab, distance)` (a at a pole is NaN).
-    pub fn project(&self, p: &Vec3) -> ([f64; 2], f64) {
-        let s = self.surface();
-        if let Some((u, v)) = s.analytic_params(p) {
-            let q = s.eval(if u.is_nan() { 0.0 } else { u }, v);
-            return (self.to_ab(u, v), (q - p).norm());
-        }
-        let bounds = s.domain().unwrap_or_else(|| {
-            let (a, b) = (self.bbox[0], self.bbox[1]);
-            let ((u0, v0), (u1, v1)) = (self.to_uv(a), self.to_uv(b));
-            let (du, dv) = ((u1 - u0).abs() * 0.1 + 1e-9, (v1 - v0).abs() * 0.1 + 1e-9);
-            ((u0.min(u1) - du, u0.max(u1) + du), (v0.min(v1) - dv, v0.max(v1) + dv))
-        });
-        let r = project_surface(s, p, bounds, 12);
-        (self.to_ab(r.u, r.v), r.distance)
-    }
-
     /// Traces face `face` of `model`. `None` when the face has no usable
     /// boundary and no bounded natural domain.
     pub fn new(model: &'m Model, face: &'m Face) -> Option<Self> {
@@ -329,7 +250,7 @@ impl<'m> Region<'m> {
             // the loop's curves with their end points (3-D)
             let mut chain: Vec<(CurveSegment, bool, bool, Vec3, Vec3)> = Vec::new();
             for c in &l.coedges {
-                let Some((seg, param)) = seg_of(model, c) else {
+                let Some((seg, param)) = seg_of(model, &face.surface, c) else {
                     continue;
                 };
                 let seam = c.edge.is_some_and(|e| uses.get(&e).copied().unwrap_or(0) >= 2);
@@ -564,529 +485,89 @@ impl<'m> Region<'m> {
         }
         Some(r)
     }
+}
 
-    /// Knot values of a B-spline in `a` (breaks for the quadrature of `F`).
-    fn knot_breaks(&self) -> Vec<f64> {
-        let mut s = self.surface();
-        while let Surface::Trimmed { basis, .. } = s {
-            s = basis;
-        }
-        match s {
-            Surface::BSpline(b) => {
-                let mut k: Vec<f64> = if self.swap {
-                    b.knots_v.clone()
-                } else {
-                    b.knots_u.clone()
-                };
-                k.dedup();
-                k
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Frame;
+    use crate::import::model::{Coedge, Edge, Loop, SourceFormat, Vertex};
+
+    /// The square `[0, 2]²` of the plane `z = 0`, bounded by four line edges
+    /// whose p-curves (the same lines in `(u, v)`) run over `range(k)`.
+    fn square(range: impl Fn(usize) -> (f64, f64)) -> Model {
+        let c = [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]];
+        let mut m = Model::new(SourceFormat::Step, "square");
+        let line = |k: usize| {
+            let (a, b) = (c[k], c[(k + 1) % 4]);
+            Curve::Line {
+                origin: Vec3::new(a[0], a[1], 0.0),
+                dir: Vec3::new(b[0] - a[0], b[1] - a[1], 0.0),
             }
-            _ => Vec::new(),
-        }
-    }
-
-    /// The side of loop `li` the face lies on, by the even-odd test at points
-    /// just beside the middle of its longest non-seam segments (majority).
-    fn probe_side(&self, li: usize) -> Option<bool> {
-        let l = &self.loops[li];
-        let n = l.nodes.len();
-        let mut segs: Vec<(f64, usize)> = (0..n)
-            .filter(|&i| {
-                let seam = l.nodes[i].seam && l.nodes[(i + 1) % n].seam;
-                !(seam || self.wraps(l.nodes[i].ab, l.nodes[(i + 1) % n].ab))
-            })
-            .map(|i| {
-                let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
-                ((q[0] - p[0]).hypot(q[1] - p[1]), i)
-            })
-            .filter(|s| s.0 > 0.0)
-            .collect();
-        segs.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let (mut yes, mut no) = (0, 0);
-        for &(len, i) in segs.iter().take(5) {
-            let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
-            let m = [0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1])];
-            let nrm = [-(q[1] - p[1]) / len, (q[0] - p[0]) / len];
-            let d = 1e-4 * len;
-            let lft = self.contains([m[0] + d * nrm[0], m[1] + d * nrm[1]]);
-            let rgt = self.contains([m[0] - d * nrm[0], m[1] - d * nrm[1]]);
-            if lft && !rgt {
-                yes += 1;
-            } else if rgt && !lft {
-                no += 1;
-            }
-        }
-        (yes + no > 0).then_some(yes >= no)
-    }
-
-    /// A step of a loop across half a period or more (the closing step of a
-    /// loop that winds round, or a jump at a pole): no boundary.
-    fn wraps(&self, p: [f64; 2], q: [f64; 2]) -> bool {
-        (0..2).any(|k| self.period[k].is_some_and(|per| (q[k] - p[k]).abs() > 0.5 * per))
-    }
-
-    /// The runs of every loop (see [`Run`]), and groups of [`RUN`] runs
-    /// (`start..end` indexing the runs).
-    fn runs(&self) -> &[(Vec<Run>, Vec<Run>)] {
-        self.index.get_or_init(|| {
-            self.loops
-                .iter()
-                .map(|l| {
-                    let n = l.nodes.len();
-                    let runs: Vec<Run> = (0..n)
-                        .step_by(RUN)
-                        .map(|start| {
-                            let end = (start + RUN).min(n);
-                            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-                            for i in start..=end {
-                                let p = l.nodes[i % n].ab;
-                                for k in 0..2 {
-                                    lo[k] = lo[k].min(p[k]);
-                                    hi[k] = hi[k].max(p[k]);
-                                }
-                            }
-                            Run { start, end, lo, hi }
-                        })
-                        .collect();
-                    let groups = (0..runs.len())
-                        .step_by(RUN)
-                        .map(|start| {
-                            let end = (start + RUN).min(runs.len());
-                            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-                            for r in &runs[start..end] {
-                                for k in 0..2 {
-                                    lo[k] = lo[k].min(r.lo[k]);
-                                    hi[k] = hi[k].max(r.hi[k]);
-                                }
-                            }
-                            Run { start, end, lo, hi }
-                        })
-                        .collect();
-                    (runs, groups)
-                })
-                .collect()
-        })
-    }
-
-    /// The segments of loop `li` in the runs whose box `hit` accepts (in
-    /// groups whose box it accepts).
-    fn segments_hit<'a>(&'a self, li: usize, hit: impl Fn(&Run) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
-        let (runs, groups) = &self.runs()[li];
-        let hit = std::rc::Rc::new(hit);
-        let h2 = hit.clone();
-        groups
+        };
+        m.vertices = c
             .iter()
-            .filter(move |g| hit(g))
-            .flat_map(move |g| {
-                let h = h2.clone();
-                runs[g.start..g.end].iter().filter(move |r| h(r))
+            .map(|p| Vertex {
+                point: Vec3::new(p[0], p[1], 0.0),
+                source: 0,
             })
-            .flat_map(|r| r.start..r.end)
+            .collect();
+        let mut coedges = Vec::new();
+        for k in 0..4 {
+            m.edges.push(Edge {
+                curve: line(k),
+                t0: 0.0,
+                t1: 1.0,
+                start: Some(k),
+                end: Some((k + 1) % 4),
+                faces: vec![0],
+                source: 0,
+            });
+            let (t0, t1) = range(k);
+            coedges.push(Coedge {
+                edge: Some(k),
+                forward: true,
+                pcurve: Some(CurveSegment {
+                    curve: line(k),
+                    t0,
+                    t1,
+                    forward: true,
+                }),
+                curve: None,
+                pcurve_preferred: false,
+                source: 0,
+            });
+        }
+        m.faces.push(Face {
+            surface: Surface::Plane { frame: Frame::world() },
+            same_sense: true,
+            outer: Some(Loop { coedges, source: 0 }),
+            inner: Vec::new(),
+            source: 1,
+        });
+        m
     }
 
-    /// Point-in-face test at `(a, b)` (see the module documentation).
-    ///
-    /// The even-odd rays are cast from the point moved by about 1e-9 of the
-    /// loops' extent (an irrational mix of both directions): a ray from the
-    /// exact point may run along a loop's straight segment (an edge at
-    /// constant `a`, such as a line on a cylinder where the pieces are cut),
-    /// whose nodes wobble round the ray by rounding and would count
-    /// crossings at random. A point that near a loop is judged by its
-    /// distance to the boundary anyway.
-    pub fn contains(&self, ab: [f64; 2]) -> bool {
-        let ext = |k: usize| {
-            self.period[k]
-                .unwrap_or((self.bbox[1][k] - self.bbox[0][k]).abs())
-                .max(1e-12)
-        };
-        let moved = [ab[0] + 1.234_567e-9 * ext(0), ab[1] + 0.707_106_781e-9 * ext(1)];
-        match (self.ray, self.contractible) {
-            (Some(dir), _) => self.contains_even_odd(moved, dir),
-            (None, true) => self.contains_tiled(moved),
-            (None, false) => self.contains_by_side(ab),
-        }
+    #[test]
+    fn area_of_a_square_traced_on_its_pcurves() {
+        let m = square(|_| (0.0, 1.0));
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (a, e) = r.area();
+        assert!((a - 4.0).abs() < 1e-12, "{a} ± {e}");
+        assert!(r.segments.iter().all(|s| s.1), "traced on the p-curves");
+        assert!(r.contains([1.0, 1.0]) && !r.contains([3.0, 1.0]));
     }
 
-    /// True when every loop closes in the unwrapped parameter plane (winds
-    /// round no period).
-    fn loops_contractible(&self) -> bool {
-        self.loops.iter().all(|l| {
-            let n = l.nodes.len();
-            let (f, e) = (l.nodes[0].ab, l.nodes[n - 1].ab);
-            (0..n).all(|i| !self.wraps(l.nodes[i].ab, l.nodes[(i + 1) % n].ab))
-                && (0..2).all(|k| self.period[k].map_or(true, |p| (f[k] - e[k]).abs() < 0.25 * p))
-        })
-    }
-
-    /// Even-odd in the unwrapped plane for loops that close there: each loop
-    /// tested with the copies of the point that fall in its box.
-    fn contains_tiled(&self, ab: [f64; 2]) -> bool {
-        let mut inside = false;
-        for (li, l) in self.loops.iter().enumerate() {
-            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-            for n in &l.nodes {
-                for k in 0..2 {
-                    lo[k] = lo[k].min(n.ab[k]);
-                    hi[k] = hi[k].max(n.ab[k]);
-                }
-            }
-            let shifts = |k: usize| -> Vec<f64> {
-                match self.period[k] {
-                    Some(p) => {
-                        let k0 = ((lo[k] - ab[k]) / p).floor() as i64;
-                        let k1 = ((hi[k] - ab[k]) / p).ceil() as i64;
-                        (k0..=k1.min(k0 + 3)).map(|j| ab[k] + j as f64 * p).collect()
-                    }
-                    None => vec![ab[k]],
-                }
-            };
-            for a in shifts(0) {
-                for b in shifts(1) {
-                    let mut odd = false;
-                    let n = l.nodes.len();
-                    for i in self.segments_hit(li, move |r| run_hit(r.lo[1], r.hi[1], b, None)) {
-                        let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
-                        if (p[1] > b) != (q[1] > b) && a < p[0] + (b - p[1]) / (q[1] - p[1]) * (q[0] - p[0]) {
-                            odd = !odd;
-                        }
-                    }
-                    if odd {
-                        inside = !inside;
-                    }
-                }
-            }
-        }
-        inside
-    }
-
-    /// Even-odd count of the loop crossings of the ray from `ab` along `b`
-    /// (direction `dir`); `a` is taken modulo its period.
-    fn contains_even_odd(&self, ab: [f64; 2], dir: f64) -> bool {
-        let mut inside = false;
-        for (li, l) in self.loops.iter().enumerate() {
-            let n = l.nodes.len();
-            let per = self.period[0];
-            for i in self.segments_hit(li, move |r| run_hit(r.lo[0], r.hi[0], ab[0], per)) {
-                let (na, nb) = (&l.nodes[i], &l.nodes[(i + 1) % n]);
-                if (na.seam && nb.seam) || self.wraps(na.ab, nb.ab) {
-                    continue;
-                }
-                let (p, q) = (na.ab, nb.ab);
-                let (lo, hi) = (p[0].min(q[0]), p[0].max(q[0]));
-                let (per, k0, k1) = match self.period[0] {
-                    Some(per) if per > 0.0 => {
-                        let k0 = ((lo - ab[0]) / per).ceil() as i64;
-                        let k1 = ((hi - ab[0]) / per).floor() as i64;
-                        (per, k0, k1.min(k0 + 4))
-                    }
-                    _ => (0.0, 0, 0),
-                };
-                for k in k0..=k1 {
-                    let x = ab[0] + k as f64 * per;
-                    if !((p[0] <= x && x < q[0]) || (q[0] <= x && x < p[0])) {
-                        continue;
-                    }
-                    let t = (x - p[0]) / (q[0] - p[0]);
-                    let b = p[1] + t * (q[1] - p[1]);
-                    if (b - ab[1]) * dir > 0.0 {
-                        inside = !inside;
-                    }
-                }
-            }
-        }
-        inside
-    }
-
-    /// The nearest crossing of the four axis rays through the point with a
-    /// loop decides, by the side of that loop the point is on. With no
-    /// crossing at all, the point is inside exactly when no loop is an outer
-    /// loop (a closed surface minus holes).
-    fn contains_by_side(&self, ab: [f64; 2]) -> bool {
-        let (_, sa, sb) = self.derivs(ab);
-        let (ma, mb) = (sa.norm().max(1e-12), sb.norm().max(1e-12));
-        let mut best = (f64::INFINITY, false);
-        let red = |x: f64, per: Option<f64>| match per {
-            Some(p) => x - (x / p).round() * p,
-            None => x,
-        };
-        for (li, l) in self.loops.iter().enumerate() {
-            let n = l.nodes.len();
-            let per = self.period;
-            let by_box =
-                move |r: &Run| run_hit(r.lo[0], r.hi[0], ab[0], per[0]) || run_hit(r.lo[1], r.hi[1], ab[1], per[1]);
-            for i in self.segments_hit(li, by_box) {
-                let p = l.nodes[i].ab;
-                let q = l.nodes[(i + 1) % n].ab;
-                let d = [q[0] - p[0], q[1] - p[1]];
-                if (d[0] == 0.0 && d[1] == 0.0) || (l.nodes[i].seam && l.nodes[(i + 1) % n].seam) || self.wraps(p, q) {
-                    continue;
-                }
-                for (axis, m_along) in [(1usize, ma), (0usize, mb)] {
-                    let o = 1 - axis;
-                    let (pl, ql) = (p[axis], q[axis]);
-                    let (lo, hi) = (pl.min(ql), pl.max(ql));
-                    let (k0, k1, pp) = match self.period[axis] {
-                        Some(pp) if pp > 0.0 => {
-                            let k0 = ((lo - ab[axis]) / pp).ceil() as i64;
-                            let k1 = ((hi - ab[axis]) / pp).floor() as i64;
-                            if k1 - k0 > 4 {
-                                continue;
-                            }
-                            (k0, k1, pp)
-                        }
-                        _ => (0, 0, 0.0),
-                    };
-                    for x in (k0..=k1).map(|k| ab[axis] + k as f64 * pp) {
-                        if !((pl <= x && x < ql) || (ql <= x && x < pl)) {
-                            continue;
-                        }
-                        let t = (x - pl) / (ql - pl);
-                        let c = p[o] + t * (q[o] - p[o]);
-                        let dd = red(c - ab[o], self.period[o]);
-                        let dist = dd.abs() * m_along;
-                        if dist < best.0 {
-                            let mut rr = [0.0; 2];
-                            rr[o] = -dd;
-                            let cross = d[0] * rr[1] - d[1] * rr[0];
-                            best = (dist, (cross > 0.0) == l.left);
-                        }
-                    }
-                }
-            }
-        }
-        if best.0.is_finite() {
-            return best.1;
-        }
-        self.loops.iter().all(|l| {
-            let n = l.nodes.len();
-            let mut s = 0.0;
-            for i in 0..n {
-                let p = l.nodes[i].ab;
-                let q = l.nodes[(i + 1) % n].ab;
-                s += p[0] * q[1] - q[0] * p[1];
-            }
-            (s > 0.0) != l.left
-        })
-    }
-
-    /// `J(a, b)`.
-    fn jac(&self, a: f64, b: f64) -> f64 {
-        let a = match self.period[0] {
-            Some(p) => self.a_lo + (a - self.a_lo).rem_euclid(p),
-            None => a,
-        };
-        let (_, sa, sb) = self.derivs([a, b]);
-        sa.cross(&sb).norm()
-    }
-
-    /// `F(a, b) = ∫_{a0}^{a} J(s, b) ds` with `a` taken modulo the period,
-    /// by the Gauss rule `g` on the knot spans (at most 8 sub-intervals
-    /// otherwise).
-    fn f(&self, a: f64, b: f64, g: &[(f64, f64)]) -> f64 {
-        let a = match self.period[0] {
-            Some(p) => self.a0 + (a - self.a0).rem_euclid(p),
-            None => a,
-        };
-        match self.surface() {
-            Surface::Plane { .. } => return a - self.a0,
-            Surface::Cylinder { .. }
-            | Surface::Cone { .. }
-            | Surface::Sphere { .. }
-            | Surface::Torus { .. }
-            | Surface::Revolution { .. }
-                if !self.swap =>
-            {
-                return (a - self.a0) * self.jac(self.a0, b);
-            }
-            _ => {}
-        }
-        let (lo, hi, sign) = if a >= self.a0 {
-            (self.a0, a, 1.0)
-        } else {
-            (a, self.a0, -1.0)
-        };
-        if hi <= lo {
-            return 0.0;
-        }
-        let full = self.period[0].unwrap_or((self.bbox[1][0] - self.bbox[0][0]).max(1e-300));
-        let mut cuts = vec![lo];
-        let shifts: &[f64] = match self.period[0] {
-            Some(p) => &[-p, 0.0, p],
-            None => &[0.0],
-        };
-        for sh in shifts {
-            cuts.extend(self.breaks.iter().map(|k| k + sh).filter(|&k| k > lo && k < hi));
-        }
-        if let Some(p) = self.period[0] {
-            cuts.extend([self.a_lo, self.a_lo + p].into_iter().filter(|&k| k > lo && k < hi));
-        }
-        cuts[1..].sort_by(f64::total_cmp);
-        cuts.push(hi);
-        let mut s = 0.0;
-        for w in cuts.windows(2) {
-            let k = (((w[1] - w[0]) / full * 8.0).ceil() as usize).clamp(1, 8);
-            let h = (w[1] - w[0]) / k as f64;
-            for i in 0..k {
-                for &(x, wt) in g {
-                    s += wt * h * self.jac(w[0] + (i as f64 + x) * h, b);
-                }
-            }
-        }
-        sign * s
-    }
-
-    /// The face's trimmed area, mm², from the Model's boundary, and an
-    /// estimate of its quadrature error.
-    pub fn area(&self) -> (f64, f64) {
-        let (mut sum_g, mut sum_s) = (0.0, 0.0);
-        let mut f_err = 0.0f64;
-        let mut seam_b: Vec<f64> = Vec::new();
-        for l in &self.loops {
-            let sign = if l.left { 1.0 } else { -1.0 };
-            let n = l.nodes.len();
-            for (i, nd) in l.nodes.iter().enumerate() {
-                if !nd.seam && nd.db != 0.0 && (nd.wg > 0.0 || nd.ws > 0.0) {
-                    let f = self.f(nd.ab[0], nd.ab[1], &G8);
-                    sum_g += sign * f * nd.db * nd.wg;
-                    sum_s += sign * f * nd.db * nd.ws;
-                    if nd.ws > 0.0 && nd.wg > 0.0 {
-                        // a midpoint: the error of F
-                        let f5 = self.f(nd.ab[0], nd.ab[1], &G5);
-                        f_err = f_err.max((f - f5).abs() / f.abs().max(1e-300));
-                    }
-                }
-                // seam crossings (a = a0 mod P) between consecutive nodes
-                if let Some(p) = self.period[0] {
-                    let q = l.nodes[(i + 1) % n].ab;
-                    if (nd.seam && l.nodes[(i + 1) % n].seam) || self.wraps(nd.ab, q) {
-                        continue;
-                    }
-                    let (k0, k1) = (((nd.ab[0] - self.a0) / p).floor(), ((q[0] - self.a0) / p).floor());
-                    if k0 != k1 {
-                        let x = self.a0 + k0.max(k1) * p;
-                        let t = (x - nd.ab[0]) / (q[0] - nd.ab[0]);
-                        seam_b.push(nd.ab[1] + t * (q[1] - nd.ab[1]));
-                    }
-                }
-            }
-        }
-        let mut strip = 0.0;
-        if let Some(p) = self.period[0] {
-            // the seam line a = a0 + P: inside intervals along b
-            let (blo, bhi) = match self.period[1] {
-                Some(pb) => (self.bbox[0][1], self.bbox[0][1] + pb),
-                None => {
-                    let nb = self.face.surface.natural_bounds();
-                    let nb = if self.swap { nb.0 } else { nb.1 };
-                    match nb {
-                        Some((lo, hi)) => (lo, hi),
-                        None => (self.bbox[0][1], self.bbox[1][1]),
-                    }
-                }
-            };
-            let mut cuts: Vec<f64> = seam_b
-                .into_iter()
-                .map(|b| match self.period[1] {
-                    Some(pb) => blo + (b - blo).rem_euclid(pb),
-                    None => b,
-                })
-                .filter(|b| *b > blo && *b < bhi)
-                .collect();
-            cuts.push(blo);
-            cuts.push(bhi);
-            cuts.sort_by(f64::total_cmp);
-            cuts.dedup();
-            for w in cuts.windows(2) {
-                let (b0, b1) = (w[0], w[1]);
-                if b1 - b0 <= 0.0 || !self.contains([self.a0, 0.5 * (b0 + b1)]) {
-                    continue;
-                }
-                let k = 4;
-                let h = (b1 - b0) / k as f64;
-                for i in 0..k {
-                    for &(x, wt) in &G8 {
-                        strip += wt * h * self.f(self.a0 + p * (1.0 - 1e-15), b0 + (i as f64 + x) * h, &G8);
-                    }
-                }
-            }
-        }
-        let area = sum_g + strip;
-        let err = (sum_g - sum_s).abs() + f_err * area.abs() + 1e-12 * area.abs();
-        (area, err)
-    }
-
-    /// Distance from `p` to the face's 3-D boundary: the nearest traced
-    /// node (an upper bound), refined on the exact curves when that exceeds
-    /// `good`: every curve whose nodes, less their reach (the longest chord
-    /// between consecutive nodes: the curve between them), come nearer than
-    /// the best distance so far, nearest first (Gauss–Newton from the
-    /// curve's nearest node).
-    pub fn boundary_distance(&self, p: &Vec3, good: f64) -> f64 {
-        // per traced curve: (lower bound, nearest node's distance, its x)
-        let mut curves: Vec<(f64, f64, usize, f64)> = Vec::new();
-        let mut out = f64::INFINITY;
-        for l in &self.loops {
-            let mut i = 0;
-            while i < l.nodes.len() {
-                let si = l.nodes[i].seg;
-                let mut j = i;
-                let (mut dmin, mut x0, mut chord) = (f64::INFINITY, 0.0, 0.0f64);
-                while j < l.nodes.len() && l.nodes[j].seg == si {
-                    let n = &l.nodes[j];
-                    let d = (n.p - p).norm();
-                    if d < dmin {
-                        dmin = d;
-                        x0 = n.x;
-                    }
-                    if j > i {
-                        chord = chord.max((n.p - l.nodes[j - 1].p).norm());
-                    }
-                    j += 1;
-                }
-                if !l.nodes[i].seam {
-                    out = out.min(dmin);
-                    curves.push((dmin - chord, dmin, si, x0));
-                }
-                i = j;
-            }
-        }
-        if !(out > good) {
-            return out;
-        }
-        curves.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for &(lb, _, si, x0) in &curves {
-            if lb >= out || out <= good {
-                break;
-            }
-            if si == usize::MAX || si >= self.segments.len() {
-                continue;
-            }
-            let (seg, param) = &self.segments[si];
-            let eval = |x: f64| -> (Vec3, Vec3) {
-                let c = seg.eval_unit(x);
-                if *param {
-                    let d = self.face.surface.eval_derivs(c.p.x, c.p.y);
-                    (d.p, d.su * c.d1.x + d.sv * c.d1.y)
-                } else {
-                    (c.p, c.d1)
-                }
-            };
-            let mut x = x0;
-            for _ in 0..12 {
-                let (q, c1) = eval(x);
-                out = out.min((q - p).norm());
-                let l2 = c1.norm_squared();
-                if !(l2 > 0.0) {
-                    break;
-                }
-                let nx = (x + (p - q).dot(&c1) / l2).clamp(0.0, 1.0);
-                if (nx - x).abs() < 1e-14 {
-                    break;
-                }
-                x = nx;
-            }
-            out = out.min((eval(x).0 - p).norm());
-        }
-        out
+    #[test]
+    fn a_pcurve_whose_ends_miss_its_edge_is_traced_on_the_edge() {
+        // edge 1's p-curve range covers only the first half of its line (as
+        // when a file gives a range the importer cannot place on the
+        // p-curve): the loop would not close, the area would be 3, not 4
+        let m = square(|k| if k == 1 { (0.0, 0.5) } else { (0.0, 1.0) });
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (a, e) = r.area();
+        assert!((a - 4.0).abs() < 1e-9, "{a} ± {e}");
+        assert_eq!(r.segments.iter().filter(|s| !s.1).count(), 1, "one edge traced in 3-D");
+        assert!(r.contains([1.9, 1.9]));
     }
 }

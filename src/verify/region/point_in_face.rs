@@ -1,0 +1,326 @@
+//! The check's own point-in-face test on a traced [`Region`], independent of
+//! the preparation's trims.
+//!
+//! * Even-odd along a ray in `b` (towards an end of the surface that is not
+//!   a pole, where the face cannot extend without a loop): the loops'
+//!   directions do not matter, so a file whose loops are oriented
+//!   inconsistently (IGES 144) is read as its loops say.
+//! * On a surface with poles at both ends of `b` or periodic in both
+//!   directions: even-odd in the unwrapped plane when every loop closes
+//!   there, else the nearest loop crossing decides by the side it is on (the
+//!   loops' orientation from the face's sense).
+//!
+//! Runs of loop segments carry boxes so that a test skips the runs no ray
+//! or line of it can cross.
+
+use super::Region;
+
+/// Segments per [`Run`], and runs per group of runs.
+const RUN: usize = 32;
+
+/// The box in `(a, b)` of the segments `start..end` of a loop (segment `i`
+/// joins nodes `i` and `i + 1`, cyclically).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Run {
+    start: usize,
+    end: usize,
+    lo: [f64; 2],
+    hi: [f64; 2],
+}
+
+/// True when some `x + k·per` (`k` any integer; `k = 0` without a period)
+/// may lie in `[lo, hi]` (with a margin for rounding: never false when a
+/// segment of the run could be crossed).
+fn run_hit(lo: f64, hi: f64, x: f64, per: Option<f64>) -> bool {
+    let eps = 1e-9 * (lo.abs() + hi.abs() + x.abs() + per.unwrap_or(0.0)) + 1e-300;
+    match per {
+        Some(p) if p > 0.0 => ((lo - eps - x) / p).ceil() <= ((hi + eps - x) / p).floor(),
+        _ => lo - eps <= x && x <= hi + eps,
+    }
+}
+
+impl Region<'_> {
+    /// The side of loop `li` the face lies on, by the even-odd test at points
+    /// just beside the middle of its longest non-seam segments (majority).
+    pub(super) fn probe_side(&self, li: usize) -> Option<bool> {
+        let l = &self.loops[li];
+        let n = l.nodes.len();
+        let mut segs: Vec<(f64, usize)> = (0..n)
+            .filter(|&i| {
+                let seam = l.nodes[i].seam && l.nodes[(i + 1) % n].seam;
+                !(seam || self.wraps(l.nodes[i].ab, l.nodes[(i + 1) % n].ab))
+            })
+            .map(|i| {
+                let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
+                ((q[0] - p[0]).hypot(q[1] - p[1]), i)
+            })
+            .filter(|s| s.0 > 0.0)
+            .collect();
+        segs.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let (mut yes, mut no) = (0, 0);
+        for &(len, i) in segs.iter().take(5) {
+            let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
+            let m = [0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1])];
+            let nrm = [-(q[1] - p[1]) / len, (q[0] - p[0]) / len];
+            let d = 1e-4 * len;
+            let lft = self.contains([m[0] + d * nrm[0], m[1] + d * nrm[1]]);
+            let rgt = self.contains([m[0] - d * nrm[0], m[1] - d * nrm[1]]);
+            if lft && !rgt {
+                yes += 1;
+            } else if rgt && !lft {
+                no += 1;
+            }
+        }
+        (yes + no > 0).then_some(yes >= no)
+    }
+
+    /// A step of a loop across half a period or more (the closing step of a
+    /// loop that winds round, or a jump at a pole): no boundary.
+    pub(super) fn wraps(&self, p: [f64; 2], q: [f64; 2]) -> bool {
+        (0..2).any(|k| self.period[k].is_some_and(|per| (q[k] - p[k]).abs() > 0.5 * per))
+    }
+
+    /// The runs of every loop (see [`Run`]), and groups of [`RUN`] runs
+    /// (`start..end` indexing the runs).
+    fn runs(&self) -> &[(Vec<Run>, Vec<Run>)] {
+        self.index.get_or_init(|| {
+            self.loops
+                .iter()
+                .map(|l| {
+                    let n = l.nodes.len();
+                    let runs: Vec<Run> = (0..n)
+                        .step_by(RUN)
+                        .map(|start| {
+                            let end = (start + RUN).min(n);
+                            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+                            for i in start..=end {
+                                let p = l.nodes[i % n].ab;
+                                for k in 0..2 {
+                                    lo[k] = lo[k].min(p[k]);
+                                    hi[k] = hi[k].max(p[k]);
+                                }
+                            }
+                            Run { start, end, lo, hi }
+                        })
+                        .collect();
+                    let groups = (0..runs.len())
+                        .step_by(RUN)
+                        .map(|start| {
+                            let end = (start + RUN).min(runs.len());
+                            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+                            for r in &runs[start..end] {
+                                for k in 0..2 {
+                                    lo[k] = lo[k].min(r.lo[k]);
+                                    hi[k] = hi[k].max(r.hi[k]);
+                                }
+                            }
+                            Run { start, end, lo, hi }
+                        })
+                        .collect();
+                    (runs, groups)
+                })
+                .collect()
+        })
+    }
+
+    /// The segments of loop `li` in the runs whose box `hit` accepts (in
+    /// groups whose box it accepts).
+    fn segments_hit<'a>(&'a self, li: usize, hit: impl Fn(&Run) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
+        let (runs, groups) = &self.runs()[li];
+        let hit = std::rc::Rc::new(hit);
+        let h2 = hit.clone();
+        groups
+            .iter()
+            .filter(move |g| hit(g))
+            .flat_map(move |g| {
+                let h = h2.clone();
+                runs[g.start..g.end].iter().filter(move |r| h(r))
+            })
+            .flat_map(|r| r.start..r.end)
+    }
+
+    /// Point-in-face test at `(a, b)` (see the module documentation).
+    ///
+    /// The even-odd rays are cast from the point moved by about 1e-9 of the
+    /// loops' extent (an irrational mix of both directions): a ray from the
+    /// exact point may run along a loop's straight segment (an edge at
+    /// constant `a`, such as a line on a cylinder where the pieces are cut),
+    /// whose nodes wobble round the ray by rounding and would count
+    /// crossings at random. A point that near a loop is judged by its
+    /// distance to the boundary anyway.
+    pub fn contains(&self, ab: [f64; 2]) -> bool {
+        let ext = |k: usize| {
+            self.period[k]
+                .unwrap_or((self.bbox[1][k] - self.bbox[0][k]).abs())
+                .max(1e-12)
+        };
+        let moved = [ab[0] + 1.234_567e-9 * ext(0), ab[1] + 0.707_106_781e-9 * ext(1)];
+        match (self.ray, self.contractible) {
+            (Some(dir), _) => self.contains_even_odd(moved, dir),
+            (None, true) => self.contains_tiled(moved),
+            (None, false) => self.contains_by_side(ab),
+        }
+    }
+
+    /// True when every loop closes in the unwrapped parameter plane (winds
+    /// round no period).
+    pub(super) fn loops_contractible(&self) -> bool {
+        self.loops.iter().all(|l| {
+            let n = l.nodes.len();
+            let (f, e) = (l.nodes[0].ab, l.nodes[n - 1].ab);
+            (0..n).all(|i| !self.wraps(l.nodes[i].ab, l.nodes[(i + 1) % n].ab))
+                && (0..2).all(|k| self.period[k].map_or(true, |p| (f[k] - e[k]).abs() < 0.25 * p))
+        })
+    }
+
+    /// Even-odd in the unwrapped plane for loops that close there: each loop
+    /// tested with the copies of the point that fall in its box.
+    fn contains_tiled(&self, ab: [f64; 2]) -> bool {
+        let mut inside = false;
+        for (li, l) in self.loops.iter().enumerate() {
+            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+            for n in &l.nodes {
+                for k in 0..2 {
+                    lo[k] = lo[k].min(n.ab[k]);
+                    hi[k] = hi[k].max(n.ab[k]);
+                }
+            }
+            let shifts = |k: usize| -> Vec<f64> {
+                match self.period[k] {
+                    Some(p) => {
+                        let k0 = ((lo[k] - ab[k]) / p).floor() as i64;
+                        let k1 = ((hi[k] - ab[k]) / p).ceil() as i64;
+                        (k0..=k1.min(k0 + 3)).map(|j| ab[k] + j as f64 * p).collect()
+                    }
+                    None => vec![ab[k]],
+                }
+            };
+            for a in shifts(0) {
+                for b in shifts(1) {
+                    let mut odd = false;
+                    let n = l.nodes.len();
+                    for i in self.segments_hit(li, move |r| run_hit(r.lo[1], r.hi[1], b, None)) {
+                        let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
+                        if (p[1] > b) != (q[1] > b) && a < p[0] + (b - p[1]) / (q[1] - p[1]) * (q[0] - p[0]) {
+                            odd = !odd;
+                        }
+                    }
+                    if odd {
+                        inside = !inside;
+                    }
+                }
+            }
+        }
+        inside
+    }
+
+    /// Even-odd count of the loop crossings of the ray from `ab` along `b`
+    /// (direction `dir`); `a` is taken modulo its period.
+    fn contains_even_odd(&self, ab: [f64; 2], dir: f64) -> bool {
+        let mut inside = false;
+        for (li, l) in self.loops.iter().enumerate() {
+            let n = l.nodes.len();
+            let per = self.period[0];
+            for i in self.segments_hit(li, move |r| run_hit(r.lo[0], r.hi[0], ab[0], per)) {
+                let (na, nb) = (&l.nodes[i], &l.nodes[(i + 1) % n]);
+                if (na.seam && nb.seam) || self.wraps(na.ab, nb.ab) {
+                    continue;
+                }
+                let (p, q) = (na.ab, nb.ab);
+                let (lo, hi) = (p[0].min(q[0]), p[0].max(q[0]));
+                let (per, k0, k1) = match self.period[0] {
+                    Some(per) if per > 0.0 => {
+                        let k0 = ((lo - ab[0]) / per).ceil() as i64;
+                        let k1 = ((hi - ab[0]) / per).floor() as i64;
+                        (per, k0, k1.min(k0 + 4))
+                    }
+                    _ => (0.0, 0, 0),
+                };
+                for k in k0..=k1 {
+                    let x = ab[0] + k as f64 * per;
+                    if !((p[0] <= x && x < q[0]) || (q[0] <= x && x < p[0])) {
+                        continue;
+                    }
+                    let t = (x - p[0]) / (q[0] - p[0]);
+                    let b = p[1] + t * (q[1] - p[1]);
+                    if (b - ab[1]) * dir > 0.0 {
+                        inside = !inside;
+                    }
+                }
+            }
+        }
+        inside
+    }
+
+    /// The nearest crossing of the four axis rays through the point with a
+    /// loop decides, by the side of that loop the point is on. With no
+    /// crossing at all, the point is inside exactly when no loop is an outer
+    /// loop (a closed surface minus holes).
+    fn contains_by_side(&self, ab: [f64; 2]) -> bool {
+        let (_, sa, sb) = self.derivs(ab);
+        let (ma, mb) = (sa.norm().max(1e-12), sb.norm().max(1e-12));
+        let mut best = (f64::INFINITY, false);
+        let red = |x: f64, per: Option<f64>| match per {
+            Some(p) => x - (x / p).round() * p,
+            None => x,
+        };
+        for (li, l) in self.loops.iter().enumerate() {
+            let n = l.nodes.len();
+            let per = self.period;
+            let by_box =
+                move |r: &Run| run_hit(r.lo[0], r.hi[0], ab[0], per[0]) || run_hit(r.lo[1], r.hi[1], ab[1], per[1]);
+            for i in self.segments_hit(li, by_box) {
+                let p = l.nodes[i].ab;
+                let q = l.nodes[(i + 1) % n].ab;
+                let d = [q[0] - p[0], q[1] - p[1]];
+                if (d[0] == 0.0 && d[1] == 0.0) || (l.nodes[i].seam && l.nodes[(i + 1) % n].seam) || self.wraps(p, q) {
+                    continue;
+                }
+                for (axis, m_along) in [(1usize, ma), (0usize, mb)] {
+                    let o = 1 - axis;
+                    let (pl, ql) = (p[axis], q[axis]);
+                    let (lo, hi) = (pl.min(ql), pl.max(ql));
+                    let (k0, k1, pp) = match self.period[axis] {
+                        Some(pp) if pp > 0.0 => {
+                            let k0 = ((lo - ab[axis]) / pp).ceil() as i64;
+                            let k1 = ((hi - ab[axis]) / pp).floor() as i64;
+                            if k1 - k0 > 4 {
+                                continue;
+                            }
+                            (k0, k1, pp)
+                        }
+                        _ => (0, 0, 0.0),
+                    };
+                    for x in (k0..=k1).map(|k| ab[axis] + k as f64 * pp) {
+                        if !((pl <= x && x < ql) || (ql <= x && x < pl)) {
+                            continue;
+                        }
+                        let t = (x - pl) / (ql - pl);
+                        let c = p[o] + t * (q[o] - p[o]);
+                        let dd = red(c - ab[o], self.period[o]);
+                        let dist = dd.abs() * m_along;
+                        if dist < best.0 {
+                            let mut rr = [0.0; 2];
+                            rr[o] = -dd;
+                            let cross = d[0] * rr[1] - d[1] * rr[0];
+                            best = (dist, (cross > 0.0) == l.left);
+                        }
+                    }
+                }
+            }
+        }
+        if best.0.is_finite() {
+            return best.1;
+        }
+        self.loops.iter().all(|l| {
+            let n = l.nodes.len();
+            let mut s = 0.0;
+            for i in 0..n {
+                let p = l.nodes[i].ab;
+                let q = l.nodes[(i + 1) % n].ab;
+                s += p[0] * q[1] - q[0] * p[1];
+            }
+            (s > 0.0) != l.left
+        })
+    }
+}
