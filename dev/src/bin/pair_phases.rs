@@ -7,10 +7,10 @@
 //! `PHASES_CHECK=k` compares every k-th update with a cold query;
 //! `PHASES_STOP=n` stops after `n` updates. Each update runs in `measured`
 //! (kept out of line), so that
-//! `valgrind --tool=callgrind --toggle-collect='*measured*' --dump-after='*measured*'`
+//! `valgrind --tool=callgrind --toggle-collect='pair_phases::measured' --dump-after='pair_phases::measured'`
 //! writes one profile per update (instructions per update: median, max).
 //! Also prints why solved cell pairs were not ruled out (`FarCounts::solve_gap`,
-//! `solve_result`) and the cell pairs the maintained bounds settled (`kept`).
+//! `solve_result`, `improved_by`, `solve_kind`, `drop`).
 //! `cargo run --release -p extrack-dev --bin pair_phases -- A.exs B.exs MOTION [BODY_A BODY_B]`
 use extrack::geom::Pose;
 use extrack::scene::SceneFile;
@@ -65,7 +65,7 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(usize::MAX);
-    let (mut gap, mut res, mut kept, mut kind) = ([0u64; 5], [0u64; 5], 0u64, [0u64; 3]);
+    let (mut gap, mut res, mut kind) = ([0u64; 5], [0u64; 5], [0u64; 3]);
     let (mut imp, mut drops) = ([0u64; 5], [0u64; 6]);
     let mut t = BodyPairTracker::new(&sa, ia, &sb, ib, TrackerConfig::default()).unwrap();
     let still = BodyState::default();
@@ -98,13 +98,12 @@ fn main() {
                 gap[i] += u64::from(c.solve_gap[i]);
                 res[i] += u64::from(c.solve_result[i]);
             }
-            kept += u64::from(c.kept);
             drops[c.drop as usize] += 1;
-            for i in 0..5 {
-                imp[i] += u64::from(c.improved_by[i]);
+            for (x, &y) in imp.iter_mut().zip(&c.improved_by) {
+                *x += u64::from(y);
             }
-            for i in 0..3 {
-                kind[i] += u64::from(c.solve_kind[i]);
+            for (x, &y) in kind.iter_mut().zip(&c.solve_kind) {
+                *x += u64::from(y);
             }
         }
         let v = [
@@ -171,9 +170,7 @@ fn main() {
     println!("  per update median/p99: {}", med.join(", "));
     println!(
         "  cell solves by (best - bound)/best [<1e-9, <1e-6, <1e-3, <1e-1, more]: {gap:?}; \
-         by (answer - best)/best [improved, <1e-9, <1e-6, <1e-3, more]: {res:?}; kept by maintained bounds {:.1}/update; \
-         by items [piece-piece, piece-curve, curve-curve]: {kind:?}",
-        kept as f64 / n
+         by (answer - best)/best [improved, <1e-9, <1e-6, <1e-3, more]: {res:?}; by items [piece-piece, piece-curve, curve-curve]: {kind:?}"
     );
     println!(
         "  improving cell solves by improvement/best [<1e-9, <1e-6, <1e-3, <1e-1, more]: {imp:?}; \

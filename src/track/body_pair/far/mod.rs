@@ -78,9 +78,6 @@ pub struct FarCounts {
     /// How far the search lowered the distance it started from (the tracked
     /// pair's), relative: 0 none, else `1 +` its [`gap_bucket`].
     pub drop: u32,
-    /// Cell pairs settled by their maintained bound ([`PairFar`]'s cell list)
-    /// without a solve.
-    pub kept: u32,
 }
 
 /// The bucket of a relative gap `g ≥ 0` in [`FarCounts::solve_gap`].
