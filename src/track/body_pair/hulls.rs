@@ -150,7 +150,7 @@ fn trimmed_away(piece: &PieceGeom, q: &[f64; 4]) -> bool {
 
 /// Appends to `out` Euclidean points whose convex hull holds the curve's
 /// points on `[t0, t1]`; false (nothing appended) when a weight is not
-/// positive or the knots are malformed. A single Bézier span is cut to
+/// positive or the knots are malformed. A single clamped (Bézier) span is cut to
 /// `[t0, t1]` by de Casteljau (the sub-curve's poles); a curve of several
 /// spans gives the poles whose basis functions do not vanish on `[t0, t1]`
 /// (local convex hull property: on span `[k_i, k_{i+1})` the curve is a
@@ -162,7 +162,9 @@ pub(super) fn curve_piece_poles(c: &NurbsCurve, t0: f64, t1: f64, out: &mut Vec<
     }
     let (a, b) = c.domain();
     let s = out.len();
-    if n == p + 1 && b > a {
+    // a clamped single span (end knots repeated `p + 1` times) is a Bézier curve
+    let clamped = c.knots[..=p].iter().all(|&k| k == a) && c.knots[n..].iter().all(|&k| k == b);
+    if n == p + 1 && clamped && b > a {
         let (s0, s1) = (((t0 - a) / (b - a)).clamp(0.0, 1.0), ((t1 - a) / (b - a)).clamp(0.0, 1.0));
         if s1 > 0.0 {
             let left = split(&c.cw, s1).0;
