@@ -8,6 +8,8 @@ mod common;
 
 #[path = "body_pair/body_pair.rs"]
 mod body_pair;
+#[path = "body_pair/body_pair_coherent.rs"]
+mod body_pair_coherent;
 #[path = "body_pair/body_pair_oracle.rs"]
 mod body_pair_oracle;
 #[path = "body_pair/body_pair_penetration.rs"]

@@ -4,7 +4,13 @@
 //! (median, p99, p99.9, max), the cold start, and the far phase's work
 //! counters (`FarCounts`: entries popped, node / item / cell pairs bounded,
 //! item and cell solves, penetration tests) as mean and max per update.
-//! `PHASES_CHECK=k` compares every k-th update with a cold query.
+//! `PHASES_CHECK=k` compares every k-th update with a cold query;
+//! `PHASES_STOP=n` stops after `n` updates. Each update runs in `measured`
+//! (kept out of line), so that
+//! `valgrind --tool=callgrind --toggle-collect='pair_phases::measured' --dump-after='pair_phases::measured'`
+//! writes one profile per update (instructions per update: median, max).
+//! Also prints why solved cell pairs were not ruled out (`FarCounts::solve_gap`,
+//! `solve_result`, `improved_by`, `solve_kind`, `drop`).
 //! `cargo run --release -p extrack-dev --bin pair_phases -- A.exs B.exs MOTION [BODY_A BODY_B]`
 use extrack::geom::Pose;
 use extrack::scene::SceneFile;
@@ -14,6 +20,19 @@ use std::time::Instant;
 fn load(p: &str) -> TrackScene {
     let f = SceneFile::open(std::path::Path::new(p)).unwrap();
     TrackScene::new(&f.view()).unwrap()
+}
+
+/// One update, kept out of line so that callgrind can count it alone.
+#[inline(never)]
+fn measured(
+    t: &mut BodyPairTracker,
+    sa: &TrackScene,
+    still: &BodyState,
+    sb: &TrackScene,
+    st: &BodyState,
+    dt: f64,
+) -> extrack::track::BodyPairResult {
+    t.update(sa, still, sb, st, dt).unwrap()
 }
 
 fn pct(s: &[f64], p: f64) -> f64 {
@@ -42,6 +61,12 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
+    let stop: usize = std::env::var("PHASES_STOP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(usize::MAX);
+    let (mut gap, mut res, mut kind) = ([0u64; 5], [0u64; 5], [0u64; 3]);
+    let (mut imp, mut drops) = ([0u64; 5], [0u64; 6]);
     let mut t = BodyPairTracker::new(&sa, ia, &sb, ib, TrackerConfig::default()).unwrap();
     let still = BodyState::default();
     let mut times = Vec::new();
@@ -63,11 +88,24 @@ fn main() {
     let mut max = [0u32; 10];
     let mut all: Vec<[u32; 10]> = Vec::new();
     let (mut worst, mut pen, mut mism) = (0.0f64, 0usize, 0usize);
-    for (k, st) in path.iter().enumerate() {
+    for (k, st) in path.iter().enumerate().take(stop) {
         let t0 = Instant::now();
-        let r = t.update(&sa, &still, &sb, st, if k == 0 { 0.0 } else { dt }).unwrap();
+        let r = measured(&mut t, &sa, &still, &sb, st, if k == 0 { 0.0 } else { dt });
         let us = t0.elapsed().as_secs_f64() * 1e6;
         let c = t.far_counts();
+        if k > 0 {
+            for i in 0..5 {
+                gap[i] += u64::from(c.solve_gap[i]);
+                res[i] += u64::from(c.solve_result[i]);
+            }
+            drops[c.drop as usize] += 1;
+            for (x, &y) in imp.iter_mut().zip(&c.improved_by) {
+                *x += u64::from(y);
+            }
+            for (x, &y) in kind.iter_mut().zip(&c.solve_kind) {
+                *x += u64::from(y);
+            }
+        }
         let v = [
             c.popped,
             c.nodes,
@@ -130,6 +168,14 @@ fn main() {
         })
         .collect();
     println!("  per update median/p99: {}", med.join(", "));
+    println!(
+        "  cell solves by (best - bound)/best [<1e-9, <1e-6, <1e-3, <1e-1, more]: {gap:?}; \
+         by (answer - best)/best [improved, <1e-9, <1e-6, <1e-3, more]: {res:?}; by items [piece-piece, piece-curve, curve-curve]: {kind:?}"
+    );
+    println!(
+        "  improving cell solves by improvement/best [<1e-9, <1e-6, <1e-3, <1e-1, more]: {imp:?}; \
+         updates by the search's drop from the tracked distance [none, <1e-9, <1e-6, <1e-3, <1e-1, more]: {drops:?}"
+    );
     if check > 0 {
         println!("  checked every {check}: {mism} mismatches, largest relative {worst:.2e}");
     }

@@ -1,10 +1,12 @@
 //! Control-point hulls: a rational Bézier piece or curve with positive
 //! weights lies in the convex hull of its control points (DESIGN, far
-//! phase), per item and per quarter of a piece cell, for the far phase's
+//! phase), per item and per cell (quarters of a piece cell, the piece of an
+//! edge curve, the sub-patch under a trim curve), for the far phase's
 //! hull bounds ([`super::relative::Rel::hull_bound`]).
 
 use crate::geom::Vec3;
-use crate::track::body::{BodyGeom, Item};
+use crate::geom::{Hpoint, NurbsCurve};
+use crate::track::body::{edges_contain, BodyGeom, CellTrim, Item, PieceGeom, TrimPath};
 
 /// Euclidean control points of homogeneous poles, `None` when a weight is
 /// not positive (the curve or patch then need not lie in their hull).
@@ -40,11 +42,17 @@ pub(super) fn control_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
     (range, hull)
 }
 
-/// Control points of the four quarters of each piece cell's sub-patch
-/// (the cell lies in the union of their convex hulls: positive weights; a
-/// quarter's net lies about four times closer to the surface than the
-/// cell's), made on first use: edge and trim cells, and cells with a
-/// non-positive weight, get none.
+/// Control points bounding each cell (made on first use): for a piece cell,
+/// those of the four quarters of its sub-patch (the cell lies in the union
+/// of their convex hulls: positive weights; a quarter's net lies about four
+/// times closer to the surface than the cell's), and for a cell crossed by a
+/// trim loop those of the sixteenths not wholly trimmed away (its kept part
+/// lies in them; [`trimmed_away`]); for an edge cell, those of
+/// its piece of the curve ([`curve_piece_poles`]); for a trim cell, those of
+/// its piece's sub-patch over the parameter box of the trim curve's control
+/// points (the trim curve lies in that box, so its image on the piece lies
+/// in the sub-patch). None when a weight is not positive (the caller then
+/// uses the item's hull).
 #[derive(Debug, Clone)]
 pub(super) struct CellHulls {
     /// Per cell: its range of `pts` (`u32::MAX`: not made yet).
@@ -68,24 +76,52 @@ impl CellHulls {
         }
         let s = self.pts.len();
         let cell = &body.cells[c as usize];
-        if let Item::Piece(k) = cell.item {
-            let sf = &body.pieces[k as usize].surface;
-            let r = cell.rect;
-            let (um, vm) = (0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3]));
-            let quarters = [
-                [r[0], um, r[2], vm],
-                [um, r[1], r[2], vm],
-                [r[0], um, vm, r[3]],
-                [um, r[1], vm, r[3]],
-            ];
-            for q in &quarters {
-                let sub = crate::track::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, q);
-                let ok = euclidean_poles(&sub).map(|p| self.pts.extend(p)).is_some();
-                if !ok {
-                    self.pts.truncate(s);
-                    break;
+        let ok = match cell.item {
+            Item::Piece(k) => {
+                let piece = &body.pieces[k as usize];
+                let sf = &piece.surface;
+                let r = cell.rect;
+                // a cell crossed by a trim loop: a 4 × 4 grid whose parts
+                // lying wholly outside the kept region are left out (the
+                // unconstrained minimum of such a cell's pairs is often
+                // trimmed away, below every bound of the whole cell);
+                // otherwise the four quarters
+                let n = if cell.trim == CellTrim::Partial { 4 } else { 2 };
+                let mut all = true;
+                for i in 0..n {
+                    for j in 0..n {
+                        let q = [
+                            r[0] + (r[1] - r[0]) * i as f64 / n as f64,
+                            r[0] + (r[1] - r[0]) * (i + 1) as f64 / n as f64,
+                            r[2] + (r[3] - r[2]) * j as f64 / n as f64,
+                            r[2] + (r[3] - r[2]) * (j + 1) as f64 / n as f64,
+                        ];
+                        if n > 2 && trimmed_away(piece, &q) {
+                            continue;
+                        }
+                        let sub = crate::track::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, &q);
+                        if euclidean_poles(&sub).map(|p| self.pts.extend(p)).is_none() {
+                            all = false;
+                        }
+                    }
+                }
+                all && self.pts.len() > s
+            }
+            Item::Edge(k) => curve_piece_poles(&body.edges[k as usize].curve, cell.rect[0], cell.rect[1], &mut self.pts),
+            Item::Trim(t) => {
+                let trim = &body.trims[t as usize];
+                match trim_uv_box(&trim.path) {
+                    Some(q) => {
+                        let sf = &body.pieces[trim.piece as usize].surface;
+                        let sub = crate::track::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, &q);
+                        euclidean_poles(&sub).map(|p| self.pts.extend(p)).is_some()
+                    }
+                    None => false,
                 }
             }
+        };
+        if !ok {
+            self.pts.truncate(s);
         }
         let r = (s as u32, self.pts.len() as u32);
         self.range[c as usize] = r;
@@ -94,5 +130,158 @@ impl CellHulls {
 
     pub(super) fn get(&self, r: (u32, u32)) -> &[Vec3] {
         &self.pts[r.0 as usize..r.1 as usize]
+    }
+}
+
+/// Whether the rectangle `q` of a piece's parameters lies wholly outside
+/// its kept region: no trim curve's control box meets it (so no trim loop
+/// enters it, and it is wholly kept or wholly cut away) and its centre is
+/// not kept.
+fn trimmed_away(piece: &PieceGeom, q: &[f64; 4]) -> bool {
+    if piece.trim_edges.is_empty() {
+        return false;
+    }
+    let crossed = piece.trim_edges.iter().any(|e| {
+        let b = &e.hull;
+        !(b[0] > q[1] || b[1] < q[0] || b[2] > q[3] || b[3] < q[2])
+    });
+    !crossed && !edges_contain(&piece.trim_edges, 0.5 * (q[0] + q[1]), 0.5 * (q[2] + q[3]))
+}
+
+/// Appends to `out` Euclidean points whose convex hull holds the curve's
+/// points on `[t0, t1]`; false (nothing appended) when a weight is not
+/// positive or the knots are malformed. A single clamped (Bézier) span is cut to
+/// `[t0, t1]` by de Casteljau (the sub-curve's poles); a curve of several
+/// spans gives the poles whose basis functions do not vanish on `[t0, t1]`
+/// (local convex hull property: on span `[k_i, k_{i+1})` the curve is a
+/// convex combination of poles `i − p … i`).
+pub(super) fn curve_piece_poles(c: &NurbsCurve, t0: f64, t1: f64, out: &mut Vec<Vec3>) -> bool {
+    let (p, n) = (c.degree, c.cw.len());
+    if n == 0 || c.knots.len() != n + p + 1 || !(t0 <= t1) || c.cw.iter().any(|h| !(h[3] > 0.0)) {
+        return false;
+    }
+    let (a, b) = c.domain();
+    let s = out.len();
+    // a clamped single span (end knots repeated `p + 1` times) is a Bézier curve
+    let clamped = c.knots[..=p].iter().all(|&k| k == a) && c.knots[n..].iter().all(|&k| k == b);
+    if n == p + 1 && clamped && b > a {
+        let (s0, s1) = (((t0 - a) / (b - a)).clamp(0.0, 1.0), ((t1 - a) / (b - a)).clamp(0.0, 1.0));
+        if s1 > 0.0 {
+            let left = split(&c.cw, s1).0;
+            let sub = split(&left, (s0 / s1).min(1.0)).1;
+            if let Some(pts) = euclidean_poles(&sub) {
+                out.extend(pts);
+                return true;
+            }
+            out.truncate(s);
+        }
+    }
+    let i0 = crate::geom::find_span(n, p, t0.max(a), &c.knots);
+    let i1 = crate::geom::find_span(n, p, t1.min(b), &c.knots);
+    if i0 < p || i1 >= n || i0 > i1 {
+        return false;
+    }
+    match euclidean_poles(&c.cw[i0 - p..=i1]) {
+        Some(pts) => {
+            out.extend(pts);
+            true
+        }
+        None => false,
+    }
+}
+
+/// De Casteljau split of Bézier poles (homogeneous) at `s`: the poles of
+/// the pieces on `[0, s]` and `[s, 1]`.
+fn split(cw: &[Hpoint], s: f64) -> (Vec<Hpoint>, Vec<Hpoint>) {
+    let n = cw.len();
+    let mut w = cw.to_vec();
+    let mut left = Vec::with_capacity(n);
+    let mut right = vec![[0.0; 4]; n];
+    left.push(w[0]);
+    right[n - 1] = w[n - 1];
+    for k in 1..n {
+        for i in 0..n - k {
+            for j in 0..4 {
+                w[i][j] = (1.0 - s) * w[i][j] + s * w[i + 1][j];
+            }
+        }
+        left.push(w[0]);
+        right[n - 1 - k] = w[n - 1 - k];
+    }
+    (left, right)
+}
+
+/// The parameter box (within `[0, 1]²`) of a trim path's control points:
+/// with positive weights the path lies in it. `None` otherwise.
+fn trim_uv_box(path: &TrimPath) -> Option<[f64; 4]> {
+    let mut q = [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY];
+    let mut add = |u: f64, v: f64| {
+        q = [q[0].min(u), q[1].max(u), q[2].min(v), q[3].max(v)];
+    };
+    match path {
+        TrimPath::Segment(a, b) => {
+            add(a[0], a[1]);
+            add(b[0], b[1]);
+        }
+        TrimPath::Curve(c) => {
+            for h in &c.cw {
+                if !(h[3] > 0.0) {
+                    return None;
+                }
+                add(h[0] / h[3], h[1] / h[3]);
+            }
+        }
+    }
+    let q = [q[0].max(0.0), q[1].min(1.0), q[2].max(0.0), q[3].min(1.0)];
+    (q.iter().all(|x| x.is_finite()) && q[0] <= q[1] && q[2] <= q[3]).then_some(q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The points of a curve on `[t0, t1]` lie in the hull of the poles
+    /// given for it: checked as a bound along directions (the hull's
+    /// support), for a rational Bézier arc and a two-span B-spline.
+    #[test]
+    fn curve_piece_poles_hold_the_curve_piece() {
+        let arc = NurbsCurve::try_new(
+            2,
+            vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
+            &[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+            Some(&[1.0, std::f64::consts::FRAC_1_SQRT_2, 1.0]),
+        )
+        .unwrap();
+        let spline = NurbsCurve::try_new(
+            3,
+            vec![0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 1.0, 1.0, 1.0],
+            &[[0.0, 0.0, 0.0], [1.0, 2.0, 0.5], [2.0, -1.0, 0.0], [3.0, 1.0, 1.0], [4.0, 0.0, 0.0]],
+            None,
+        )
+        .unwrap();
+        let dirs = [
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(-1.0, 0.3, 0.0),
+            Vec3::new(0.2, -1.0, 0.5),
+            Vec3::new(0.0, 0.7, -0.7),
+        ];
+        for c in [&arc, &spline] {
+            for &(t0, t1) in &[(0.0, 1.0), (0.1, 0.3), (0.45, 0.55), (0.5, 0.9), (0.7, 0.7)] {
+                let mut pts = Vec::new();
+                assert!(curve_piece_poles(c, t0, t1, &mut pts));
+                for d in &dirs {
+                    let top = pts.iter().fold(f64::NEG_INFINITY, |m, p| m.max(d.dot(p)));
+                    for k in 0..=50 {
+                        let t = t0 + (t1 - t0) * f64::from(k) / 50.0;
+                        assert!(d.dot(&c.eval(t)) <= top + 1e-12, "t {t} on [{t0}, {t1}]");
+                    }
+                }
+            }
+        }
+        // the cut Bézier piece is tighter than the whole net
+        let mut piece = Vec::new();
+        assert!(curve_piece_poles(&arc, 0.0, 0.1, &mut piece));
+        let top = piece.iter().fold(f64::NEG_INFINITY, |m, p| m.max(p.y));
+        assert!(top < 0.2, "{top}");
     }
 }

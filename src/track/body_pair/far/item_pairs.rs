@@ -244,6 +244,10 @@ impl PairFar {
         }
         self.solved += 1;
         self.counts.cell_solves += 1;
+        let best_before = best.d;
+        let curves = usize::from(!matches!(a.item, Item::Piece(_))) + usize::from(!matches!(b.item, Item::Piece(_)));
+        self.counts.solve_kind[curves] += 1;
+        self.counts.solve_gap[super::gap_bucket((best_before - lb).max(0.0) / best_before.max(f64::MIN_POSITIVE))] += 1;
         // warm start from each cell's last witness (its centre after a reset)
         let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         let (xa, xb) = match last {
@@ -281,6 +285,15 @@ impl PairFar {
             }
         }
         let c = sol.cand;
+        let r = if c.d < best_before {
+            0
+        } else {
+            1 + super::gap_bucket((c.d - best_before) / best_before.max(f64::MIN_POSITIVE)).min(3)
+        };
+        self.counts.solve_result[r] += 1;
+        if r == 0 {
+            self.counts.improved_by[super::gap_bucket((best_before - c.d) / best_before.max(f64::MIN_POSITIVE))] += 1;
+        }
         self.xa[ca as usize] = [c.x[0], c.x[1]];
         self.xb[cb as usize] = [c.x[2], c.x[3]];
         let keep = (a.trim == CellTrim::Inside || keeps(ctx.a, a.item, c.x[0], c.x[1]))

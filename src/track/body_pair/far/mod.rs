@@ -61,6 +61,28 @@ pub struct FarCounts {
     /// Penetration tests of the update by point–body searches (containment
     /// confirmations and interpenetration seeds; counted by the tracker).
     pub probes: u32,
+    /// Cell-pair solves by how far the pair's lower bound was below the best
+    /// distance when it was solved, relative to the best distance: `< 1e-9`,
+    /// `< 1e-6`, `< 1e-3`, `< 1e-1`, larger (why the pair was not ruled out).
+    pub solve_gap: [u32; 5],
+    /// Cell-pair solves by their answer against the best distance before the
+    /// solve, relative: improved it, above by `< 1e-9`, `< 1e-6`, `< 1e-3`,
+    /// larger.
+    pub solve_result: [u32; 5],
+    /// Cell-pair solves by the cells' items: two pieces, a piece and a curve
+    /// (edge or trim curve), two curves.
+    pub solve_kind: [u32; 3],
+    /// Cell-pair solves that improved the best pair, by the improvement
+    /// relative to the best distance: `< 1e-9`, `< 1e-6`, `< 1e-3`, `< 1e-1`, larger.
+    pub improved_by: [u32; 5],
+    /// How far the search lowered the distance it started from (the tracked
+    /// pair's), relative: 0 none, else `1 +` its [`gap_bucket`].
+    pub drop: u32,
+}
+
+/// The bucket of a relative gap `g ≥ 0` in [`FarCounts::solve_gap`].
+pub(super) fn gap_bucket(g: f64) -> usize {
+    [1e-9, 1e-6, 1e-3, 1e-1].iter().position(|&t| g < t).unwrap_or(4)
 }
 
 /// The far phase over two BVHs: a depth-first branch and bound over the
@@ -228,6 +250,14 @@ impl PairFar {
         self.iterations = 0;
         self.counts = FarCounts::default();
         self.searches = self.searches.saturating_add(1);
+        let start_d = best.d;
+        self.search_inner(ctx, best);
+        if best.d < start_d && start_d.is_finite() {
+            self.counts.drop = 1 + gap_bucket((start_d - best.d) / best.d.max(f64::MIN_POSITIVE)) as u32;
+        }
+    }
+
+    fn search_inner(&mut self, ctx: &Ctx, best: &mut PairCandidate) {
         if ctx.a.nodes.is_empty() || ctx.b.nodes.is_empty() {
             return;
         }
