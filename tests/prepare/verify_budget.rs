@@ -19,21 +19,21 @@ fn fixture(name: &str) -> (extrack::import::model::Model, extrack::scene::data::
 #[test]
 fn a_face_over_its_budget_is_not_checked_and_its_answers_unverified() {
     let (model, mut scene) = fixture("holed_plate.step");
-    // 1,000 units: less than any face's trims and samples cost
-    let r = verify_capped(&model, &scene, 1_000);
+    // 10 units: less than the trims and the boundary trace of any face cost
+    let r = verify_capped(&model, &scene, 10);
     assert_eq!(r.summary.not_checked, r.summary.faces, "{}", r.to_text());
     assert_eq!(r.summary.failed, 0, "nothing was found wrong: {}", r.to_text());
     for (f, c) in r.faces.iter().zip(&r.context) {
         assert_eq!(f.failed, NOT_CHECKED, "face #{}", f.source_face);
         assert!(
-            c.note.contains("self-check work budget of 1000 units spent"),
+            c.note.contains("self-check work budget of 10 units spent"),
             "{}",
             c.note
         );
     }
     let text = r.to_text();
     assert!(
-        text.contains("not checked (self-check work budget of 1000 units spent"),
+        text.contains("not checked (self-check work budget of 10 units spent"),
         "{text}"
     );
     assert!(text.contains(&format!("{} not checked", r.summary.faces)), "{text}");
