@@ -49,7 +49,8 @@ pub const UNITS_PER_PIECE: u64 = 2_000;
 pub const MAX_UNITS: u64 = 16_000_000;
 /// Largest charge for a face's trims ([`arc_units`]): above it the face is
 /// not checked at all, so the samples the check would build stay within
-/// about 150 MB (the corpora's faces charge at most 25,000).
+/// about 300 MB (~1.2 kB per linear arc with its index; the corpora's faces
+/// charge at most 25,000).
 pub const MAX_ARC_UNITS: u64 = 2_000_000;
 
 /// Piece boundary samples gathered by one edge point that cost a unit.
@@ -185,9 +186,10 @@ pub fn sample_units(weight: u64, nodes: usize) -> u64 {
 /// Units of making the trims of `piece` ready for the check, charged
 /// before they are built: [`ARC_UNITS`] per polyline segment and per
 /// degree of a Bézier trim curve (at least one), for its `8d + 1` boundary
-/// samples and `8d` polyline points of about 64 bytes each; 1 for an
-/// untrimmed piece. So the memory the check takes for a face's trims is at
-/// most [`MAX_ARC_UNITS`] × 600 / [`ARC_UNITS`] bytes.
+/// samples and `8d` polyline points (with their index about 1.2 kB per
+/// degree); 1 for an untrimmed piece. So the memory the check takes for a
+/// face's trims is at most about [`MAX_ARC_UNITS`] × 1,200 / [`ARC_UNITS`]
+/// bytes.
 pub fn arc_units(piece: &Piece) -> u64 {
     if piece.fully_inside {
         return 1;
