@@ -19,6 +19,8 @@ mod prepare_triage;
 mod trim_pcurve_sheet;
 #[path = "prepare/verify_accounting.rs"]
 mod verify_accounting;
+#[path = "prepare/verify_budget.rs"]
+mod verify_budget;
 #[path = "prepare/verify_check.rs"]
 mod verify_check;
 #[path = "prepare/verify_corpus.rs"]

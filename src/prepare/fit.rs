@@ -356,6 +356,14 @@ fn fit_rec(
         None
     };
     for n in min_degree..=max_degree {
+        // a try of degree `n` makes up to `3n` evaluations of `eval` (a
+        // mapped p-curve point costs about a unit each third of them; a
+        // projection is charged again where it is made): the node's single
+        // unit would let a wild curve try all 15 degrees at every node of a
+        // 14-deep recursion nearly for free
+        if !crate::prepare::budget::charge(n as u64) {
+            break;
+        }
         match try_degree(eval, n, (a, b), p0, p1, &prev, params.tol, class) {
             Try::Pass(c) => {
                 found = Some(c);

@@ -83,6 +83,7 @@ impl<'p, 's> BoundaryIndex<'p, 's> {
         // `best + reach`
         self.near.clear();
         self.tree.within(p, best + self.max_reach, &mut self.near);
+        super::budget::charge(self.near.len() as u64 / super::budget::GATHER_PER_UNIT);
         self.near.sort_unstable_by_key(|&i| (self.owner[i].0, self.owner[i].2));
         self.curves.clear();
         let mut s = 0;
@@ -104,7 +105,7 @@ impl<'p, 's> BoundaryIndex<'p, 's> {
         }
         self.curves.sort_by(|a, b| a.0.total_cmp(&b.0));
         for &(lb, k, i) in &self.curves {
-            if lb >= best || best <= tol {
+            if lb >= best || best <= tol || !super::budget::charge(super::budget::REFINE_UNITS) {
                 break;
             }
             let (_, lp, arc, x0) = self.patches[k].boundary_points()[i];
@@ -115,12 +116,16 @@ impl<'p, 's> BoundaryIndex<'p, 's> {
 }
 
 /// The largest distance of the region's edge points (seams excepted) from
-/// the boundary of `patches` (0 without edge points).
+/// the boundary of `patches` (0 without edge points); the points tested
+/// before the face's [`super::budget`] ran out when it does.
 pub fn worst_boundary(region: &Region, patches: &[Patch], tol: f64) -> f64 {
     let mut index = BoundaryIndex::new(patches);
     let mut worst = 0.0f64;
     for l in &region.loops {
         for n in l.nodes.iter().filter(|n| !n.seam) {
+            if !super::budget::charge(1) {
+                return worst;
+            }
             worst = worst.max(index.distance(&n.p, tol));
         }
     }

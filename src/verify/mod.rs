@@ -22,10 +22,15 @@
 //! * **boundary**: points along every Model edge of the face (seams excepted)
 //!   lie on the boundary of the face's pieces.
 //!
+//! Each face is checked under a work budget derived from its size
+//! ([`budget`]); a face over it is reported [`NOT_CHECKED`] (its answers are
+//! unverified, as on a failing face), never passed.
+//!
 //! The records ([`FaceReport`], [`BodyReport`]) are those of
 //! `notes/SELFCHECK.md`, mirrored by the scene format.
 
 mod boundary;
+pub mod budget;
 pub mod cost;
 mod nearest;
 mod piece;
@@ -136,12 +141,12 @@ impl VerifyReport {
         self.summary.failed == 0
     }
 
-    /// The failing faces (one line each: entity id, what failed, by how
-    /// much) and a summary line.
+    /// The failing and unchecked faces (one line each: entity id, what
+    /// failed, by how much, or why it was not checked) and a summary line.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         for (f, c) in self.faces.iter().zip(&self.context) {
-            if f.failed & FAILURE_BITS == 0 {
+            if f.failed == 0 {
                 continue;
             }
             s.push_str(&face_line(f, c));
@@ -210,7 +215,13 @@ pub fn verify_into(model: &Model, scene: &mut SceneData) -> VerifyReport {
     report
 }
 
-/// One line for a failing face.
+/// CPU nanoseconds of the calling thread (Linux; for the budget trace).
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// One line for a failing or unchecked face.
 pub fn face_line(f: &FaceReport, c: &FaceContext) -> String {
     let mut what = Vec::new();
     if f.failed & DROPPED != 0 {
@@ -236,6 +247,9 @@ pub fn face_line(f: &FaceReport, c: &FaceContext) -> String {
             "boundary: an edge point {:.3e} mm from the pieces (> {:.1e})",
             f.worst_boundary, c.tolerance
         ));
+    }
+    if f.failed & NOT_CHECKED != 0 {
+        what.push(format!("not checked ({})", c.note));
     }
     let body = if f.body == u32::MAX {
         "-".to_string()
@@ -267,6 +281,14 @@ pub fn area_tolerance(tol: f64, perimeter: f64, area: f64, quadrature: f64) -> f
 /// Checks `scene` against `model` (the Model it was prepared from). See the
 /// module documentation for the four checks.
 pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
+    verify_capped(model, scene, budget::MAX_UNITS)
+}
+
+/// [`verify`] with every face's work budget ([`budget::face_budget`]) capped
+/// at `max_units` (to see which faces a smaller budget would leave
+/// unchecked; [`verify`] caps at [`budget::MAX_UNITS`]; a cap above that
+/// lifts the budgets).
+pub fn verify_capped(model: &Model, scene: &SceneData, max_units: u64) -> VerifyReport {
     // Model body → scene body (the preparation skips faceless bodies)
     let mut body_map = Vec::with_capacity(model.bodies.len());
     let mut next = 0u32;
@@ -315,6 +337,15 @@ pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
             jobs.push((bi, fi, body_map[bi]));
         }
     }
+    // EXTRACK_BUDGET_TRACE: what every face's check spent, by stage, and
+    // its thread's CPU time, on stderr (as the preparation's budget trace;
+    // `=calibrate`: with no budget, to see what the faces would spend)
+    let trace = std::env::var_os("EXTRACK_BUDGET_TRACE").is_some();
+    let max_units = if std::env::var_os("EXTRACK_BUDGET_TRACE").is_some_and(|v| v == "calibrate") {
+        u64::MAX / 4
+    } else {
+        max_units
+    };
     let results: Vec<(FaceReport, FaceContext)> = jobs
         .par_iter()
         .map(|&(_, fi, sb)| {
@@ -322,7 +353,25 @@ pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
             let pieces: &[usize] = sb
                 .and_then(|b| by_face.get(&(b, face.source)))
                 .map_or(&[], |v| v.as_slice());
-            check_face(model, fi, sb, pieces, scene, &skipped, diag)
+            let cpu0 = trace.then(thread_cpu_ns).flatten();
+            let (rep, ctx, spent, stages) = check_face(model, fi, sb, pieces, scene, &skipped, diag, max_units);
+            if trace {
+                let cpu = cpu0.zip(thread_cpu_ns()).map_or(0, |(a, b)| b.saturating_sub(a) / 1000);
+                eprintln!(
+                    "verify budget: face #{} spent {} of {} units{} (trims {}, boundary trace {}, containment {}, \
+                     boundary {}; {} us CPU)",
+                    face.source,
+                    spent.units,
+                    budget::face_budget(&model.edges, face, pieces.len()),
+                    if spent.exceeded { " (exceeded)" } else { "" },
+                    stages[0],
+                    stages[1] - stages[0],
+                    stages[2] - stages[1],
+                    spent.units - stages[2],
+                    cpu
+                );
+            }
+            (rep, ctx)
         })
         .collect();
     let mut faces = Vec::with_capacity(results.len() + 1);
@@ -443,6 +492,10 @@ pub fn verify(model: &Model, scene: &SceneData) -> VerifyReport {
 const GRID: usize = 4;
 const PER_ARC: usize = 2;
 
+/// Checks one face under its work budget ([`budget::face_budget`], at most
+/// `max_units`): a face whose check spends it is reported [`NOT_CHECKED`]
+/// (with whatever failed before), and what it spent.
+#[allow(clippy::too_many_arguments)]
 fn check_face(
     model: &Model,
     fi: usize,
@@ -451,7 +504,8 @@ fn check_face(
     scene: &SceneData,
     skipped: &HashMap<u64, String>,
     diag: f64,
-) -> (FaceReport, FaceContext) {
+    max_units: u64,
+) -> (FaceReport, FaceContext, budget::Spent, [u64; 3]) {
     let face = &model.faces[fi];
     let mut rep = FaceReport {
         source_face: face.source,
@@ -473,7 +527,55 @@ fn check_face(
             .get(&face.source)
             .cloned()
             .unwrap_or_else(|| "no piece in the scene".into());
-        return (rep, ctx);
+        return (rep, ctx, budget::Spent::default(), [0; 3]);
+    }
+    // a cap above the largest budget lifts it (`EXTRACK_BUDGET_TRACE=calibrate`)
+    let units = if max_units > budget::MAX_UNITS {
+        max_units
+    } else {
+        budget::face_budget(&model.edges, face, pieces.len()).min(max_units)
+    };
+    let (stages, spent) = budget::run(units, || {
+        let mut stages = [0; 3];
+        check_pieces(model, face, pieces, scene, diag, &mut rep, &mut ctx, &mut stages);
+        stages
+    });
+    if spent.exceeded {
+        rep.failed |= NOT_CHECKED;
+        ctx.note = format!(
+            "self-check work budget of {units} units spent (the check is bounded per face, see README \"Limits\"); \
+             its answers are unverified"
+        );
+    }
+    (rep, ctx, spent, stages)
+}
+
+/// The four checks of a face with pieces (see the module documentation),
+/// charging [`budget`] and stopping once it is spent; `stages`: the units
+/// spent at the end of the trims, the boundary's trace and containment.
+#[allow(clippy::too_many_arguments)]
+fn check_pieces(
+    model: &Model,
+    face: &crate::import::model::Face,
+    pieces: &[usize],
+    scene: &SceneData,
+    diag: f64,
+    rep: &mut FaceReport,
+    ctx: &mut FaceContext,
+    stages: &mut [u64; 3],
+) {
+    // the trims' samples take memory: priced before they are built
+    let arcs = pieces
+        .iter()
+        .map(|&i| budget::arc_units(&scene.pieces[i]))
+        .fold(0u64, u64::saturating_add);
+    let ok = arcs <= budget::MAX_ARC_UNITS && budget::charge(arcs);
+    if !ok {
+        budget::charge(u64::MAX);
+    }
+    *stages = [budget::spent_so_far(); 3];
+    if !ok {
+        return;
     }
     let patches: Vec<Patch> = pieces.iter().filter_map(|&i| Patch::new(&scene.pieces[i])).collect();
     let mut piece_err = 0.0;
@@ -485,8 +587,16 @@ fn check_face(
     let Some(region) = Region::new(model, face) else {
         rep.failed |= NOT_CHECKED;
         ctx.note = "the face has no boundary and no bounded natural domain".into();
-        return (rep, ctx);
+        return;
     };
+    // tracing the boundary and its area walk the nodes
+    let nodes: usize = region.loops.iter().map(|l| l.nodes.len()).sum();
+    let ok = budget::charge(2 * nodes as u64);
+    stages[1] = budget::spent_so_far();
+    stages[2] = stages[1];
+    if !ok {
+        return;
+    }
     if patches.len() != pieces.len() {
         rep.failed |= NOT_CHECKED;
         ctx.note = "a piece has an unsupported degree or trim".into();
@@ -517,15 +627,23 @@ fn check_face(
     }
 
     // containment: each sample projected from its piece's own parameters
+    let sample = budget::sample_units(budget::evaluation_weight(&face.surface), nodes);
     let mut worst = 0.0f64;
-    for p in &patches {
+    'pieces: for p in &patches {
         let dom = p.piece.domain;
         for (st, q) in p.samples(GRID, PER_ARC) {
+            if !budget::charge(sample) {
+                break 'pieces;
+            }
             let (u, v) = (dom[0] + st[0] * (dom[1] - dom[0]), dom[2] + st[1] * (dom[3] - dom[2]));
             let hint = region.to_ab(u, v);
             let (ab, d) = region.project_near(&q, Some(hint), tol);
             let mut e = d;
             if d <= tol && !region.contains(ab) {
+                // a walk over every node, refining the nearer curves
+                if !budget::charge(sample) {
+                    break 'pieces;
+                }
                 e = e.max(region.boundary_distance(&q, tol));
             }
             worst = worst.max(e);
@@ -535,12 +653,17 @@ fn check_face(
     if !(worst <= tol) {
         rep.failed |= CONTAINMENT;
     }
+    stages[2] = budget::spent_so_far();
+    if budget::exceeded() {
+        return;
+    }
 
     // boundary: every Model edge point near the boundary of some piece
     let worst_b = boundary::worst_boundary(&region, &patches, tol);
     rep.worst_boundary = worst_b;
+    // (a point found beyond the tolerance fails the face even when the
+    // budget ran out before the last point)
     if !(worst_b <= tol) {
         rep.failed |= BOUNDARY;
     }
-    (rep, ctx)
 }

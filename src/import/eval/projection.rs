@@ -27,9 +27,37 @@ pub fn newton_surface(s: &Surface, p: &Vec3, u: f64, v: f64, bounds: ((f64, f64)
     newton_surface_counted(s, p, u, v, bounds).0
 }
 
+/// What one evaluation of `s` at `(u, v)` costs, in evaluations: 1, and
+/// [`WRAP_EVALUATIONS`] more for a B-spline surface evaluated outside its
+/// knot domain (a periodic face's parameters unwrapped past the seam): it
+/// first finds whether the surface is closed (`Surface::periods`: the
+/// hull's box and 20 boundary evaluations) to wrap the parameters back.
+pub fn evaluation_cost(s: &Surface, u: f64, v: f64) -> u32 {
+    match s {
+        Surface::BSpline(b) => {
+            let ((u0, u1), (v0, v1)) = b.domain();
+            if u < u0 || u > u1 || v < v0 || v > v1 {
+                1 + WRAP_EVALUATIONS
+            } else {
+                1
+            }
+        }
+        Surface::Trimmed { basis, .. } => evaluation_cost(basis, u, v),
+        _ => 1,
+    }
+}
+
+/// Extra evaluations an evaluation of a B-spline surface outside its knot
+/// domain costs ([`evaluation_cost`]): the 20 evaluations of the closedness
+/// test and about as much again for the scan of the poles' box (measured:
+/// `Surface::periods` took as much time as the evaluations themselves on a
+/// periodic 7×7 face whose projections all ran past its seam).
+pub const WRAP_EVALUATIONS: u32 = 24;
+
 /// [`newton_surface`], with the number of surface evaluations it made
 /// (point evaluations and evaluations with derivatives alike: 1 + up to
-/// 13 per Newton step), the measure of its work a budget charges.
+/// 13 per Newton step, each priced by [`evaluation_cost`]), the measure of
+/// its work a budget charges.
 pub fn newton_surface_counted(
     s: &Surface,
     p: &Vec3,
@@ -38,13 +66,13 @@ pub fn newton_surface_counted(
     bounds: ((f64, f64), (f64, f64)),
 ) -> (SurfaceProjection, u32) {
     let ((u0, u1), (v0, v1)) = bounds;
-    let mut evaluations = 1u32;
+    let mut evaluations = evaluation_cost(s, u, v);
     let mut best = s.eval(u, v);
     let mut best_d = (best - p).norm();
     let (mut bu, mut bv) = (u, v);
     for _ in 0..40 {
         let e = s.eval_derivs(u, v);
-        evaluations += 1;
+        evaluations = evaluations.saturating_add(evaluation_cost(s, u, v));
         let r = e.p - p;
         let g = [r.dot(&e.su), r.dot(&e.sv)];
         let a = e.su.dot(&e.su) + r.dot(&e.suu);
@@ -71,7 +99,7 @@ pub fn newton_surface_counted(
             let nu = (u + du * step).clamp(u0, u1);
             let nv = (v + dv * step).clamp(v0, v1);
             let q = s.eval(nu, nv);
-            evaluations += 1;
+            evaluations = evaluations.saturating_add(evaluation_cost(s, nu, nv));
             let d = (q - p).norm();
             if d <= best_d {
                 best_d = d;
