@@ -222,6 +222,19 @@ pub(super) fn face_510(
     let keep = keep_pcurves(w, face, f);
     let mut loops = Vec::new();
     for l in face.outer.iter().chain(face.inner.iter()) {
+        // a 508 loop runs counter-clockwise about the surface's normal (the
+        // 514 flag reverses the face as a whole): a reversed face's loops,
+        // which keep the face on their left seen from its own normal, are
+        // written the other way
+        let reversed;
+        let l = if face.same_sense {
+            l
+        } else {
+            let mut r = l.clone();
+            r.reverse();
+            reversed = r;
+            &reversed
+        };
         let mut t = format!("508,{}", l.coedges.len());
         for (ci, c) in l.coedges.iter().enumerate() {
             let Some(e) = c.edge else {
