@@ -359,4 +359,44 @@ mod tests {
             assert!(c.out.is_equal(), "{}", c.out.report(5));
         }
     }
+
+    #[test]
+    fn a_reversed_pcurve_is_equal_only_under_pcurve_direction() {
+        let m = Model::new(SourceFormat::Iges, "t.igs");
+        let line = CurveSegment {
+            curve: Curve::Line {
+                origin: Vec3::new(1.0, 2.0, 0.0),
+                dir: Vec3::new(3.0, -1.0, 0.0),
+            },
+            t0: 0.0,
+            t1: 1.0,
+            forward: true,
+        };
+        let r = reversed_curve(&line).unwrap();
+        // the same points, traversed the other way
+        assert!((r.curve.eval(0.0) - line.curve.eval(1.0)).norm() < 1e-15);
+        let mut c = cmp(&m, Relaxations::default());
+        c.segment("p", &line, &r, true);
+        assert!(!c.out.is_equal());
+        let relax = Relaxations {
+            pcurve_direction: true,
+            ..Default::default()
+        };
+        let mut c = cmp(&m, relax);
+        c.segment("p", &line, &r, true);
+        assert!(c.out.is_equal(), "{}", c.out.report(5));
+        assert_eq!(c.out.relaxed.get("p-curve reversed (by curve)"), Some(&1));
+        // a moved line is not excused
+        let moved = CurveSegment {
+            curve: Curve::Line {
+                origin: Vec3::new(1.0, 2.0 + 1e-6, 0.0),
+                dir: Vec3::new(3.0, -1.0, 0.0),
+            },
+            ..line.clone()
+        };
+        let mut c = cmp(&m, relax);
+        c.segment("p", &line, &reversed_curve(&moved).unwrap(), true);
+        assert!(!c.out.is_equal());
+        assert!(c.out.relaxed.is_empty());
+    }
 }

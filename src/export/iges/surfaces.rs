@@ -270,3 +270,29 @@ pub(super) fn closed_directions(n: &crate::geom::NurbsSurface) -> (bool, bool) {
     let cv = closed(&|s| n.eval(at_u(s), v0), &|s| n.eval(at_u(s), v1));
     (cu, cv)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::closed_directions;
+    use crate::geom::NurbsSurface;
+
+    /// A quadratic × linear Bézier patch with poles `xy[i]` at heights 0 and 1.
+    fn patch(xy: [(f64, f64); 3]) -> NurbsSurface {
+        let mut cw = Vec::new();
+        for (x, y) in xy {
+            for z in [0.0, 1.0] {
+                cw.push([x, y, z, 1.0]);
+            }
+        }
+        NurbsSurface::bezier(2, 1, cw).unwrap()
+    }
+
+    #[test]
+    fn closed_flags_follow_the_boundaries() {
+        // first and last u rows coincide: closed in u, open in v
+        assert_eq!(closed_directions(&patch([(0.0, 0.0), (1.0, 1.0), (0.0, 0.0)])), (true, false));
+        // a last row 1e-6 off (beyond 1e-9 of the extent) is open
+        assert_eq!(closed_directions(&patch([(0.0, 0.0), (1.0, 1.0), (1e-6, 0.0)])), (false, false));
+        assert_eq!(closed_directions(&patch([(0.0, 0.0), (1.0, 1.0), (2.0, 0.0)])), (false, false));
+    }
+}
