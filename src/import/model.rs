@@ -309,6 +309,23 @@ pub struct Loop {
     pub source: SourceId,
 }
 
+impl Loop {
+    /// The same loop traversed the other way: coedges in reverse order, each
+    /// coedge (its edge use, p-curve and free curve) reversed.
+    pub fn reverse(&mut self) {
+        self.coedges.reverse();
+        for c in &mut self.coedges {
+            c.forward = !c.forward;
+            if let Some(s) = c.pcurve.as_mut() {
+                s.forward = !s.forward;
+            }
+            if let Some(s) = c.curve.as_mut() {
+                s.forward = !s.forward;
+            }
+        }
+    }
+}
+
 /// The use of an edge (or a free trim curve) by one face's loop.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Coedge {

@@ -198,6 +198,7 @@ fn iges_names() -> CompareOptions {
         relax: Relaxations {
             names: true,
             natural_boundaries: true,
+            pcurve_direction: true,
             ..Default::default()
         },
     }

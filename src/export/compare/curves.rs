@@ -132,8 +132,40 @@ impl<'a> Cmp<'a> {
         }
     }
 
-    /// A used curve range; `pcurve` applies the p-curve relaxation.
+    /// A used curve range; `pcurve` applies the p-curve relaxation, under
+    /// which a p-curve also equals the same curve reversed (the IGES writer
+    /// writes each p-curve along its loop, Open CASCADE's reading; the IGES
+    /// reader keeps the curve as written and sets the sense flag).
     pub(super) fn segment(&mut self, path: &str, x: &CurveSegment, y: &CurveSegment, pcurve: bool) {
+        let n = self.out.differences.len();
+        self.segment_once(path, x, y, pcurve);
+        let either = self.o.relax.pcurve_ranges || self.o.relax.pcurve_direction;
+        if !(pcurve && either) || self.out.differences.len() == n {
+            return;
+        }
+        let Some(r) = reversed_curve(y) else { return };
+        let found = self.out.differences.split_off(n);
+        let relaxed = self.out.relaxed.clone();
+        // the reversed curve traversed as `y` is (sense flag flipped), then
+        // traversed the other way
+        let flipped = CurveSegment {
+            forward: !r.forward,
+            ..r.clone()
+        };
+        for candidate in [&flipped, &r] {
+            self.segment_once(path, x, candidate, pcurve);
+            if self.out.differences.len() == n {
+                *self.out.relaxed.entry("p-curve reversed (by curve)").or_insert(0) += 1;
+                return;
+            }
+            self.out.differences.truncate(n);
+            self.out.relaxed = relaxed.clone();
+        }
+        self.out.differences.extend(found);
+    }
+
+    /// [`segment`](Self::segment) without the reversed p-curve retry.
+    fn segment_once(&mut self, path: &str, x: &CurveSegment, y: &CurveSegment, pcurve: bool) {
         if self.o.relax.curves_by_evaluation
             && matches!(y.curve, Curve::BSpline(_))
             && matches!(
@@ -195,6 +227,34 @@ impl<'a> Cmp<'a> {
             self.real(path, "t1", x.t1, y.t1);
         }
     }
+}
+
+/// `s` with its curve reversed on the same range (the point at `t` is the
+/// original's at `t0 + t1 − t`, so the segment is traversed the other way):
+/// lines and B-splines; `None` for others.
+fn reversed_curve(s: &CurveSegment) -> Option<CurveSegment> {
+    let curve = match &s.curve {
+        Curve::Line { origin, dir } => Curve::Line {
+            origin: origin + dir * (s.t0 + s.t1),
+            dir: -dir,
+        },
+        Curve::Composite(segs) if s.t0 == 0.0 && s.t1 == segs.len() as f64 => {
+            // members in reverse order, each reversed on its own range
+            Curve::Composite(segs.iter().rev().map(reversed_curve).collect::<Option<Vec<_>>>()?)
+        }
+        Curve::BSpline(c) => {
+            let (a, b) = c.domain();
+            let r = crate::import::iges::nurbs::reverse(c);
+            return Some(CurveSegment {
+                curve: Curve::BSpline(r),
+                t0: a + b - s.t1,
+                t1: a + b - s.t0,
+                forward: s.forward,
+            });
+        }
+        _ => return None,
+    };
+    Some(CurveSegment { curve, ..s.clone() })
 }
 
 /// The parameter of the conic `c` at a point on it, in closed form (`None`
@@ -298,5 +358,45 @@ mod tests {
             c.segment("p", &reversed, &as_bspline, true);
             assert!(c.out.is_equal(), "{}", c.out.report(5));
         }
+    }
+
+    #[test]
+    fn a_reversed_pcurve_is_equal_only_under_pcurve_direction() {
+        let m = Model::new(SourceFormat::Iges, "t.igs");
+        let line = CurveSegment {
+            curve: Curve::Line {
+                origin: Vec3::new(1.0, 2.0, 0.0),
+                dir: Vec3::new(3.0, -1.0, 0.0),
+            },
+            t0: 0.0,
+            t1: 1.0,
+            forward: true,
+        };
+        let r = reversed_curve(&line).unwrap();
+        // the same points, traversed the other way
+        assert!((r.curve.eval(0.0) - line.curve.eval(1.0)).norm() < 1e-15);
+        let mut c = cmp(&m, Relaxations::default());
+        c.segment("p", &line, &r, true);
+        assert!(!c.out.is_equal());
+        let relax = Relaxations {
+            pcurve_direction: true,
+            ..Default::default()
+        };
+        let mut c = cmp(&m, relax);
+        c.segment("p", &line, &r, true);
+        assert!(c.out.is_equal(), "{}", c.out.report(5));
+        assert_eq!(c.out.relaxed.get("p-curve reversed (by curve)"), Some(&1));
+        // a moved line is not excused
+        let moved = CurveSegment {
+            curve: Curve::Line {
+                origin: Vec3::new(1.0, 2.0 + 1e-6, 0.0),
+                dir: Vec3::new(3.0, -1.0, 0.0),
+            },
+            ..line.clone()
+        };
+        let mut c = cmp(&m, relax);
+        c.segment("p", &line, &reversed_curve(&moved).unwrap(), true);
+        assert!(!c.out.is_equal());
+        assert!(c.out.relaxed.is_empty());
     }
 }

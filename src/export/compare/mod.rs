@@ -50,6 +50,10 @@ pub struct Relaxations {
     /// sense; IGES p-curves have their own range, and the IGES reader sets the
     /// flag from the curve's direction relative to the edge).
     pub pcurve_ranges: bool,
+    /// A p-curve equals the same curve reversed (the IGES writer writes each
+    /// p-curve along its loop, as Open CASCADE's reader takes it; the IGES
+    /// reader keeps the curve as written). Implied by `pcurve_ranges`.
+    pub pcurve_direction: bool,
     /// Ranges of circles and ellipses compare modulo 2π (IGES 100 arcs start
     /// at an angle in (−π, π]).
     pub angle_ranges: bool,
@@ -73,7 +77,9 @@ pub struct Relaxations {
     /// in closed form (angle, `asinh`, `y`), the conic evaluated there within
     /// the tolerance, the parameters inside the conic's range, monotone, and
     /// the ends at the range's ends (the IGES writer converts ellipses,
-    /// hyperbolas, parabolas and reversed arcs into exact rational 126s).
+    /// hyperbolas, parabolas and reversed arcs into exact rational 126s);
+    /// a coedge of an ellipse, hyperbola or parabola edge may lose its
+    /// p-curve (the writer leaves it out: the 126's parameter differs).
     pub curves_by_evaluation: bool,
 }
 

@@ -10,7 +10,7 @@ use super::surfaces::bounded_extrusion;
 use super::writer::W;
 use crate::export::ExportError;
 use crate::geom::{NurbsCurve, Pose, Vec3};
-use crate::import::model::{Body, BodyKind, Curve, CurveSegment, Loop, Model, Surface};
+use crate::import::model::{Body, BodyKind, Coedge, Curve, CurveSegment, Loop, Model, Surface};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -220,8 +220,22 @@ pub(super) fn face_510(
     let sd = w.surface(surface, &format!("face {f}"));
     let m = pmap_of(surface);
     let keep = keep_pcurves(w, face, f);
+    let mut left_out = Vec::new();
     let mut loops = Vec::new();
     for l in face.outer.iter().chain(face.inner.iter()) {
+        // a 508 loop runs counter-clockwise about the surface's normal (the
+        // 514 flag reverses the face as a whole): a reversed face's loops,
+        // which keep the face on their left seen from its own normal, are
+        // written the other way
+        let reversed;
+        let l = if face.same_sense {
+            l
+        } else {
+            let mut r = l.clone();
+            r.reverse();
+            reversed = r;
+            &reversed
+        };
         let mut t = format!("508,{}", l.coedges.len());
         for (ci, c) in l.coedges.iter().enumerate() {
             let Some(e) = c.edge else {
@@ -230,9 +244,13 @@ pub(super) fn face_510(
                 )));
             };
             let _ = write!(t, ",0,{elist},{},{}", edge_idx[&e], i32::from(c.forward));
-            match c.pcurve.as_ref().filter(|_| keep) {
+            let reparameterised = reparameterised_conic(&model.edges[e].curve);
+            if let (Some(kind), Some(_)) = (reparameterised, &c.pcurve) {
+                left_out.push(kind);
+            }
+            match c.pcurve.as_ref().filter(|_| keep && reparameterised.is_none()) {
                 Some(pc) => {
-                    let de = w.pcurve(pc, &m);
+                    let de = w.pcurve(pc, pcurve_along_loop(model, &face.surface, c, e), &m);
                     let _ = write!(t, ",1,0,{de}");
                 }
                 None => t.push_str(",0"),
@@ -240,6 +258,12 @@ pub(super) fn face_510(
         }
         t.push(';');
         loops.push(w.add(508, 1, t));
+    }
+    if let Some(kind) = left_out.first() {
+        w.warnings.push(format!(
+            "face {f}: {} p-curves left out: their edge's {kind} is written as a rational B-spline whose parameter differs (readers project the edge)",
+            left_out.len()
+        ));
     }
     if face.outer.is_none() {
         w.warnings.push(format!(
@@ -253,6 +277,55 @@ pub(super) fn face_510(
     }
     t.push(';');
     Ok(w.add(510, 1, t))
+}
+
+/// The direction to write a coedge's p-curve in (`true`: its own increasing
+/// parameter): along the loop, as Open CASCADE's reader takes a 508
+/// p-curve (it reverses the p-curve of a coedge whose flag is 0 and pairs its
+/// ends with the 3-D curve's; a p-curve written against the loop reads with
+/// its ends swapped). Decided by the surface points of the p-curve's ends
+/// against the loop's start and end vertices; for a closed edge (both ends
+/// at one vertex) the Model's traversal sense is kept.
+fn pcurve_along_loop(model: &Model, surface: &Surface, c: &Coedge, e: usize) -> bool {
+    let Some(pc) = c.pcurve.as_ref() else {
+        return true;
+    };
+    let ed = &model.edges[e];
+    let vertex = |v: Option<usize>| v.and_then(|v| model.vertices.get(v)).map(|v| v.point);
+    let (Some(p0), Some(p1)) = (vertex(ed.start), vertex(ed.end)) else {
+        return pc.forward;
+    };
+    let (a, b) = if c.forward { (p0, p1) } else { (p1, p0) };
+    if (a - b).norm() <= 1e-9 * (1.0 + a.norm()) {
+        return pc.forward;
+    }
+    let at = |t: f64| {
+        let q = pc.curve.eval(t);
+        surface.eval(q.x, q.y)
+    };
+    let (s0, s1) = (at(pc.t0), at(pc.t1));
+    let along = (s0 - a).norm() + (s1 - b).norm();
+    let against = (s0 - b).norm() + (s1 - a).norm();
+    if along.is_finite() && against.is_finite() {
+        along <= against
+    } else {
+        pc.forward
+    }
+}
+
+/// The conic type of an edge curve that the 504 writes as a rational 126
+/// with another parameter (ellipse, parabola, hyperbola), `None` otherwise.
+///
+/// A p-curve of such an edge that shares the edge's parameter (a B-spline in
+/// the ellipse's angle on a cylinder) no longer shares it: Open CASCADE pairs
+/// the two parameters linearly and reads the edge 0.56 mm off its face
+/// (euclid_advexchanger_r103). Its p-curves are left out; readers project
+/// the edge onto the surface.
+fn reparameterised_conic(c: &Curve) -> Option<&'static str> {
+    match c {
+        Curve::Ellipse { .. } | Curve::Parabola { .. } | Curve::Hyperbola { .. } => Some(c.type_name()),
+        _ => None,
+    }
 }
 
 /// A copy of `model` where every B-spline face without an outer loop gets its

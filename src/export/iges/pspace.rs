@@ -101,13 +101,12 @@ pub(super) fn map_nurbs2(c: &NurbsCurve, m: &Map2) -> NurbsCurve {
 }
 
 impl W {
-    /// A p-curve mapped into the IGES surface's parameter space.
-    ///
-    /// The curve is written as stored (its own direction, `forward` ignored):
-    /// the reader decides the sense by comparing end points with the edge.
-    pub(super) fn pcurve(&mut self, s: &CurveSegment, m: &Map2) -> usize {
+    /// A p-curve mapped into the IGES surface's parameter space, written in
+    /// its own direction when `own` (else reversed; `forward` is ignored:
+    /// the caller decides the direction along the loop).
+    pub(super) fn pcurve(&mut self, s: &CurveSegment, own: bool, m: &Map2) -> usize {
         let raw = CurveSegment {
-            forward: true,
+            forward: own,
             ..s.clone()
         };
         let s = &raw;

@@ -16,12 +16,15 @@ impl W {
         let deg = 180.0 / PI;
         match s {
             Surface::BSpline(n) => {
+                let (cu, cv) = closed_directions(n);
                 let mut t = format!(
-                    "128,{},{},{},{},0,0,{},0,0,",
+                    "128,{},{},{},{},{},{},{},0,0,",
                     n.n_u - 1,
                     n.n_v - 1,
                     n.degree_u,
                     n.degree_v,
+                    i32::from(cu),
+                    i32::from(cv),
                     i32::from(!n.rational)
                 );
                 for k in n.knots_u.iter().chain(&n.knots_v) {
@@ -235,4 +238,61 @@ pub(super) fn bounded_extrusion(model: &Model, face: &Face) -> Option<Surface> {
         u,
         v,
     })
+}
+
+/// Samples per boundary in [`closed_directions`].
+const CLOSURE_SAMPLES: usize = 16;
+
+/// IGES 128 PROP1 / PROP2: whether the B-spline is closed in u (its
+/// boundaries `u = u0` and `u = u1` coincide) and in v, by sampling both
+/// boundaries within 1e-9 of the poles' extent. Open CASCADE's reader takes
+/// the flags as given: a surface of revolution whose flag says open has no
+/// seam, and a face bounded by two circles on it reads as two faces of zero
+/// area.
+pub(super) fn closed_directions(n: &crate::geom::NurbsSurface) -> (bool, bool) {
+    let ((u0, u1), (v0, v1)) = n.domain();
+    let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
+    for h in &n.cw {
+        let p = Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]);
+        lo = lo.inf(&p);
+        hi = hi.sup(&p);
+    }
+    let tol = 1e-9 * (hi - lo).norm().max(1.0);
+    let closed = |a: &dyn Fn(f64) -> Vec3, b: &dyn Fn(f64) -> Vec3| {
+        (0..=CLOSURE_SAMPLES).all(|k| {
+            let s = k as f64 / CLOSURE_SAMPLES as f64;
+            (a(s) - b(s)).norm() <= tol
+        })
+    };
+    let at_v = |s: f64| v0 + s * (v1 - v0);
+    let at_u = |s: f64| u0 + s * (u1 - u0);
+    let cu = closed(&|s| n.eval(u0, at_v(s)), &|s| n.eval(u1, at_v(s)));
+    let cv = closed(&|s| n.eval(at_u(s), v0), &|s| n.eval(at_u(s), v1));
+    (cu, cv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::closed_directions;
+    use crate::geom::NurbsSurface;
+
+    /// A quadratic × linear Bézier patch with poles `xy[i]` at heights 0 and 1.
+    fn patch(xy: [(f64, f64); 3]) -> NurbsSurface {
+        let mut cw = Vec::new();
+        for (x, y) in xy {
+            for z in [0.0, 1.0] {
+                cw.push([x, y, z, 1.0]);
+            }
+        }
+        NurbsSurface::bezier(2, 1, cw).unwrap()
+    }
+
+    #[test]
+    fn closed_flags_follow_the_boundaries() {
+        // first and last u rows coincide: closed in u, open in v
+        assert_eq!(closed_directions(&patch([(0.0, 0.0), (1.0, 1.0), (0.0, 0.0)])), (true, false));
+        // a last row 1e-6 off (beyond 1e-9 of the extent) is open
+        assert_eq!(closed_directions(&patch([(0.0, 0.0), (1.0, 1.0), (1e-6, 0.0)])), (false, false));
+        assert_eq!(closed_directions(&patch([(0.0, 0.0), (1.0, 1.0), (2.0, 0.0)])), (false, false));
+    }
 }

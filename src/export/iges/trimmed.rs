@@ -57,7 +57,7 @@ fn loop_142(w: &mut W, sd: usize, l: &Loop, m: &Map2, keep_pcurves: bool) -> usi
     let mut pcs = Vec::new();
     for c in &l.coedges {
         match c.pcurve.as_ref().filter(|_| keep_pcurves) {
-            Some(p) => pcs.push(w.pcurve(p, m)),
+            Some(p) => pcs.push(w.pcurve(p, true, m)),
             None => {
                 pcs.clear();
                 break;

@@ -14,7 +14,7 @@
 //! basis curve. Any end or middle point off the other curve by more than the
 //! check distance gives `None` (the caller keeps the unsplit edge).
 
-use crate::import::eval::newton_curve;
+use crate::import::eval::curve_param_in_range;
 use crate::import::model::{Curve, CurveSegment, Surface};
 
 /// One piece of a split edge, along the edge's direction.
@@ -77,20 +77,6 @@ fn joints(c: &Curve, a: f64, b: f64) -> Vec<f64> {
 /// True when a curve is a composite with a nested composite segment (not split).
 fn nested(c: &Curve) -> bool {
     matches!(c, Curve::Composite(s) if s.iter().any(|x| matches!(x.curve, Curve::Composite(_))))
-}
-
-/// Parameter of the point of `c` on `[lo, hi]` nearest to `p` (sampled, then Newton).
-fn param_in(c: &Curve, p: &crate::geom::Vec3, lo: f64, hi: f64) -> f64 {
-    let n = 64;
-    let mut best = (lo, f64::INFINITY);
-    for i in 0..=n {
-        let t = lo + (hi - lo) * i as f64 / n as f64;
-        let d = (c.eval(t) - p).norm_squared();
-        if d < best.1 {
-            best = (t, d);
-        }
-    }
-    newton_curve(c, p, best.0, (lo, hi))
 }
 
 /// The p-curve parameter on `[lo, hi]` whose surface point is nearest `p`
@@ -167,7 +153,7 @@ pub(super) fn split_edge<'c>(
     let mut tcur = t0;
     for (i, &(a, b)) in kept.iter().enumerate() {
         let pb = sp(b);
-        let mut te = if i + 1 == kept.len() { t1 } else { param_in(curve, &pb, tcur, t1) };
+        let mut te = if i + 1 == kept.len() { t1 } else { curve_param_in_range(curve, tcur, t1, &pb) };
         // an end at a joint of the 3-D composite is the joint
         let j = te.round();
         if matches!(curve, Curve::Composite(_)) && j > tcur && j < t1 && (curve.eval(j) - pb).norm() <= tol {
@@ -196,7 +182,7 @@ pub(super) fn split_edge<'c>(
     let mut out = Vec::with_capacity(spans.len());
     for &((a, b), (u, v)) in &spans {
         let pm = sp(0.5 * (a + b));
-        let tm = param_in(curve, &pm, u, v);
+        let tm = curve_param_in_range(curve, u, v, &pm);
         if (curve.eval(tm) - pm).norm() > check {
             return None;
         }

@@ -141,6 +141,15 @@ impl Reader<'_> {
             let lp = self.nested(&le, |r| r.loop_508(&le, &sd, &a, face_index, m, cache))?;
             loops.push(lp);
         }
+        // IGES 508 loops run counter-clockwise about the surface's normal
+        // (the 510 face is read forward, the 514 flag then reverses it); the
+        // Model's loops keep the face on their left seen from the face's own
+        // outward normal
+        if !same_sense {
+            for l in &mut loops {
+                l.reverse();
+            }
+        }
         let mut it = loops.into_iter();
         let outer = if of == 1 { it.next() } else { None };
         let surface = sd.bounded();

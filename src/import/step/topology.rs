@@ -536,16 +536,7 @@ impl<'e, 'a> Builder<'e, 'a> {
                 }
             };
             if !orientation {
-                lp.coedges.reverse();
-                for c in &mut lp.coedges {
-                    c.forward = !c.forward;
-                    if let Some(s) = c.pcurve.as_mut() {
-                        s.forward = !s.forward;
-                    }
-                    if let Some(s) = c.curve.as_mut() {
-                        s.forward = !s.forward;
-                    }
-                }
+                lp.reverse();
             }
             lp.source = self.ex.instances.get(b).map_or(lp.source, |i| i.id);
             if is_outer && outer.is_none() {
