@@ -64,11 +64,6 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
         "ours nearer than Open CASCADE on 307 points that the Model check does not confirm (the degenerate fan caps: projection seeds fail there), farther on 9 (up to 590 mm); the coherent tracker differs from the cold answer on 37",
     ),
     (
-        "iges_catia5r14_cone.igs",
-        1,
-        "point 389 near the apex: the coherent tracker answers 1.2e-5 mm farther than the cold query",
-    ),
-    (
         "iges_nist_144_example2.igs",
         1,
         "one point near a corner of a hole of the 144 DE135 (ours 0.067 mm nearer): the hole's boundary is a 3-D polyline of chords off the cone (sagitta ~1e-3 mm) that has no exact p-curve (not yet decided)",
@@ -111,8 +106,8 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     // corpus
     (
         "iges_occt_dtmb5415_bow.iges",
-        6,
-        "5 points nearer than Open CASCADE on the single C0 B-spline face (the ORACLE_MISSES class of point_body_corpus.rs: Open CASCADE misses the global minimum); point 520: the coherent tracker answers 0.107 mm farther than the cold query, which equals Open CASCADE (a local minimum kept across the C0 knot line; not yet fixed)",
+        5,
+        "5 points nearer than Open CASCADE on the single C0 B-spline face (the ORACLE_MISSES class of point_body_corpus.rs: Open CASCADE misses the global minimum)",
     ),
     (
         "iges_rhino2001_vz387.igs",
