@@ -424,7 +424,7 @@ fn cell_bound(body: &BodyGeom, c: u32, q: &Vec3, best: f64) -> Result<f64, f64> 
 }
 
 /// Solves cell `c` from `x0` and improves `best` with its minimum (when
-/// kept by the trims): the start of the cell's next solve, the cell's new lower bound
+/// kept by the trims): the witness parameters, the cell's new lower bound
 /// (`lb` on entry; the minimum itself where the distance is unimodal on the
 /// cell) and the controller iterations.
 fn solve_cell(
@@ -475,24 +475,7 @@ fn solve_cell(
             normal,
         };
     }
-    // the start of the cell's next solve: its witness, except one on a side
-    // of the piece. A minimum on the piece's border is the border feature's
-    // (an edge, a trim or the neighbouring piece, each with cells of its
-    // own), so remembering it gains nothing; and on a cell with two minima
-    // (a saddle cell along an edge) the descent from there stays on the
-    // border while the query has moved over an interior minimum that the
-    // cold query, started at the cell's centre, finds (dtmb5415_bow point
-    // 520: 0.107 mm). Such a cell restarts where the cold query starts.
-    // (within 1e-12 of the side: the descent stops a rounding short of it,
-    // 2e-16 on that point)
-    let on_side = |a: f64| a <= 1e-12 || a >= 1.0 - 1e-12;
-    let next = match cell.item {
-        Item::Piece(_) if on_side(x[0]) || on_side(x[1]) => {
-            [0.5 * (cell.rect[0] + cell.rect[1]), 0.5 * (cell.rect[2] + cell.rect[3])]
-        }
-        _ => x,
-    };
-    (next, if unimodal { d.max(lb) } else { lb }, iters)
+    (x, if unimodal { d.max(lb) } else { lb }, iters)
 }
 
 /// The far phase of a cold query, without memory: the same branch and
