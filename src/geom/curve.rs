@@ -86,9 +86,21 @@ impl NurbsCurve {
         Vec3::new(c[0] / c[3], c[1] / c[3], c[2] / c[3])
     }
 
-    /// Point only.
+    /// Point only (the sum of [`eval_derivs`](Self::eval_derivs)'s
+    /// point row, bit for bit; the derivative rows are not summed).
     pub fn eval(&self, t: f64) -> Vec3 {
-        self.eval_derivs(t).p
+        match self.degree {
+            1 => self.eval_o::<2, false>(t).p,
+            2 => self.eval_o::<3, false>(t).p,
+            3 => self.eval_o::<4, false>(t).p,
+            4 => self.eval_o::<5, false>(t).p,
+            5 => self.eval_o::<6, false>(t).p,
+            6 => self.eval_o::<7, false>(t).p,
+            7 => self.eval_o::<8, false>(t).p,
+            8 => self.eval_o::<9, false>(t).p,
+            9 => self.eval_o::<10, false>(t).p,
+            _ => self.eval_o::<MAX_ORDER, false>(t).p,
+        }
     }
 
     /// Like [`eval_derivs`](Self::eval_derivs) but refuses a NaN parameter
@@ -102,22 +114,46 @@ impl NurbsCurve {
     }
 
     /// Point, first and second derivative; `t` is clamped to the domain.
+    ///
+    /// Degrees 1–9 run a copy with the basis order fixed at compile time
+    /// (the same arithmetic in the same order, so the same bits; the loops
+    /// unroll instead of running over arrays sized for degree 15).
     #[inline]
     pub fn eval_derivs(&self, t: f64) -> CurvePoint {
+        match self.degree {
+            1 => self.eval_o::<2, true>(t),
+            2 => self.eval_o::<3, true>(t),
+            3 => self.eval_o::<4, true>(t),
+            4 => self.eval_o::<5, true>(t),
+            5 => self.eval_o::<6, true>(t),
+            6 => self.eval_o::<7, true>(t),
+            7 => self.eval_o::<8, true>(t),
+            8 => self.eval_o::<9, true>(t),
+            9 => self.eval_o::<10, true>(t),
+            _ => self.eval_o::<MAX_ORDER, true>(t),
+        }
+    }
+
+    /// [`eval_derivs`](Self::eval_derivs) with the basis arrays of size `O`
+    /// (`O < MAX_ORDER`: the degree is exactly `O − 1`); without `D` only
+    /// the point (the derivative fields are zero).
+    #[inline(always)]
+    fn eval_o<const O: usize, const D: bool>(&self, t: f64) -> CurvePoint {
         let (t0, t1) = self.domain();
         let t = t.clamp(t0, t1);
-        let p = self.degree;
+        let p = if O < MAX_ORDER { O - 1 } else { self.degree };
         let n = self.cw.len();
         let (span, nb) = if single_bezier_span(&self.knots, n, p) {
             let it = 1.0 / (t1 - t0);
-            (p, bernstein_d2::<MAX_ORDER>(p, (t - t0) * it, it))
+            (p, bernstein_d2::<O>(p, (t - t0) * it, it))
         } else {
             let span = find_span(n, p, t, &self.knots);
-            (span, span_basis_d2::<MAX_ORDER>(p, span, t, &self.knots))
+            (span, span_basis_d2::<O>(p, span, t, &self.knots))
         };
+        let rows = if D { 3 } else { 1 };
         let mut a = [[0.0f64; 4]; 3];
         for (j, c) in self.cw[span - p..=span].iter().enumerate() {
-            for k in 0..3 {
+            for k in 0..rows {
                 let b = nb[k][j];
                 for q in 0..4 {
                     a[k][q] += b * c[q];

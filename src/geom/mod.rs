@@ -25,6 +25,7 @@ internal! {
     mod polygon;
     mod primitives;
     mod simd;
+    mod span_curve;
     mod surface;
     #[cfg(feature = "toolchain")]
     mod truck_conv;
@@ -43,6 +44,7 @@ pub use fixtures::table1_patch;
 pub use frame::{Frame, Pose, Twist};
 pub use knots::{BezierCurveSpan, BezierPatch};
 pub use primitives::{ArcMap, MappedCurve, MappedSurface, ParamMap};
+pub use span_curve::{CurveEval, SpanCurve};
 pub use surface::{NurbsSurface, SpanTable, SurfacePoint};
 
 /// 3-vector of `f64` (positions, directions, derivatives), millimetres.

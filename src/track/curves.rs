@@ -9,7 +9,7 @@
 use super::config::{Mode, TrackError, TrackerConfig};
 use super::core::{clamp_box, feed_forward_rate, track_loop, Local};
 use super::motion::{BodyState, PointState};
-use crate::geom::{CurvePoint, NurbsCurve, Vec3};
+use crate::geom::{CurveEval, CurvePoint, NurbsCurve, Vec3};
 use nalgebra::{Matrix1, Matrix2, Vector1, Vector2};
 
 /// Answer of a point–curve update.
@@ -132,9 +132,9 @@ impl PointCurveTracker {
     }
 
     /// One tick (`curve` fixed to `body`).
-    pub fn update(
+    pub fn update<C: CurveEval + ?Sized>(
         &mut self,
-        curve: &NurbsCurve,
+        curve: &C,
         point: &PointState,
         body: &BodyState,
         dt: f64,

@@ -24,7 +24,7 @@ use super::config::{ControlLaw, Mode, TrackerConfig};
 use super::core::{clamp_box, track_loop};
 use super::curves::point_curve_local;
 use super::point_patch::{mode_of, point_patch_local, taylor};
-use crate::geom::{CurvePoint, Vec3};
+use crate::geom::{CurveEval, CurvePoint, Vec3};
 use crate::scene::data::ConvexityClass;
 use nalgebra::{Vector1, Vector2};
 
@@ -206,7 +206,7 @@ pub fn solve_edge(
     t_start: f64,
     q: &Vec3,
 ) -> (f64, Vec3, f64, Mode, u32, bool) {
-    let curve = &body.edges[k as usize].curve;
+    let curve = &body.edges[k as usize].spans;
     solve_curve(cfg, &mut |t| curve.eval_derivs(t), curve.domain(), t0, t1, t_start, q)
 }
 

@@ -66,7 +66,7 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     (
         "iges_catia5r14_cone.igs",
         1,
-        "point 389 near the apex: the coherent tracker answers 1.2e-5 mm farther than the cold query",
+        "point 389 near the apex: the coherent tracker answers 1.2e-5 mm farther than the cold query (the warm-started cell solve of dtmb5415_bow point 520: fixed by restarting cells whose witness is on a piece side at their centre, not merged for its cost)",
     ),
     (
         "iges_nist_144_example2.igs",
@@ -102,7 +102,7 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     (
         "iges_occt_dtmb5415_bow.iges",
         6,
-        "5 points nearer than Open CASCADE on the single C0 B-spline face (the ORACLE_MISSES class of point_body_corpus.rs: Open CASCADE misses the global minimum); point 520: the coherent tracker answers 0.107 mm farther than the cold query, which equals Open CASCADE (a local minimum kept across the C0 knot line; not yet fixed)",
+        "5 points nearer than Open CASCADE on the single C0 B-spline face (the ORACLE_MISSES class of point_body_corpus.rs: Open CASCADE misses the global minimum); point 520: the coherent tracker answers 0.107 mm farther than the cold query, which equals Open CASCADE: the tracked edge's saddle neighbour cell (piece 122, cell [0.75,1]×[0.5,0.75]) has two minima, and its solve warm-started from its remembered witness on the edge (u = 1 − 2e-16) stays there (1.907 mm) while the cold solve from the cell's centre finds the interior one (1.800 mm); restarting such cells at their centre fixes it but doubled p99 instructions on nist_144 and bladex (not merged)",
     ),
     (
         "iges_rhino2001_vz387.igs",

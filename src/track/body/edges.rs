@@ -7,7 +7,7 @@ use super::build::{local_index, span_range, v3};
 use super::geom::{Cell, CellTrim, EdgeGeom, Item, VertexGeom};
 use super::oriented::OrientedBox;
 use super::BodyError;
-use crate::geom::NurbsCurve;
+use crate::geom::{NurbsCurve, SpanCurve};
 use crate::scene::bvh::hull_box;
 use crate::scene::data::{Body, SceneData, NONE};
 
@@ -58,6 +58,7 @@ pub(super) fn build_edges(
         edges.push(EdgeGeom {
             id,
             kind: e.kind,
+            spans: SpanCurve::new(&curve),
             curve,
             vertices: [
                 local_index(e.vertices[0], &b.vertices),

@@ -5,7 +5,7 @@
 
 use super::oriented::OrientedBox;
 use super::trim_loops::TrimEdge;
-use crate::geom::{NurbsCurve, NurbsSurface, Pose, Vec3};
+use crate::geom::{NurbsCurve, NurbsSurface, Pose, SpanCurve, Vec3};
 use crate::scene::data::{BodyKind, Boundary, ConvexityClass, EdgeKind, FeatureRef};
 
 /// What a cell belongs to.
@@ -102,6 +102,10 @@ pub struct EdgeGeom {
     pub kind: EdgeKind,
     /// Exact 3-D curve (body-local).
     pub curve: NurbsCurve,
+    /// The same curve as Bézier spans, converted once: what the trackers
+    /// evaluate (a fixed-degree Bernstein sum instead of a NURBS span search
+    /// and basis triangle per evaluation).
+    pub spans: SpanCurve,
     /// End vertices (body-local indices, [`NONE`](crate::scene::data::NONE) for none).
     pub vertices: [u32; 2],
     /// The pieces on each side (body-local, [`NONE`](crate::scene::data::NONE) for none).
