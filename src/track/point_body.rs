@@ -27,7 +27,7 @@ use super::far::{cell_config, cold_search, solve_edge, solve_piece, solve_trim, 
 use super::motion::{BodyState, PointState};
 use super::point_patch::PointPatchTracker;
 use super::status::AnswerStatus;
-use crate::geom::{Pose, Vec3};
+use crate::geom::{CurveEval, Pose, Vec3};
 use crate::scene::data::{BodyKind, Boundary, ConvexityClass, FeatureRef, NONE};
 
 /// The answer of one point–body update (world coordinates).
@@ -325,7 +325,6 @@ fn nearest_edge_pseudo_normal(body: &BodyGeom, p: &Vec3) -> Option<Vec3> {
 /// former stop at `1e-15` spent one more evaluation confirming a step that
 /// could no longer change `t`.
 fn border_pseudo_normal(body: &BodyGeom, k: u32, p: &Vec3) -> Option<Vec3> {
-    use crate::geom::CurveEval;
     let tol = 1e-7 * (1.0 + p.norm());
     let on_edge = |e: u32| -> Option<(f64, Vec3)> {
         let g = &body.edges[e as usize];
@@ -753,7 +752,7 @@ impl PointBodyTracker {
                         }
                     }
                     FeatureRef::Edge(e) if (e as usize) < body.edges.len() => {
-                        let curve = &body.edges[e as usize].curve;
+                        let curve = &body.edges[e as usize].spans;
                         let (t0, t1) = curve.domain();
                         // start at the curve point nearest the witness among a few samples
                         let t_start = (0..=8)
