@@ -311,67 +311,14 @@ fn nearest_edge_pseudo_normal(body: &BodyGeom, p: &Vec3) -> Option<Vec3> {
 /// or linked to a trim) that passes through `p` — the vertex's at an edge
 /// end — or `None` when no bordering edge passes within rounding of `p` (a
 /// seam or split inside the face, where the piece normal is right).
-/// Allocation-free: Newton on each candidate edge's Bézier spans
-/// ([`SpanCurve`](crate::geom::SpanCurve)), started at the nearest Voronoi
-/// sample among those on the spans whose boxes pass within `tol` of `p`
-/// (the others cannot hold the foot).
-///
-/// The stop: Newton on `r·c′ = 0` converges quadratically near a simple
-/// root, `|e₊| ≤ K e²` with `e ≈ |Δt|`; once a step is at most
-/// `1e-12 (1 + |t|)` the iterate after it is within `K·1e-24 (1 + |t|)²` of
-/// the root — below one ulp of `t` for any `K (1 + |t|) < 1e8` — so the
-/// pseudo-normal (interpolated in `t`), the end test (`1e-12` from an end)
-/// and the distance against `tol` are those of the root to rounding. The
-/// former stop at `1e-15` spent one more evaluation confirming a step that
-/// could no longer change `t`.
+/// Allocation-free: each candidate edge's foot by
+/// [`BodyGeom::edge_foot`] (Newton on its Bézier spans).
 fn border_pseudo_normal(body: &BodyGeom, k: u32, p: &Vec3) -> Option<Vec3> {
     let tol = 1e-7 * (1.0 + p.norm());
     let on_edge = |e: u32| -> Option<(f64, Vec3)> {
         let g = &body.edges[e as usize];
-        // the edge lies in the union of its cells' control-point boxes: a
-        // point farther than `tol` from all of them is not on it; the
-        // parameter range of the cells that pass holds the foot
-        let cells = &body.cells[g.cells.start as usize..g.cells.end as usize];
-        let mut range: Option<(f64, f64)> = None;
-        for c in cells {
-            if super::body::box_dist2(&c.lo, &c.hi, p) <= tol * tol {
-                range = Some(range.map_or((c.rect[0], c.rect[1]), |(a, b)| (a.min(c.rect[0]), b.max(c.rect[1]))));
-            }
-        }
-        let (ra, rb) = range?;
-        let curve = &g.spans;
-        let (t0, t1) = curve.domain();
-        // the nearest sample on those spans (the first of equals), each
-        // distance computed once; the spans' middle when none lies there
-        let s = &g.pseudo_normals;
-        let (i0, i1) = (s.partition_point(|x| x.0 < ra), s.partition_point(|x| x.0 <= rb));
-        let mut nearest: Option<(f64, f64)> = None;
-        for s in &s[i0..i1] {
-            let d = (s.1 - p).norm_squared();
-            if nearest.map_or(true, |(best, _)| d.total_cmp(&best) == std::cmp::Ordering::Less) {
-                nearest = Some((d, s.0));
-            }
-        }
-        if g.pseudo_normals.is_empty() {
-            return None;
-        }
-        let mut t = nearest.map_or(0.5 * (ra + rb), |n| n.1);
-        for _ in 0..30 {
-            let c = curve.eval_derivs(t);
-            let r = c.p - p;
-            let h = c.d1.dot(&c.d1) + r.dot(&c.d2);
-            let h = if h > 0.0 { h } else { c.d1.dot(&c.d1).max(1e-300) };
-            let tn = (t - r.dot(&c.d1) / h).clamp(t0, t1);
-            let done = (tn - t).abs() <= 1e-12 * (1.0 + t.abs());
-            t = tn;
-            if done {
-                break;
-            }
-        }
-        let d = (curve.eval(t) - p).norm();
-        if d > tol {
-            return None;
-        }
+        let (t, d) = body.edge_foot(e, p, tol)?;
+        let (t0, t1) = g.spans.domain();
         let end = if (t - t0).abs() <= 1e-12 * (1.0 + t0.abs()) {
             Some(0)
         } else if (t1 - t).abs() <= 1e-12 * (1.0 + t1.abs()) {

@@ -22,7 +22,6 @@
 //! slit, count as a groove: the material is behind the edge).
 
 use super::geom::BodyGeom;
-use crate::geom::curve_foot::curve_newton;
 use crate::geom::Vec3;
 use crate::scene::data::{FeatureRef, NONE};
 use crate::track::patch_foot::closest_on_patch;
@@ -132,24 +131,8 @@ impl BodyGeom {
         let tol = 1e-7 * (1.0 + p.norm());
         self.pieces[k as usize].adjacency.iter().find_map(|(_, f)| {
             let FeatureRef::Edge(e) = *f else { return None };
-            let edge = &self.edges[e as usize];
-            let kind = edge.cusp?;
-            // Newton on the edge from its nearest Voronoi sample
-            let mut t = edge
-                .pseudo_normals
-                .iter()
-                .min_by(|a, b| (a.1 - p).norm_squared().total_cmp(&(b.1 - p).norm_squared()))?
-                .0;
-            let domain = edge.curve.domain();
-            for _ in 0..30 {
-                let tn = curve_newton(&edge.curve.eval_derivs(t), p, t, domain);
-                let done = (tn - t).abs() <= 1e-15 * (1.0 + t.abs());
-                t = tn;
-                if done {
-                    break;
-                }
-            }
-            ((edge.curve.eval(t) - p).norm() <= tol).then_some(kind)
+            let kind = self.edges[e as usize].cusp?;
+            self.edge_foot(e, p, tol).map(|_| kind)
         })
     }
 }
