@@ -150,28 +150,42 @@ impl NurbsCurve {
             let span = find_span(n, p, t, &self.knots);
             (span, span_basis_d2::<O>(p, span, t, &self.knots))
         };
-        let rows = if D { 3 } else { 1 };
-        let mut a = [[0.0f64; 4]; 3];
-        for (j, c) in self.cw[span - p..=span].iter().enumerate() {
-            for k in 0..rows {
-                let b = nb[k][j];
-                for q in 0..4 {
-                    a[k][q] += b * c[q];
-                }
+        combine_homogeneous(&nb, &self.cw[span - p..=span], if D { 3 } else { 1 }, self.rational)
+    }
+}
+
+/// The point and first two derivatives of a curve from the basis values
+/// (`nb[k][j]`: the `k`-th derivative of the `j`-th basis function) and
+/// the homogeneous poles they weight, projected when `rational`; only the
+/// first `rows` derivative orders are summed (the others stay zero). One
+/// summation for [`NurbsCurve`] and [`SpanCurve`](super::SpanCurve).
+#[inline(always)]
+pub(crate) fn combine_homogeneous<const O: usize>(
+    nb: &[[f64; O]; 3],
+    poles: &[Hpoint],
+    rows: usize,
+    rational: bool,
+) -> CurvePoint {
+    let mut a = [[0.0f64; 4]; 3];
+    for (j, c) in poles.iter().enumerate() {
+        for k in 0..rows {
+            let b = nb[k][j];
+            for q in 0..4 {
+                a[k][q] += b * c[q];
             }
         }
-        let v3 = |h: &[f64; 4]| Vec3::new(h[0], h[1], h[2]);
-        if !self.rational {
-            return CurvePoint {
-                p: v3(&a[0]),
-                d1: v3(&a[1]),
-                d2: v3(&a[2]),
-            };
-        }
-        let iw = 1.0 / a[0][3];
-        let pt = v3(&a[0]) * iw;
-        let d1 = (v3(&a[1]) - pt * a[1][3]) * iw;
-        let d2 = (v3(&a[2]) - d1 * (2.0 * a[1][3]) - pt * a[2][3]) * iw;
-        CurvePoint { p: pt, d1, d2 }
     }
+    let v3 = |h: &[f64; 4]| Vec3::new(h[0], h[1], h[2]);
+    if !rational {
+        return CurvePoint {
+            p: v3(&a[0]),
+            d1: v3(&a[1]),
+            d2: v3(&a[2]),
+        };
+    }
+    let iw = 1.0 / a[0][3];
+    let pt = v3(&a[0]) * iw;
+    let d1 = (v3(&a[1]) - pt * a[1][3]) * iw;
+    let d2 = (v3(&a[2]) - d1 * (2.0 * a[1][3]) - pt * a[2][3]) * iw;
+    CurvePoint { p: pt, d1, d2 }
 }

@@ -21,7 +21,7 @@
 //! [`CurveEval`] lets the trackers take either form.
 
 use super::basis::{bernstein_d2, MAX_ORDER};
-use super::curve::{CurvePoint, NurbsCurve};
+use super::curve::{combine_homogeneous, CurvePoint, NurbsCurve};
 use super::{Hpoint, Vec3};
 
 /// A curve the trackers can evaluate: its domain and its point with the
@@ -112,29 +112,7 @@ impl SpanCurve {
         let it = self.inv_len[i];
         let s = ((t - self.breaks[i]) * it).clamp(0.0, 1.0);
         let nb = bernstein_d2::<O>(p, s, it);
-        let poles = &self.cw[i * (p + 1)..(i + 1) * (p + 1)];
-        let mut a = [[0.0f64; 4]; 3];
-        for (j, c) in poles.iter().enumerate() {
-            for k in 0..3 {
-                let b = nb[k][j];
-                for q in 0..4 {
-                    a[k][q] += b * c[q];
-                }
-            }
-        }
-        let v3 = |h: &[f64; 4]| Vec3::new(h[0], h[1], h[2]);
-        if !self.rational {
-            return CurvePoint {
-                p: v3(&a[0]),
-                d1: v3(&a[1]),
-                d2: v3(&a[2]),
-            };
-        }
-        let iw = 1.0 / a[0][3];
-        let pt = v3(&a[0]) * iw;
-        let d1 = (v3(&a[1]) - pt * a[1][3]) * iw;
-        let d2 = (v3(&a[2]) - d1 * (2.0 * a[1][3]) - pt * a[2][3]) * iw;
-        CurvePoint { p: pt, d1, d2 }
+        combine_homogeneous(&nb, &self.cw[i * (p + 1)..(i + 1) * (p + 1)], 3, self.rational)
     }
 }
 
