@@ -6,6 +6,12 @@
 //! bounded by one loop across its seam (p-curve lines at θ = 0 and at
 //! 6.283185307).
 //!
+//! `rev_inch.brep.igs` holds the same solid in B-rep mode (a 186 of 514 /
+//! 510 faces, one of them on a 120 revolution): the 514 sense flags and the
+//! 508 loops are taken against the IGES surface's normal, which for a 120
+//! (parameters `(t, θ)`) is the reverse of the Model revolution's `(θ, t)`;
+//! there the signed distance must equal Open CASCADE's as well.
+//!
 //! Every oracle point's cold answer equals Open CASCADE's to
 //! `max(1e-6·max(1, d), 1e-4 mm)`, except where the file shows Open
 //! CASCADE's answer cannot be right: on `tabcyl_inch` it reads the hole's
@@ -38,12 +44,18 @@ fn on_face(m: &extrack::import::model::Model, trims: &[common::FaceTrim], fi: us
     h.surface_distance <= tol && h.inside
 }
 
-/// Checks one class fixture; returns the failures.
-fn check(name: &str, untrimmed_by_occt: Option<(u64, f64)>) -> Vec<String> {
+/// Checks one class fixture (`NAME.faces.igs` against `NAME.closest.json`,
+/// or with `brep` `NAME.brep.igs` against `NAME.brep.closest.json`, signs
+/// included); returns the failures.
+fn check(name: &str, brep: bool, untrimmed_by_occt: Option<(u64, f64)>) -> Vec<String> {
     let dir = class_dir();
-    let file = dir.join(format!("{name}.faces.igs"));
-    let js: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.closest.json"))).unwrap()).unwrap();
+    let (file, json) = if brep {
+        (format!("{name}.brep.igs"), format!("{name}.brep.closest.json"))
+    } else {
+        (format!("{name}.faces.igs"), format!("{name}.closest.json"))
+    };
+    let file = dir.join(file);
+    let js: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join(json)).unwrap()).unwrap();
     let model = extrack::import::import_file(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
     let scene = TrackScene::from_data(&prepare(&model, &PrepareOptions::default()).unwrap()).unwrap();
     let trims = common::face_trims(&model);
@@ -55,6 +67,17 @@ fn check(name: &str, untrimmed_by_occt: Option<(u64, f64)>) -> Vec<String> {
     for (i, (o, r)) in pts.iter().zip(rs).enumerate() {
         let r = r.unwrap_or_else(|e| panic!("{name} point {i}: {e}"));
         let band = (1e-6 * o.dist.max(1.0)).max(1e-4);
+        if brep {
+            let (ours, theirs) = (r.signed_distance, o.sdist);
+            let same = matches!((ours, theirs), (Some(a), Some(b)) if (a - b).abs() <= band);
+            if !same {
+                failures.push(format!(
+                    "{name} (brep) point {i}: signed distance {ours:?} vs Open CASCADE {theirs:?} (face #{})",
+                    r.face
+                ));
+            }
+            continue;
+        }
         if (r.distance - o.dist).abs() <= band {
             continue;
         }
@@ -100,13 +123,19 @@ fn check(name: &str, untrimmed_by_occt: Option<(u64, f64)>) -> Vec<String> {
 
 #[test]
 fn iges_revolutions_in_inches_trimmed_by_144_match_open_cascade() {
-    let f = check("rev_inch", None);
+    let f = check("rev_inch", false, None);
     assert!(f.is_empty(), "{}", f.join("\n"));
+}
+
+#[test]
+fn iges_brep_solid_with_a_revolution_face_has_open_cascades_signed_distances() {
+    let f = check("rev_inch", true, None);
+    assert!(f.is_empty(), "{} of 200 points differ:\n{}", f.len(), f.join("\n"));
 }
 
 #[test]
 fn iges_tabulated_cylinders_in_inches_match_open_cascade_or_the_recorded_decision() {
     // the hole: a 120 of a line at radius 5 mm (DE67 under the 144 DE65)
-    let f = check("tabcyl_inch", Some((67, 5.0)));
+    let f = check("tabcyl_inch", false, Some((67, 5.0)));
     assert!(f.is_empty(), "{}", f.join("\n"));
 }

@@ -12,7 +12,10 @@ Models (lengths in mm; the IGES files are written in inches, unit flag 1):
 
 For each NAME this writes into OUTDIR: NAME.faces.igs (faces mode,
 write.iges.brep.mode = 0, inches), NAME.closest.json (occt_closest on the
-IGES file as read back, --points N, --seed S).
+IGES file as read back, --points N, --seed S). For the models of BREP it
+also writes NAME.brep.igs (B-rep mode: a 186 solid of 514 shells and 510
+faces on the same 120 / 122 surfaces, whose sense flags and loop directions
+are taken against the IGES surfaces' own normals) and NAME.brep.closest.json.
 
 Usage:  make_class_fixtures.py OUTDIR [--oracle DIR] [--points 200] [--seed 7]
   --oracle DIR  where ../shared/oracle (occt_common, occt_closest) lives
@@ -76,10 +79,13 @@ def model_tabcyl_inch():
 MODELS = {"rev_inch": model_rev_inch, "tabcyl_inch": model_tabcyl_inch}
 
 
-def write_iges_inch(shape, path):
-    Interface_Static.SetIVal_s("write.iges.brep.mode", 0)
+BREP = ("rev_inch",)
+
+
+def write_iges_inch(shape, path, brep=False):
+    Interface_Static.SetIVal_s("write.iges.brep.mode", 1 if brep else 0)
     Interface_Static.SetCVal_s("write.iges.unit", "IN")
-    w = IGESControl_Writer("IN", 0)
+    w = IGESControl_Writer("IN", 1 if brep else 0)
     if not w.AddShape(shape):
         raise RuntimeError(f"IGES AddShape failed for {path}")
     w.ComputeModel()
@@ -105,13 +111,14 @@ def main(argv=None) -> int:
         shape = make()
         if not BRepCheck_Analyzer(shape).IsValid():
             raise RuntimeError(f"{name}: Open CASCADE built an invalid shape")
-        path = os.path.join(a.outdir, f"{name}.faces.igs")
-        write_iges_inch(shape, path)
-        res = occt_closest.closest_file(path, a.points, a.seed)
-        res.pop("elapsed_s", None)
-        C.dump_json(res, os.path.join(a.outdir, f"{name}.closest.json"))
-        kinds = sorted({f["type"] for f in res["faces"]})
-        print(f"{name}: {res['face_count']} faces {kinds}", file=sys.stderr)
+        for brep in (False, True) if name in BREP else (False,):
+            path = os.path.join(a.outdir, f"{name}.{'brep' if brep else 'faces'}.igs")
+            write_iges_inch(shape, path, brep)
+            res = occt_closest.closest_file(path, a.points, a.seed)
+            res.pop("elapsed_s", None)
+            C.dump_json(res, os.path.join(a.outdir, f"{name}{'.brep' if brep else ''}.closest.json"))
+            kinds = sorted({f["type"] for f in res["faces"]})
+            print(f"{name}{' (brep)' if brep else ''}: {res['face_count']} faces {kinds}", file=sys.stderr)
     return 0
 
 

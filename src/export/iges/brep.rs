@@ -4,13 +4,13 @@
 //! placed) as one 308 definition with a 408 instance each; loose faces as
 //! root 510 faces.
 
-use super::pspace::{keep_pcurves, pmap_of};
+use super::pspace::{keep_pcurves, pmap_of, reverses_normal};
 use super::records::{hollerith, real};
 use super::surfaces::bounded_extrusion;
 use super::writer::W;
 use crate::export::ExportError;
 use crate::geom::{NurbsCurve, Pose, Vec3};
-use crate::import::model::{Body, BodyKind, Coedge, Curve, CurveSegment, Loop, Model, Surface};
+use crate::import::model::{Body, BodyKind, Coedge, Curve, CurveSegment, Face, Loop, Model, Surface};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -128,7 +128,7 @@ pub(super) fn write_brep(w: &mut W, model: &Model, roots: &mut Vec<usize>) -> Re
                         d
                     }
                 };
-                fl.push((de, model.faces[f].same_sense));
+                fl.push((de, iges_sense(&model.faces[f])));
             }
             let mut t = format!("514,{}", fl.len());
             for (de, ss) in fl {
@@ -154,7 +154,7 @@ pub(super) fn write_brep(w: &mut W, model: &Model, roots: &mut Vec<usize>) -> Re
                     w.ents.pop();
                 }
                 tops.extend(body.face_indices().filter_map(|f| face_de.get(&f).copied()));
-                if body.face_indices().any(|f| !model.faces[f].same_sense) {
+                if body.face_indices().any(|f| !iges_sense(&model.faces[f])) {
                     w.warnings.push(format!(
                         "body {bk} ({}): reversed loose faces keep their surface's orientation (IGES 510 has no sense flag)",
                         body.name
@@ -223,12 +223,13 @@ pub(super) fn face_510(
     let mut left_out = Vec::new();
     let mut loops = Vec::new();
     for l in face.outer.iter().chain(face.inner.iter()) {
-        // a 508 loop runs counter-clockwise about the surface's normal (the
-        // 514 flag reverses the face as a whole): a reversed face's loops,
-        // which keep the face on their left seen from its own normal, are
-        // written the other way
+        // a 508 loop runs counter-clockwise about the IGES surface's normal
+        // (the 514 flag reverses the face as a whole): the loops of a face
+        // whose outward normal is against the IGES surface's, which keep
+        // the face on their left seen from that outward normal, are written
+        // the other way
         let reversed;
-        let l = if face.same_sense {
+        let l = if iges_sense(face) {
             l
         } else {
             let mut r = l.clone();
@@ -277,6 +278,13 @@ pub(super) fn face_510(
     }
     t.push(';');
     Ok(w.add(510, 1, t))
+}
+
+/// The face's sense against the IGES surface written for it (the 514 flag):
+/// the Model's sense, flipped where the IGES surface's normal is the Model
+/// surface's reversed ([`reverses_normal`]).
+fn iges_sense(face: &Face) -> bool {
+    face.same_sense != reverses_normal(&face.surface)
 }
 
 /// The direction to write a coedge's p-curve in (`true`: its own increasing

@@ -33,6 +33,10 @@ impl Map2 {
     fn is_identity(&self) -> bool {
         self.m == [[1.0, 0.0], [0.0, 1.0]] && self.t == [0.0, 0.0]
     }
+    /// True when the map mirrors the parameter plane (negative determinant).
+    fn mirrors(&self) -> bool {
+        self.m[0][0] * self.m[1][1] - self.m[0][1] * self.m[1][0] < 0.0
+    }
     fn point(&self, p: &Vec3) -> Vec3 {
         Vec3::new(
             self.m[0][0] * p.x + self.m[0][1] * p.y + self.t[0],
@@ -82,6 +86,15 @@ pub(super) fn pmap_of(s: &Surface) -> Map2 {
         Surface::Offset { basis, .. } => pmap_of(basis),
         _ => Map2::identity(),
     }
+}
+
+/// True when the IGES surface written for `s` has the opposite normal of
+/// the Model surface: its parameters are the Model's mirrored (a 120
+/// revolution is `(t, θ)` where the Model's is `(θ, t)`), so `S_u × S_v`
+/// changes sign. Such a face's 514 sense flag and 508 loop direction are
+/// those of the reversed Model face.
+pub(super) fn reverses_normal(s: &Surface) -> bool {
+    pmap_of(s).mirrors()
 }
 
 pub(super) fn map_nurbs2(c: &NurbsCurve, m: &Map2) -> NurbsCurve {

@@ -153,6 +153,11 @@ impl Reader<'_> {
         let mut it = loops.into_iter();
         let outer = if of == 1 { it.next() } else { None };
         let surface = sd.bounded();
+        // the 514 flag is the face's sense against the IGES surface's normal;
+        // where the Model surface's parameters are the IGES ones mirrored (a
+        // 120 revolution's `(t, θ)` read as `(θ, t)`), the Model surface's
+        // normal is the reversed one, and so is the sense
+        let same_sense = same_sense != sd.pmap.mirrors();
         m.faces.push(Face {
             surface,
             same_sense,

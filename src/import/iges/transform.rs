@@ -96,6 +96,11 @@ impl Map2 {
             t: Vector2::zeros(),
         }
     }
+    /// True when the map mirrors the parameter plane (negative
+    /// determinant): the surface normal `S_u × S_v` changes sign.
+    pub fn mirrors(&self) -> bool {
+        self.m.determinant() < 0.0
+    }
     /// True for the identity.
     pub fn is_identity(&self) -> bool {
         *self == Self::identity()
