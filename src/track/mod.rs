@@ -9,6 +9,7 @@
 internal! {
     mod body;
     mod body_pair;
+    mod cold;
     mod config;
     mod core;
     mod coupler;

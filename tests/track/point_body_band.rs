@@ -66,7 +66,7 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     (
         "iges_catia5r14_cone.igs",
         1,
-        "point 389 near the apex: the coherent tracker answers 1.2e-5 mm farther than the cold query (the warm-started cell solve of dtmb5415_bow point 520: fixed by restarting cells whose witness is on a piece side at their centre, not merged for its cost)",
+        "point 389 near the apex: the coherent tracker answers 1.2e-5 mm farther than the cold query; restarting every cell whose warm witness is on a piece side at its centre fixes it (not merged: twice the p99 instructions on nist_144), the guard of dtmb5415_bow point 520 (far.rs `held_on_side`: a piece cell held on a side, tying with a tracked edge) does not fire here",
     ),
     (
         "iges_nist_144_example2.igs",
@@ -101,8 +101,8 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     // corpus
     (
         "iges_occt_dtmb5415_bow.iges",
-        6,
-        "5 points nearer than Open CASCADE on the single C0 B-spline face (the ORACLE_MISSES class of point_body_corpus.rs: Open CASCADE misses the global minimum); point 520: the coherent tracker answers 0.107 mm farther than the cold query, which equals Open CASCADE: the tracked edge's saddle neighbour cell (piece 122, cell [0.75,1]×[0.5,0.75]) has two minima, and its solve warm-started from its remembered witness on the edge (u = 1 − 2e-16) stays there (1.907 mm) while the cold solve from the cell's centre finds the interior one (1.800 mm); restarting such cells at their centre fixes it but doubled p99 instructions on nist_144 and bladex (not merged)",
+        5,
+        "5 points nearer than Open CASCADE on the single C0 B-spline face (the ORACLE_MISSES class of point_body_corpus.rs: Open CASCADE misses the global minimum)",
     ),
     (
         "iges_rhino2001_vz387.igs",

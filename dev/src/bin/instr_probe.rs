@@ -15,12 +15,16 @@
 //! `callgrind_annotate`, no per-update dumps). Natively, `run`
 //! prints only the counts. `sum OUT` prints median / p99 / max / mean
 //! instructions per update from a combined dump file.
+//! `cold NAME N STEPS` brackets N cold queries ([`closest_point`]) at points
+//! spread over the three paths of STEPS updates each (the bench's cold
+//! column), one dump per query, and prints cells solved per query.
 #[path = "../../../benches/common/lissajous.rs"]
 mod lissajous_path;
 #[path = "../../../benches/common/point_paths.rs"]
 mod point_paths;
 
-use extrack::track::{BodyState, PointBodyTracker, TrackScene, TrackerConfig};
+use extrack::geom::{Pose, Vec3};
+use extrack::track::{closest_point, BodyState, PointBodyTracker, Target, TrackScene, TrackerConfig};
 use point_paths::{grazing, main_body, oracle_points, random_segments, H};
 use std::path::{Path, PathBuf};
 
@@ -100,7 +104,7 @@ fn summarize(out: &Path) -> Result<(), Box<dyn std::error::Error>> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "instr_probe prep NAME FILE | run NAME PATH STEPS | sum OUT";
+    let usage = "instr_probe prep NAME FILE | run NAME PATH STEPS | cold NAME N STEPS | sum OUT";
     match a.first().map(String::as_str) {
         Some("prep") if a.len() == 3 => {
             let m = extrack::import::import_file(&a[2])?;
@@ -147,6 +151,52 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 a[1],
                 a[2],
                 cells as f64 / n.max(1) as f64
+            );
+            Ok(())
+        }
+        Some("cold") if a.len() == 4 => {
+            let scene = load(&a[1])?;
+            let n: usize = a[2].parse()?;
+            let steps: usize = a[3].parse()?;
+            let body = main_body(&scene);
+            let src = std::fs::read_to_string(cache(&a[1]).with_extension("src"))?;
+            let paths = [
+                lissajous_path::lissajous_of(&scene, body, steps),
+                random_segments(&scene, body, &oracle_points(Path::new(&src)), steps, 27),
+                grazing(&scene, body, steps),
+            ];
+            let all: Vec<Vec3> = paths.iter().flat_map(|p| p.iter().map(|s| s.q)).collect();
+            let stride = (all.len() / n.max(1)).max(1);
+            let target = Target::Body {
+                index: body,
+                pose: Pose::identity(),
+            };
+            let mut cells: Vec<u32> = Vec::with_capacity(n);
+            let per_query = std::env::var_os("INSTR_PROBE_PROFILE").is_none();
+            for q in all.iter().step_by(stride).take(n) {
+                if per_query {
+                    client_request(CG_ZERO);
+                }
+                client_request(CG_TOGGLE);
+                let r = closest_point(&scene, &target, *q);
+                client_request(CG_TOGGLE);
+                if per_query {
+                    client_request(CG_DUMP);
+                }
+                if let Ok(r) = r {
+                    cells.push(r.cells_solved);
+                }
+            }
+            cells.sort_unstable();
+            let m = cells.len().max(1);
+            println!(
+                "{} cold: {} queries, cells solved median {} p99 {} max {} mean {:.1}",
+                a[1],
+                cells.len(),
+                cells.get(m / 2).copied().unwrap_or(0),
+                cells.get((m * 99 / 100).min(m - 1)).copied().unwrap_or(0),
+                cells.last().copied().unwrap_or(0),
+                cells.iter().map(|&c| f64::from(c)).sum::<f64>() / m as f64
             );
             Ok(())
         }
