@@ -199,6 +199,13 @@ pub(super) fn sub_net(cw: &[Hpoint], p: usize, q: usize, r: &[f64; 4], net: &mut
     for i in 0..=p {
         cut(net, i * (q + 1), 1, q, r[2], r[3]);
     }
+    debug_assert!(
+        crate::track::body::sub_patch(cw, p, q, r)
+            .iter()
+            .zip(net.iter())
+            .all(|(a, b)| (0..4).all(|k| (a[k] - b[k]).abs() <= 1e-9 * (1.0 + a[k].abs()))),
+        "sub_net differs from sub_patch on {r:?}"
+    );
 }
 
 /// Appends to `out` Euclidean points whose convex hull holds the curve's

@@ -5,8 +5,11 @@
 use super::front::{Entry, EntryKind, FRONT_DEPTH};
 use super::prune::{beaten, improves, proves_minimum, slab_dir};
 use super::warm::{Warm, ITEM_RETRY, WARM_NONE};
-use super::{Ctx, DirEntry, PairFar, PairSkip};
-use crate::track::body_pair::kept::KeptLeaves;
+use super::{Ctx, DirEntry, PairFar, PairSkip, KEPT_MIN_ITERATIONS};
+use crate::track::body_pair::kept::{pair_gap, KeptLeaves};
+
+/// The most leaf pairs a kept-region bound tries ([`pair_gap`]).
+const PAIR_LEAVES: usize = 64;
 use crate::geom::Vec3;
 use crate::track::body::{BodyGeom, CellTrim, Item};
 use crate::track::body_pair::candidate::PairCandidate;
@@ -236,10 +239,11 @@ impl PairFar {
                 return lb;
             }
         }
-        if self.searches > 1 && (a.trim == CellTrim::Partial || b.trim == CellTrim::Partial) {
-            // the kept parts of trimmed cells, leaf by leaf (`kept.rs`): a
-            // pair whose minimum is trimmed away is kept alive by no
-            // bound of the whole cells
+        if last.is_some_and(|e| e.trimmed && e.iterations >= KEPT_MIN_ITERATIONS) {
+            // the kept parts of the cells, leaf by leaf (`kept.rs`): a pair
+            // whose minimum is trimmed away is kept alive by no bound of the
+            // whole cells (only such pairs: elsewhere the leaves cost more
+            // than the solves they would save)
             lb = lb.max(Self::kept_bound([&mut self.kept_a, &mut self.kept_b], ctx, ca, cb, ha, hb, &n0, last.as_ref(), best.d));
             if beaten(lb, best) {
                 return lb;
@@ -321,7 +325,18 @@ impl PairFar {
         if c.x.iter().all(|x| x.is_finite()) {
             let r = &ctx.rel.frame;
             let pb = r.r.tr_mul(&(c.pb - r.t));
-            self.dirs.insert((ca, cb), DirEntry { n, x: c.x, pa: c.pa, pb });
+            let trimmed = !keep && c.d < best_before;
+            self.dirs.insert(
+                (ca, cb),
+                DirEntry {
+                    n,
+                    x: c.x,
+                    pa: c.pa,
+                    pb,
+                    trimmed,
+                    iterations: sol.iterations,
+                },
+            );
         }
         let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
         if unimodal {
@@ -379,7 +394,17 @@ impl PairFar {
                 *d = -(rt * *d);
             }
             let w = last.map(|e| rt * (e.pa - fr.t));
-            return kept_b.kept_gap(rb, ha, &rt, &t, &dirs[..nd], w, floor);
+            let g = kept_b.kept_gap(rb, ha, &rt, &t, &dirs[..nd], w, floor);
+            if g >= floor {
+                return g;
+            }
+            for d in dirs[..nd].iter_mut() {
+                *d = -(fr.r * *d);
+            }
+        }
+        if ra.0 < ra.1 && rb.0 < rb.1 && KeptLeaves::count(ra) * KeptLeaves::count(rb) <= PAIR_LEAVES {
+            // leaf against leaf, each pair along its own directions
+            return pair_gap(kept_a, ra, kept_b, rb, &fr.r, &fr.t, &dirs[..nd], floor);
         }
         f64::NEG_INFINITY
     }

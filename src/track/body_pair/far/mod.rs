@@ -145,14 +145,27 @@ pub struct PairFar {
 }
 
 /// A solved cell pair's last witness direction `n` (A's frame), witness
-/// parameters `x`, and witness points `pa` (A's frame) and `pb` (B's frame).
+/// parameters `x`, witness points `pa` (A's frame) and `pb` (B's frame).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct DirEntry {
     pub(super) n: Vec3,
     pub(super) x: [f64; 4],
     pub(super) pa: Vec3,
     pub(super) pb: Vec3,
+    /// The last solve ended below the best distance on a witness trimmed
+    /// away: the pair is bounded by its cells' kept parts (`kept.rs`) before
+    /// it is solved again.
+    pub(super) trimmed: bool,
+    /// Controller iterations of the last solve (the kept-region bound is
+    /// tried only where a solve costs more than it: [`KEPT_MIN_ITERATIONS`]).
+    pub(super) iterations: u32,
 }
+
+/// The fewest iterations of a pair's last solve for the kept-region bound
+/// to be tried before solving it again: on pairs of low-degree pieces a
+/// solve of two or three iterations costs less than the leaves' bound
+/// (measured on nist_pmi1 × fusee: about 6,000 instructions a solve).
+pub(super) const KEPT_MIN_ITERATIONS: u32 = 4;
 
 /// After `k` consecutive searches from the front had to start over, the next
 /// `min(2^k, ROOT_BACKOFF)` searches start from the root directly: where the
