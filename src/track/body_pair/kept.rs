@@ -231,7 +231,7 @@ impl KeptLeaves {
                         |q, p| [q[0].min(p.x), q[1].max(p.x), q[2].min(p.y), q[3].max(p.y)],
                     );
                     let q = [q[0].max(0.0), q[1].min(1.0), q[2].max(0.0), q[3].min(1.0)];
-                    if !(q.iter().all(|x| x.is_finite()) && q[0] <= q[1] && q[2] <= q[3]) || !self.leaf(body, tr.piece, &q) {
+                    if !(q.iter().all(|x| x.is_finite()) && q[0] <= q[1] && q[2] <= q[3] && self.leaf(body, tr.piece, &q)) {
                         ok = false;
                         break;
                     }
