@@ -10,6 +10,8 @@ mod common;
 mod body_pair;
 #[path = "body_pair/body_pair_coherent.rs"]
 mod body_pair_coherent;
+#[path = "body_pair/body_pair_kept.rs"]
+mod body_pair_kept;
 #[path = "body_pair/body_pair_oracle.rs"]
 mod body_pair_oracle;
 #[path = "body_pair/body_pair_penetration.rs"]

@@ -58,6 +58,8 @@ pub(super) struct CellHulls {
     /// Per cell: its range of `pts` (`u32::MAX`: not made yet).
     range: Vec<(u32, u32)>,
     pts: Vec<Vec3>,
+    /// Scratch poles of [`sub_net`] (reused: no allocation once grown).
+    net: Vec<Hpoint>,
 }
 
 impl CellHulls {
@@ -65,6 +67,7 @@ impl CellHulls {
         Self {
             range: vec![(u32::MAX, 0); body.cells.len()],
             pts: Vec::new(),
+            net: Vec::new(),
         }
     }
 
@@ -99,8 +102,8 @@ impl CellHulls {
                         if n > 2 && trimmed_away(piece, &q) {
                             continue;
                         }
-                        let sub = crate::track::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, &q);
-                        if euclidean_poles(&sub).map(|p| self.pts.extend(p)).is_none() {
+                        sub_net(&sf.cw, sf.degree_u, sf.degree_v, &q, &mut self.net);
+                        if euclidean_poles(&self.net).map(|p| self.pts.extend(p)).is_none() {
                             all = false;
                         }
                     }
@@ -113,8 +116,8 @@ impl CellHulls {
                 match trim_uv_box(&trim.path) {
                     Some(q) => {
                         let sf = &body.pieces[trim.piece as usize].surface;
-                        let sub = crate::track::body::sub_patch(&sf.cw, sf.degree_u, sf.degree_v, &q);
-                        euclidean_poles(&sub).map(|p| self.pts.extend(p)).is_some()
+                        sub_net(&sf.cw, sf.degree_u, sf.degree_v, &q, &mut self.net);
+                        euclidean_poles(&self.net).map(|p| self.pts.extend(p)).is_some()
                     }
                     None => false,
                 }
@@ -146,6 +149,63 @@ fn trimmed_away(piece: &PieceGeom, q: &[f64; 4]) -> bool {
         !(b[0] > q[1] || b[1] < q[0] || b[2] > q[3] || b[3] < q[2])
     });
     !crossed && !edges_contain(&piece.trim_edges, 0.5 * (q[0] + q[1]), 0.5 * (q[2] + q[3]))
+}
+
+/// The homogeneous poles of a Bézier patch (`cw[i (q + 1) + j]`, degrees
+/// `p` in u and `q` in v) restricted to the rectangle `r ⊆ [0, 1]²`, into
+/// `net` (reused): de Casteljau in place, each u column cut at `r[1]`
+/// (keeping the left part) then at `r[0] / r[1]` (keeping the right part),
+/// then each v row likewise. The same sub-patch as
+/// [`sub_patch`](crate::track::body::sub_patch) (up to rounding), without
+/// its allocations: the cell hulls of a cold query are made here.
+pub(super) fn sub_net(cw: &[Hpoint], p: usize, q: usize, r: &[f64; 4], net: &mut Vec<Hpoint>) {
+    net.clear();
+    net.extend_from_slice(cw);
+    if cw.len() != (p + 1) * (q + 1) {
+        return;
+    }
+    // cuts the `n + 1` poles at `net[first + k·stride]` to `[a, b] ⊆ [0, 1]`
+    let cut = |net: &mut [Hpoint], first: usize, stride: usize, n: usize, a: f64, b: f64| {
+        let at = |k: usize| first + k * stride;
+        let lerp = |x: Hpoint, y: Hpoint, s: f64| -> Hpoint {
+            [
+                (1.0 - s) * x[0] + s * y[0],
+                (1.0 - s) * x[1] + s * y[1],
+                (1.0 - s) * x[2] + s * y[2],
+                (1.0 - s) * x[3] + s * y[3],
+            ]
+        };
+        if b < 1.0 {
+            // the left part of a split at `b`: poles b_0^0 … b_0^n
+            for lev in 1..=n {
+                for k in (lev..=n).rev() {
+                    net[at(k)] = lerp(net[at(k - 1)], net[at(k)], b);
+                }
+            }
+        }
+        if a > 0.0 && b > 0.0 {
+            // the right part of a split at `a / b`: poles b_0^n … b_n^0
+            let s = (a / b).min(1.0);
+            for lev in 1..=n {
+                for k in 0..=n - lev {
+                    net[at(k)] = lerp(net[at(k)], net[at(k + 1)], s);
+                }
+            }
+        }
+    };
+    for j in 0..=q {
+        cut(net, j, q + 1, p, r[0], r[1]);
+    }
+    for i in 0..=p {
+        cut(net, i * (q + 1), 1, q, r[2], r[3]);
+    }
+    debug_assert!(
+        crate::track::body::sub_patch(cw, p, q, r)
+            .iter()
+            .zip(net.iter())
+            .all(|(a, b)| (0..4).all(|k| (a[k] - b[k]).abs() <= 1e-9 * (1.0 + a[k].abs()))),
+        "sub_net differs from sub_patch on {r:?}"
+    );
 }
 
 /// Appends to `out` Euclidean points whose convex hull holds the curve's
@@ -239,6 +299,30 @@ fn trim_uv_box(path: &TrimPath) -> Option<[f64; 4]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`sub_net`] gives the poles of [`sub_patch`](crate::track::body::sub_patch) (to rounding).
+    #[test]
+    fn sub_net_is_the_sub_patch() {
+        let (p, q) = (3, 2);
+        let cw: Vec<Hpoint> = (0..(p + 1) * (q + 1))
+            .map(|k| {
+                let w = 1.0 + 0.3 * ((k * 7 % 5) as f64);
+                let x = [(k % 3) as f64, (k / 3) as f64 * 0.7, ((k * k) % 4) as f64 - 1.0];
+                [w * x[0], w * x[1], w * x[2], w]
+            })
+            .collect();
+        let mut net = Vec::new();
+        for r in [[0.0, 1.0, 0.0, 1.0], [0.25, 0.5, 0.0, 0.75], [0.1, 0.9, 0.6, 1.0], [0.5, 0.5, 0.2, 0.3]] {
+            sub_net(&cw, p, q, &r, &mut net);
+            let want = crate::track::body::sub_patch(&cw, p, q, &r);
+            assert_eq!(net.len(), want.len());
+            for (a, b) in net.iter().zip(&want) {
+                for k in 0..4 {
+                    assert!((a[k] - b[k]).abs() <= 1e-13 * (1.0 + b[k].abs()), "{r:?}: {a:?} vs {b:?}");
+                }
+            }
+        }
+    }
 
     /// The points of a curve on `[t0, t1]` lie in the hull of the poles
     /// given for it: checked as a bound along directions (the hull's

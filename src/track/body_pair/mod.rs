@@ -67,6 +67,9 @@ mod far;
 mod hulls;
 mod item_eval;
 mod items;
+internal! {
+    mod kept;
+}
 mod loose_edges;
 mod penetration;
 mod relative;

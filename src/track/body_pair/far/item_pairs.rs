@@ -5,7 +5,11 @@
 use super::front::{Entry, EntryKind, FRONT_DEPTH};
 use super::prune::{beaten, improves, proves_minimum, slab_dir};
 use super::warm::{Warm, ITEM_RETRY, WARM_NONE};
-use super::{Ctx, PairFar, PairSkip};
+use super::{Ctx, DirEntry, PairFar, PairSkip, KEPT_MIN_ITERATIONS};
+use crate::track::body_pair::kept::{pair_gap, KeptLeaves};
+
+/// The most leaf pairs a kept-region bound tries ([`pair_gap`]).
+const PAIR_LEAVES: usize = 64;
 use crate::geom::Vec3;
 use crate::track::body::{BodyGeom, CellTrim, Item};
 use crate::track::body_pair::candidate::PairCandidate;
@@ -229,8 +233,18 @@ impl PairFar {
             }
         }
         let last = self.dirs.get(&(ca, cb)).copied();
-        if let Some((n, _)) = last.filter(|(n, _)| !n[0].is_nan()) {
+        if let Some(DirEntry { n, .. }) = last.filter(|e| !e.n[0].is_nan()) {
             lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+            if beaten(lb, best) {
+                return lb;
+            }
+        }
+        if last.is_some_and(|e| e.trimmed && e.iterations >= KEPT_MIN_ITERATIONS) {
+            // the kept parts of the cells, leaf by leaf (`kept.rs`): a pair
+            // whose minimum is trimmed away is kept alive by no bound of the
+            // whole cells (only such pairs: elsewhere the leaves cost more
+            // than the solves they would save)
+            lb = lb.max(Self::kept_bound([&mut self.kept_a, &mut self.kept_b], ctx, ca, cb, ha, hb, &n0, last.as_ref(), best.d));
             if beaten(lb, best) {
                 return lb;
             }
@@ -251,7 +265,7 @@ impl PairFar {
         // warm start from each cell's last witness (its centre after a reset)
         let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         let (xa, xb) = match last {
-            Some((_, x)) => ([x[0], x[1]], [x[2], x[3]]),
+            Some(DirEntry { x, .. }) => ([x[0], x[1]], [x[2], x[3]]),
             None => (self.xa[ca as usize], self.xb[cb as usize]),
         };
         let xa = if xa[0].is_nan() { centre(&a.rect) } else { xa };
@@ -309,7 +323,20 @@ impl PairFar {
             lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
         }
         if c.x.iter().all(|x| x.is_finite()) {
-            self.dirs.insert((ca, cb), (n, c.x));
+            let r = &ctx.rel.frame;
+            let pb = r.r.tr_mul(&(c.pb - r.t));
+            let trimmed = !keep && c.d < best_before;
+            self.dirs.insert(
+                (ca, cb),
+                DirEntry {
+                    n,
+                    x: c.x,
+                    pa: c.pa,
+                    pb,
+                    trimmed,
+                    iterations: sol.iterations,
+                },
+            );
         }
         let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
         if unimodal {
@@ -317,5 +344,68 @@ impl PairFar {
         } else {
             lb
         }
+    }
+
+    /// The kept-region bound of cell pair `(ca, cb)` ([`KeptLeaves::kept_gap`]):
+    /// A's leaves against B's cell hull `hb`, then B's leaves against A's
+    /// cell hull `ha`, along the best pair's direction `n0`, the pair's last
+    /// witness direction and, per leaf, towards the other side's last
+    /// witness; `−∞` when neither reaches the tie floor of `best_d`.
+    #[allow(clippy::too_many_arguments)]
+    fn kept_bound(
+        [kept_a, kept_b]: [&mut KeptLeaves; 2],
+        ctx: &Ctx,
+        ca: u32,
+        cb: u32,
+        ha: &[Vec3],
+        hb: &[Vec3],
+        n0: &Vec3,
+        last: Option<&DirEntry>,
+        best_d: f64,
+    ) -> f64 {
+        // a gap at least this is `beaten` (prune.rs)
+        let floor = (best_d - 1e-12) / (1.0 + 1e-12);
+        let fr = &ctx.rel.frame;
+        let mut dirs = [Vec3::zeros(); 2];
+        let mut nd = 0;
+        if *n0 != Vec3::zeros() {
+            dirs[nd] = *n0;
+            nd += 1;
+        }
+        if let Some(e) = last.filter(|e| !e.n[0].is_nan()) {
+            dirs[nd] = e.n;
+            nd += 1;
+        }
+        let ra = kept_a.of(ctx.a, ca);
+        if ra.0 < ra.1 {
+            let w = last.map(|e| fr.r * e.pb + fr.t);
+            let g = kept_a.kept_gap(ra, hb, &fr.r, &fr.t, &dirs[..nd], w, floor);
+            if g >= floor {
+                return g;
+            }
+        }
+        let rb = kept_b.of(ctx.b, cb);
+        if rb.0 < rb.1 {
+            // B's frame: A maps by the inverse placement, directions turn
+            // round (from B towards A)
+            let rt = fr.r.transpose();
+            let t = -(rt * fr.t);
+            for d in dirs[..nd].iter_mut() {
+                *d = -(rt * *d);
+            }
+            let w = last.map(|e| rt * (e.pa - fr.t));
+            let g = kept_b.kept_gap(rb, ha, &rt, &t, &dirs[..nd], w, floor);
+            if g >= floor {
+                return g;
+            }
+            for d in dirs[..nd].iter_mut() {
+                *d = -(fr.r * *d);
+            }
+        }
+        if ra.0 < ra.1 && rb.0 < rb.1 && KeptLeaves::count(ra) * KeptLeaves::count(rb) <= PAIR_LEAVES {
+            // leaf against leaf, each pair along its own directions
+            return pair_gap(kept_a, ra, kept_b, rb, &fr.r, &fr.t, &dirs[..nd], floor);
+        }
+        f64::NEG_INFINITY
     }
 }

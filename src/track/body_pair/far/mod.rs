@@ -17,6 +17,7 @@ use warm::{Warm, WARM_NONE};
 use super::candidate::PairCandidate;
 use super::dominated::Dominated;
 use super::hulls::CellHulls;
+use super::kept::KeptLeaves;
 use super::items::ItemBoxes;
 use super::relative::Rel;
 use super::ties::Ties;
@@ -112,11 +113,17 @@ pub struct PairFar {
     /// solved again, and its last witness parameters, the warm start of its
     /// next solve (a cell's own last witness, `xa` / `xb`, belongs to
     /// whichever of its many pairs was solved last).
-    dirs: std::collections::HashMap<(u32, u32), (Vec3, [f64; 4])>,
+    /// Also the last witness points, A's in A's frame and B's in B's (the
+    /// per-leaf directions of the kept-region bound, [`KeptLeaves::kept_gap`]).
+    dirs: std::collections::HashMap<(u32, u32), DirEntry>,
     /// The cells' control hulls (made for cell pairs solved after the first
     /// search: a single query does not pay for them).
     hulls_a: CellHulls,
     hulls_b: CellHulls,
+    /// The leaves of the trimmed cells' kept parts (made for cell pairs
+    /// bounded after the first search).
+    kept_a: KeptLeaves,
+    kept_b: KeptLeaves,
     /// Searches since the last reset.
     searches: u32,
     /// Cell pairs solved in the last search.
@@ -136,6 +143,29 @@ pub struct PairFar {
     /// Consecutive searches from the front that had to start over.
     failures: u32,
 }
+
+/// A solved cell pair's last witness direction `n` (A's frame), witness
+/// parameters `x`, witness points `pa` (A's frame) and `pb` (B's frame).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct DirEntry {
+    pub(super) n: Vec3,
+    pub(super) x: [f64; 4],
+    pub(super) pa: Vec3,
+    pub(super) pb: Vec3,
+    /// The last solve ended below the best distance on a witness trimmed
+    /// away: the pair is bounded by its cells' kept parts (`kept.rs`) before
+    /// it is solved again.
+    pub(super) trimmed: bool,
+    /// Controller iterations of the last solve (the kept-region bound is
+    /// tried only where a solve costs more than it: [`KEPT_MIN_ITERATIONS`]).
+    pub(super) iterations: u32,
+}
+
+/// The fewest iterations of a pair's last solve for the kept-region bound
+/// to be tried before solving it again: on pairs of low-degree pieces a
+/// solve of two or three iterations costs less than the leaves' bound
+/// (measured on nist_pmi1 × fusee: about 6,000 instructions a solve).
+pub(super) const KEPT_MIN_ITERATIONS: u32 = 4;
 
 /// After `k` consecutive searches from the front had to start over, the next
 /// `min(2^k, ROOT_BACKOFF)` searches start from the root directly: where the
@@ -203,6 +233,8 @@ impl PairFar {
             dirs: std::collections::HashMap::new(),
             hulls_a: CellHulls::new(a),
             hulls_b: CellHulls::new(b),
+            kept_a: KeptLeaves::new(a),
+            kept_b: KeptLeaves::new(b),
             searches: 0,
             solved: 0,
             iterations: 0,
