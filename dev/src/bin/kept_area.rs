@@ -20,7 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ts = TrackScene::new(&view)?;
     let mut total = 0.0;
     let mut centroid = [0.0; 3];
-    for b in &ts.bodies {
+    for (bi, b) in ts.bodies.iter().enumerate() {
         for (k, p) in b.pieces.iter().enumerate().filter(|(_, p)| p.face == id) {
             let (mut kept, mut all) = (0.0, 0.0);
             let h = 1.0 / n as f64;
@@ -39,7 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     }
                 }
             }
-            println!("piece {k}: kept {kept:.6} of {all:.6} mm2");
+            println!("body {bi} piece {k}: kept {kept:.6} of {all:.6} mm2");
             total += kept;
         }
     }
