@@ -291,7 +291,12 @@ fn holes_only_range(face: &Face, trim: &FaceTrim) -> Option<((f64, f64), (f64, f
         twice_area * sigma < 0.0
     };
     let no_outer = !face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty());
-    if trim.loops.is_empty() || !(no_outer || trim.loops.iter().all(is_hole)) {
+    // A declared outer loop running clockwise is a hole only on a surface
+    // without a rim: on an open one (a cylinder between two circles) the
+    // rest of the surface would be bounded by its rims, which are no edges,
+    // so the face is the region the loop encloses, whatever its direction
+    // (iges_catia5_cylinder #23/#47: Open CASCADE's face is that half).
+    if trim.loops.is_empty() || !(no_outer || (trim.loops.iter().all(is_hole) && without_rim(&face.surface))) {
         return None;
     }
     let (nu, nv) = face.surface.natural_bounds();
@@ -306,6 +311,37 @@ fn holes_only_range(face: &Face, trim: &FaceTrim) -> Option<((f64, f64), (f64, f
         None => nv?,
     };
     (pu.is_some() || pv.is_some()).then_some((u, v))
+}
+
+/// True when `surface` has no rim: each parameter direction is periodic or
+/// ends in a pole at both natural bounds (a sphere, a torus, a revolution
+/// whose profile starts and ends on the axis, a closed B-spline). A
+/// direction without natural bounds (a cone's, a plane's) is a rim at
+/// infinity. The poles are told by 9 points of each end's iso-curve lying
+/// within `1e-9` of the surface's sampled size of each other.
+fn without_rim(surface: &Surface) -> bool {
+    let periods = surface.periods();
+    let (nu, nv) = surface.natural_bounds();
+    let (Some((u0, u1)), Some((v0, v1))) = (nu, nv) else {
+        return false;
+    };
+    let at = |k: usize, x: f64, y: f64| if k == 0 { surface.eval(x, y) } else { surface.eval(y, x) };
+    let grid = |a: f64, b: f64, i: usize| a + (b - a) * i as f64 / 8.0;
+    let mut size = 0.0f64;
+    let p0 = surface.eval(u0, v0);
+    for i in 0..=8 {
+        for j in 0..=8 {
+            size = size.max((surface.eval(grid(u0, u1, i), grid(v0, v1, j)) - p0).norm());
+        }
+    }
+    let tol = 1e-9 * size.max(1e-300);
+    let pole = |k: usize, x: f64| {
+        let (y0, y1) = if k == 0 { (v0, v1) } else { (u0, u1) };
+        let first = at(k, x, y0);
+        (1..=8).all(|j| (at(k, x, grid(y0, y1, j)) - first).norm() <= tol)
+    };
+    let closed = |k: usize, period: Option<f64>, (a, b): (f64, f64)| period.is_some() || (pole(k, a) && pole(k, b));
+    closed(0, periods.0, (u0, u1)) && closed(1, periods.1, (v0, v1))
 }
 
 /// One period `[c, c + p]` of direction `k` (0 = u, 1 = v) whose ends `c`,
@@ -529,6 +565,40 @@ mod tests {
             let off = (cu - u0).rem_euclid(TAU);
             assert!(off > 0.1 && off < TAU - 0.1, "hole at {cu} on the seam {u0}");
         }
+    }
+
+    #[test]
+    fn a_clockwise_outer_loop_on_a_cylinder_keeps_what_it_encloses() {
+        // iges_catia5_cylinder #23: an IGES 120 cylinder (radius 50 round x,
+        // x ∈ [0, 100]) whose outer loop runs clockwise round u ∈ [0, π]:
+        // the face is that half (Open CASCADE's centroid has z = +31.8),
+        // not the rest of the surface
+        let surface = Surface::Trimmed {
+            basis: Box::new(Surface::Revolution {
+                profile: Box::new(Curve::Line {
+                    origin: Vec3::new(0.0, 50.0, 0.0),
+                    dir: Vec3::new(100.0, 0.0, 0.0),
+                }),
+                axis_origin: Vec3::new(50.0, 0.0, 0.0),
+                axis_dir: Vec3::x(),
+            }),
+            u: (0.0, TAU),
+            v: (0.0, 1.0),
+        };
+        let pi = std::f64::consts::PI;
+        let lp = vec![(0.0, 1.0), (pi, 1.0), (pi, 0.0), (0.0, 0.0)];
+        let (face, trim) = face_and_trim(surface, vec![lp]);
+        assert!(!without_rim(&face.surface));
+        assert!(!holes_only(&face, &trim));
+        let ((u0, u1), (v0, v1)) = face_range_of(&face, &trim);
+        assert!(u0.abs() < 1e-12 && (u1 - pi).abs() < 1e-12, "u {u0}..{u1}");
+        assert!(v0 == 0.0 && v1 == 1.0, "v {v0}..{v1}");
+        // a sphere has no rim: there the same loop is a hole
+        let frame = Frame::from_axis_ref(Vec3::zeros(), Vec3::z(), Some(Vec3::x())).unwrap();
+        let sphere = Surface::Sphere { frame, radius: 5.0 };
+        assert!(without_rim(&sphere));
+        let (face, trim) = face_and_trim(sphere, vec![vec![(0.0, 0.5), (1.0, 0.5), (1.0, 0.0), (0.0, 0.0)]]);
+        assert!(holes_only(&face, &trim));
     }
 
     #[test]
