@@ -73,30 +73,14 @@ pub fn worst_boundary(region: &Region, patches: &[Patch], tol: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::data::{TrimCurve, TrimLoop};
 
     /// The indexed distance equals the per-piece refinement
     /// ([`Patch::boundary_distance`]) taken over all pieces: a piece with a
     /// triangular hole and an untrimmed one beside it.
     #[test]
     fn indexed_distance_equals_the_per_piece_refinement() {
-        let square = TrimCurve::Polyline(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]]);
-        let hole = TrimCurve::Polyline(vec![
-            [0.0625, 0.05 / 3.0],
-            [0.3, 0.3],
-            [0.05, 0.3],
-            [0.0625, 0.05 / 3.0],
-        ]);
-        let holed = super::super::piece::tests::flat_piece(vec![
-            TrimLoop {
-                outer: true,
-                curves: vec![square],
-            },
-            TrimLoop {
-                outer: false,
-                curves: vec![hole],
-            },
-        ]);
+        use super::super::piece::tests::{holed_piece, triangle_hole};
+        let holed = holed_piece(vec![triangle_hole()]);
         let mut plain = super::super::piece::tests::flat_piece(Vec::new());
         for p in &mut plain.poles {
             p[0] += 2.5;

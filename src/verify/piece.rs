@@ -523,6 +523,33 @@ pub(super) mod tests {
         }
     }
 
+    /// The unit square's sides as the outer loop, and `hole` as the inner
+    /// one, on [`flat_piece`].
+    pub(in crate::verify) fn holed_piece(hole: Vec<TrimCurve>) -> Piece {
+        let square = TrimCurve::Polyline(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]]);
+        flat_piece(vec![
+            TrimLoop {
+                outer: true,
+                curves: vec![square],
+            },
+            TrimLoop {
+                outer: false,
+                curves: hole,
+            },
+        ])
+    }
+
+    /// The triangular hole of the boundary-distance tests: its corner lies
+    /// 0.05 mm from the middle of two samples of the side `t = 0`.
+    pub(in crate::verify) fn triangle_hole() -> TrimCurve {
+        TrimCurve::Polyline(vec![
+            [0.0625, 0.05 / 3.0],
+            [0.3, 0.3],
+            [0.05, 0.3],
+            [0.0625, 0.05 / 3.0],
+        ])
+    }
+
     #[test]
     fn bernstein_partition_of_unity() {
         let (mut b, mut db) = ([0.0; 16], [0.0; 16]);
@@ -549,23 +576,7 @@ pub(super) mod tests {
         // the point q = (0.125, 0, 0), which is on the side t = 0 half-way
         // between two of its samples (0.125 mm from both): the side's exact
         // curve must win over the hole's nearer sample
-        let square = TrimCurve::Polyline(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]]);
-        let hole = TrimCurve::Polyline(vec![
-            [0.0625, 0.05 / 3.0],
-            [0.3, 0.3],
-            [0.05, 0.3],
-            [0.0625, 0.05 / 3.0],
-        ]);
-        let piece = flat_piece(vec![
-            TrimLoop {
-                outer: true,
-                curves: vec![square],
-            },
-            TrimLoop {
-                outer: false,
-                curves: vec![hole],
-            },
-        ]);
+        let piece = holed_piece(vec![triangle_hole()]);
         let p = Patch::new(&piece).unwrap();
         let q = Vec3::new(0.125, 0.0, 0.0);
         let (ub, lb) = p.distance_bounds(&q);
@@ -582,19 +593,9 @@ pub(super) mod tests {
         // a hole cut by the side s = 1 (where the face's pieces are cut): the
         // piece's inner loop is the half hole, closed by a run along the side
         // from t = 0.7 to t = 0.3 that bounds the hole on both sides of it
-        let square = TrimCurve::Polyline(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]]);
         let half_hole = TrimCurve::Polyline(vec![[1.0, 0.3], [0.6, 0.3], [0.6, 0.7], [1.0, 0.7]]);
         let run = TrimCurve::Polyline(vec![[1.0, 0.7], [1.0, 0.3]]);
-        let piece = flat_piece(vec![
-            TrimLoop {
-                outer: true,
-                curves: vec![square],
-            },
-            TrimLoop {
-                outer: false,
-                curves: vec![half_hole, run],
-            },
-        ]);
+        let piece = holed_piece(vec![half_hole, run]);
         let p = Patch::new(&piece).unwrap();
         let samples = p.samples(4, 2);
         let on_run = samples
