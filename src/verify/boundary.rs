@@ -2,116 +2,54 @@
 //! the face (seams excepted) lies within tolerance of the boundary of the
 //! face's pieces.
 //!
-//! Per edge point: the nearest boundary sample of any piece is an upper
-//! bound of the distance; each boundary curve's nearest sample less the
-//! curve's reach (how far a point of the curve may lie from its nearest
-//! sample, [`Patch::spans`]) is a lower bound of its distance. When the upper
-//! bound exceeds the tolerance, every curve whose lower bound comes nearer
-//! than the best distance found is refined on the exact curve (Gauss–Newton
-//! from its nearest sample, [`Patch::refine`]), nearest lower bound first.
-//! The samples of all the face's pieces sit in one [`PointTree`]: a point
-//! gathers only the samples within the upper bound plus the largest reach,
-//! instead of scanning every sample of every piece (which cost more than
-//! preparing the scene on faces of many pieces).
+//! The boundary samples of all the face's pieces ([`Patch::boundary_points`])
+//! form one [`SampledCurves`]: the distance of an edge point is its nearest
+//! sample, refined on the exact trim curves ([`Patch::refine`]) wherever it
+//! exceeds the tolerance (see [`SampledCurves::distance`] for the bounds).
 
-use super::nearest::PointTree;
 use super::piece::Patch;
 use super::region::Region;
+use super::sampled_curves::{SampledCurves, Scratch};
 use crate::geom::Vec3;
 
 /// The boundary samples of a face's pieces, indexed.
 pub struct BoundaryIndex<'p, 's> {
     patches: &'p [Patch<'s>],
-    /// Sample `i` of the tree: piece, sample index in the piece, curve
-    /// (span index in the piece).
+    /// Per curve id of `curves`: piece, loop and arc.
     owner: Vec<(usize, usize, usize)>,
-    tree: PointTree,
-    /// The largest reach of any curve, mm.
-    max_reach: f64,
-    /// Scratch: samples near the point being tested.
-    near: Vec<usize>,
-    /// Scratch: per curve (lower bound, piece, nearest sample).
-    curves: Vec<(f64, usize, usize)>,
+    curves: SampledCurves,
+    scratch: Scratch,
 }
 
 impl<'p, 's> BoundaryIndex<'p, 's> {
     /// Indexes the boundary samples of `patches`.
     pub fn new(patches: &'p [Patch<'s>]) -> Self {
-        let mut owner = Vec::new();
-        let mut pts = Vec::new();
-        let mut max_reach = 0.0f64;
+        let mut owner: Vec<(usize, usize, usize)> = Vec::new();
+        let mut samples = Vec::new();
         for (k, p) in patches.iter().enumerate() {
-            let bd = p.boundary_points();
-            for (c, &(a, b, reach)) in p.spans().iter().enumerate() {
-                max_reach = max_reach.max(reach);
-                for (i, s) in bd.iter().enumerate().take(b).skip(a) {
-                    owner.push((k, i, c));
-                    pts.push(s.0);
+            for &(q, lp, arc, x) in p.boundary_points() {
+                if owner.last() != Some(&(k, lp, arc)) {
+                    owner.push((k, lp, arc));
                 }
+                samples.push((q, owner.len() - 1, x));
             }
         }
         BoundaryIndex {
             patches,
             owner,
-            tree: PointTree::new(&pts),
-            max_reach,
-            near: Vec::new(),
-            curves: Vec::new(),
+            curves: SampledCurves::new(samples),
+            scratch: Scratch::default(),
         }
     }
 
     /// The distance from `p` to the boundary of the pieces, exact to the
     /// refinement wherever it exceeds `tol` (infinite without pieces).
     pub fn distance(&mut self, p: &Vec3, tol: f64) -> f64 {
-        let Some((first, d2)) = self.tree.nearest(p) else {
-            return f64::INFINITY;
-        };
-        let mut best = d2.sqrt();
-        if !(best > tol) {
-            return best;
-        }
-        // most edge points lie on the curve of their nearest sample: refine
-        // it first, and gather the other curves only when it is not within
-        // the tolerance
-        let (k, i, _) = self.owner[first];
-        let (_, lp, arc, x0) = self.patches[k].boundary_points()[i];
-        best = best.min(self.patches[k].refine(lp, arc, x0, p));
-        if !(best > tol) {
-            return best;
-        }
-        // every curve with a lower bound under `best` has a sample within
-        // `best + reach`
-        self.near.clear();
-        self.tree.within(p, best + self.max_reach, &mut self.near);
-        super::budget::charge(self.near.len() as u64 / super::budget::GATHER_PER_UNIT);
-        self.near.sort_unstable_by_key(|&i| (self.owner[i].0, self.owner[i].2));
-        self.curves.clear();
-        let mut s = 0;
-        while s < self.near.len() {
-            let (k, _, c) = self.owner[self.near[s]];
-            let (mut d2, mut at) = (f64::INFINITY, 0);
-            let mut e = s;
-            while e < self.near.len() && (self.owner[self.near[e]].0, self.owner[self.near[e]].2) == (k, c) {
-                let i = self.owner[self.near[e]].1;
-                let q = (self.patches[k].boundary_points()[i].0 - p).norm_squared();
-                if q < d2 {
-                    (d2, at) = (q, i);
-                }
-                e += 1;
-            }
-            let reach = self.patches[k].spans()[c].2;
-            self.curves.push((d2.sqrt() - reach, k, at));
-            s = e;
-        }
-        self.curves.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for &(lb, k, i) in &self.curves {
-            if lb >= best || best <= tol || !super::budget::charge(super::budget::REFINE_UNITS) {
-                break;
-            }
-            let (_, lp, arc, x0) = self.patches[k].boundary_points()[i];
-            best = best.min(self.patches[k].refine(lp, arc, x0, p));
-        }
-        best
+        let (patches, owner) = (self.patches, &self.owner);
+        self.curves.distance(p, tol, &mut self.scratch, |c, x| {
+            let (k, lp, arc) = owner[c];
+            patches[k].refine(lp, arc, x, p)
+        })
     }
 }
 
@@ -135,30 +73,14 @@ pub fn worst_boundary(region: &Region, patches: &[Patch], tol: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::data::{TrimCurve, TrimLoop};
 
     /// The indexed distance equals the per-piece refinement
     /// ([`Patch::boundary_distance`]) taken over all pieces: a piece with a
     /// triangular hole and an untrimmed one beside it.
     #[test]
     fn indexed_distance_equals_the_per_piece_refinement() {
-        let square = TrimCurve::Polyline(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]]);
-        let hole = TrimCurve::Polyline(vec![
-            [0.0625, 0.05 / 3.0],
-            [0.3, 0.3],
-            [0.05, 0.3],
-            [0.0625, 0.05 / 3.0],
-        ]);
-        let holed = super::super::piece::tests::flat_piece(vec![
-            TrimLoop {
-                outer: true,
-                curves: vec![square],
-            },
-            TrimLoop {
-                outer: false,
-                curves: vec![hole],
-            },
-        ]);
+        use super::super::piece::tests::{holed_piece, triangle_hole};
+        let holed = holed_piece(vec![triangle_hole()]);
         let mut plain = super::super::piece::tests::flat_piece(Vec::new());
         for p in &mut plain.poles {
             p[0] += 2.5;

@@ -35,6 +35,7 @@ pub mod cost;
 mod nearest;
 mod piece;
 mod region;
+mod sampled_curves;
 
 use crate::import::model::Model;
 use crate::scene::data::{BodyCheck, FaceCheck, SceneData, NONE};
@@ -629,6 +630,7 @@ fn check_pieces(
     // containment: each sample projected from its piece's own parameters
     let sample = budget::sample_units(budget::evaluation_weight(&face.surface), nodes);
     let mut worst = 0.0f64;
+    let mut scratch = sampled_curves::Scratch::default();
     'pieces: for p in &patches {
         let dom = p.piece.domain;
         for (st, q) in p.samples(GRID, PER_ARC) {
@@ -644,7 +646,7 @@ fn check_pieces(
                 if !budget::charge(sample) {
                     break 'pieces;
                 }
-                e = e.max(region.boundary_distance(&q, tol));
+                e = e.max(region.boundary_distance(&q, tol, &mut scratch));
             }
             worst = worst.max(e);
         }

@@ -13,6 +13,9 @@
 //!   part's boundary (an upper bound from dense samples, refined on the exact
 //!   curve by Gauss–Newton only where the bound exceeds the tolerance).
 
+use super::sampled_curves::closest_on_curve;
+#[cfg(test)]
+use super::sampled_curves::SampledCurves;
 use crate::geom::Vec3;
 use crate::scene::data::{Piece, TrimCurve};
 
@@ -111,17 +114,10 @@ pub struct Patch<'s> {
     pub loops: Vec<Vec<TrimArc>>,
     /// The loops as dense closed polylines in `(s, t)` (to pick samples).
     poly: Vec<Vec<[f64; 2]>>,
-    /// Boundary samples: 3-D point, curve (loop, arc; `usize::MAX` loop for a side of the square) and parameter.
+    /// Boundary samples: 3-D point, curve (loop, arc; `usize::MAX` loop for
+    /// a side of the square) and parameter, in order along each curve.
     bd: Vec<(Vec3, usize, usize, f64)>,
-    /// Per boundary curve: its samples `bd[start..end]` and their reach, mm
-    /// (how far a point of the curve may lie from its nearest sample).
-    spans: Vec<(usize, usize, f64)>,
 }
-
-/// How far a curve point may lie from the nearest of its samples, as a
-/// multiple of the longest chord between consecutive samples (half a chord,
-/// and as much again for the bulge of the curve between two samples).
-const REACH: f64 = 1.0;
 
 /// Samples per arc for the polylines and boundary samples (times the degree).
 const PER_DEGREE: usize = 8;
@@ -181,21 +177,8 @@ impl<'s> Patch<'s> {
             loops,
             poly,
             bd: Vec::new(),
-            spans: Vec::new(),
         };
         p.bd = p.boundary_samples();
-        let mut start = 0;
-        while start < p.bd.len() {
-            let key = (p.bd[start].1, p.bd[start].2);
-            let mut end = start + 1;
-            let mut chord = 0.0f64;
-            while end < p.bd.len() && (p.bd[end].1, p.bd[end].2) == key {
-                chord = chord.max((p.bd[end].0 - p.bd[end - 1].0).norm());
-                end += 1;
-            }
-            p.spans.push((start, end, REACH * chord));
-            start = end;
-        }
         Some(p)
     }
 
@@ -441,94 +424,57 @@ impl<'s> Patch<'s> {
     }
 
     /// The boundary samples: 3-D point, curve (loop, arc) and parameter
-    /// (the start points of [`Self::refine`]).
+    /// (the start points of [`Self::refine`]), in order along each curve.
     pub fn boundary_points(&self) -> &[(Vec3, usize, usize, f64)] {
         &self.bd
     }
 
-    /// Per boundary curve: its samples `boundary_points()[start..end]` and
-    /// their reach, mm (how far a point of the curve may lie from its
-    /// nearest sample).
-    pub fn spans(&self) -> &[(usize, usize, f64)] {
-        &self.spans
+    /// The boundary samples as [`SampledCurves`] of this piece alone, and
+    /// the curve `(loop, arc)` of each curve id (tests).
+    #[cfg(test)]
+    fn sampled_boundary(&self) -> (SampledCurves, Vec<(usize, usize)>) {
+        let mut ids: Vec<(usize, usize)> = Vec::new();
+        let mut samples = Vec::with_capacity(self.bd.len());
+        for &(q, lp, arc, x) in &self.bd {
+            if ids.last() != Some(&(lp, arc)) {
+                ids.push((lp, arc));
+            }
+            samples.push((q, ids.len() - 1, x));
+        }
+        (SampledCurves::new(samples), ids)
     }
 
-    /// Bounds of the distance from `p` to the boundary of the kept part
-    /// (the tests' reference of [`super::boundary::BoundaryIndex`]):
-    /// `(upper, lower)`, the nearest boundary sample and that distance less
-    /// the samples' reach (the curves between the samples).
+    /// Bounds `(upper, lower)` of the distance from `p` to the boundary of
+    /// the kept part: the nearest boundary sample and that distance less
+    /// the samples' reach (tests).
     #[cfg(test)]
     pub fn distance_bounds(&self, p: &Vec3) -> (f64, f64) {
-        let (mut ub, mut lb) = (f64::INFINITY, f64::INFINITY);
-        for &(a, b, reach) in &self.spans {
-            let d = self.bd[a..b]
-                .iter()
-                .map(|s| (s.0 - p).norm_squared())
-                .fold(f64::INFINITY, f64::min)
-                .sqrt();
-            ub = ub.min(d);
-            lb = lb.min(d - reach);
-        }
-        (ub, lb.max(0.0))
+        let (curves, _) = self.sampled_boundary();
+        let (_, ub, lb) = curves.distance_by_scan(p, f64::INFINITY, |_, _| f64::INFINITY);
+        (ub, lb)
     }
 
-    /// Distance from `p` to the boundary of the kept part: the nearest
-    /// boundary sample (an upper bound), refined on the exact curves when
-    /// that exceeds `good`: every curve whose samples, less their reach,
-    /// come nearer than the best distance found so far, nearest first
-    /// (Gauss–Newton from the curve's nearest sample).
+    /// Distance from `p` to the boundary of the kept part, refined on the
+    /// exact curves wherever it exceeds `good` (the reference of
+    /// [`super::boundary::BoundaryIndex`] in tests: a scan of this piece's
+    /// samples).
     #[cfg(test)]
     pub fn boundary_distance(&self, p: &Vec3, good: f64) -> f64 {
-        let mut curves: Vec<(f64, f64, usize)> = Vec::with_capacity(self.spans.len());
-        let mut best = f64::INFINITY;
-        for &(a, b, reach) in &self.spans {
-            let (d, i) = self.bd[a..b]
-                .iter()
-                .enumerate()
-                .map(|(i, s)| ((s.0 - p).norm_squared(), a + i))
-                .fold((f64::INFINITY, a), |m, c| if c.0 < m.0 { c } else { m });
-            let d = d.sqrt();
-            best = best.min(d);
-            curves.push((d - reach, d, i));
-        }
-        if !(best > good) {
-            return best;
-        }
-        curves.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for &(lb, _, i) in &curves {
-            if lb >= best || best <= good {
-                break;
-            }
-            let (_, lp, arc, x0) = self.bd[i];
-            best = best.min(self.refine(lp, arc, x0, p));
-        }
-        best
+        let (curves, ids) = self.sampled_boundary();
+        curves
+            .distance_by_scan(p, good, |c, x| self.refine(ids[c].0, ids[c].1, x, p))
+            .0
     }
-}
 
-impl Patch<'_> {
-    /// Gauss–Newton on boundary curve `(lp, arc)` for the point nearest `p`,
-    /// from `x0`: the distance found.
+    /// The distance from `p` to boundary curve `(lp, arc)` near its
+    /// parameter `x0` ([`closest_on_curve`]).
     pub fn refine(&self, lp: usize, arc: usize, x0: f64, p: &Vec3) -> f64 {
-        let mut out = f64::INFINITY;
-        let mut x = x0.clamp(0.0, 1.0);
-        for _ in 0..12 {
+        let eval = |x: f64| {
             let (st, dst) = self.curve(lp, arc, x);
             let (q, ps, pt) = self.eval(st[0].clamp(0.0, 1.0), st[1].clamp(0.0, 1.0));
-            out = out.min((q - p).norm());
-            let c1 = ps * dst[0] + pt * dst[1];
-            let l2 = c1.norm_squared();
-            if !(l2 > 0.0) {
-                break;
-            }
-            let nx = (x + (p - q).dot(&c1) / l2).clamp(0.0, 1.0);
-            if (nx - x).abs() < 1e-14 {
-                break;
-            }
-            x = nx;
-        }
-        let (st, _) = self.curve(lp, arc, x);
-        out.min((self.point(st[0].clamp(0.0, 1.0), st[1].clamp(0.0, 1.0)) - p).norm())
+            (q, ps * dst[0] + pt * dst[1])
+        };
+        closest_on_curve(eval, p, x0)
     }
 }
 
@@ -577,6 +523,33 @@ pub(super) mod tests {
         }
     }
 
+    /// The unit square's sides as the outer loop, and `hole` as the inner
+    /// one, on [`flat_piece`].
+    pub(in crate::verify) fn holed_piece(hole: Vec<TrimCurve>) -> Piece {
+        let square = TrimCurve::Polyline(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]]);
+        flat_piece(vec![
+            TrimLoop {
+                outer: true,
+                curves: vec![square],
+            },
+            TrimLoop {
+                outer: false,
+                curves: hole,
+            },
+        ])
+    }
+
+    /// The triangular hole of the boundary-distance tests: its corner lies
+    /// 0.05 mm from the middle of two samples of the side `t = 0`.
+    pub(in crate::verify) fn triangle_hole() -> TrimCurve {
+        TrimCurve::Polyline(vec![
+            [0.0625, 0.05 / 3.0],
+            [0.3, 0.3],
+            [0.05, 0.3],
+            [0.0625, 0.05 / 3.0],
+        ])
+    }
+
     #[test]
     fn bernstein_partition_of_unity() {
         let (mut b, mut db) = ([0.0; 16], [0.0; 16]);
@@ -603,23 +576,7 @@ pub(super) mod tests {
         // the point q = (0.125, 0, 0), which is on the side t = 0 half-way
         // between two of its samples (0.125 mm from both): the side's exact
         // curve must win over the hole's nearer sample
-        let square = TrimCurve::Polyline(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]]);
-        let hole = TrimCurve::Polyline(vec![
-            [0.0625, 0.05 / 3.0],
-            [0.3, 0.3],
-            [0.05, 0.3],
-            [0.0625, 0.05 / 3.0],
-        ]);
-        let piece = flat_piece(vec![
-            TrimLoop {
-                outer: true,
-                curves: vec![square],
-            },
-            TrimLoop {
-                outer: false,
-                curves: vec![hole],
-            },
-        ]);
+        let piece = holed_piece(vec![triangle_hole()]);
         let p = Patch::new(&piece).unwrap();
         let q = Vec3::new(0.125, 0.0, 0.0);
         let (ub, lb) = p.distance_bounds(&q);
@@ -636,19 +593,9 @@ pub(super) mod tests {
         // a hole cut by the side s = 1 (where the face's pieces are cut): the
         // piece's inner loop is the half hole, closed by a run along the side
         // from t = 0.7 to t = 0.3 that bounds the hole on both sides of it
-        let square = TrimCurve::Polyline(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]]);
         let half_hole = TrimCurve::Polyline(vec![[1.0, 0.3], [0.6, 0.3], [0.6, 0.7], [1.0, 0.7]]);
         let run = TrimCurve::Polyline(vec![[1.0, 0.7], [1.0, 0.3]]);
-        let piece = flat_piece(vec![
-            TrimLoop {
-                outer: true,
-                curves: vec![square],
-            },
-            TrimLoop {
-                outer: false,
-                curves: vec![half_hole, run],
-            },
-        ]);
+        let piece = holed_piece(vec![half_hole, run]);
         let p = Patch::new(&piece).unwrap();
         let samples = p.samples(4, 2);
         let on_run = samples

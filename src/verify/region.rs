@@ -117,6 +117,9 @@ pub struct Region<'m> {
     /// Boxes of runs of loop segments (built on the first point-in-face
     /// test), so that the tests skip runs no ray or line of theirs can cross.
     index: std::cell::OnceCell<Vec<(Vec<Run>, Vec<Run>)>>,
+    /// The boundary's nodes indexed for distances (built on the first
+    /// distance asked).
+    boundary: std::cell::OnceCell<crate::verify::sampled_curves::SampledCurves>,
 }
 
 /// The curve a coedge is traced along, `(segment, is a p-curve)`: its
@@ -212,6 +215,54 @@ impl<'m> Region<'m> {
         }
     }
 
+    /// Widens the box by a loop's nodes.
+    fn push_bbox(&mut self, tl: &TracedLoop) {
+        for n in &tl.nodes {
+            for k in 0..2 {
+                self.bbox[0][k] = self.bbox[0][k].min(n.ab[k]);
+                self.bbox[1][k] = self.bbox[1][k].max(n.ab[k]);
+            }
+        }
+    }
+
+    /// The nodes of the straight line from `(u, v)` `from` to `to` (a side
+    /// of the natural domain), added to [`Self::segments`] as a p-curve.
+    fn domain_line(&mut self, from: [f64; 2], to: [f64; 2]) -> Vec<Node> {
+        self.segments.push((
+            CurveSegment {
+                curve: Curve::Line {
+                    origin: Vec3::new(from[0], from[1], 0.0),
+                    dir: Vec3::new(to[0] - from[0], to[1] - from[1], 0.0),
+                },
+                t0: 0.0,
+                t1: 1.0,
+                forward: true,
+            },
+            true,
+        ));
+        let (a, b) = (self.to_ab(from[0], from[1]), self.to_ab(to[0], to[1]));
+        let mut nodes = Vec::new();
+        for (s, wg, ws) in quadrature_nodes(8) {
+            let ab = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
+            let (u, v) = self.to_uv(ab);
+            if wg > 0.0 {
+                let (_, sa, sb) = self.derivs(ab);
+                self.perimeter += ((sa * (b[0] - a[0])) + (sb * (b[1] - a[1]))).norm() * wg;
+            }
+            nodes.push(Node {
+                ab,
+                p: self.face.surface.eval(u, v),
+                db: b[1] - a[1],
+                wg,
+                ws,
+                seam: false,
+                seg: self.segments.len() - 1,
+                x: s,
+            });
+        }
+        nodes
+    }
+
     /// Traces face `face` of `model`. `None` when the face has no usable
     /// boundary and no bounded natural domain.
     pub fn new(model: &'m Model, face: &'m Face) -> Option<Self> {
@@ -234,6 +285,7 @@ impl<'m> Region<'m> {
             breaks: Vec::new(),
             a_lo: 0.0,
             index: std::cell::OnceCell::new(),
+            boundary: std::cell::OnceCell::new(),
         };
         let loops: Vec<&crate::import::model::Loop> = face.outer.iter().chain(face.inner.iter()).collect();
         let mut uses: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
@@ -389,46 +441,47 @@ impl<'m> Region<'m> {
             let c = [[u0, v0], [u1, v0], [u1, v1], [u0, v1], [u0, v0]];
             let mut tl = TracedLoop::default();
             for w in c.windows(2) {
-                let (a, b) = (r.to_ab(w[0][0], w[0][1]), r.to_ab(w[1][0], w[1][1]));
-                r.segments.push((
-                    CurveSegment {
-                        curve: Curve::Line {
-                            origin: Vec3::new(w[0][0], w[0][1], 0.0),
-                            dir: Vec3::new(w[1][0] - w[0][0], w[1][1] - w[0][1], 0.0),
-                        },
-                        t0: 0.0,
-                        t1: 1.0,
-                        forward: true,
-                    },
-                    true,
-                ));
-                let n = 8;
-                for (s, wg, ws) in quadrature_nodes(n) {
-                    let ab = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
-                    let (u, v) = r.to_uv(ab);
-                    if wg > 0.0 {
-                        let (_, sa, sb) = r.derivs(ab);
-                        r.perimeter += ((sa * (b[0] - a[0])) + (sb * (b[1] - a[1]))).norm() * wg;
-                    }
-                    tl.nodes.push(Node {
-                        ab,
-                        p: face.surface.eval(u, v),
-                        db: b[1] - a[1],
-                        wg,
-                        ws,
-                        seam: false,
-                        seg: r.segments.len() - 1,
-                        x: s,
-                    });
-                }
+                tl.nodes.extend(r.domain_line(w[0], w[1]));
             }
-            for n in &tl.nodes {
-                for k in 0..2 {
-                    r.bbox[0][k] = r.bbox[0][k].min(n.ab[k]);
-                    r.bbox[1][k] = r.bbox[1][k].max(n.ab[k]);
-                }
-            }
+            r.push_bbox(&tl);
             r.loops.push(tl);
+        } else if face.outer.is_none() && r.period[1].is_none() {
+            // holes in the natural domain (no outer loop: an IGES 144 whose
+            // outer boundary is the surface's): the domain's boundary bounds
+            // the face too, a rectangle, or on a surface periodic in `a` the
+            // two lines of constant `b` that are not poles
+            if let Some(((u0, u1), (v0, v1))) = face.surface.domain() {
+                let (lo, hi) = (r.to_ab(u0, v0), r.to_ab(u1, v1));
+                let lines: Vec<Vec<([f64; 2], [f64; 2])>> = if r.period[0].is_some() {
+                    vec![
+                        vec![([lo[0], lo[1]], [hi[0], lo[1]])],
+                        vec![([hi[0], hi[1]], [lo[0], hi[1]])],
+                    ]
+                } else {
+                    let c = [
+                        [lo[0], lo[1]],
+                        [hi[0], lo[1]],
+                        [hi[0], hi[1]],
+                        [lo[0], hi[1]],
+                        [lo[0], lo[1]],
+                    ];
+                    vec![c.windows(2).map(|w| (w[0], w[1])).collect()]
+                };
+                for l in lines {
+                    let mut tl = TracedLoop::default();
+                    for (a, b) in l {
+                        let (a, b) = (r.to_uv(a), r.to_uv(b));
+                        tl.nodes.extend(r.domain_line([a.0, a.1], [b.0, b.1]));
+                    }
+                    // a pole (the line is one point in 3-D) bounds nothing
+                    let p0 = tl.nodes[0].p;
+                    let size = tl.nodes.iter().map(|n| (n.p - p0).norm()).fold(0.0, f64::max);
+                    if size > 1e-9 * (1.0 + p0.norm()) {
+                        r.push_bbox(&tl);
+                        r.loops.push(tl);
+                    }
+                }
+            }
         }
         // the seam: just below the loops when they do not wind round the
         // period (then no loop crosses it), else the natural lower bound of a

@@ -5,6 +5,7 @@
 use super::Region;
 use crate::geom::Vec3;
 use crate::import::eval::{newton_surface, project_surface};
+use crate::verify::sampled_curves::{closest_on_curve, SampledCurves, Scratch};
 
 impl Region<'_> {
     /// The parameter box Newton may use around `(u, v)`.
@@ -74,52 +75,26 @@ impl Region<'_> {
         (self.to_ab(r.u, r.v), r.distance)
     }
 
-    /// Distance from `p` to the face's 3-D boundary: the nearest traced
-    /// node (an upper bound), refined on the exact curves when that exceeds
-    /// `good`: every curve whose nodes, less their reach (the longest chord
-    /// between consecutive nodes: the curve between them), come nearer than
-    /// the best distance so far, nearest first (Gauss–Newton from the
-    /// curve's nearest node).
-    pub fn boundary_distance(&self, p: &Vec3, good: f64) -> f64 {
-        // per traced curve: (lower bound, nearest node's distance, its x)
-        let mut curves: Vec<(f64, f64, usize, f64)> = Vec::new();
-        let mut out = f64::INFINITY;
-        for l in &self.loops {
-            let mut i = 0;
-            while i < l.nodes.len() {
-                let si = l.nodes[i].seg;
-                let mut j = i;
-                let (mut dmin, mut x0, mut chord) = (f64::INFINITY, 0.0, 0.0f64);
-                while j < l.nodes.len() && l.nodes[j].seg == si {
-                    let n = &l.nodes[j];
-                    let d = (n.p - p).norm();
-                    if d < dmin {
-                        dmin = d;
-                        x0 = n.x;
-                    }
-                    if j > i {
-                        chord = chord.max((n.p - l.nodes[j - 1].p).norm());
-                    }
-                    j += 1;
-                }
-                if !l.nodes[i].seam {
-                    out = out.min(dmin);
-                    curves.push((dmin - chord, dmin, si, x0));
-                }
-                i = j;
-            }
-        }
-        if !(out > good) {
-            return out;
-        }
-        curves.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for &(lb, _, si, x0) in &curves {
-            if lb >= out || out <= good {
-                break;
-            }
-            if si == usize::MAX || si >= self.segments.len() {
-                continue;
-            }
+    /// The face's 3-D boundary as [`SampledCurves`]: the traced nodes of
+    /// every curve but the seams (built on the first call).
+    fn sampled_boundary(&self) -> &SampledCurves {
+        self.boundary.get_or_init(|| {
+            let samples = self
+                .loops
+                .iter()
+                .flat_map(|l| l.nodes.iter())
+                .filter(|n| !n.seam && n.seg < self.segments.len())
+                .map(|n| (n.p, n.seg, n.x))
+                .collect();
+            SampledCurves::new(samples)
+        })
+    }
+
+    /// Distance from `p` to the face's 3-D boundary (seams excepted): the
+    /// nearest traced node, refined on the exact curves wherever it exceeds
+    /// `good` ([`SampledCurves::distance`]).
+    pub fn boundary_distance(&self, p: &Vec3, good: f64, scratch: &mut Scratch) -> f64 {
+        self.sampled_boundary().distance(p, good, scratch, |si, x0| {
             let (seg, param) = &self.segments[si];
             let eval = |x: f64| -> (Vec3, Vec3) {
                 let c = seg.eval_unit(x);
@@ -130,22 +105,7 @@ impl Region<'_> {
                     (c.p, c.d1)
                 }
             };
-            let mut x = x0;
-            for _ in 0..12 {
-                let (q, c1) = eval(x);
-                out = out.min((q - p).norm());
-                let l2 = c1.norm_squared();
-                if !(l2 > 0.0) {
-                    break;
-                }
-                let nx = (x + (p - q).dot(&c1) / l2).clamp(0.0, 1.0);
-                if (nx - x).abs() < 1e-14 {
-                    break;
-                }
-                x = nx;
-            }
-            out = out.min((eval(x).0 - p).norm());
-        }
-        out
+            closest_on_curve(eval, p, x0)
+        })
     }
 }
