@@ -6,10 +6,7 @@ use extrack::import::eval::FaceTrim;
 use extrack::prepare::trim;
 
 fn kind(s: String) -> String {
-    s.split(|c: char| c == ' ' || c == '{' || c == '(')
-        .next()
-        .unwrap_or("")
-        .to_string()
+    s.split([' ', '{', '(']).next().unwrap_or("").to_string()
 }
 
 fn main() {
