@@ -208,12 +208,15 @@ pub struct FitParams {
 /// deepest level.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Fallback {
-    /// The nearer of the straight chord and the fit with the smallest
-    /// error found, measured at the fit's check points (the chord where
-    /// undefined). A fit that misses the tolerance narrowly (a projection
-    /// whose Newton feet wobble at the tolerance's order: sdev_wrenchnut
-    /// #40, 2.8e-6 against 2.5e-6 in parameters) stays far nearer the
-    /// curve than its chord (1.5e-3); a wild one near a pole does not.
+    /// The fit with the smallest error found when it misses the tolerance
+    /// narrowly (by at most [`NEAR_MISS`] times) and the curve by less than
+    /// the chord does, both measured at the fit's check points; otherwise
+    /// the straight chord. A projection whose Newton feet wobble at the
+    /// tolerance's order (sdev_wrenchnut #40: 2.8e-6 against 2.5e-6 in
+    /// parameters) stays far nearer its fit than its chord (1.5e-3); near a
+    /// pole, where parameter distances overstate the distance in space,
+    /// the fits miss widely and the chord stays (sw2017_russian_part's
+    /// small sphere faces).
     Nearer,
     /// The fit with the smallest error found (the chord where undefined).
     Best,
@@ -332,10 +335,15 @@ pub fn pieces_bytes<'a>(c: impl IntoIterator<Item = &'a Vec<H2>>) -> usize {
     c.into_iter().map(|h| bytes(h.len())).sum()
 }
 
-/// [`Fallback::Nearer`]: the fit `best` when it misses the curve by less
-/// than the chord does, both measured at the fit's check points (each
-/// projected once, from the fit's point), else the chord.
-fn nearer(eval: Eval, (a, b): (f64, f64), chord: Vec<H2>, best: Option<(Vec<H2>, f64)>) -> Vec<H2> {
+/// How far beyond the tolerance a fit may miss and still be kept by
+/// [`Fallback::Nearer`].
+pub const NEAR_MISS: f64 = 1e4;
+
+/// [`Fallback::Nearer`]: the fit `best` when it misses the curve by at most
+/// [`NEAR_MISS`] × `tol` and by less than the chord does, both measured at
+/// the fit's check points (each projected once, from the fit's point), else
+/// the chord.
+fn nearer(eval: Eval, (a, b): (f64, f64), chord: Vec<H2>, best: Option<(Vec<H2>, f64)>, tol: f64) -> Vec<H2> {
     let Some((fit, _)) = best else {
         return chord;
     };
@@ -354,7 +362,7 @@ fn nearer(eval: Eval, (a, b): (f64, f64), chord: Vec<H2>, best: Option<(Vec<H2>,
         fit_err = fit_err.max((q[0] - g[0]).hypot(q[1] - g[1]));
         chord_err = chord_err.max((q[0] - c[0]).hypot(q[1] - c[1]));
     }
-    if fit_err < chord_err {
+    if fit_err < chord_err && fit_err <= NEAR_MISS * tol {
         fit
     } else {
         chord
@@ -448,7 +456,7 @@ fn fit_rec(
             split(&s)
         }
         None => match fallback {
-            Fallback::Nearer => vec![(a, b, nearer(eval, (a, b), chord, best))],
+            Fallback::Nearer => vec![(a, b, nearer(eval, (a, b), chord, best, params.tol))],
             Fallback::Best => vec![(a, b, best.map_or(chord, |b| b.0))],
         },
     }
