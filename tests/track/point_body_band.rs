@@ -155,11 +155,6 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
         "20 points up to 1.6e-2 mm nearer than Open CASCADE (band 1e-6; not yet decided). Signs not compared: Open CASCADE's classifier puts points beyond the box inside (inverted solids)",
     ),
     (
-        "iges_catia4_x28_tabcyl.igs",
-        2,
-        "points 570 and 803: ours up to 4.3e-3 mm farther (band 1.7e-3) at the 122 tabulated cylinder's trim",
-    ),
-    (
         "iges_inventor2011_spring.igs",
         1,
         "point 634, 0.99 mm from face 25 (distances equal): decided against Open CASCADE's classifier with tools/oracle/occt_sign_segment.py, which changes side along the segment from the closest point to the query (a segment that cannot cross the boundary); the outward normals at the closest point put the point outside, as we answer",

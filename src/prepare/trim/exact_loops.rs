@@ -45,6 +45,26 @@ pub struct ExactLoops {
     /// a piece no loop enters is decided by the exact curves, not by the
     /// samples (whose chords cut corners near a pole: alibre_s1 #1922).
     pub flat: Vec<Vec<(f64, f64)>>,
+    /// How each coedge's piece of each chain was built (one entry per
+    /// coedge span, per loop; empty for a loop without coedge records).
+    pub paths: Vec<Vec<TrimPath>>,
+}
+
+/// How one coedge of a loop got its chain in [`exact_loops`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrimPath {
+    /// The file's p-curve, following the coedge's samples.
+    PCurve,
+    /// The file's preferred p-curve, accepted by its image in space.
+    PCurveInSpace,
+    /// The loop bounded by its p-curves as a whole (`pcurve_loop.rs`).
+    PCurveLoop,
+    /// The 3-D curve mapped exactly by the plane's affine parametrisation.
+    PlaneImage,
+    /// The 3-D curve projected and fitted (`projection.rs`).
+    Projected,
+    /// The coedge's samples as a polyline.
+    Samples,
 }
 
 impl ExactLoops {
@@ -295,6 +315,7 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
             }
             out.approximated += 1;
             out.chains.push(chain);
+            out.paths.push(Vec::new());
             continue;
         }
         // each coedge's samples, coedge and p-curve fitted to the samples
@@ -323,9 +344,14 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
             out.by_pcurves.push((li, *d));
         }
         let by_pcurves = by_pcurves.map(|(c, _)| c);
+        let mut paths = Vec::with_capacity(parts.len());
         for (k, (sp, (uv, coedge, samples))) in kept.into_iter().zip(parts).enumerate() {
+            let mut path = TrimPath::PCurve;
             let exact = match &by_pcurves {
-                Some(chains) => chains.get(k).cloned(),
+                Some(chains) => {
+                    path = TrimPath::PCurveLoop;
+                    chains.get(k).cloned()
+                }
                 None => uv.or_else(|| {
                     // only where the file prefers the p-curve: elsewhere a
                     // p-curve can follow the 3-D curve in space and still
@@ -333,12 +359,14 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                     let ce = coedge.filter(|ce| ce.pcurve_preferred)?;
                     let c = pcurve_chain(ce.pcurve.as_ref()?)?;
                     let seg = coedge_segment(model, ce)?;
+                    path = TrimPath::PCurveInSpace;
                     fit_chain_3d(c, samples, trim.periods, face, &seg, 1e3 * *on_tol)
                 }),
             }
             .or_else(|| {
                 // on a plane the 3-D curve maps exactly (an affine map of its poles)
                 let seg = coedge_segment(model, coedge?)?;
+                path = TrimPath::PlaneImage;
                 plane_chain(face, &seg).and_then(|c| fit_chain(c, samples, trim.periods, tol, &pole))
             });
             let projected = || {
@@ -355,6 +383,7 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                 Some(c) => {
                     if !is_exact {
                         out.projected += 1;
+                        path = TrimPath::Projected;
                     }
                     for h in c {
                         push(&mut chain, h);
@@ -362,6 +391,7 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                 }
                 None => {
                     out.approximated += 1;
+                    path = TrimPath::Samples;
                     for w in samples.windows(2) {
                         if w[0] != w[1] {
                             push(&mut chain, line([w[0].0, w[0].1], [w[1].0, w[1].1]));
@@ -369,7 +399,9 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                     }
                 }
             }
+            paths.push(path);
         }
+        out.paths.push(paths);
         out.chains.push(chain);
     }
     out.hulls = out

@@ -29,7 +29,7 @@ mod piece_map;
 mod projection;
 mod winding;
 
-pub use exact_loops::{exact_loops, ExactLoops};
+pub use exact_loops::{exact_loops, ExactLoops, TrimPath};
 
 use crate::geom::bez2::{self, H2};
 use crate::import::eval::FaceTrim;

@@ -156,7 +156,7 @@ pub(super) fn projected_chain(
             b.1,
             Some(&c),
             params,
-            crate::prepare::fit::Fallback::Line,
+            crate::prepare::fit::Fallback::Nearer,
         ));
     }
     // coarse steps between samples (ends on samples: their unwrapping), refined where needed
