@@ -105,8 +105,9 @@ pub struct Region<'m> {
     /// Sum of the 3-D lengths of the loops, mm.
     pub perimeter: f64,
     /// How precisely the file states the face's boundary, mm: the largest
-    /// gap between consecutive curves of a loop and the largest distance of
-    /// a p-curve from its 3-D curve.
+    /// gap between consecutive curves of a loop, the largest distance of a
+    /// p-curve from its 3-D curve, and the largest distance of a traced 3-D
+    /// curve from the face's surface.
     pub uncertainty: f64,
     /// The seam value `a0` (F = 0 there).
     pub a0: f64,
@@ -377,7 +378,13 @@ impl<'m> Region<'m> {
                         let d = r.to_ab(cp.d1.x, cp.d1.y);
                         (ab, p, d)
                     } else {
-                        let (ab, _) = r.project_near(&cp.p, prev, 1e-7 * (1.0 + cp.p.norm()));
+                        let (ab, off) = r.project_near(&cp.p, prev, 1e-7 * (1.0 + cp.p.norm()));
+                        // the file's own 3-D edge off the face's surface (Open
+                        // CASCADE raises the edge's tolerance to this): no trim
+                        // on the surface can follow the edge closer
+                        if off.is_finite() {
+                            r.uncertainty = r.uncertainty.max(off);
+                        }
                         // (a', b') from S_a a' + S_b b' = C' (least squares)
                         let (_, sa, sb) = r.derivs(ab);
                         let (g11, g12, g22) = (sa.dot(&sa), sa.dot(&sb), sb.dot(&sb));
