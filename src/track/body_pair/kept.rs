@@ -151,14 +151,8 @@ impl KeptLeaves {
             return self.split_kept(body, k, q, depth);
         }
         if depth < CROSSED_DEPTH {
-            let (um, vm) = (0.5 * (q[0] + q[1]), 0.5 * (q[2] + q[3]));
-            return [
-                [q[0], um, q[2], vm],
-                [um, q[1], q[2], vm],
-                [q[0], um, vm, q[3]],
-                [um, q[1], vm, q[3]],
-            ]
-            .into_iter()
+            return quadrants(&q)
+                .into_iter()
             .all(|h| self.split(body, k, h, depth + 1));
         }
         self.leaf(body, k, &q)
@@ -168,14 +162,8 @@ impl KeptLeaves {
     /// quad-tree down to [`KEPT_DEPTH`].
     fn split_kept(&mut self, body: &BodyGeom, k: u32, q: [f64; 4], depth: u32) -> bool {
         if depth < KEPT_DEPTH {
-            let (um, vm) = (0.5 * (q[0] + q[1]), 0.5 * (q[2] + q[3]));
-            return [
-                [q[0], um, q[2], vm],
-                [um, q[1], q[2], vm],
-                [q[0], um, vm, q[3]],
-                [um, q[1], vm, q[3]],
-            ]
-            .into_iter()
+            return quadrants(&q)
+                .into_iter()
             .all(|h| self.split_kept(body, k, h, depth + 1));
         }
         self.leaf(body, k, &q)
@@ -404,3 +392,15 @@ pub fn pair_gap(
     }
     bound
 }
+
+/// The four quarters of the parameter rectangle `q` (`[u0, u1, v0, v1]`).
+fn quadrants(q: &[f64; 4]) -> [[f64; 4]; 4] {
+    let (um, vm) = (0.5 * (q[0] + q[1]), 0.5 * (q[2] + q[3]));
+    [
+        [q[0], um, q[2], vm],
+        [um, q[1], q[2], vm],
+        [q[0], um, vm, q[3]],
+        [um, q[1], vm, q[3]],
+    ]
+}
+
