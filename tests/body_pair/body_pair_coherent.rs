@@ -83,3 +83,61 @@ fn coherent_updates_at_random_poses_equal_cold_queries() {
     // the orbit keeps the parts apart: most checks are separated poses
     assert!(n >= 20 && m >= 20, "too few separated poses checked: {n} + {m}");
 }
+
+/// A trim curve along a patch side collapsed to a pole (the fusee's nose:
+/// its points lie within 2e-14 – 1.6e-8 mm of each other) is solved as one
+/// point: its parameter moves nothing, and the controller crawled along it
+/// to its cap of 400 iterations, retried from the cells' centres, on every
+/// update. On the stretch of nist_pmi1 × fusee's orbit where those cells lie
+/// below the best pair's bound (updates 118–140), an update took about
+/// 3,300 controller iterations before, about 100 now (bound: 600); every
+/// fourth answer equals a cold query at 1e-9 relative, and the cold query
+/// on pump × pump (whose pole trims stalled the same way) takes at most
+/// 3,000 iterations (5,529 before).
+#[test]
+fn pole_trim_curves_are_solved_as_points() {
+    let Some(root) = common::fixtures() else { return };
+    let (nist, fusee, pump) = (
+        root.join("corpus/step_nist_pmi1_ap203.stp"),
+        root.join("corpus/step_rhino_fusee.stp"),
+        root.join("corpus/step_proe2004_pump_carter.stp"),
+    );
+    if !(nist.is_file() && fusee.is_file() && pump.is_file()) {
+        println!("SKIP: nist_pmi1 / fusee / pump_carter not in the corpus");
+        return;
+    }
+    let (sa, sb) = (scene(&nist), scene(&fusee));
+    let orbit = scenarios::body_orbit(&sa.bodies[0], &sb.bodies[0], 2000, 1e-3);
+    let mut t = BodyPairTracker::new(&sa, 0, &sb, 0, TrackerConfig::default()).unwrap();
+    let still = BodyState::default();
+    let mut report = Vec::new();
+    for (k, st) in orbit.iter().enumerate().take(141) {
+        let r = t.update(&sa, &still, &sb, st, if k == 0 { 0.0 } else { 1e-3 }).unwrap();
+        if k < 118 {
+            continue;
+        }
+        if r.iterations > 600 {
+            report.push(format!("update {k}: {} controller iterations", r.iterations));
+        }
+        if k % 4 == 0 {
+            let q = body_distance(&sa, 0, &Pose::identity(), &sb, 0, &st.pose).unwrap();
+            let e = (q.signed_distance - r.signed_distance).abs() / (1.0 + q.distance);
+            if e > 1e-9 || q.penetrating != r.penetrating {
+                report.push(format!(
+                    "update {k}: tracked {} vs cold {}",
+                    r.signed_distance, q.signed_distance
+                ));
+            }
+        }
+    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
+    let pump = scene(&pump);
+    let start = scenarios::body_orbit(&pump.bodies[0], &pump.bodies[0], 2000, 1e-3)[0].pose;
+    let q = body_distance(&pump, 0, &Pose::identity(), &pump, 0, &start).unwrap();
+    assert!(!q.penetrating && q.distance > 0.0);
+    assert!(
+        q.iterations <= 3000,
+        "pump x pump cold query: {} iterations",
+        q.iterations
+    );
+}

@@ -5,7 +5,10 @@
 //! counters (`FarCounts`: entries popped, node / item / cell pairs bounded,
 //! item and cell solves, penetration tests) as mean and max per update.
 //! `PHASES_CHECK=k` compares every k-th update with a cold query;
-//! `PHASES_STOP=n` stops after `n` updates. Each update runs in `measured`
+//! `PHASES_STOP=n` stops after `n` updates; `PHASES_COLD=1` resets the
+//! tracker (a new one) before every update (each update is then the cold query at its
+//! pose: the reference of "max ≤ cold"); `PHASES_TRACE=1` prints each
+//! update's counters. Each update runs in `measured`
 //! (kept out of line), so that
 //! `valgrind --tool=callgrind --toggle-collect='pair_phases::measured' --dump-after='pair_phases::measured'`
 //! writes one profile per update (instructions per update: median, max).
@@ -65,6 +68,8 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(usize::MAX);
+    let cold_each = std::env::var("PHASES_COLD").is_ok_and(|s| s == "1");
+    let trace = std::env::var("PHASES_TRACE").is_ok_and(|s| s == "1");
     let (mut gap, mut res, mut kind) = ([0u64; 5], [0u64; 5], [0u64; 3]);
     let (mut imp, mut drops) = ([0u64; 5], [0u64; 6]);
     let mut t = BodyPairTracker::new(&sa, ia, &sb, ib, TrackerConfig::default()).unwrap();
@@ -89,6 +94,9 @@ fn main() {
     let mut all: Vec<[u32; 10]> = Vec::new();
     let (mut worst, mut pen, mut mism) = (0.0f64, 0usize, 0usize);
     for (k, st) in path.iter().enumerate().take(stop) {
+        if cold_each {
+            t = BodyPairTracker::new(&sa, ia, &sb, ib, TrackerConfig::default()).unwrap();
+        }
         let t0 = Instant::now();
         let r = measured(&mut t, &sa, &still, &sb, st, if k == 0 { 0.0 } else { dt });
         let us = t0.elapsed().as_secs_f64() * 1e6;
@@ -118,6 +126,13 @@ fn main() {
             r.iterations,
             c.restarts,
         ];
+        if trace {
+            println!(
+                "  update {k}: d {:.9} {:?}",
+                r.signed_distance,
+                names.iter().zip(v).collect::<Vec<_>>()
+            );
+        }
         if k == 0 {
             cold = us;
             println!("cold counters: {:?}", names.iter().zip(v).collect::<Vec<_>>());

@@ -57,6 +57,9 @@ pub(super) fn control_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
 pub(super) struct CellHulls {
     /// Per cell: its range of `pts` (`u32::MAX`: not made yet).
     range: Vec<(u32, u32)>,
+    /// Per cell (once made): the diagonal of its points' box, a bound on
+    /// how far apart any two points of the cell are (`∞` without points).
+    spread: Vec<f64>,
     pts: Vec<Vec3>,
     /// Scratch poles of [`sub_net`] (reused: no allocation once grown).
     net: Vec<Hpoint>,
@@ -66,6 +69,7 @@ impl CellHulls {
     pub(super) fn new(body: &BodyGeom) -> Self {
         Self {
             range: vec![(u32::MAX, 0); body.cells.len()],
+            spread: vec![f64::INFINITY; body.cells.len()],
             pts: Vec::new(),
             net: Vec::new(),
         }
@@ -128,12 +132,30 @@ impl CellHulls {
         }
         let r = (s as u32, self.pts.len() as u32);
         self.range[c as usize] = r;
+        self.spread[c as usize] = box_diagonal(&self.pts[s..]);
         r
+    }
+
+    /// How far apart two points of cell `c` can be (the diagonal of its
+    /// control points' box; `∞` when the cell has no hull or it is not made
+    /// yet): a curve cell below the far phase's point tolerance is a point
+    /// (a trim curve along a collapsed side of its patch, at a pole).
+    pub(super) fn spread(&self, c: u32) -> f64 {
+        self.spread[c as usize]
     }
 
     pub(super) fn get(&self, r: (u32, u32)) -> &[Vec3] {
         &self.pts[r.0 as usize..r.1 as usize]
     }
+}
+
+/// The diagonal of the box of `pts` (`∞` when empty).
+fn box_diagonal(pts: &[Vec3]) -> f64 {
+    let Some(first) = pts.first() else {
+        return f64::INFINITY;
+    };
+    let (lo, hi) = pts.iter().fold((*first, *first), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
+    (hi - lo).norm()
 }
 
 /// Whether the rectangle `q` of a piece's parameters lies wholly outside

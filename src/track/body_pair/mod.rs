@@ -573,6 +573,7 @@ impl BodyPairTracker {
                 boxes_b: &self.boxes_b,
                 rel: &rel,
                 contact: 1e-9 * self.scale,
+                point: 1e-9 * self.scale,
                 cfg: pair_cell_config(&self.cfg),
                 skip,
                 dom,

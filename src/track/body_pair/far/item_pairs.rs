@@ -6,6 +6,7 @@ use super::front::{Entry, EntryKind, FRONT_DEPTH};
 use super::prune::{beaten, improves, proves_minimum, slab_dir};
 use super::warm::{Warm, ITEM_RETRY, WARM_NONE};
 use super::{Ctx, DirEntry, PairFar, PairSkip, KEPT_MIN_ITERATIONS};
+use crate::track::body_pair::hulls::CellHulls;
 use crate::track::body_pair::kept::{pair_gap, KeptLeaves};
 
 /// The most leaf pairs a kept-region bound tries ([`pair_gap`]).
@@ -268,18 +269,37 @@ impl PairFar {
             Some(DirEntry { x, .. }) => ([x[0], x[1]], [x[2], x[3]]),
             None => (self.xa[ca as usize], self.xb[cb as usize]),
         };
-        let xa = if xa[0].is_nan() { centre(&a.rect) } else { xa };
-        let xb = if xb[0].is_nan() { centre(&b.rect) } else { xb };
+        // a curve cell whose points lie within `ctx.point` of each other (a
+        // trim curve along a patch side collapsed to a pole) is solved as
+        // its centre's point: its parameter moves nothing, so the controller
+        // would crawl along it to its iteration cap (800 iterations a pair
+        // with the retry, on every update, on nist_pmi1 × fusee's nose)
+        let point = |hulls: &CellHulls, c: u32, item: Item| {
+            let s = hulls.spread(c);
+            (!matches!(item, Item::Piece(_)) && s <= ctx.point).then_some(s)
+        };
+        let (pt_a, pt_b) = (point(&self.hulls_a, ca, a.item), point(&self.hulls_b, cb, b.item));
+        let held = |r: [f64; 4], on: bool| {
+            let m = 0.5 * (r[0] + r[1]);
+            if on {
+                [m, m, r[2], r[3]]
+            } else {
+                r
+            }
+        };
+        let (rect_a, rect_b) = (held(a.rect, pt_a.is_some()), held(b.rect, pt_b.is_some()));
+        let xa = if xa[0].is_nan() || pt_a.is_some() { centre(&a.rect) } else { xa };
+        let xb = if xb[0].is_nan() || pt_b.is_some() { centre(&b.rect) } else { xb };
         let (sa, sb) = (
             SideRef {
                 body: ctx.a,
                 item: a.item,
-                rect: a.rect,
+                rect: rect_a,
             },
             SideRef {
                 body: ctx.b,
                 item: b.item,
-                rect: b.rect,
+                rect: rect_b,
             },
         );
         let mut sol = solve_pair(&ctx.cfg, sa, sb, ctx.rel, [xa[0], xa[1], xb[0], xb[1]]);
@@ -340,7 +360,8 @@ impl PairFar {
         }
         let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
         if unimodal {
-            c.d.max(lb)
+            // a held point stands for its cell within its spread
+            (c.d - pt_a.unwrap_or(0.0) - pt_b.unwrap_or(0.0)).max(lb)
         } else {
             lb
         }

@@ -202,6 +202,11 @@ pub(super) struct Ctx<'a> {
     /// bodies touch or interpenetrate; the answer is then the penetration
     /// pair, which the far phase does not find).
     pub(super) contact: f64,
+    /// A curve cell (edge or trim) whose points lie within this of each
+    /// other is solved as a point ([`PairFar::visit_cells`]): the trim
+    /// curve along a patch side collapsed to a pole, where the curve
+    /// parameter has no effect and the controller crawls to its iteration cap.
+    pub(super) point: f64,
     pub(super) cfg: TrackerConfig,
     pub(super) skip: Option<PairSkip>,
     /// With `skip = Items(pa, pb)`: the items on `pa`'s and on `pb`'s patch.
