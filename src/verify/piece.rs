@@ -294,14 +294,25 @@ impl<'s> Patch<'s> {
         let mut a8 = 0.0;
         let mut a5 = 0.0;
         for (i, l) in self.loops.iter().enumerate() {
-            // nesting depth of the loop among the others (even-odd)
-            let q = self.poly[i][0];
-            let depth = self
-                .poly
+            // nesting depth of the loop among the others (even-odd), at its
+            // point farthest from the square's sides (a loop clipped by a
+            // side runs along it, and so may the loop around it: a point
+            // there is on both and their even-odd test undecided)
+            let q = self.poly[i]
                 .iter()
-                .enumerate()
-                .filter(|&(j, pl)| j != i && inside_polyline(pl, q))
-                .count();
+                .copied()
+                .max_by(|a, b| side_distance(*a).total_cmp(&side_distance(*b)))
+                .unwrap_or([0.5, 0.5]);
+            // (a loop all along the sides is the square itself: outermost)
+            let depth = if side_distance(q) <= 1e-12 {
+                0
+            } else {
+                self.poly
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, pl)| j != i && inside_polyline(pl, q))
+                    .count()
+            };
             let sign = if depth % 2 == 0 { 1.0 } else { -1.0 };
             a8 += sign * integral(l, &G8).abs();
             a5 += sign * integral(l, &G5).abs();
@@ -478,6 +489,11 @@ impl<'s> Patch<'s> {
     }
 }
 
+/// Distance of `(s, t)` from the nearest side of the unit square.
+fn side_distance(q: [f64; 2]) -> f64 {
+    q[0].min(1.0 - q[0]).min(q[1]).min(1.0 - q[1])
+}
+
 /// Even-odd test of `q` against the closed polyline `pl`.
 fn inside_polyline(pl: &[[f64; 2]], q: [f64; 2]) -> bool {
     let mut inside = false;
@@ -609,6 +625,20 @@ pub(super) mod tests {
             .filter(|(st, _)| (st[0] - 0.6).abs() < 1e-12 && st[1] > 0.3 && st[1] < 0.7)
             .count();
         assert!(on_hole >= 1, "{samples:?}");
+    }
+
+    #[test]
+    fn a_hole_cut_by_a_side_is_nested_by_its_inner_points() {
+        // the hole [0.4, 0.6] × [0.6, 1] is cut by the side t = 1, and its
+        // loop starts on that side, where the square's loop runs too: the
+        // even-odd test there is undecided, at the loop's inner points not
+        let hole = TrimCurve::Polyline(vec![[0.4, 1.0], [0.4, 0.6], [0.6, 0.6], [0.6, 1.0], [0.4, 1.0]]);
+        let piece = holed_piece(vec![hole]);
+        let p = Patch::new(&piece).unwrap();
+        let (a, e) = p.area();
+        // the map scales areas by 6
+        let want = 6.0 * (1.0 - 0.2 * 0.4);
+        assert!((a - want).abs() < 1e-12, "{a} vs {want} ± {e}");
     }
 
     #[test]

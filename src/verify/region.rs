@@ -28,30 +28,61 @@ const G3: [(f64, f64); 3] = [
     (0.887_298_334_620_741_7, 5.0 / 18.0),
 ];
 
-/// The nodes `(s, Gauss weight, Simpson weight)` on `[0, 1]` cut into `n`
-/// intervals: each interval's three Gauss points (the middle one also
-/// carries Simpson's middle weight) and the interval ends (Simpson's end
-/// weights), for the two quadrature orders whose difference bounds the
-/// area's error.
-fn quadrature_nodes(n: usize) -> Vec<(f64, f64, f64)> {
-    let nf = n as f64;
+/// The nodes `(s, Gauss weight, Simpson weight)` on `[0, 1]` cut at `cuts`
+/// (increasing, from 0 to 1): each interval's three Gauss points (the middle
+/// one also carries Simpson's middle weight) and the interval ends
+/// (Simpson's end weights), for the two quadrature orders whose difference
+/// bounds the area's error.
+fn quadrature_nodes_on(cuts: &[f64]) -> Vec<(f64, f64, f64)> {
+    let n = cuts.len().saturating_sub(1);
     let mut pts = Vec::with_capacity(4 * n + 1);
     for i in 0..=n {
-        pts.push((
-            i as f64 / nf,
-            0.0,
-            if i == 0 || i == n { 1.0 } else { 2.0 } / (6.0 * nf),
-        ));
+        let left = if i > 0 { cuts[i] - cuts[i - 1] } else { 0.0 };
+        let right = if i < n { cuts[i + 1] - cuts[i] } else { 0.0 };
+        pts.push((cuts[i], 0.0, (left + right) / 6.0));
         if i < n {
-            pts.extend(
-                G3.iter()
-                    .enumerate()
-                    .map(|(k, &(x, w))| ((i as f64 + x) / nf, w / nf, if k == 1 { 4.0 / (6.0 * nf) } else { 0.0 })),
-            );
+            pts.extend(G3.iter().enumerate().map(|(k, &(x, w))| {
+                (
+                    cuts[i] + x * right,
+                    w * right,
+                    if k == 1 { 4.0 * right / 6.0 } else { 0.0 },
+                )
+            }));
         }
     }
     pts
 }
+
+/// The distinct knots of `surface` in `u` (`v_dir` false) or `v`: where its
+/// area element may lose smoothness (a B-spline's knots, a revolution's or
+/// an extrusion's profile knots), so that quadratures break there.
+pub(super) fn surface_breaks(surface: &Surface, v_dir: bool) -> Vec<f64> {
+    let curve_breaks = |c: &Curve| -> Vec<f64> {
+        match c {
+            Curve::BSpline(b) => {
+                let mut k = b.knots.clone();
+                k.dedup();
+                k
+            }
+            Curve::Composite(parts) => (0..=parts.len()).map(|k| k as f64).collect(),
+            _ => Vec::new(),
+        }
+    };
+    match surface {
+        Surface::BSpline(b) => {
+            let mut k = if v_dir { b.knots_v.clone() } else { b.knots_u.clone() };
+            k.dedup();
+            k
+        }
+        Surface::Trimmed { basis, .. } | Surface::Offset { basis, .. } => surface_breaks(basis, v_dir),
+        Surface::Revolution { profile, .. } if v_dir => curve_breaks(profile),
+        Surface::Extrusion { profile, .. } if !v_dir => curve_breaks(profile),
+        _ => Vec::new(),
+    }
+}
+
+/// At most this many quadrature intervals per traced curve.
+const MAX_INTERVALS: usize = 256;
 
 /// One traced point of a loop.
 #[derive(Debug, Clone, Copy)]
@@ -96,6 +127,11 @@ pub struct Region<'m> {
     /// Without a ray: every loop closes in the unwrapped plane (even-odd
     /// there), else the nearest crossing decides by its side.
     pub contractible: bool,
+    /// On a closed surface without a rim (periodic in `a`, no ray) whose
+    /// loops all close in the unwrapped plane: the face is what lies outside the loops (its loops
+    /// are holes: no outer loop, or an outer loop that runs clockwise about
+    /// the face's normal), so the even-odd test starts inside.
+    pub complement: bool,
     /// Traced loops.
     pub loops: Vec<TracedLoop>,
     /// The traced boundary curves (p-curves: `true`) for exact distances.
@@ -184,6 +220,98 @@ fn intervals(curve: &Curve) -> usize {
 }
 
 impl<'m> Region<'m> {
+    /// The unit parameters (from 0 to 1) where the quadrature along `seg`
+    /// breaks: its curve's own knots and, for a straight p-curve, where it
+    /// crosses the surface's knots (a B-spline's area element is smooth only
+    /// between them, and a Gauss rule across a knot loses its order); the
+    /// longest spans are then halved up to the curve's usual number of
+    /// intervals ([`intervals`], at least `min_n`), at most [`MAX_INTERVALS`].
+    fn segment_cuts(&self, seg: &CurveSegment, param: bool, min_n: usize) -> Vec<f64> {
+        let (t0, t1) = (seg.t0, seg.t1);
+        let len = t1 - t0;
+        let n = intervals(&seg.curve).max(min_n);
+        let unit = |t: f64| if seg.forward { (t - t0) / len } else { (t1 - t) / len };
+        let mut inner: Vec<f64> = Vec::new();
+        match &seg.curve {
+            Curve::BSpline(b) => inner.extend(b.knots.iter().map(|&k| unit(k))),
+            Curve::Composite(parts) => inner.extend((1..parts.len()).map(|k| unit(k as f64))),
+            Curve::Line { origin, dir } if param => {
+                for (o, d, v_dir) in [(origin.x, dir.x, false), (origin.y, dir.y, true)] {
+                    if d != 0.0 {
+                        inner.extend(
+                            surface_breaks(&self.face.surface, v_dir)
+                                .iter()
+                                .map(|&k| unit((k - o) / d)),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+        inner.retain(|x| x.is_finite() && *x > 1e-9 && *x < 1.0 - 1e-9);
+        inner.sort_by(f64::total_cmp);
+        let mut cuts = vec![0.0];
+        for x in inner {
+            if x - cuts[cuts.len() - 1] > 1e-9 {
+                cuts.push(x);
+            }
+        }
+        cuts.push(1.0);
+        if cuts.len() > MAX_INTERVALS + 1 {
+            return (0..=MAX_INTERVALS).map(|i| i as f64 / MAX_INTERVALS as f64).collect();
+        }
+        while cuts.len() < n + 1 {
+            let (i, _) = cuts
+                .windows(2)
+                .enumerate()
+                .map(|(i, w)| (i, w[1] - w[0]))
+                .fold((0, 0.0), |b, c| if c.1 > b.1 { c } else { b });
+            cuts.insert(i + 1, 0.5 * (cuts[i] + cuts[i + 1]));
+        }
+        cuts
+    }
+
+    /// The trace of `seg` (a p-curve when `param`) at unit parameter `x`:
+    /// `(a, b)` (unwrapped near `near`), the 3-D point, `d(a, b)/dx`, the
+    /// 3-D speed `|dP/dx|` and how far a 3-D curve's point lies off the
+    /// surface (0 for a p-curve).
+    pub(super) fn trace_at(
+        &self,
+        seg: &CurveSegment,
+        param: bool,
+        x: f64,
+        near: Option<[f64; 2]>,
+    ) -> ([f64; 2], Vec3, [f64; 2], f64, f64) {
+        let cp = seg.eval_unit(x);
+        if param {
+            let mut ab = self.to_ab(cp.p.x, cp.p.y);
+            if let Some(h) = near {
+                for k in 0..2 {
+                    if let Some(per) = self.period[k] {
+                        ab[k] += ((h[k] - ab[k]) / per).round() * per;
+                    }
+                }
+            }
+            let p = self.face.surface.eval(cp.p.x, cp.p.y);
+            let d = self.to_ab(cp.d1.x, cp.d1.y);
+            let (_, sa, sb) = self.derivs(ab);
+            (ab, p, d, (sa * d[0] + sb * d[1]).norm(), 0.0)
+        } else {
+            let (ab, off) = self.project_near(&cp.p, near, 1e-7 * (1.0 + cp.p.norm()));
+            // (a', b') from S_a a' + S_b b' = C' (least squares)
+            let (_, sa, sb) = self.derivs(ab);
+            let (g11, g12, g22) = (sa.dot(&sa), sa.dot(&sb), sb.dot(&sb));
+            let (r1, r2) = (sa.dot(&cp.d1), sb.dot(&cp.d1));
+            let det = g11 * g22 - g12 * g12;
+            let d = if det > 1e-300 {
+                [(r1 * g22 - r2 * g12) / det, (r2 * g11 - r1 * g12) / det]
+            } else {
+                [0.0, 0.0]
+            };
+            (ab, cp.p, d, cp.d1.norm(), off)
+        }
+    }
+
     /// Maps `(u, v)` to `(a, b)`.
     pub fn to_ab(&self, u: f64, v: f64) -> [f64; 2] {
         if self.swap {
@@ -243,7 +371,9 @@ impl<'m> Region<'m> {
         ));
         let (a, b) = (self.to_ab(from[0], from[1]), self.to_ab(to[0], to[1]));
         let mut nodes = Vec::new();
-        for (s, wg, ws) in quadrature_nodes(8) {
+        let line = self.segments[self.segments.len() - 1].0.clone();
+        let cuts = self.segment_cuts(&line, true, 8);
+        for (s, wg, ws) in quadrature_nodes_on(&cuts) {
             let ab = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
             let (u, v) = self.to_uv(ab);
             if wg > 0.0 {
@@ -277,6 +407,7 @@ impl<'m> Region<'m> {
             period,
             ray: None,
             contractible: false,
+            complement: false,
             loops: Vec::new(),
             segments: Vec::new(),
             bbox: [[f64::INFINITY; 2], [f64::NEG_INFINITY; 2]],
@@ -297,7 +428,9 @@ impl<'m> Region<'m> {
                 }
             }
         }
-        for l in &loops {
+        // the traced loop of the declared outer loop
+        let mut outer_traced: Option<usize> = None;
+        for (li, l) in loops.iter().enumerate() {
             let mut tl = TracedLoop::default();
             let mut prev: Option<[f64; 2]> = None;
             // the loop's curves with their end points (3-D)
@@ -338,19 +471,33 @@ impl<'m> Region<'m> {
             // keep the chain connected whatever the file's directions: the
             // first curve ends where the second one meets it, each next one
             // starts where the previous one ends
+            // (a closed curve, whose ends meet, cannot be turned by its ends:
+            // rounding would decide; it keeps the file's direction)
+            let closed = |c: &(CurveSegment, bool, bool, Vec3, Vec3)| {
+                let reach = [0.25, 0.5, 0.75]
+                    .iter()
+                    .map(|&x| {
+                        let q = c.0.eval_unit(x).p;
+                        let q = if c.1 { face.surface.eval(q.x, q.y) } else { q };
+                        (q - c.3).norm()
+                    })
+                    .fold(0.0, f64::max);
+                (c.4 - c.3).norm() <= 1e-3 * reach
+            };
             if chain.len() >= 2 {
                 let (a0, a1) = (chain[0].3, chain[0].4);
                 let (b0, b1) = (chain[1].3, chain[1].4);
                 let to_next = |p: Vec3| (p - b0).norm().min((p - b1).norm());
-                if to_next(a0) < 0.5 * to_next(a1) {
+                if to_next(a0) < 0.5 * to_next(a1) && !closed(&chain[0]) {
                     let c = &mut chain[0];
                     c.0.forward = !c.0.forward;
                     std::mem::swap(&mut c.3, &mut c.4);
                 }
                 for i in 1..chain.len() {
                     let pp = chain[i - 1].4;
+                    let turn = !closed(&chain[i]);
                     let c = &mut chain[i];
-                    if (c.4 - pp).norm() < 0.5 * (c.3 - pp).norm() {
+                    if turn && (c.4 - pp).norm() < 0.5 * (c.3 - pp).norm() {
                         c.0.forward = !c.0.forward;
                         std::mem::swap(&mut c.3, &mut c.4);
                     }
@@ -362,48 +509,16 @@ impl<'m> Region<'m> {
                 r.uncertainty = r.uncertainty.max((next.3 - chain[i].4).norm());
             }
             for (seg, param, seam, _, _) in chain {
-                let n = intervals(&seg.curve);
-                for (s, wg, ws) in quadrature_nodes(n) {
-                    let cp = seg.eval_unit(s);
-                    let (ab, p, d) = if param {
-                        let mut ab = r.to_ab(cp.p.x, cp.p.y);
-                        if let Some(h) = prev {
-                            for k in 0..2 {
-                                if let Some(per) = period[k] {
-                                    ab[k] += ((h[k] - ab[k]) / per).round() * per;
-                                }
-                            }
-                        }
-                        let p = face.surface.eval(cp.p.x, cp.p.y);
-                        let d = r.to_ab(cp.d1.x, cp.d1.y);
-                        (ab, p, d)
-                    } else {
-                        let (ab, off) = r.project_near(&cp.p, prev, 1e-7 * (1.0 + cp.p.norm()));
-                        // the file's own 3-D edge off the face's surface (Open
-                        // CASCADE raises the edge's tolerance to this): no trim
-                        // on the surface can follow the edge closer
-                        if off.is_finite() {
-                            r.uncertainty = r.uncertainty.max(off);
-                        }
-                        // (a', b') from S_a a' + S_b b' = C' (least squares)
-                        let (_, sa, sb) = r.derivs(ab);
-                        let (g11, g12, g22) = (sa.dot(&sa), sa.dot(&sb), sb.dot(&sb));
-                        let (r1, r2) = (sa.dot(&cp.d1), sb.dot(&cp.d1));
-                        let det = g11 * g22 - g12 * g12;
-                        let d = if det > 1e-300 {
-                            [(r1 * g22 - r2 * g12) / det, (r2 * g11 - r1 * g12) / det]
-                        } else {
-                            [0.0, 0.0]
-                        };
-                        (ab, cp.p, d)
-                    };
+                let cuts = r.segment_cuts(&seg, param, 0);
+                for (s, wg, ws) in quadrature_nodes_on(&cuts) {
+                    let (ab, p, d, len, off) = r.trace_at(&seg, param, s, prev);
+                    // the file's own 3-D edge off the face's surface (Open
+                    // CASCADE raises the edge's tolerance to this): no trim
+                    // on the surface can follow the edge closer
+                    if off.is_finite() {
+                        r.uncertainty = r.uncertainty.max(off);
+                    }
                     if wg > 0.0 {
-                        let len = if param {
-                            let (_, sa, sb) = r.derivs(ab);
-                            (sa * d[0] + sb * d[1]).norm()
-                        } else {
-                            cp.d1.norm()
-                        };
                         r.perimeter += len * wg;
                     }
                     prev = Some(ab);
@@ -427,6 +542,9 @@ impl<'m> Region<'m> {
                         r.bbox[0][k] = r.bbox[0][k].min(n.ab[k]);
                         r.bbox[1][k] = r.bbox[1][k].max(n.ab[k]);
                     }
+                }
+                if li == 0 && face.outer.is_some() {
+                    outer_traced = Some(r.loops.len());
                 }
                 r.loops.push(tl);
             }
@@ -535,6 +653,25 @@ impl<'m> Region<'m> {
             };
         }
         r.contractible = r.loops_contractible();
+        if r.ray.is_none() && r.contractible && r.period[0].is_some() {
+            // (a face made only of holes is what lies outside them, as the
+            // preparation and the importer read it; a declared outer loop
+            // encloses the face on its side: the face's sense tells)
+            r.complement = match outer_traced {
+                None => face.outer.is_none(),
+                Some(oi) => {
+                    let l = &r.loops[oi].nodes;
+                    let n = l.len();
+                    let twice: f64 = (0..n)
+                        .map(|i| {
+                            let (p, q) = (l[i].ab, l[(i + 1) % n].ab);
+                            p[0] * q[1] - q[0] * p[1]
+                        })
+                        .sum();
+                    (twice > 0.0) != sense_left
+                }
+            };
+        }
         // each loop's side: probe beside a few of its segments
         for li in 0..r.loops.len() {
             let left = match (r.ray, r.contractible) {
@@ -543,7 +680,50 @@ impl<'m> Region<'m> {
             };
             r.loops[li].left = left;
         }
+        // a seam (an edge the face uses twice) lies inside the face: where the
+        // side from the face's sense puts the points beside a loop's seam
+        // outside, the loop runs against the face's sense (an exporter's
+        // wrong bound flag, as Open CASCADE's areas show): the seam decides
+        if r.ray.is_none() && !r.contractible {
+            for li in 0..r.loops.len() {
+                let Some(probe) = r.seam_probe(li) else { continue };
+                if !probe.iter().all(|&q| r.contains(q)) {
+                    r.loops[li].left = !r.loops[li].left;
+                    if !probe.iter().all(|&q| r.contains(q)) {
+                        r.loops[li].left = !r.loops[li].left;
+                    }
+                }
+            }
+        }
         Some(r)
+    }
+
+    /// Two points just beside the middle of loop `li`'s seam (one on each
+    /// side), or `None` when the loop has no seam.
+    fn seam_probe(&self, li: usize) -> Option<[[f64; 2]; 2]> {
+        let l = &self.loops[li];
+        let n = l.nodes.len();
+        let steps: Vec<usize> = (0..n)
+            .filter(|&i| {
+                let (p, q) = (&l.nodes[i], &l.nodes[(i + 1) % n]);
+                p.seam && q.seam && p.seg == q.seg && !self.wraps(p.ab, q.ab) && p.ab != q.ab
+            })
+            .collect();
+        let &i = steps.get(steps.len() / 2)?;
+        let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
+        let m = [0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1])];
+        let len = (q[0] - p[0]).hypot(q[1] - p[1]);
+        let ext = |k: usize| {
+            self.period[k]
+                .unwrap_or((self.bbox[1][k] - self.bbox[0][k]).abs())
+                .max(1e-12)
+        };
+        let d = 1e-4 * ext(0).max(ext(1));
+        let nrm = [-(q[1] - p[1]) / len, (q[0] - p[0]) / len];
+        Some([
+            [m[0] + d * nrm[0], m[1] + d * nrm[1]],
+            [m[0] - d * nrm[0], m[1] - d * nrm[1]],
+        ])
     }
 }
 
@@ -616,6 +796,161 @@ mod tests {
         assert!((a - 4.0).abs() < 1e-12, "{a} ± {e}");
         assert!(r.segments.iter().all(|s| s.1), "traced on the p-curves");
         assert!(r.contains([1.0, 1.0]) && !r.contains([3.0, 1.0]));
+    }
+
+    /// A coedge on 3-D edge `e` (no p-curve).
+    fn on_edge(e: usize, forward: bool) -> Coedge {
+        Coedge {
+            edge: Some(e),
+            forward,
+            pcurve: None,
+            curve: None,
+            pcurve_preferred: false,
+            source: 0,
+        }
+    }
+
+    /// A coedge on the `(u, v)` line from `a` to `b` only (an IGES 142 free
+    /// curve with its parameter-space curve).
+    fn on_pline(a: [f64; 2], b: [f64; 2]) -> Coedge {
+        Coedge {
+            edge: None,
+            forward: true,
+            pcurve: Some(CurveSegment {
+                curve: Curve::Line {
+                    origin: Vec3::new(a[0], a[1], 0.0),
+                    dir: Vec3::new(b[0] - a[0], b[1] - a[1], 0.0),
+                },
+                t0: 0.0,
+                t1: 1.0,
+                forward: true,
+            }),
+            curve: None,
+            pcurve_preferred: false,
+            source: 0,
+        }
+    }
+
+    fn face_model(surface: Surface, outer: Option<Vec<Coedge>>, inner: Vec<Vec<Coedge>>, edges: Vec<Edge>) -> Model {
+        let mut m = Model::new(SourceFormat::Step, "face");
+        m.edges = edges;
+        m.faces.push(Face {
+            surface,
+            same_sense: true,
+            outer: outer.map(|coedges| Loop { coedges, source: 0 }),
+            inner: inner.into_iter().map(|coedges| Loop { coedges, source: 0 }).collect(),
+            source: 1,
+        });
+        m
+    }
+
+    fn edge(curve: Curve, t0: f64, t1: f64) -> Edge {
+        Edge {
+            curve,
+            t0,
+            t1,
+            start: None,
+            end: None,
+            faces: vec![0],
+            source: 0,
+        }
+    }
+
+    #[test]
+    fn a_closed_edge_keeps_its_direction_in_the_chain() {
+        // the band 0 ≤ z ≤ 1 of the unit cylinder: seam down, bottom circle,
+        // seam up, top circle backwards; the top circle's ends differ by
+        // rounding only (sin 2π ≠ 0), which must not turn it round (the loop
+        // would wind twice and enclose nothing)
+        let circle = |z: f64| Curve::Circle {
+            frame: Frame {
+                origin: Vec3::new(0.0, 0.0, z),
+                ..Frame::world()
+            },
+            radius: 1.0,
+        };
+        let tau = std::f64::consts::TAU;
+        let seam = Curve::Line {
+            origin: Vec3::new(1.0, 0.0, 0.0),
+            dir: Vec3::new(0.0, 0.0, 1.0),
+        };
+        let m = face_model(
+            Surface::Cylinder {
+                frame: Frame::world(),
+                radius: 1.0,
+            },
+            Some(vec![
+                on_edge(1, false),
+                on_edge(0, true),
+                on_edge(1, true),
+                on_edge(2, false),
+            ]),
+            Vec::new(),
+            vec![
+                edge(circle(0.0), 0.0, tau),
+                edge(seam, 0.0, 1.0),
+                edge(circle(1.0), 0.0, tau),
+            ],
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (a, e) = r.area();
+        assert!((a - tau).abs() < 1e-9, "{a} ± {e}");
+        assert!(r.contains([1.0, 0.5]) && !r.contains([1.0, 1.5]) && !r.contains([1.0, -0.5]));
+    }
+
+    #[test]
+    fn a_strip_once_round_a_cylinder_is_split_at_the_seam_line() {
+        // the parallelogram (−2π, 0), (0, 1), (0, 1.5), (−2π, 0.5) of the unit
+        // cylinder: a helical strip of area π whose loop spans the whole
+        // period, so that the seam line of the area crosses its helices
+        // inside a quadrature interval, where F jumps by the period's area
+        let tau = std::f64::consts::TAU;
+        let c = [[-tau, 0.0], [0.0, 1.0], [0.0, 1.5], [-tau, 0.5]];
+        let m = face_model(
+            Surface::Cylinder {
+                frame: Frame::world(),
+                radius: 1.0,
+            },
+            Some((0..4).map(|k| on_pline(c[k], c[(k + 1) % 4])).collect()),
+            Vec::new(),
+            Vec::new(),
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (a, e) = r.area();
+        let want = std::f64::consts::PI;
+        assert!((a - want).abs() < 1e-9, "{a} vs {want} ± {e}");
+        assert!(e < 1e-6, "{e}");
+    }
+
+    #[test]
+    fn a_sphere_with_a_hole_and_no_outer_loop_is_what_lies_outside_it() {
+        // the unit sphere less the cap of angular radius 0.3 about +x (a hole
+        // whose loop closes in the parameter plane; no outer loop)
+        let (c, sn) = (0.3f64.cos(), 0.3f64.sin());
+        let hole = Curve::Circle {
+            frame: Frame {
+                origin: Vec3::new(c, 0.0, 0.0),
+                x: Vec3::new(0.0, 0.0, 1.0),
+                y: Vec3::new(0.0, 1.0, 0.0),
+                z: Vec3::new(-1.0, 0.0, 0.0),
+            },
+            radius: sn,
+        };
+        let m = face_model(
+            Surface::Sphere {
+                frame: Frame::world(),
+                radius: 1.0,
+            },
+            None,
+            vec![vec![on_edge(0, true)]],
+            vec![edge(hole, 0.0, std::f64::consts::TAU)],
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (a, e) = r.area();
+        let cap = std::f64::consts::TAU * (1.0 - c);
+        let want = 4.0 * std::f64::consts::PI - cap;
+        assert!((a - want).abs() < 1e-6, "{a} vs {want} ± {e}");
+        assert!(!r.contains([0.0, 0.0]) && r.contains([std::f64::consts::PI, 0.0]));
     }
 
     #[test]

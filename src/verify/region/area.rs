@@ -8,28 +8,14 @@
 //! against 8 Gauss points).
 
 use super::Region;
+use super::G3;
 use crate::import::model::Surface;
 use crate::verify::piece::{G5, G8};
 
 impl Region<'_> {
-    /// Knot values of a B-spline in `a` (breaks for the quadrature of `F`).
+    /// Knot values of the surface in `a` (breaks for the quadrature of `F`).
     pub(super) fn knot_breaks(&self) -> Vec<f64> {
-        let mut s = self.surface();
-        while let Surface::Trimmed { basis, .. } = s {
-            s = basis;
-        }
-        match s {
-            Surface::BSpline(b) => {
-                let mut k: Vec<f64> = if self.swap {
-                    b.knots_v.clone()
-                } else {
-                    b.knots_u.clone()
-                };
-                k.dedup();
-                k
-            }
-            _ => Vec::new(),
-        }
+        super::surface_breaks(self.surface(), self.swap)
     }
 
     /// `J(a, b)`.
@@ -98,17 +84,98 @@ impl Region<'_> {
         sign * s
     }
 
+    /// The quadrature interval of loop `li` starting at node `i` (nodes `i`
+    /// to `i + 4` on one traced curve) when it crosses the seam line
+    /// `a = a0 (mod P)` once: `∫ F db` over it split at the exact crossing
+    /// (`F` jumps by the period's integral there, which no rule across the
+    /// jump integrates), by 8-point Gauss and (the error estimate's second
+    /// rule) 3-point Gauss on both sides, less the Simpson shares its end
+    /// nodes carry, and `b` at the crossing. `None` when it does not cross
+    /// exactly once.
+    fn split_at_seam(&self, li: usize, i: usize) -> Option<(f64, f64, f64)> {
+        let p = self.period[0]?;
+        let l = &self.loops[li];
+        let nodes = l.nodes.get(i..=i + 4)?;
+        let (s, e) = (&nodes[0], &nodes[4]);
+        if s.wg != 0.0 || e.wg != 0.0 || s.seg != e.seg || s.seam || nodes[1..4].iter().any(|n| n.wg == 0.0) {
+            return None;
+        }
+        if nodes.windows(2).any(|w| self.wraps(w[0].ab, w[1].ab)) {
+            return None;
+        }
+        let k = |a: f64| ((a - self.a0) / p).floor();
+        let (k0, k4) = (k(s.ab[0]), k(e.ab[0]));
+        if (k0 - k4).abs() != 1.0 || nodes.iter().any(|n| k(n.ab[0]) != k0 && k(n.ab[0]) != k4) {
+            return None;
+        }
+        let target = self.a0 + k0.max(k4) * p;
+        let (seg, param) = self.segments.get(s.seg)?;
+        let at = |x: f64| {
+            let near = if x - s.x < e.x - x { s.ab } else { e.ab };
+            let (ab, _, d, _, _) = self.trace_at(seg, *param, x, Some(near));
+            (ab, d)
+        };
+        // bisection on the traced curve (the sides of the seam by a)
+        let below0 = s.ab[0] < target;
+        let (mut lo, mut hi) = (s.x, e.x);
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if mid <= lo || mid >= hi {
+                break;
+            }
+            if (at(mid).0[0] < target) == below0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let xs = 0.5 * (lo + hi);
+        let b_cross = at(xs).0[1];
+        let rule = |g: &[(f64, f64)]| {
+            let mut sum = 0.0;
+            for (x0, x1) in [(s.x, xs), (xs, e.x)] {
+                for &(x, w) in g {
+                    let (ab, d) = at(x0 + x * (x1 - x0));
+                    sum += w * (x1 - x0) * self.f(ab[0], ab[1], &G8) * d[1];
+                }
+            }
+            sum
+        };
+        let h = e.x - s.x;
+        let ends = (h / 6.0) * (self.f(s.ab[0], s.ab[1], &G8) * s.db + self.f(e.ab[0], e.ab[1], &G8) * e.db);
+        Some((rule(&G8), rule(&G3) - ends, b_cross))
+    }
+
     /// The face's trimmed area, mm², from the Model's boundary, and an
     /// estimate of its quadrature error.
     pub fn area(&self) -> (f64, f64) {
         let (mut sum_g, mut sum_s) = (0.0, 0.0);
         let mut f_err = 0.0f64;
         let mut seam_b: Vec<f64> = Vec::new();
-        for l in &self.loops {
+        for (li, l) in self.loops.iter().enumerate() {
             let sign = if l.left { 1.0 } else { -1.0 };
             let n = l.nodes.len();
+            // intervals across the seam line: integrated apart (their steps
+            // and inner nodes skipped below)
+            let (mut inside_split, mut inner_node) = (vec![false; n], vec![false; n]);
+            if self.period[0].is_some() {
+                let mut i = 0;
+                while i + 4 < n {
+                    match self.split_at_seam(li, i) {
+                        Some((g, s, b)) => {
+                            sum_g += sign * g;
+                            sum_s += sign * s;
+                            seam_b.push(b);
+                            inside_split[i..i + 4].iter_mut().for_each(|x| *x = true);
+                            inner_node[i + 1..i + 4].iter_mut().for_each(|x| *x = true);
+                            i += 4;
+                        }
+                        None => i += 1,
+                    }
+                }
+            }
             for (i, nd) in l.nodes.iter().enumerate() {
-                if !nd.seam && nd.db != 0.0 && (nd.wg > 0.0 || nd.ws > 0.0) {
+                if !nd.seam && !inner_node[i] && nd.db != 0.0 && (nd.wg > 0.0 || nd.ws > 0.0) {
                     let f = self.f(nd.ab[0], nd.ab[1], &G8);
                     sum_g += sign * f * nd.db * nd.wg;
                     sum_s += sign * f * nd.db * nd.ws;
@@ -121,7 +188,7 @@ impl Region<'_> {
                 // seam crossings (a = a0 mod P) between consecutive nodes
                 if let Some(p) = self.period[0] {
                     let q = l.nodes[(i + 1) % n].ab;
-                    if (nd.seam && l.nodes[(i + 1) % n].seam) || self.wraps(nd.ab, q) {
+                    if (nd.seam && l.nodes[(i + 1) % n].seam) || self.wraps(nd.ab, q) || inside_split[i] {
                         continue;
                     }
                     let (k0, k1) = (((nd.ab[0] - self.a0) / p).floor(), ((q[0] - self.a0) / p).floor());
@@ -133,7 +200,7 @@ impl Region<'_> {
                 }
             }
         }
-        let mut strip = 0.0;
+        let (mut strip, mut strip_err) = (0.0, 0.0);
         if let Some(p) = self.period[0] {
             // the seam line a = a0 + P: inside intervals along b
             let (blo, bhi) = match self.period[1] {
@@ -159,22 +226,47 @@ impl Region<'_> {
             cuts.push(bhi);
             cuts.sort_by(f64::total_cmp);
             cuts.dedup();
+            // the strip's far side: a period on, or the end of the natural
+            // range of a face with no boundary on a surface whose range is
+            // short of its period (an IGES 120 swept to 6.28318)
+            let a_end = if self.loops.is_empty() {
+                self.bbox[1][0].min(self.a0 + p * (1.0 - 1e-15))
+            } else {
+                self.a0 + p * (1.0 - 1e-15)
+            };
+            // the surface's knots in b break the quadrature (not the sides)
+            let knots: Vec<f64> = super::surface_breaks(self.surface(), !self.swap)
+                .into_iter()
+                .filter(|&k| k > blo && k < bhi)
+                .collect();
             for w in cuts.windows(2) {
                 let (b0, b1) = (w[0], w[1]);
                 if b1 - b0 <= 0.0 || !self.contains([self.a0, 0.5 * (b0 + b1)]) {
                     continue;
                 }
-                let k = 4;
-                let h = (b1 - b0) / k as f64;
-                for i in 0..k {
-                    for &(x, wt) in &G8 {
-                        strip += wt * h * self.f(self.a0 + p * (1.0 - 1e-15), b0 + (i as f64 + x) * h, &G8);
+                let mut spans = vec![b0];
+                spans.extend(knots.iter().copied().filter(|&k| k > b0 && k < b1));
+                spans.push(b1);
+                for sp in spans.windows(2) {
+                    let k = 4;
+                    let h = (sp[1] - sp[0]) / k as f64;
+                    let fp = |b: f64| self.f(a_end, b, &G8);
+                    for i in 0..k {
+                        let (mut s8, mut s5) = (0.0, 0.0);
+                        for &(x, wt) in &G8 {
+                            s8 += wt * h * fp(sp[0] + (i as f64 + x) * h);
+                        }
+                        for &(x, wt) in &G5 {
+                            s5 += wt * h * fp(sp[0] + (i as f64 + x) * h);
+                        }
+                        strip += s8;
+                        strip_err += (s8 - s5).abs();
                     }
                 }
             }
         }
         let area = sum_g + strip;
-        let err = (sum_g - sum_s).abs() + f_err * area.abs() + 1e-12 * area.abs();
+        let err = (sum_g - sum_s).abs() + strip_err + f_err * area.abs() + 1e-12 * area.abs();
         (area, err)
     }
 }

@@ -176,7 +176,7 @@ impl Region<'_> {
     /// Even-odd in the unwrapped plane for loops that close there: each loop
     /// tested with the copies of the point that fall in its box.
     fn contains_tiled(&self, ab: [f64; 2]) -> bool {
-        let mut inside = false;
+        let mut inside = self.complement;
         for (li, l) in self.loops.iter().enumerate() {
             let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
             for n in &l.nodes {
