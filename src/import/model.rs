@@ -311,11 +311,16 @@ pub struct Loop {
 
 impl Loop {
     /// The same loop traversed the other way: coedges in reverse order, each
-    /// coedge (its edge use, p-curve and free curve) reversed.
+    /// coedge reversed. A shared edge's use turns (`forward`) with its
+    /// p-curve; a free coedge (no shared edge) is traversed as its segments
+    /// say, so its p-curve and 3-D curve segments turn and its `forward`
+    /// stays (turning both would leave its direction as it was).
     pub fn reverse(&mut self) {
         self.coedges.reverse();
         for c in &mut self.coedges {
-            c.forward = !c.forward;
+            if c.edge.is_some() {
+                c.forward = !c.forward;
+            }
             if let Some(s) = c.pcurve.as_mut() {
                 s.forward = !s.forward;
             }
@@ -471,5 +476,54 @@ impl Model {
             vertex_loops: Vec::new(),
             dropped: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line_segment(from: Vec3, to: Vec3) -> CurveSegment {
+        CurveSegment {
+            curve: Curve::Line {
+                origin: from,
+                dir: to - from,
+            },
+            t0: 0.0,
+            t1: 1.0,
+            forward: true,
+        }
+    }
+
+    #[test]
+    fn reversing_a_loop_turns_each_free_coedge_and_each_edge_use() {
+        let (a, b) = (Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0));
+        let free = Coedge {
+            edge: None,
+            forward: true,
+            pcurve: Some(line_segment(a, b)),
+            curve: Some(line_segment(a, b)),
+            pcurve_preferred: false,
+            source: 1,
+        };
+        let shared = Coedge {
+            edge: Some(0),
+            curve: None,
+            ..free.clone()
+        };
+        let mut l = Loop {
+            coedges: vec![free, shared],
+            source: 0,
+        };
+        l.reverse();
+        // the free coedge is traversed as its segments say: from b to a now
+        let f = &l.coedges[1];
+        assert!(f.forward);
+        for s in [f.pcurve.as_ref().unwrap(), f.curve.as_ref().unwrap()] {
+            assert!((s.point_at(0.0) - b).norm() < 1e-15 && (s.point_at(1.0) - a).norm() < 1e-15);
+        }
+        // the shared edge's use turns
+        assert!(!l.coedges[0].forward);
+        assert_eq!(l.coedges[0].edge, Some(0));
     }
 }

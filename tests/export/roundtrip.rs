@@ -117,7 +117,7 @@ const WAVE2_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
 fn files() -> Vec<PathBuf> {
     let crate_root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut v: Vec<PathBuf> = Vec::new();
-    for d in ["fixtures", "fixtures/voids"] {
+    for d in ["fixtures", "fixtures/voids", "fixtures/classes"] {
         if let Ok(rd) = std::fs::read_dir(crate_root.join(d)) {
             v.extend(rd.flatten().map(|e| e.path()));
         }
@@ -150,6 +150,7 @@ fn label(p: &Path) -> String {
     let dir = match dir.as_str() {
         "fixtures" => "project".to_string(),
         "voids" => "project/voids".to_string(),
+        "classes" => "project/classes".to_string(),
         "corpus" if wave2 => "wave2".to_string(),
         _ => dir,
     };

@@ -79,6 +79,18 @@ fn check(name: &str, brep: bool, untrimmed_by_occt: Option<(u64, f64)>) -> Vec<S
             continue;
         }
         if (r.distance - o.dist).abs() <= band {
+            // loose faces have no inside, but a side: Open CASCADE signs the
+            // distance by the face's normal (the IGES surface's), and the
+            // contact normal must point to the same side of the face
+            if let (Some(s), true) = (o.sdist, o.dist > band) {
+                let side = (qs[i] - r.point).dot(&r.normal);
+                if side * s <= 0.0 {
+                    failures.push(format!(
+                        "{name} point {i}: contact normal on the other side than Open CASCADE's signed distance {s} (face #{})",
+                        r.face
+                    ));
+                }
+            }
             continue;
         }
         // Open CASCADE answered from outside the trimmed faces?

@@ -139,23 +139,33 @@ impl<'a> Cmp<'a> {
     pub(super) fn segment(&mut self, path: &str, x: &CurveSegment, y: &CurveSegment, pcurve: bool) {
         let n = self.out.differences.len();
         self.segment_once(path, x, y, pcurve);
-        let either = self.o.relax.pcurve_ranges || self.o.relax.pcurve_direction;
-        if !(pcurve && either) || self.out.differences.len() == n {
+        if self.out.differences.len() == n {
             return;
         }
         let Some(r) = reversed_curve(y) else { return };
         let found = self.out.differences.split_off(n);
         let relaxed = self.out.relaxed.clone();
-        // the reversed curve traversed as `y` is (sense flag flipped), then
-        // traversed the other way
+        // the reversed curve traversed as `y` is (sense flag flipped): the
+        // same point set in the same order, so equal without relaxation (a
+        // writer may store a reversed segment as its reversed curve); then,
+        // for p-curves under the relaxation, traversed the other way
         let flipped = CurveSegment {
             forward: !r.forward,
             ..r.clone()
         };
-        for candidate in [&flipped, &r] {
+        let either = self.o.relax.pcurve_ranges || self.o.relax.pcurve_direction;
+        let candidates: &[(&CurveSegment, &'static str)] = if pcurve && either {
+            &[
+                (&flipped, "p-curve reversed (by curve)"),
+                (&r, "p-curve reversed (by curve)"),
+            ]
+        } else {
+            &[(&flipped, "curve stored reversed (same traversal)")]
+        };
+        for &(candidate, why) in candidates {
             self.segment_once(path, x, candidate, pcurve);
             if self.out.differences.len() == n {
-                *self.out.relaxed.entry("p-curve reversed (by curve)").or_insert(0) += 1;
+                *self.out.relaxed.entry(why).or_insert(0) += 1;
                 return;
             }
             self.out.differences.truncate(n);
@@ -238,6 +248,15 @@ fn reversed_curve(s: &CurveSegment) -> Option<CurveSegment> {
             origin: origin + dir * (s.t0 + s.t1),
             dir: -dir,
         },
+        Curve::Polyline(p) => {
+            let last = p.len().saturating_sub(1) as f64;
+            return Some(CurveSegment {
+                curve: Curve::Polyline(p.iter().rev().copied().collect()),
+                t0: last - s.t1,
+                t1: last - s.t0,
+                forward: s.forward,
+            });
+        }
         Curve::Composite(segs) if s.t0 == 0.0 && s.t1 == segs.len() as f64 => {
             // members in reverse order, each reversed on its own range
             Curve::Composite(segs.iter().rev().map(reversed_curve).collect::<Option<Vec<_>>>()?)

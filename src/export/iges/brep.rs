@@ -4,13 +4,13 @@
 //! placed) as one 308 definition with a 408 instance each; loose faces as
 //! root 510 faces.
 
-use super::pspace::{keep_pcurves, pmap_of, reverses_normal};
+use super::pspace::{iges_sense, keep_pcurves, pmap_of};
 use super::records::{hollerith, real};
 use super::surfaces::bounded_extrusion;
 use super::writer::W;
 use crate::export::ExportError;
 use crate::geom::{NurbsCurve, Pose, Vec3};
-use crate::import::model::{Body, BodyKind, Coedge, Curve, CurveSegment, Face, Loop, Model, Surface};
+use crate::import::model::{Body, BodyKind, Coedge, Curve, CurveSegment, Loop, Model, Surface};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -278,13 +278,6 @@ pub(super) fn face_510(
     }
     t.push(';');
     Ok(w.add(510, 1, t))
-}
-
-/// The face's sense against the IGES surface written for it (the 514 flag):
-/// the Model's sense, flipped where the IGES surface's normal is the Model
-/// surface's reversed ([`reverses_normal`]).
-fn iges_sense(face: &Face) -> bool {
-    face.same_sense != reverses_normal(&face.surface)
 }
 
 /// The direction to write a coedge's p-curve in (`true`: its own increasing

@@ -103,9 +103,12 @@ impl W {
                     self.nurbs126(&r, a + b - s.t1, a + b - s.t0, normal)
                 }
             }
-            Curve::Polyline(p) if s.forward && s.t0 == 0.0 && s.t1 == (p.len() - 1) as f64 => {
+            Curve::Polyline(p) if s.t0 == 0.0 && s.t1 == (p.len() - 1) as f64 => {
+                // a reversed polyline is the polyline of its points reversed
                 let mut t = format!("106,2,{},", p.len());
-                for q in p {
+                let points: Box<dyn Iterator<Item = &Vec3>> =
+                    if s.forward { Box::new(p.iter()) } else { Box::new(p.iter().rev()) };
+                for q in points {
                     let _ = write!(t, "{},{},{},", real(q.x), real(q.y), real(q.z));
                 }
                 t.pop();

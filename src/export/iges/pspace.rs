@@ -97,6 +97,14 @@ pub(super) fn reverses_normal(s: &Surface) -> bool {
     pmap_of(s).mirrors()
 }
 
+/// The face's sense against the IGES surface written for it (a 514 flag;
+/// for a 144 or a loose 510, which have none, whether the surface's own
+/// normal is the face's): the Model's sense, flipped where the IGES
+/// surface's normal is the Model surface's reversed ([`reverses_normal`]).
+pub(super) fn iges_sense(face: &Face) -> bool {
+    face.same_sense != reverses_normal(&face.surface)
+}
+
 pub(super) fn map_nurbs2(c: &NurbsCurve, m: &Map2) -> NurbsCurve {
     let cw =
         c.cw.iter()

@@ -2,7 +2,7 @@
 //! carry each loop as a 102 composite of p-curves and a 102 composite of 3-D
 //! curves (a body's placement as a 124 on its 144s).
 
-use super::pspace::{keep_pcurves, pmap_of, Map2};
+use super::pspace::{iges_sense, keep_pcurves, pmap_of, Map2};
 use super::surfaces::bounded_extrusion;
 use super::writer::W;
 use crate::export::ExportError;
@@ -137,7 +137,7 @@ fn face_144(w: &mut W, model: &Model, face: &Face, f: usize) -> Result<usize, Ex
             face.surface.type_name()
         ));
     }
-    if !face.same_sense {
+    if !iges_sense(face) {
         w.warnings.push(format!(
             "face {f}: reversed face; IGES 144 has no sense flag, the surface's own orientation is written"
         ));

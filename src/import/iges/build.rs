@@ -360,6 +360,7 @@ impl Reader<'_> {
                 if let Some(f) = got {
                     loose.push(m.faces.len());
                     m.faces.push(f);
+                    super::faces::orient_holes(m, m.faces.len() - 1);
                 }
             }
             108 => match self.nested(e, |r| r.face_108(e, parent))? {

@@ -8,7 +8,8 @@ use super::reader::Reader;
 use super::surfaces::{map_pcurve, SurfaceDef};
 use super::transform::Affine;
 use crate::geom::Vec3;
-use crate::import::model::{Coedge, Curve, CurveSegment, Face, Loop};
+use crate::import::eval::FaceTrim;
+use crate::import::model::{Coedge, Curve, CurveSegment, Face, Loop, Model};
 
 fn split_composite(s: CurveSegment) -> Vec<CurveSegment> {
     match s.curve {
@@ -236,11 +237,20 @@ impl Reader<'_> {
     }
 
     fn face_of(&mut self, sd: SurfaceDef, mut outer: Option<Loop>, mut inner: Vec<Loop>, e: &DirEntry) -> Face {
+        // A 144/143 face keeps its IGES surface's normal (as Open CASCADE
+        // does). Where the Model surface's parameters are the IGES ones
+        // mirrored (a 120 revolution's `(t, θ)` read as `(θ, t)`) its normal
+        // is the reversed one, so the face is reversed. The loops stay as
+        // they are: the mirror turns their direction in the parameter plane,
+        // and the reversed sense turns it back about the face's normal.
+        let same_sense = !sd.pmap.mirrors();
         let surface = sd.bounded();
         // On a surface closed in both directions a loop bounds two regions;
-        // a clockwise outer loop keeps the complement (as Open CASCADE reads it).
+        // an outer loop clockwise about the face's normal (in the IGES
+        // parameters) keeps the complement (as Open CASCADE reads it).
+        let sigma = if same_sense { 1.0 } else { -1.0 };
         if let (Some(o), periods @ (Some(_), Some(_))) = (&outer, surface.periods()) {
-            if loop_signed_area(o).is_some_and(|a| a < 0.0) && !spans_a_period(o, periods) {
+            if loop_signed_area(o).is_some_and(|a| a * sigma < 0.0) && !spans_a_period(o, periods) {
                 self.notes.push(format!(
                     "DE {}: clockwise outer boundary on a closed surface read as a hole in the whole surface",
                     e.de
@@ -250,12 +260,63 @@ impl Reader<'_> {
         }
         Face {
             surface,
-            same_sense: true,
+            same_sense,
             outer,
             inner,
             source: e.de as u64,
         }
     }
+}
+
+/// IGES gives the holes of a 144/143 face no direction (Open CASCADE's
+/// reader repairs its wires' directions); the Model's holes run clockwise
+/// about the face's normal, as STEP's bounds do, so a face written to STEP
+/// reads back with the same holes. Each hole of face `f` that runs the
+/// other way in the face's parameters (its p-curves, or its 3-D curves
+/// mapped onto the surface: [`FaceTrim`]) is reversed. On a surface closed
+/// in both directions the direction is the loop's meaning (see
+/// `face_of`) and stays; so it does for a loop that winds round a period.
+pub fn orient_holes(m: &mut Model, f: usize) {
+    let face = &m.faces[f];
+    let periods = face.surface.periods();
+    if face.inner.is_empty() || (periods.0.is_some() && periods.1.is_some()) {
+        return;
+    }
+    let sigma = if face.same_sense { 1.0 } else { -1.0 };
+    let trim = FaceTrim::new(m, face);
+    let first_hole = usize::from(face.outer.is_some());
+    if trim.loops.len() != first_hole + face.inner.len() {
+        return;
+    }
+    let counter_clockwise: Vec<bool> = trim.loops[first_hole..]
+        .iter()
+        .map(|l| {
+            let wraps = match (l.first(), l.last()) {
+                (Some(a), Some(b)) => {
+                    let far = |d: f64, t: Option<f64>| t.is_some_and(|t| d.abs() > 0.5 * t);
+                    far(b.0 - a.0, periods.0) || far(b.1 - a.1, periods.1)
+                }
+                _ => true,
+            };
+            !wraps && twice_area(l) * sigma > 0.0
+        })
+        .collect();
+    for (l, flip) in m.faces[f].inner.iter_mut().zip(counter_clockwise) {
+        if flip {
+            l.reverse();
+        }
+    }
+}
+
+/// Twice the signed area of a closed polygon in the parameter plane.
+fn twice_area(l: &[(f64, f64)]) -> f64 {
+    let n = l.len();
+    (0..n)
+        .map(|k| {
+            let (a, b) = (l[k], l[(k + 1) % n]);
+            a.0 * b.1 - b.0 * a.1
+        })
+        .sum()
 }
 
 /// Signed area of a loop's p-curves in parameter space (`None` when a coedge has none).
