@@ -116,16 +116,42 @@ pub fn curve_taylor(c: &CurvePoint, d: &Vector1<f64>) -> CurvePoint {
     }
 }
 
+/// What [`solve_piece`] returns: `(distance, point, params, mode w.r.t.
+/// the piece, iterations, converged, outward normal)`.
+pub type PieceSolve = (f64, Vec3, [f64; 2], Mode, u32, bool, Vec3);
+
 /// Closest point of piece `k` to `q` within the parameter box `rect`,
 /// started at `x0`: `(distance, point, params, mode w.r.t. the piece, iterations)`.
-pub fn solve_piece(
+pub fn solve_piece(body: &BodyGeom, cfg: &TrackerConfig, k: u32, rect: &[f64; 4], x0: [f64; 2], q: &Vec3) -> PieceSolve {
+    solve_piece_checked(body, cfg, k, rect, x0, q).0
+}
+
+/// How small `|f_u × f_v|` is, relative to the larger of `|f_u|²` and
+/// `|f_v|²`, at a [`singular`] point of a piece.
+const SINGULAR: f64 = 1e-9;
+
+/// Whether the parametrisation is singular where its derivatives are
+/// `su`, `sv`: `f_u × f_v` vanishes (a side collapsed to a point — a cone's
+/// apex, a sphere's pole — or a cusp), so the surface has no normal there
+/// and a stationary point of the parametrised distance need not be one of
+/// the distance on the surface. At a cone's apex the distance does not
+/// change along the collapsed side (`f_u = 0`), so a solve that reaches the
+/// apex stays there whenever `f_v` leads away from the query at its `u`,
+/// although the generator at another `u` leads nearer (iges_catia5r14_cone).
+#[inline]
+fn singular(su: &Vec3, sv: &Vec3) -> bool {
+    su.cross(sv).norm() <= SINGULAR * su.norm_squared().max(sv.norm_squared())
+}
+
+/// [`solve_piece`] and whether its end point is [`singular`].
+fn solve_piece_checked(
     body: &BodyGeom,
     cfg: &TrackerConfig,
     k: u32,
     rect: &[f64; 4],
     x0: [f64; 2],
     q: &Vec3,
-) -> (f64, Vec3, [f64; 2], Mode, u32, bool, Vec3) {
+) -> (PieceSolve, bool) {
     let surf = &body.pieces[k as usize].surface;
     let lo = Vector2::new(rect[0], rect[2]);
     let hi = Vector2::new(rect[1], rect[3]);
@@ -145,15 +171,19 @@ pub fn solve_piece(
     let on = |a: f64| a <= 0.0 || a >= 1.0;
     let active = [out.active[0] && on(x[0]), out.active[1] && on(x[1])];
     let mode = mode_of(&x, &active, &Vector2::zeros());
-    let normal = body.outward_from(k, &out.state.su.cross(&out.state.sv), [x[0], x[1]]);
+    let (su, sv) = (out.state.su, out.state.sv);
+    let normal = body.outward_from(k, &su.cross(&sv), [x[0], x[1]]);
     (
-        (p - q).norm(),
-        p,
-        [x[0], x[1]],
-        mode,
-        out.iterations,
-        out.converged,
-        normal,
+        (
+            (p - q).norm(),
+            p,
+            [x[0], x[1]],
+            mode,
+            out.iterations,
+            out.converged,
+            normal,
+        ),
+        singular(&su, &sv),
     )
 }
 
@@ -390,21 +420,25 @@ impl FarState {
         };
         self.solved += 1;
         let x0 = self.cell_x[c as usize];
-        let (mut x, mut bound, iters, d) = solve_cell(body, cfg, c, x0, lb, q, best);
+        let r = &body.cells[c as usize].rect;
+        let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        let (mut x, mut bound, iters, d, mut at_singular) = solve_cell(body, cfg, c, x0, lb, q, best);
         self.iterations += iters;
-        if held_on_side(body, c, &x0, &x, bound, d, best) {
-            // a cell with two minima held on the piece's side by its warm
-            // start: the cold query's start (the centre) may reach the other
-            let r = &body.cells[c as usize].rect;
-            let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
-            let (xc, bc, itc, dc) = solve_cell(body, cfg, c, centre, lb, q, best);
+        if x0 != centre && (at_singular || held_on_side(body, c, &x0, &x, bound, d, best)) {
+            // a warm start that may have kept the cell's minimum hidden:
+            // solved again from the centre, the cold query's start
+            let (xc, bc, itc, dc, sc) = solve_cell(body, cfg, c, centre, lb, q, best);
             self.solved += 1;
             self.iterations += itc;
+            // both bounds hold for the whole cell
+            bound = bound.max(bc);
             if dc < d {
-                (x, bound) = (xc, bc);
+                (x, at_singular) = (xc, sc);
             }
         }
-        self.cell_x[c as usize] = x;
+        // a singular witness is never a warm start (see `singular`): the
+        // next solve of the cell starts where the cold query's does
+        self.cell_x[c as usize] = if at_singular { centre } else { x };
         let k = bound + self.s;
         self.cell_key[c as usize] = k;
         k
@@ -468,7 +502,8 @@ pub(crate) fn cell_bound(body: &BodyGeom, c: u32, q: &Vec3, best: f64) -> Result
 /// Solves cell `c` from `x0` and improves `best` with its minimum (when
 /// kept by the trims): the witness parameters, the cell's new lower bound
 /// (`lb` on entry; the minimum itself where the distance is unimodal on the
-/// cell), the controller iterations and the distance of the cell's minimum.
+/// cell), the controller iterations, the distance of the cell's minimum and
+/// whether the witness is a [`singular`] point of its piece.
 pub(crate) fn solve_cell(
     body: &BodyGeom,
     cfg: &TrackerConfig,
@@ -477,18 +512,18 @@ pub(crate) fn solve_cell(
     lb: f64,
     q: &Vec3,
     best: &mut Candidate,
-) -> ([f64; 2], f64, u32, f64) {
+) -> ([f64; 2], f64, u32, f64, bool) {
     let cell = &body.cells[c as usize];
     let zero = Vec3::zeros();
-    let (d, point, x, mode, iters, conv, normal) = match cell.item {
-        Item::Piece(p) => solve_piece(body, cfg, p, &cell.rect, x0, q),
+    let ((d, point, x, mode, iters, conv, normal), singular) = match cell.item {
+        Item::Piece(p) => solve_piece_checked(body, cfg, p, &cell.rect, x0, q),
         Item::Edge(e) => {
             let (d, point, t, mode, it, conv) = solve_edge(body, cfg, e, cell.rect[0], cell.rect[1], x0[0], q);
-            (d, point, [t, 0.0], mode, it, conv, zero)
+            ((d, point, [t, 0.0], mode, it, conv, zero), false)
         }
         Item::Trim(t) => {
             let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, x0[0], q);
-            (d, point, [s, 0.0], mode, it, conv, zero)
+            ((d, point, [s, 0.0], mode, it, conv, zero), false)
         }
     };
     // the trim test only where the witness would matter (it is the costly part of a solve)
@@ -497,12 +532,17 @@ pub(crate) fn solve_cell(
         Item::Edge(_) | Item::Trim(_) => true,
     };
     // the solved minimum bounds the cell only where the distance is
-    // unimodal on it: a planar or convex piece seen from its outer side;
-    // elsewhere (inside the body, concave, saddle, mixed) the box bound
+    // unimodal on it: a planar or convex piece seen from its outer side at
+    // a regular witness (the query then lies on the witness's normal line,
+    // outside the convex body: the witness is the body's nearest point);
+    // elsewhere (inside the body, concave, saddle, mixed, or a singular
+    // witness, where no normal says which side the query is on) the box bound
     let unimodal = match cell.item {
         Item::Piece(p) => {
             let pg = &body.pieces[p as usize];
-            conv && matches!(pg.class, ConvexityClass::Planar | ConvexityClass::Convex) && normal.dot(&(q - point)) >= 0.0
+            conv && !singular
+                && matches!(pg.class, ConvexityClass::Planar | ConvexityClass::Convex)
+                && normal.dot(&(q - point)) >= 0.0
         }
         Item::Edge(_) | Item::Trim(_) => false,
     };
@@ -517,7 +557,7 @@ pub(crate) fn solve_cell(
             normal,
         };
     }
-    (x, if unimodal { d.max(lb) } else { lb }, iters, d)
+    (x, if unimodal { d.max(lb) } else { lb }, iters, d, singular)
 }
 
 /// The cells of an item.
