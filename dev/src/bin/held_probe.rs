@@ -64,7 +64,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             cells += u64::from(r.cells_solved);
             if r.distance < tracked {
                 tracked = r.distance;
-                what = format!("face {} piece {} {:?} {:?} x {:?}", r.face, r.piece, r.feature, r.mode, r.params);
+                what = format!(
+                    "face {} piece {} {:?} {:?} x {:?}",
+                    r.face, r.piece, r.feature, r.mode, r.params
+                );
             }
         }
         let cold = closest_points(&scene, &Target::All { pose: Pose::identity() }, &[q]);
