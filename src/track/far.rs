@@ -422,8 +422,11 @@ impl FarState {
         let x0 = self.cell_x[c as usize];
         let r = &body.cells[c as usize].rect;
         let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
-        let (mut x, mut bound, iters, d, mut at_singular) = solve_cell(body, cfg, c, x0, lb, q, best);
+        let (mut x, mut bound, iters, d, sing) = solve_cell(body, cfg, c, x0, lb, q, best);
         self.iterations += iters;
+        // a singular witness held where a generator leads nearer (not a
+        // minimum of the surface: `apex_certified`)
+        let mut at_singular = sing && !apex_certified(body, c, &x, q);
         if x0 != centre && (at_singular || held_on_side(body, c, &x0, &x, bound, d, best)) {
             // a warm start that may have kept the cell's minimum hidden:
             // solved again from the centre, the cold query's start
@@ -433,16 +436,73 @@ impl FarState {
             // both bounds hold for the whole cell
             bound = bound.max(bc);
             if dc < d {
-                (x, at_singular) = (xc, sc);
+                (x, at_singular) = (xc, sc && !apex_certified(body, c, &xc, q));
             }
         }
-        // a singular witness is never a warm start (see `singular`): the
-        // next solve of the cell starts where the cold query's does
+        // such a witness is never a warm start: the next solve of the cell
+        // starts where the cold query's does
         self.cell_x[c as usize] = if at_singular { centre } else { x };
         let k = bound + self.s;
         self.cell_key[c as usize] = k;
         k
     }
+}
+
+/// Whether the [`singular`] witness `x` of piece cell `c` lies on a side of
+/// its piece collapsed to one point `A` (a cone's apex, a pole) from which
+/// no generator leads nearer to `q`: on a Bézier piece whose row of poles
+/// on that side is `A`, the derivative across the side at any `u` is
+/// `S_v(u) = n Σ B_i(u) w_i1 (P_i1 − A) / Σ B_i(u) w_i0`, a positive
+/// combination of the next row's differences `P_i1 − A`; when each of them
+/// has `(P_i1 − A)·(A − q) ≥ 0`, so has every `S_v(u)`, and the distance
+/// does not decrease to first order along any generator leaving `A`. The
+/// witness is then a stationary point of the distance on the surface, not
+/// an artefact of the collapsed parametrisation (`f_u = 0` there, so the
+/// controller cannot move along the side to a generator that leads
+/// nearer). `false` (no certificate) anywhere else.
+fn apex_certified(body: &BodyGeom, c: u32, x: &[f64; 2], q: &Vec3) -> bool {
+    let Item::Piece(k) = body.cells[c as usize].item else {
+        return false;
+    };
+    let s = &body.pieces[k as usize].surface;
+    let (nu, nv) = (s.n_u, s.n_v);
+    if nu != s.degree_u + 1 || nv != s.degree_v + 1 || nu < 2 || nv < 2 {
+        return false;
+    }
+    let pole = |i: usize, j: usize| {
+        let h = s.cw[i * nv + j];
+        (h[3] > 0.0).then(|| Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]))
+    };
+    // (is x on it, poles along it, pole (m, depth) of the side as (i, j))
+    let sides: [(bool, usize, fn(usize, usize, usize, usize) -> (usize, usize)); 4] = [
+        (x[1] <= SIDE, nu, |m, d, _, _| (m, d)),
+        (x[1] >= 1.0 - SIDE, nu, |m, d, _, nv| (m, nv - 1 - d)),
+        (x[0] <= SIDE, nv, |m, d, _, _| (d, m)),
+        (x[0] >= 1.0 - SIDE, nv, |m, d, nu, _| (nu - 1 - d, m)),
+    ];
+    sides.iter().filter(|s| s.0).any(|&(_, len, at)| {
+        let get = |m: usize, d: usize| {
+            let (i, j) = at(m, d, nu, nv);
+            pole(i, j)
+        };
+        let Some(a) = get(0, 0) else { return false };
+        let mut reach = 0.0f64;
+        let mut spread = 0.0f64;
+        for m in 0..len {
+            match (get(m, 0), get(m, 1)) {
+                (Some(p0), Some(p1)) => {
+                    spread = spread.max((p0 - a).norm());
+                    reach = reach.max((p1 - a).norm());
+                    if (p1 - a).dot(&(a - q)) < 0.0 {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+        // the side is collapsed: its poles coincide (relative to the next row)
+        spread <= SINGULAR * reach
+    })
 }
 
 /// How near a piece's side (in parameter units) a cell witness counts as
