@@ -448,6 +448,9 @@ impl FarState {
     }
 }
 
+/// Pole `(m, depth)` of a side as `(i, j)`, given `(n_u, n_v)`.
+type SidePole = fn(usize, usize, usize, usize) -> (usize, usize);
+
 /// Whether the [`singular`] witness `x` of piece cell `c` lies on a side of
 /// its piece collapsed to one point `A` (a cone's apex, a pole) from which
 /// no generator leads nearer to `q`: on a Bézier piece whose row of poles
@@ -474,7 +477,7 @@ fn apex_certified(body: &BodyGeom, c: u32, x: &[f64; 2], q: &Vec3) -> bool {
         (h[3] > 0.0).then(|| Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]))
     };
     // (is x on it, poles along it, pole (m, depth) of the side as (i, j))
-    let sides: [(bool, usize, fn(usize, usize, usize, usize) -> (usize, usize)); 4] = [
+    let sides: [(bool, usize, SidePole); 4] = [
         (x[1] <= SIDE, nu, |m, d, _, _| (m, d)),
         (x[1] >= 1.0 - SIDE, nu, |m, d, _, nv| (m, nv - 1 - d)),
         (x[0] <= SIDE, nv, |m, d, _, _| (d, m)),
