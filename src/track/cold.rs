@@ -156,7 +156,7 @@ fn leaf(
         };
         let r = &body.cells[c as usize].rect;
         let x0 = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
-        let (_, _, iters, _) = solve_cell(body, cfg, c, x0, lb, q, best);
+        let (_, _, iters, ..) = solve_cell(body, cfg, c, x0, lb, q, best);
         work.0 += 1;
         work.1 += iters;
     }

@@ -116,16 +116,42 @@ pub fn curve_taylor(c: &CurvePoint, d: &Vector1<f64>) -> CurvePoint {
     }
 }
 
+/// What [`solve_piece`] returns: `(distance, point, params, mode w.r.t.
+/// the piece, iterations, converged, outward normal)`.
+pub type PieceSolve = (f64, Vec3, [f64; 2], Mode, u32, bool, Vec3);
+
 /// Closest point of piece `k` to `q` within the parameter box `rect`,
 /// started at `x0`: `(distance, point, params, mode w.r.t. the piece, iterations)`.
-pub fn solve_piece(
+pub fn solve_piece(body: &BodyGeom, cfg: &TrackerConfig, k: u32, rect: &[f64; 4], x0: [f64; 2], q: &Vec3) -> PieceSolve {
+    solve_piece_checked(body, cfg, k, rect, x0, q).0
+}
+
+/// How small `|f_u × f_v|` is, relative to the larger of `|f_u|²` and
+/// `|f_v|²`, at a [`singular`] point of a piece.
+const SINGULAR: f64 = 1e-9;
+
+/// Whether the parametrisation is singular where its derivatives are
+/// `su`, `sv`: `f_u × f_v` vanishes (a side collapsed to a point — a cone's
+/// apex, a sphere's pole — or a cusp), so the surface has no normal there
+/// and a stationary point of the parametrised distance need not be one of
+/// the distance on the surface. At a cone's apex the distance does not
+/// change along the collapsed side (`f_u = 0`), so a solve that reaches the
+/// apex stays there whenever `f_v` leads away from the query at its `u`,
+/// although the generator at another `u` leads nearer (iges_catia5r14_cone).
+#[inline]
+fn singular(su: &Vec3, sv: &Vec3) -> bool {
+    su.cross(sv).norm() <= SINGULAR * su.norm_squared().max(sv.norm_squared())
+}
+
+/// [`solve_piece`] and whether its end point is [`singular`].
+fn solve_piece_checked(
     body: &BodyGeom,
     cfg: &TrackerConfig,
     k: u32,
     rect: &[f64; 4],
     x0: [f64; 2],
     q: &Vec3,
-) -> (f64, Vec3, [f64; 2], Mode, u32, bool, Vec3) {
+) -> (PieceSolve, bool) {
     let surf = &body.pieces[k as usize].surface;
     let lo = Vector2::new(rect[0], rect[2]);
     let hi = Vector2::new(rect[1], rect[3]);
@@ -145,15 +171,19 @@ pub fn solve_piece(
     let on = |a: f64| a <= 0.0 || a >= 1.0;
     let active = [out.active[0] && on(x[0]), out.active[1] && on(x[1])];
     let mode = mode_of(&x, &active, &Vector2::zeros());
-    let normal = body.outward_from(k, &out.state.su.cross(&out.state.sv), [x[0], x[1]]);
+    let (su, sv) = (out.state.su, out.state.sv);
+    let normal = body.outward_from(k, &su.cross(&sv), [x[0], x[1]]);
     (
-        (p - q).norm(),
-        p,
-        [x[0], x[1]],
-        mode,
-        out.iterations,
-        out.converged,
-        normal,
+        (
+            (p - q).norm(),
+            p,
+            [x[0], x[1]],
+            mode,
+            out.iterations,
+            out.converged,
+            normal,
+        ),
+        singular(&su, &sv),
     )
 }
 
@@ -390,25 +420,92 @@ impl FarState {
         };
         self.solved += 1;
         let x0 = self.cell_x[c as usize];
-        let (mut x, mut bound, iters, d) = solve_cell(body, cfg, c, x0, lb, q, best);
+        let r = &body.cells[c as usize].rect;
+        let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        let (mut x, mut bound, iters, d, sing) = solve_cell(body, cfg, c, x0, lb, q, best);
         self.iterations += iters;
-        if held_on_side(body, c, &x0, &x, bound, d, best) {
-            // a cell with two minima held on the piece's side by its warm
-            // start: the cold query's start (the centre) may reach the other
-            let r = &body.cells[c as usize].rect;
-            let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
-            let (xc, bc, itc, dc) = solve_cell(body, cfg, c, centre, lb, q, best);
+        // a singular witness held where a generator leads nearer (not a
+        // minimum of the surface: `apex_certified`)
+        let mut at_singular = sing && !apex_certified(body, c, &x, q);
+        if x0 != centre && (at_singular || held_on_side(body, c, &x0, &x, bound, d, best)) {
+            // a warm start that may have kept the cell's minimum hidden:
+            // solved again from the centre, the cold query's start
+            let (xc, bc, itc, dc, sc) = solve_cell(body, cfg, c, centre, lb, q, best);
             self.solved += 1;
             self.iterations += itc;
+            // both bounds hold for the whole cell
+            bound = bound.max(bc);
             if dc < d {
-                (x, bound) = (xc, bc);
+                (x, at_singular) = (xc, sc && !apex_certified(body, c, &xc, q));
             }
         }
-        self.cell_x[c as usize] = x;
+        // such a witness is never a warm start: the next solve of the cell
+        // starts where the cold query's does
+        self.cell_x[c as usize] = if at_singular { centre } else { x };
         let k = bound + self.s;
         self.cell_key[c as usize] = k;
         k
     }
+}
+
+/// Pole `(m, depth)` of a side as `(i, j)`, given `(n_u, n_v)`.
+type SidePole = fn(usize, usize, usize, usize) -> (usize, usize);
+
+/// Whether the [`singular`] witness `x` of piece cell `c` lies on a side of
+/// its piece collapsed to one point `A` (a cone's apex, a pole) from which
+/// no generator leads nearer to `q`: on a Bézier piece whose row of poles
+/// on that side is `A`, the derivative across the side at any `u` is
+/// `S_v(u) = n Σ B_i(u) w_i1 (P_i1 − A) / Σ B_i(u) w_i0`, a positive
+/// combination of the next row's differences `P_i1 − A`; when each of them
+/// has `(P_i1 − A)·(A − q) ≥ 0`, so has every `S_v(u)`, and the distance
+/// does not decrease to first order along any generator leaving `A`. The
+/// witness is then a stationary point of the distance on the surface, not
+/// an artefact of the collapsed parametrisation (`f_u = 0` there, so the
+/// controller cannot move along the side to a generator that leads
+/// nearer). `false` (no certificate) anywhere else.
+fn apex_certified(body: &BodyGeom, c: u32, x: &[f64; 2], q: &Vec3) -> bool {
+    let Item::Piece(k) = body.cells[c as usize].item else {
+        return false;
+    };
+    let s = &body.pieces[k as usize].surface;
+    let (nu, nv) = (s.n_u, s.n_v);
+    if nu != s.degree_u + 1 || nv != s.degree_v + 1 || nu < 2 || nv < 2 {
+        return false;
+    }
+    let pole = |i: usize, j: usize| {
+        let h = s.cw[i * nv + j];
+        (h[3] > 0.0).then(|| Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]))
+    };
+    // (is x on it, poles along it, pole (m, depth) of the side as (i, j))
+    let sides: [(bool, usize, SidePole); 4] = [
+        (x[1] <= SIDE, nu, |m, d, _, _| (m, d)),
+        (x[1] >= 1.0 - SIDE, nu, |m, d, _, nv| (m, nv - 1 - d)),
+        (x[0] <= SIDE, nv, |m, d, _, _| (d, m)),
+        (x[0] >= 1.0 - SIDE, nv, |m, d, nu, _| (nu - 1 - d, m)),
+    ];
+    sides.iter().filter(|s| s.0).any(|&(_, len, at)| {
+        let get = |m: usize, d: usize| {
+            let (i, j) = at(m, d, nu, nv);
+            pole(i, j)
+        };
+        let Some(a) = get(0, 0) else { return false };
+        let mut reach = 0.0f64;
+        let mut spread = 0.0f64;
+        for m in 0..len {
+            match (get(m, 0), get(m, 1)) {
+                (Some(p0), Some(p1)) => {
+                    spread = spread.max((p0 - a).norm());
+                    reach = reach.max((p1 - a).norm());
+                    if (p1 - a).dot(&(a - q)) < 0.0 {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+        // the side is collapsed: its poles coincide (relative to the next row)
+        spread <= SINGULAR * reach
+    })
 }
 
 /// How near a piece's side (in parameter units) a cell witness counts as
@@ -468,7 +565,8 @@ pub(crate) fn cell_bound(body: &BodyGeom, c: u32, q: &Vec3, best: f64) -> Result
 /// Solves cell `c` from `x0` and improves `best` with its minimum (when
 /// kept by the trims): the witness parameters, the cell's new lower bound
 /// (`lb` on entry; the minimum itself where the distance is unimodal on the
-/// cell), the controller iterations and the distance of the cell's minimum.
+/// cell), the controller iterations, the distance of the cell's minimum and
+/// whether the witness is a [`singular`] point of its piece.
 pub(crate) fn solve_cell(
     body: &BodyGeom,
     cfg: &TrackerConfig,
@@ -477,18 +575,18 @@ pub(crate) fn solve_cell(
     lb: f64,
     q: &Vec3,
     best: &mut Candidate,
-) -> ([f64; 2], f64, u32, f64) {
+) -> ([f64; 2], f64, u32, f64, bool) {
     let cell = &body.cells[c as usize];
     let zero = Vec3::zeros();
-    let (d, point, x, mode, iters, conv, normal) = match cell.item {
-        Item::Piece(p) => solve_piece(body, cfg, p, &cell.rect, x0, q),
+    let ((d, point, x, mode, iters, conv, normal), singular) = match cell.item {
+        Item::Piece(p) => solve_piece_checked(body, cfg, p, &cell.rect, x0, q),
         Item::Edge(e) => {
             let (d, point, t, mode, it, conv) = solve_edge(body, cfg, e, cell.rect[0], cell.rect[1], x0[0], q);
-            (d, point, [t, 0.0], mode, it, conv, zero)
+            ((d, point, [t, 0.0], mode, it, conv, zero), false)
         }
         Item::Trim(t) => {
             let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, x0[0], q);
-            (d, point, [s, 0.0], mode, it, conv, zero)
+            ((d, point, [s, 0.0], mode, it, conv, zero), false)
         }
     };
     // the trim test only where the witness would matter (it is the costly part of a solve)
@@ -497,12 +595,17 @@ pub(crate) fn solve_cell(
         Item::Edge(_) | Item::Trim(_) => true,
     };
     // the solved minimum bounds the cell only where the distance is
-    // unimodal on it: a planar or convex piece seen from its outer side;
-    // elsewhere (inside the body, concave, saddle, mixed) the box bound
+    // unimodal on it: a planar or convex piece seen from its outer side at
+    // a regular witness (the query then lies on the witness's normal line,
+    // outside the convex body: the witness is the body's nearest point);
+    // elsewhere (inside the body, concave, saddle, mixed, or a singular
+    // witness, where no normal says which side the query is on) the box bound
     let unimodal = match cell.item {
         Item::Piece(p) => {
             let pg = &body.pieces[p as usize];
-            conv && matches!(pg.class, ConvexityClass::Planar | ConvexityClass::Convex) && normal.dot(&(q - point)) >= 0.0
+            conv && !singular
+                && matches!(pg.class, ConvexityClass::Planar | ConvexityClass::Convex)
+                && normal.dot(&(q - point)) >= 0.0
         }
         Item::Edge(_) | Item::Trim(_) => false,
     };
@@ -517,7 +620,7 @@ pub(crate) fn solve_cell(
             normal,
         };
     }
-    (x, if unimodal { d.max(lb) } else { lb }, iters, d)
+    (x, if unimodal { d.max(lb) } else { lb }, iters, d, singular)
 }
 
 /// The cells of an item.

@@ -63,16 +63,6 @@ const STEP_TO_IGES_EXCEPTIONS: &[(&str, &str)] = &[];
 /// must leave the list; any other failure fails the test.
 const WAVE2_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
     (
-        "wave2/iges_catia5r14_cone.igs",
-        "iges→iges",
-        "4 curves differ in radius and position after IGES → IGES (not yet explained)",
-    ),
-    (
-        "wave2/iges_catia5r14_cone.igs",
-        "iges→step",
-        "4 free curves differ in position after IGES → STEP (not yet explained)",
-    ),
-    (
         "wave2/iges_ideas9_cube1000.igs",
         "iges→iges",
         "4 coedges change direction and 8 curve poles change after IGES → IGES (143 bounded surfaces; not yet explained)",

@@ -29,9 +29,13 @@ fn seg(curve: Curve, t0: f64, t1: f64) -> CurveSegment {
 /// non-similarity become NURBS).
 pub fn map_segment(s: CurveSegment, a: &Affine) -> Result<CurveSegment, String> {
     let sim = a.similarity();
-    let frame_map = |f: &Frame, k: f64| -> Frame {
-        let x = a.vector(&f.x) / k;
-        let y = a.vector(&f.y) / k;
+    // the frame stays orthonormal (its invariant) where the 124's matrix is
+    // a similarity only up to rounding (columns 1 ± 4e-12 long in
+    // catia5r14_cone): the scale is the radius', not the axes'
+    let frame_map = |f: &Frame| -> Frame {
+        let x = a.vector(&f.x).normalize();
+        let yv = a.vector(&f.y);
+        let y = (yv - x * x.dot(&yv)).normalize();
         Frame {
             origin: a.point(&f.origin),
             x,
@@ -45,21 +49,21 @@ pub fn map_segment(s: CurveSegment, a: &Affine) -> Result<CurveSegment, String> 
             dir: a.vector(dir),
         },
         (Curve::Circle { frame, radius }, Some(k)) => Curve::Circle {
-            frame: frame_map(frame, k),
+            frame: frame_map(frame),
             radius: radius * k,
         },
         (Curve::Ellipse { frame, semi_x, semi_y }, Some(k)) => Curve::Ellipse {
-            frame: frame_map(frame, k),
+            frame: frame_map(frame),
             semi_x: semi_x * k,
             semi_y: semi_y * k,
         },
         (Curve::Hyperbola { frame, semi_x, semi_y }, Some(k)) => Curve::Hyperbola {
-            frame: frame_map(frame, k),
+            frame: frame_map(frame),
             semi_x: semi_x * k,
             semi_y: semi_y * k,
         },
         (Curve::Parabola { frame, focal }, Some(k)) => Curve::Parabola {
-            frame: frame_map(frame, k),
+            frame: frame_map(frame),
             focal: focal * k,
         },
         (Curve::BSpline(b), _) => Curve::BSpline(map_nurbs(b, a)),
@@ -417,6 +421,41 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_near_similarity_keeps_the_circle_frame_orthonormal() {
+        // a 124 rotation whose columns are 1 + 4e-12 long (as catia5r14_cone
+        // writes them): the frame's axes stay unit and orthogonal to 1e-15,
+        // the scale goes into the radius, and the circle's points are the
+        // transform's to rounding
+        let (c, s) = (0.6_f64, 0.8_f64);
+        let e = 1.0 + 4e-12;
+        let a = Affine {
+            m: nalgebra::Matrix3::new(c * e, -s, 0.0, s * e, c, 0.0, 0.0, 0.0, e),
+            t: Vec3::new(1.0, 2.0, 3.0),
+        };
+        let circle = seg(
+            Curve::Circle {
+                frame: Frame::default(),
+                radius: 60.0,
+            },
+            0.0,
+            1.0,
+        );
+        let mapped = map_segment(circle.clone(), &a).unwrap();
+        let Curve::Circle { frame, radius } = &mapped.curve else {
+            panic!("not a circle")
+        };
+        for v in [frame.x, frame.y, frame.z] {
+            assert!((v.norm() - 1.0).abs() <= 1e-15, "axis length {}", v.norm());
+        }
+        assert!(frame.x.dot(&frame.y).abs() <= 1e-15);
+        assert!((radius - 60.0).abs() <= 1e-9);
+        for t in [0.0, 0.7, 2.0, 4.5] {
+            let want = a.point(&circle.curve.eval(t));
+            assert!((mapped.curve.eval(t) - want).norm() <= 1e-9, "t = {t}");
+        }
+    }
 
     #[test]
     fn ellipse_conic_standard_position() {
