@@ -86,6 +86,44 @@ pub struct FarState {
     pub solved: u32,
     /// Controller iterations spent in the last search.
     pub iterations: u32,
+    /// Why the last search solved its cells (counted only with `count_why`).
+    pub why: FarWhy,
+    /// Count [`FarWhy`] (development probes; off by default, it costs
+    /// instructions on every solve).
+    pub count_why: bool,
+    /// The tracker's first update, and its re-acquire after a jump
+    /// ([`is_jump`](Self::is_jump)), take the BVH best first (the cold
+    /// query's [`cold_search`]) instead of [`search`](Self::search).
+    /// Off by default: it changes which cells the coherent updates after
+    /// it warm-start from where, and on iges_3dipsos320_occ17026 two more
+    /// boundary points end tracked ≠ cold (the held-cell fault of
+    /// `held_on_side`'s class); on again once that is fixed.
+    pub best_first: bool,
+}
+
+/// Counts of the last search's solved cells by why they were solved and
+/// what the solve proved (issue 27: which cells a coherent update
+/// re-solves). A solve counts once in each class that applies.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FarWhy {
+    /// Never bounded before (key at `−∞`: a fresh state, or every cell of
+    /// a best-first search).
+    pub fresh: u32,
+    /// The solve proved the cell's minimum (unimodal): it was solved
+    /// because that bound, decayed by the path since, fell below the answer.
+    pub unimodal: u32,
+    /// Not unimodal, on a piece that is not planar or convex.
+    pub class: u32,
+    /// Not unimodal on a planar or convex piece: the query on its inner
+    /// side, or the solve not converged.
+    pub side: u32,
+    /// Edge spans and trim curves (never unimodal).
+    pub curve: u32,
+    /// The cell's minimum was below the answer but outside the trims.
+    pub trimmed: u32,
+    /// The cell's minimum is more than 1 % above the answer: a bound
+    /// within 1 % of the true distance would have skipped the solve.
+    pub gap: u32,
 }
 
 /// Settings of the cell solves: the hybrid law without motion feed-forward,
@@ -304,6 +342,9 @@ impl FarState {
             s: 0.0,
             solved: 0,
             iterations: 0,
+            why: FarWhy::default(),
+            count_why: false,
+            best_first: false,
         }
     }
 
@@ -315,6 +356,29 @@ impl FarState {
             *x = [0.5 * (c.rect[0] + c.rect[1]), 0.5 * (c.rect[2] + c.rect[3])];
         }
         self.s = 0.0;
+    }
+
+    /// Whether a move by `moved` from a query whose answer was at distance
+    /// `last` is a jump that the tracker re-acquires best first: farther
+    /// than that distance plus a quarter of the body's box diagonal. The
+    /// depth-first search with its decayed bounds costs no more than the
+    /// best-first one after moves up to 50 Lissajous steps (instr_probe
+    /// `why NAME jumps`), and less on grazing paths, where a move is many
+    /// times the distance; a jump across the body starts afresh.
+    pub fn is_jump(&self, body: &BodyGeom, moved: f64, last: f64) -> bool {
+        let diag = body.nodes.get(body.root as usize).map_or(0.0, |n| (n.hi - n.lo).norm());
+        self.best_first && moved > last + 0.25 * diag
+    }
+
+    /// Records a best-first search run in place of [`search`](Self::search)
+    /// (`solved` cells, `iterations`): its cells count as fresh.
+    pub fn note_cold(&mut self, solved: u32, iterations: u32) {
+        self.solved = solved;
+        self.iterations = iterations;
+        self.why = FarWhy {
+            fresh: solved,
+            ..FarWhy::default()
+        };
     }
 
     /// `(nodes, cells)` of the body this state was sized for.
@@ -336,6 +400,7 @@ impl FarState {
     pub fn search(&mut self, body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, skip: Option<Skip>, best: &mut Candidate) {
         self.solved = 0;
         self.iterations = 0;
+        self.why = FarWhy::default();
         if body.nodes.is_empty() {
             return;
         }
@@ -422,7 +487,11 @@ impl FarState {
         let x0 = self.cell_x[c as usize];
         let r = &body.cells[c as usize].rect;
         let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        let before = best.d;
         let (mut x, mut bound, iters, d, sing) = solve_cell(body, cfg, c, x0, lb, q, best);
+        if self.count_why {
+            self.note_why(body, c, key, bound, d, before, best);
+        }
         self.iterations += iters;
         // a singular witness held where a generator leads nearer (not a
         // minimum of the surface: `apex_certified`)
@@ -445,6 +514,29 @@ impl FarState {
         let k = bound + self.s;
         self.cell_key[c as usize] = k;
         k
+    }
+
+    /// Counts a solve of cell `c` in [`FarWhy`]: its key before, its new
+    /// bound, its minimum `d`, the answer before and after.
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    #[inline(never)]
+    fn note_why(&mut self, body: &BodyGeom, c: u32, key: f64, bound: f64, d: f64, before: f64, best: &Candidate) {
+        let w = &mut self.why;
+        w.fresh += u32::from(key == f64::NEG_INFINITY);
+        if bound >= d {
+            w.unimodal += 1;
+        } else {
+            match body.cells[c as usize].item {
+                Item::Piece(p) => match body.pieces[p as usize].class {
+                    ConvexityClass::Planar | ConvexityClass::Convex => w.side += 1,
+                    _ => w.class += 1,
+                },
+                Item::Edge(_) | Item::Trim(_) => w.curve += 1,
+            }
+        }
+        w.trimmed += u32::from(d < before && best.d == before);
+        w.gap += u32::from(d > 1.01 * best.d);
     }
 }
 

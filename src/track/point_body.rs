@@ -478,8 +478,9 @@ impl PointBodyTracker {
         let q = pose.inverse_transform_point(&point.q);
         let rel = point.q_dot - body_state.twist.velocity_at(&point.q);
         let q_dot = pose.inverse_transform_vector(&rel);
-        if let Some(last) = self.last_q {
-            self.far.advance((q - last).norm());
+        let moved = self.last_q.map_or(f64::INFINITY, |last| (q - last).norm());
+        if moved.is_finite() {
+            self.far.advance(moved);
         }
         self.last_q = Some(q);
         let mut switches = 0u32;
@@ -508,7 +509,19 @@ impl PointBodyTracker {
             }
             _ => Skip::Basin(it, best.x),
         });
-        if global || !best.d.is_finite() {
+        // the first update and a jump across the body take the BVH best
+        // first, as the cold query does (the depth-first search would solve
+        // the first leaves' cells while its best answer is still far off);
+        // the far phase's keys stay valid, decayed, lower bounds
+        let fresh = match previous {
+            None => self.far.best_first,
+            Some(a) => global && self.far.is_jump(body, moved, a.d),
+        };
+        if fresh {
+            let (solved, iters) = cold_search(body, &self.cfg, &q, &mut best);
+            self.far.note_cold(solved, iters);
+            iterations += iters;
+        } else if global || !best.d.is_finite() {
             self.far.search(body, &self.cfg, &q, skip, &mut best);
             iterations += self.far.iterations;
         } else {
@@ -530,6 +543,18 @@ impl PointBodyTracker {
         r.switches = switches;
         r.cells_solved = self.far.solved;
         Ok(r)
+    }
+
+    /// The far phase's memory and the counts of its last search (development probes).
+    #[cfg(feature = "reference")]
+    pub fn far_state(&self) -> &FarState {
+        &self.far
+    }
+
+    /// The far phase's memory, mutable (development probes: its settings).
+    #[cfg(feature = "reference")]
+    pub fn far_state_mut(&mut self) -> &mut FarState {
+        &mut self.far
     }
 
     fn far_len_mismatch(&self, body: &BodyGeom) -> bool {

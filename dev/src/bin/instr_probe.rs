@@ -5,11 +5,13 @@
 //! update; `sum` reads the dumps' `totals:` lines.
 //!
 //! `cargo run --release -p extrack-dev --bin instr_probe -- prep NAME FILE`
-//! imports and prepares FILE natively and writes `/tmp/extrack_instr/NAME.exs`;
+//! imports and prepares FILE natively and writes `/tmp/extrack_instr/NAME.exs`
+//! (the directory `INSTR_PROBE_DIR` when set);
 //! `valgrind --tool=callgrind --collect-atstart=no --combine-dumps=yes
 //!  --callgrind-out-file=OUT target/release/instr_probe run NAME PATH STEPS`
 //! then loads the scene (no import under valgrind) and runs PATH
-//! (`lissajous`, `segments`, `grazing`; STEPS updates) on the scene's
+//! (`lissajous`, `segments`, `grazing`, `jumps`: every 50th point of a
+//! 50 times longer Lissajous path; STEPS updates) on the scene's
 //! largest body, printing the cells solved per update (with
 //! `INSTR_PROBE_PROFILE=1`: one profile of all updates for
 //! `callgrind_annotate`, no per-update dumps). Natively, `run`
@@ -18,6 +20,12 @@
 //! `cold NAME N STEPS` brackets N cold queries ([`closest_point`]) at points
 //! spread over the three paths of STEPS updates each (the bench's cold
 //! column), one dump per query, and prints cells solved per query.
+//! `why NAME PATH STEPS [JUMP]` runs natively and prints why the far phase
+//! solved its cells (`far::FarWhy`, per update), the body's cell sizes and
+//! the path's step lengths (`bf`: the tracker's first update and jumps
+//! best first, `far::FarState::best_first`).
+//! `first NAME N STEPS [bf]` brackets the first update of N fresh trackers at
+//! the cold mode's points (`bf`: best first).
 #[path = "../../../benches/common/lissajous.rs"]
 mod lissajous_path;
 #[path = "../../../benches/common/point_paths.rs"]
@@ -66,8 +74,13 @@ fn client_request(req: u64) -> u64 {
     }
 }
 
+/// The scene cache directory: `INSTR_PROBE_DIR`, else `/tmp/extrack_instr`.
+fn cache_dir() -> PathBuf {
+    std::env::var_os("INSTR_PROBE_DIR").map_or_else(|| PathBuf::from("/tmp/extrack_instr"), PathBuf::from)
+}
+
 fn cache(name: &str) -> PathBuf {
-    Path::new("/tmp/extrack_instr").join(format!("{name}.exs"))
+    cache_dir().join(format!("{name}.exs"))
 }
 
 fn load(name: &str) -> Result<TrackScene, Box<dyn std::error::Error>> {
@@ -102,14 +115,241 @@ fn summarize(out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+fn path_of(
+    scene: &TrackScene,
+    name: &str,
+    path: &str,
+    steps: usize,
+) -> Result<Vec<extrack::track::PointState>, Box<dyn std::error::Error>> {
+    let body = main_body(scene);
+    let src = std::fs::read_to_string(cache(name).with_extension("src"))?;
+    Ok(match path {
+        "lissajous" => lissajous_path::lissajous_of(scene, body, steps),
+        "segments" => random_segments(scene, body, &oracle_points(Path::new(&src)), steps, 27),
+        "grazing" => grazing(scene, body, steps),
+        // every 50th point of a 50 times longer Lissajous path: a jump per update
+        "jumps" => lissajous_path::lissajous_of(scene, body, steps * 50)
+            .into_iter()
+            .step_by(50)
+            .collect(),
+        p => return Err(format!("unknown path {p}").into()),
+    })
+}
+
+/// Median of a sorted-in-place sample.
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_unstable_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// `why NAME PATH STEPS [JUMP]`: the far phase's reasons per update.
+fn why(a: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    use extrack::track::body::{CellTrim, Item};
+    let scene = load(&a[1])?;
+    let steps: usize = a[3].parse()?;
+    let body = main_body(&scene);
+    let path = path_of(&scene, &a[1], &a[2], steps)?;
+    let geom = scene.body(body)?;
+    let piece_cells: Vec<_> = geom.cells.iter().filter(|c| matches!(c.item, Item::Piece(_))).collect();
+    let partial = piece_cells.iter().filter(|c| c.trim == CellTrim::Partial).count();
+    let mut diag: Vec<f64> = piece_cells.iter().map(|c| (c.hi - c.lo).norm()).collect();
+    let mut step: Vec<f64> = path.windows(2).map(|w| (w[1].q - w[0].q).norm()).collect();
+    println!(
+        "{}: {} pieces, {} cells ({} piece cells, {} partial), median piece-cell box diagonal {:.4}, median step {:.4}",
+        a[1],
+        geom.pieces.len(),
+        geom.cells.len(),
+        piece_cells.len(),
+        partial,
+        median(&mut diag),
+        median(&mut step)
+    );
+    let still = BodyState::default();
+    let mut t = PointBodyTracker::new(&scene, body, TrackerConfig::default())?;
+    t.far_state_mut().best_first = a.get(4).map(String::as_str) == Some("bf");
+    t.far_state_mut().count_why = true;
+    t.update(&scene, &path[0], &still, 0.0)?;
+    let mut sum = [0u64; 8];
+    let mut cells: Vec<f64> = Vec::with_capacity(path.len());
+    let mut dist: Vec<f64> = Vec::with_capacity(path.len());
+    for p in &path[1..] {
+        let r = t.update(&scene, p, &still, H)?;
+        let w = t.far_state().why;
+        for (s, v) in sum.iter_mut().zip([
+            r.cells_solved,
+            w.fresh,
+            w.unimodal,
+            w.class,
+            w.side,
+            w.curve,
+            w.trimmed,
+            w.gap,
+        ]) {
+            *s += u64::from(v);
+        }
+        cells.push(f64::from(r.cells_solved));
+        dist.push(r.distance.abs());
+    }
+    let n = cells.len().max(1) as f64;
+    let per = |k: usize| sum[k] as f64 / n;
+    cells.sort_unstable_by(f64::total_cmp);
+    println!(
+        "{} {}: {} updates, cells solved per update mean {:.2} median {} p99 {} max {} | median |distance| {:.4}",
+        a[1],
+        a[2],
+        cells.len(),
+        per(0),
+        cells[cells.len() / 2],
+        cells[(cells.len() * 99 / 100).min(cells.len() - 1)],
+        cells[cells.len() - 1],
+        median(&mut dist)
+    );
+    println!(
+        "  per update: fresh {:.2} unimodal {:.2} not unimodal: class {:.2} side {:.2} curve {:.2} | trimmed out {:.2} | min > 1.01 answer {:.2}",
+        per(1),
+        per(2),
+        per(3),
+        per(4),
+        per(5),
+        per(6),
+        per(7)
+    );
+    Ok(())
+}
+
+/// `first NAME N STEPS [bf]`: the first update of a fresh tracker at N
+/// points spread over the three paths, one dump per update.
+fn first(a: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let scene = load(&a[1])?;
+    let n: usize = a[2].parse()?;
+    let steps: usize = a[3].parse()?;
+    let body = main_body(&scene);
+    let mut all = Vec::new();
+    for p in ["lissajous", "segments", "grazing"] {
+        all.extend(path_of(&scene, &a[1], p, steps)?);
+    }
+    let stride = (all.len() / n.max(1)).max(1);
+    let still = BodyState::default();
+    let mut cells: Vec<u32> = Vec::with_capacity(n);
+    for p in all.iter().step_by(stride).take(n) {
+        let mut t = PointBodyTracker::new(&scene, body, TrackerConfig::default())?;
+        t.far_state_mut().best_first = a.get(4).map(String::as_str) == Some("bf");
+        client_request(CG_ZERO);
+        client_request(CG_TOGGLE);
+        let r = t.update(&scene, p, &still, 0.0);
+        client_request(CG_TOGGLE);
+        client_request(CG_DUMP);
+        cells.push(r?.cells_solved);
+    }
+    cells.sort_unstable();
+    let m = cells.len().max(1);
+    println!(
+        "{} first update: {} trackers, cells solved median {} max {} mean {:.1}",
+        a[1],
+        cells.len(),
+        cells.get(m / 2).copied().unwrap_or(0),
+        cells.last().copied().unwrap_or(0),
+        cells.iter().map(|&c| f64::from(c)).sum::<f64>() / m as f64
+    );
+    Ok(())
+}
+
+/// `bounds NAME PATH STEPS EVERY`: at every EVERY-th update, each piece
+/// cell whose tight bound (axis-aligned box, oriented box, quarters) is
+/// below the answer is solved from its centre; prints how far its minimum
+/// lies above the answer and above its bound.
+fn bounds(a: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    use extrack::track::body::{box_dist2, Item};
+    use extrack::track::far::{cell_config, solve_piece};
+    let scene = load(&a[1])?;
+    let steps: usize = a[3].parse()?;
+    let every: usize = a[4].parse()?;
+    let body = main_body(&scene);
+    let path = path_of(&scene, &a[1], &a[2], steps)?;
+    let geom = scene.body(body)?;
+    let pose = extrack::track::point_body::body_pose(geom, &Pose::identity());
+    let cfg = cell_config(&TrackerConfig::default());
+    let still = BodyState::default();
+    let mut t = PointBodyTracker::new(&scene, body, TrackerConfig::default())?;
+    // [below answer][above answer by <0.1%, <1%, <5%, more]; [min − bound: <0.01 D, <0.05 D, more]
+    let (mut n, mut above, mut loose, mut samples) = (0u64, [0u64; 4], [0u64; 3], 0u64);
+    let mut lt_step = 0u64;
+    for (i, p) in path.iter().enumerate() {
+        let r = t.update(&scene, p, &still, H)?;
+        if i % every != every - 1 {
+            continue;
+        }
+        samples += 1;
+        let q = pose.inverse_transform_point(&p.q);
+        let d = r.distance.abs();
+        let step = if i > 0 { (p.q - path[i - 1].q).norm() } else { 0.0 };
+        for (c, cell) in geom.cells.iter().enumerate() {
+            let Item::Piece(k) = cell.item else { continue };
+            let aabb = box_dist2(&cell.lo, &cell.hi, &q).sqrt();
+            let obb = geom.cell_boxes.get(c).map_or(0.0, |b| b.dist2(&q).sqrt());
+            let qb = geom.cell_quarters.get(c).map_or(0.0, |qs| {
+                qs.iter().map(|b| b.dist2(&q)).fold(f64::INFINITY, f64::min).sqrt()
+            });
+            let tight = aabb.max(obb).max(qb);
+            if tight >= d {
+                continue;
+            }
+            n += 1;
+            let r = &cell.rect;
+            let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+            let m = solve_piece(geom, &cfg, k, r, centre, &q).0;
+            let rel = (m - d) / d;
+            above[if rel < 1e-3 {
+                0
+            } else if rel < 1e-2 {
+                1
+            } else if rel < 5e-2 {
+                2
+            } else {
+                3
+            }] += 1;
+            let gap = (m - tight) / d;
+            loose[if gap < 1e-2 {
+                0
+            } else if gap < 5e-2 {
+                1
+            } else {
+                2
+            }] += 1;
+            if gap >= 1e-2 && std::env::var_os("INSTR_PROBE_LOOSE").is_some() {
+                let ob = geom.cell_boxes.get(c);
+                println!(
+                    "  loose cell {c} piece {k} {:?}: min {m:.4} answer {d:.4} aabb {aabb:.4} obb {obb:.4} quarters {qb:.4} | box half-extents {:?} aabb diagonal {:.4}",
+                    geom.pieces[k as usize].class,
+                    ob.map(|b| b.half),
+                    (cell.hi - cell.lo).norm()
+                );
+            }
+            lt_step += u64::from(m - d < step);
+        }
+    }
+    let s = samples.max(1) as f64;
+    println!(
+        "{} {}: {samples} samples, cells with tight bound < answer per update {:.1}; their minimum above the answer by <0.1% {:.1}, <1% {:.1}, <5% {:.1}, more {:.1}; within one step {:.1}",
+        a[1], a[2], n as f64 / s, above[0] as f64 / s, above[1] as f64 / s, above[2] as f64 / s, above[3] as f64 / s, lt_step as f64 / s
+    );
+    println!(
+        "  minimum − tight bound (of the answer): <1% {:.1}, <5% {:.1}, more {:.1}",
+        loose[0] as f64 / s,
+        loose[1] as f64 / s,
+        loose[2] as f64 / s
+    );
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "instr_probe prep NAME FILE | run NAME PATH STEPS | cold NAME N STEPS | sum OUT";
+    let usage = "instr_probe prep NAME FILE | run NAME PATH STEPS | cold NAME N STEPS | first NAME N STEPS [bf] | why NAME PATH STEPS [bf] | bounds NAME PATH STEPS EVERY | sum OUT";
     match a.first().map(String::as_str) {
         Some("prep") if a.len() == 3 => {
             let m = extrack::import::import_file(&a[2])?;
             let s = extrack::prepare::prepare(&m, &Default::default())?;
-            std::fs::create_dir_all("/tmp/extrack_instr")?;
+            std::fs::create_dir_all(cache_dir())?;
             s.write_to_path(cache(&a[1]))?;
             std::fs::write(cache(&a[1]).with_extension("src"), &a[2])?;
             Ok(())
@@ -118,13 +358,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let scene = load(&a[1])?;
             let steps: usize = a[3].parse()?;
             let body = main_body(&scene);
-            let src = std::fs::read_to_string(cache(&a[1]).with_extension("src"))?;
-            let path = match a[2].as_str() {
-                "lissajous" => lissajous_path::lissajous_of(&scene, body, steps),
-                "segments" => random_segments(&scene, body, &oracle_points(Path::new(&src)), steps, 27),
-                "grazing" => grazing(&scene, body, steps),
-                p => return Err(format!("unknown path {p}").into()),
-            };
+            let path = path_of(&scene, &a[1], &a[2], steps)?;
             let still = BodyState::default();
             let mut t = PointBodyTracker::new(&scene, body, TrackerConfig::default())?;
             t.update(&scene, &path[0], &still, 0.0)?;
@@ -200,6 +434,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
             Ok(())
         }
+        Some("why") if a.len() == 4 || a.len() == 5 => why(&a),
+        Some("first") if a.len() == 4 || a.len() == 5 => first(&a),
+        Some("bounds") if a.len() == 5 => bounds(&a),
         Some("sum") if a.len() == 2 => summarize(Path::new(&a[1])),
         _ => Err(usage.into()),
     }
