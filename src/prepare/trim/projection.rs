@@ -27,6 +27,9 @@ fn param_velocity(face: &Face, uv: [f64; 2], d: &crate::geom::Vec3) -> Option<[f
     r.iter().all(|x| x.is_finite()).then_some(r)
 }
 
+/// A point of a trim: curve parameter and face parameters.
+type Sample = (f64, [f64; 2]);
+
 /// Most bisections of a sample step in [`pole_passage`] (the bisection
 /// ends sooner, where the projections stop reaching the curve's points
 /// next to the pole, see [`REACH`]).
@@ -58,7 +61,7 @@ fn pole_passage(
     a: (f64, [f64; 2]),
     b: (f64, [f64; 2]),
     on_tol: f64,
-) -> Option<((f64, [f64; 2]), (f64, [f64; 2]))> {
+) -> Option<(Sample, Sample)> {
     let near = |x: f64, g: f64, t: Option<f64>| t.map_or(x, |t| x - ((x - g) / t).round() * t);
     let jump = dist(a.1, b.1);
     // a step no longer than its ends' velocities carry it is no passage (an
