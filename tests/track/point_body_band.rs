@@ -84,11 +84,6 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
         "points 772 and 797 near vertices, ours nearer by 2.4e-3 and 1.4e-3 mm: our closest points on faces #830 and #923 lie 3.9e-3 and 1.4e-3 mm off Open CASCADE's shape, past the corner; the self-check flags both faces and the answers carry UNVERIFIED_FACE",
     ),
     (
-        "step_sw2017_russian_part.stp",
-        3,
-        "points 341, 546, 810, ours farther by 5e-3 – 8e-3 mm: Open CASCADE's closest points lie 0.012 – 0.013 mm off our pieces, parts of small faces missing (face #5628 is flagged by the self-check: pieces 0.164 mm² of its 0.196 mm²)",
-    ),
-    (
         "step_fpx2013_hdr_connector.stp",
         200,
         "as in WAVE2_KNOWN_WRONG: LINE edges 0.56 – 3.02 mm off their vertices",

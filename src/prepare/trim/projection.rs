@@ -27,6 +27,109 @@ fn param_velocity(face: &Face, uv: [f64; 2], d: &crate::geom::Vec3) -> Option<[f
     r.iter().all(|x| x.is_finite()).then_some(r)
 }
 
+/// A point of a trim: curve parameter and face parameters.
+type Sample = (f64, [f64; 2]);
+
+/// Most bisections of a sample step in [`pole_passage`] (the bisection
+/// ends sooner, where the projections stop reaching the curve's points
+/// next to the pole, see [`REACH`]).
+const PASSAGE_BISECTIONS: u32 = 48;
+
+/// A projection in [`pole_passage`] reaches the curve's point when within
+/// this fraction of the link tolerance `on_tol` (1e-6 of the face's size):
+/// the bisection stops that close to the pole.
+const REACH: f64 = 1e-3;
+
+/// Where the curve passes through a pole of the surface between the
+/// samples `a` and `b` (curve parameter, unwrapped face parameters): the
+/// ends `(s, uv)` of the pole line it crosses, just before and just after
+/// the pole. Along a curve on the surface the projection jumps only at a
+/// pole (a meridian through a sphere's pole: `u` jumps by π there, sw2017
+/// russian_part's quarter spheres), so the step is bisected towards its
+/// jump; it is a passage when the jump does not shrink, one derivative
+/// vanishes there (the pole line runs along its parameter) and both ends
+/// are the same point in space (within `on_tol`). The ends share the other
+/// parameter, so the line between them is exact: one point in space.
+/// `None` for a step the projection follows continuously (also one that
+/// passes near a pole, which [`projected_chain`] halves).
+#[allow(clippy::too_many_arguments)]
+fn pole_passage(
+    face: &Face,
+    seg: &CurveSegment,
+    position: crate::prepare::fit::Eval,
+    periods: (Option<f64>, Option<f64>),
+    a: (f64, [f64; 2]),
+    b: (f64, [f64; 2]),
+    on_tol: f64,
+) -> Option<(Sample, Sample)> {
+    let near = |x: f64, g: f64, t: Option<f64>| t.map_or(x, |t| x - ((x - g) / t).round() * t);
+    let jump = dist(a.1, b.1);
+    // a step no longer than its ends' velocities carry it is no passage (an
+    // end on the pole itself has no velocity: the other end's counts)
+    let speed = |(s, uv): (f64, [f64; 2])| {
+        let e = face.surface.eval_derivs(uv[0], uv[1]);
+        let (x, y) = (e.su.norm(), e.sv.norm());
+        if !(x > 1e-9 * y && y > 1e-9 * x) {
+            return None;
+        }
+        let d = param_velocity(face, uv, &seg.eval_unit(s).d1)?;
+        Some(d[0].hypot(d[1]))
+    };
+    let fastest = match (speed(a), speed(b)) {
+        (Some(x), Some(y)) => x.max(y),
+        (Some(x), None) | (None, Some(x)) => x,
+        (None, None) => return None,
+    };
+    if !(jump > 8.0 * (b.0 - a.0) * fastest) {
+        return None;
+    }
+    // the curve's point at `m` projected from `seed`, with the parameters
+    // on the seed's side of a period, when the projection reaches the point
+    // (Newton from one side of a pole does not reach the other side)
+    let reach = |m: f64, seed: [f64; 2]| -> Option<[f64; 2]> {
+        let (p, _) = position(m, seed)?;
+        let p = [near(p[0], seed[0], periods.0), near(p[1], seed[1], periods.1)];
+        let e = face.surface.eval_derivs(p[0], p[1]);
+        // not onto the pole itself (where Newton from one side stops)
+        let off_pole = e.su.norm() > 1e-12 * e.sv.norm() && e.sv.norm() > 1e-12 * e.su.norm();
+        (off_pole && (e.p - seg.eval_unit(m).p).norm() <= REACH * on_tol).then_some(p)
+    };
+    let (mut lo, mut hi) = (a, b);
+    for _ in 0..PASSAGE_BISECTIONS {
+        let m = 0.5 * (lo.0 + hi.0);
+        if !(m > lo.0 && m < hi.0) {
+            break;
+        }
+        // continuous from `lo` up to `m`: the jump lies beyond, else before
+        if let Some(p) = reach(m, lo.1) {
+            lo = (m, p);
+        } else if let Some(p) = reach(m, hi.1) {
+            hi = (m, p);
+        } else {
+            // neither side reaches it: as close to the pole as the
+            // projections go
+            break;
+        }
+    }
+    if !(dist(lo.1, hi.1) > 0.25 * jump) {
+        return None;
+    }
+    let (el, eh) = (face.surface.eval_derivs(lo.1[0], lo.1[1]), face.surface.eval_derivs(hi.1[0], hi.1[1]));
+    let degenerate = |x: f64, y: f64| x <= 1e-3 * y;
+    let (before, after) = if degenerate(el.su.norm(), el.sv.norm()) && degenerate(eh.su.norm(), eh.sv.norm()) {
+        // the pole line runs along u at one v
+        let v = 0.5 * (lo.1[1] + hi.1[1]);
+        ([lo.1[0], v], [hi.1[0], v])
+    } else if degenerate(el.sv.norm(), el.su.norm()) && degenerate(eh.sv.norm(), eh.su.norm()) {
+        let u = 0.5 * (lo.1[0] + hi.1[0]);
+        ([u, lo.1[1]], [u, hi.1[1]])
+    } else {
+        return None;
+    };
+    let (p, q) = (face.surface.eval(before[0], before[1]), face.surface.eval(after[0], after[1]));
+    ((p - q).norm() <= on_tol).then_some(((lo.0, before), (hi.0, after)))
+}
+
 /// A coedge without a usable p-curve: its 3-D curve projected onto the face
 /// as polynomial Bézier pieces of degree 2..=9 in face parameters
 /// ([`crate::prepare::fit`]) between the samples (end points on the samples;
@@ -168,10 +271,44 @@ pub(super) fn projected_chain(
         let (u, v) = samples[i];
         param_velocity(face, [u, v], &seg.eval_unit(s).d1).map(|d| (s, [u, v], d))
     };
+    // the face parameters of sample `k` with its curve parameter
+    let sample = |k: usize| (k as f64 / n as f64, [samples[k].0, samples[k].1]);
     for w in idx.windows(2) {
         let (i, j) = (w[0], w[1]);
         match (at(i), at(j)) {
-            (Some(a), Some(b)) => piece(&position, &velocity, periods, a, b, tol, 0, &mut out),
+            (Some(a), Some(b)) => {
+                // through each pole the curve passes: fitted up to the pole,
+                // the pole line, fitted on from the pole
+                let mut start = a;
+                for k in i..j {
+                    let Some((lo, hi)) = pole_passage(face, seg, &position, periods, sample(k), sample(k + 1), on_tol)
+                    else {
+                        continue;
+                    };
+                    // the velocity at an end on the pole (where the surface
+                    // is degenerate): the secant to a point 1e-3 of the way
+                    // towards `other`, projected from that end's side
+                    let with_velocity = |(s, uv): (f64, [f64; 2]), other: (f64, [f64; 2])| {
+                        let t = s + 1e-3 * (other.0 - s);
+                        let near = |x: f64, g: f64, p: Option<f64>| p.map_or(x, |p| x - ((x - g) / p).round() * p);
+                        let d = position(t, uv)
+                            .map(|(q, _)| {
+                                let q = [near(q[0], uv[0], periods.0), near(q[1], uv[1], periods.1)];
+                                [(q[0] - uv[0]) / (t - s), (q[1] - uv[1]) / (t - s)]
+                            })
+                            .unwrap_or([(other.1[0] - uv[0]) / (other.0 - s), (other.1[1] - uv[1]) / (other.0 - s)]);
+                        (s, uv, d)
+                    };
+                    let lo = with_velocity(lo, (start.0, start.1));
+                    // (a sample on the pole starts the pole line itself)
+                    if lo.0 > start.0 {
+                        piece(&position, &velocity, periods, start, lo, tol, 0, &mut out);
+                    }
+                    out.push((lo.0, hi.0, line(lo.1, hi.1)));
+                    start = with_velocity(hi, (b.0, b.1));
+                }
+                piece(&position, &velocity, periods, start, b, tol, 0, &mut out)
+            }
             _ => {
                 for k in i..j {
                     let (p, q) = (samples[k], samples[k + 1]);
