@@ -94,10 +94,10 @@ pub struct FarState {
     /// The tracker's first update, and its re-acquire after a jump
     /// ([`is_jump`](Self::is_jump)), take the BVH best first (the cold
     /// query's [`cold_search`]) instead of [`search`](Self::search).
-    /// Off by default: it changes which cells the coherent updates after
-    /// it warm-start from where, and on iges_3dipsos320_occ17026 two more
-    /// boundary points end tracked ≠ cold (the held-cell fault of
-    /// `held_on_side`'s class); on again once that is fixed.
+    /// On by default. It changes which cells the coherent updates after it
+    /// warm-start from where: before a singular witness stopped bounding
+    /// its cell (`singular`, `apex_certified`) that left two more
+    /// boundary points of iges_3dipsos320_occ17026 tracked ≠ cold.
     pub best_first: bool,
 }
 
@@ -344,7 +344,7 @@ impl FarState {
             iterations: 0,
             why: FarWhy::default(),
             count_why: false,
-            best_first: false,
+            best_first: true,
         }
     }
 
