@@ -366,8 +366,10 @@ impl FarState {
     /// `why NAME jumps`), and less on grazing paths, where a move is many
     /// times the distance; a jump across the body starts afresh.
     pub fn is_jump(&self, body: &BodyGeom, moved: f64, last: f64) -> bool {
-        let diag = body.nodes.get(body.root as usize).map_or(0.0, |n| (n.hi - n.lo).norm());
-        self.best_first && moved > last + 0.25 * diag
+        // the box diagonal only when the move could be a jump (per update)
+        self.best_first
+            && moved > last
+            && moved > last + 0.25 * body.nodes.get(body.root as usize).map_or(0.0, |n| (n.hi - n.lo).norm())
     }
 
     /// Records a best-first search run in place of [`search`](Self::search)

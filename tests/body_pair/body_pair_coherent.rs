@@ -65,9 +65,10 @@ fn check_random_poses(name: &str, sa: &TrackScene, sb: &TrackScene, updates: usi
     separated
 }
 
-#[test]
-fn coherent_updates_at_random_poses_equal_cold_queries() {
-    let Some(root) = common::fixtures() else { return };
+/// The corpus files of nist_pmi1, rhino_fusee and pump_carter (`None`,
+/// with a SKIP message, when the corpus lacks them).
+fn nist_fusee_pump() -> Option<(std::path::PathBuf, std::path::PathBuf, std::path::PathBuf)> {
+    let root = common::fixtures()?;
     let (nist, fusee, pump) = (
         root.join("corpus/step_nist_pmi1_ap203.stp"),
         root.join("corpus/step_rhino_fusee.stp"),
@@ -75,8 +76,16 @@ fn coherent_updates_at_random_poses_equal_cold_queries() {
     );
     if !(nist.is_file() && fusee.is_file() && pump.is_file()) {
         println!("SKIP: nist_pmi1 / fusee / pump_carter not in the corpus");
-        return;
+        return None;
     }
+    Some((nist, fusee, pump))
+}
+
+#[test]
+fn coherent_updates_at_random_poses_equal_cold_queries() {
+    let Some((nist, fusee, pump)) = nist_fusee_pump() else {
+        return;
+    };
     let pump = scene(&pump);
     let n = check_random_poses("pump x pump", &pump, &pump, 240, 8);
     let m = check_random_poses("nist_pmi1 x fusee", &scene(&nist), &scene(&fusee), 240, 8);
@@ -96,16 +105,9 @@ fn coherent_updates_at_random_poses_equal_cold_queries() {
 /// 3,000 iterations (5,529 before).
 #[test]
 fn pole_trim_curves_are_solved_as_points() {
-    let Some(root) = common::fixtures() else { return };
-    let (nist, fusee, pump) = (
-        root.join("corpus/step_nist_pmi1_ap203.stp"),
-        root.join("corpus/step_rhino_fusee.stp"),
-        root.join("corpus/step_proe2004_pump_carter.stp"),
-    );
-    if !(nist.is_file() && fusee.is_file() && pump.is_file()) {
-        println!("SKIP: nist_pmi1 / fusee / pump_carter not in the corpus");
+    let Some((nist, fusee, pump)) = nist_fusee_pump() else {
         return;
-    }
+    };
     let (sa, sb) = (scene(&nist), scene(&fusee));
     let orbit = scenarios::body_orbit(&sa.bodies[0], &sb.bodies[0], 2000, 1e-3);
     let mut t = BodyPairTracker::new(&sa, 0, &sb, 0, TrackerConfig::default()).unwrap();

@@ -321,14 +321,8 @@ fn twice_area(l: &[(f64, f64)]) -> f64 {
 
 /// Signed area of a loop's p-curves in parameter space (`None` when a coedge has none).
 fn loop_signed_area(l: &Loop) -> Option<f64> {
-    let pts = loop_pcurve_samples(l)?;
-    let n = pts.len();
-    let mut a = 0.0;
-    for i in 0..n {
-        let (p, q) = (pts[i], pts[(i + 1) % n]);
-        a += p.x * q.y - q.x * p.y;
-    }
-    Some(0.5 * a)
+    let pts: Vec<(f64, f64)> = loop_pcurve_samples(l)?.iter().map(|p| (p.x, p.y)).collect();
+    Some(0.5 * twice_area(&pts))
 }
 
 /// True when a loop's p-curves reach round a whole period of `periods` (up
