@@ -7,59 +7,10 @@ use super::writer::W;
 use crate::geom::Frame;
 use crate::geom::{NurbsCurve, Vec3};
 use crate::import::iges::nurbs::to_nurbs;
+pub(super) use crate::import::iges::transform::Map2;
+use nalgebra::{Matrix2, Vector2};
 use crate::import::model::{Curve, CurveSegment, Face, Surface};
 use std::f64::consts::PI;
-
-/// Linear map of the parameter plane `(u, v) ↦ m (u, v) + t`.
-#[derive(Clone, Copy)]
-pub(super) struct Map2 {
-    m: [[f64; 2]; 2],
-    t: [f64; 2],
-}
-
-impl Map2 {
-    fn identity() -> Self {
-        Self {
-            m: [[1.0, 0.0], [0.0, 1.0]],
-            t: [0.0, 0.0],
-        }
-    }
-    fn scale(su: f64, sv: f64) -> Self {
-        Self {
-            m: [[su, 0.0], [0.0, sv]],
-            t: [0.0, 0.0],
-        }
-    }
-    fn is_identity(&self) -> bool {
-        self.m == [[1.0, 0.0], [0.0, 1.0]] && self.t == [0.0, 0.0]
-    }
-    /// True when the map mirrors the parameter plane (negative determinant).
-    fn mirrors(&self) -> bool {
-        self.m[0][0] * self.m[1][1] - self.m[0][1] * self.m[1][0] < 0.0
-    }
-    fn point(&self, p: &Vec3) -> Vec3 {
-        Vec3::new(
-            self.m[0][0] * p.x + self.m[0][1] * p.y + self.t[0],
-            self.m[1][0] * p.x + self.m[1][1] * p.y + self.t[1],
-            0.0,
-        )
-    }
-    fn vector(&self, p: &Vec3) -> Vec3 {
-        Vec3::new(
-            self.m[0][0] * p.x + self.m[0][1] * p.y,
-            self.m[1][0] * p.x + self.m[1][1] * p.y,
-            0.0,
-        )
-    }
-    /// `Some(k)` when the map is `k` times an isometry of the plane.
-    fn similarity(&self) -> Option<f64> {
-        let a = self.m;
-        let c0 = a[0][0].hypot(a[1][0]);
-        let c1 = a[0][1].hypot(a[1][1]);
-        let dot = a[0][0] * a[0][1] + a[1][0] * a[1][1];
-        ((c0 - c1).abs() <= 1e-12 * c0 && dot.abs() <= 1e-12 * c0 * c1).then_some(c0)
-    }
-}
 
 /// Model surface parameters → IGES surface parameters (the inverse of the
 /// reader's maps).
@@ -69,16 +20,13 @@ pub(super) fn pmap_of(s: &Surface) -> Map2 {
         Surface::Cylinder { .. } => Map2::scale(deg, 1.0),
         Surface::Cone { semi_angle, .. } => Map2::scale(deg, semi_angle.cos()),
         Surface::Sphere { .. } | Surface::Torus { .. } => Map2::scale(deg, deg),
-        Surface::Revolution { .. } => Map2 {
-            m: [[0.0, 1.0], [1.0, 0.0]],
-            t: [0.0, 0.0],
-        },
+        Surface::Revolution { .. } => Map2::swap(),
         Surface::Trimmed { basis, u, v } => match basis.as_ref() {
             Surface::Extrusion { .. } => {
                 let (du, dv) = (u.1 - u.0, v.1 - v.0);
                 Map2 {
-                    m: [[1.0 / du, 0.0], [0.0, 1.0 / dv]],
-                    t: [-u.0 / du, -v.0 / dv],
+                    m: Matrix2::new(1.0 / du, 0.0, 0.0, 1.0 / dv),
+                    t: Vector2::new(-u.0 / du, -v.0 / dv),
                 }
             }
             b => pmap_of(b),

@@ -105,6 +105,23 @@ impl Map2 {
     pub fn is_identity(&self) -> bool {
         *self == Self::identity()
     }
+    /// The image of the parameter point `(p.x, p.y)`, as `(u, v, 0)`.
+    pub fn point(&self, p: &Vec3) -> Vec3 {
+        let q = self.m * Vector2::new(p.x, p.y) + self.t;
+        Vec3::new(q.x, q.y, 0.0)
+    }
+    /// The image of the parameter vector `(p.x, p.y)` (linear part only), as `(du, dv, 0)`.
+    pub fn vector(&self, p: &Vec3) -> Vec3 {
+        let q = self.m * Vector2::new(p.x, p.y);
+        Vec3::new(q.x, q.y, 0.0)
+    }
+    /// `Some(k)` when the map is `k` times an isometry of the plane (its
+    /// columns of equal length `k` and orthogonal, within 1e-12 relative).
+    pub fn similarity(&self) -> Option<f64> {
+        let (c0, c1) = (self.m.column(0).norm(), self.m.column(1).norm());
+        let dot = self.m.column(0).dot(&self.m.column(1));
+        ((c0 - c1).abs() <= 1e-12 * c0 && dot.abs() <= 1e-12 * c0 * c1).then_some(c0)
+    }
     /// The same map as a 3-D affine map acting on `(u, v, 0)`.
     pub fn to_affine(self) -> Affine {
         let m = Matrix3::new(
