@@ -111,7 +111,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     let (p0, c1) = side_eval(k, side, xx);
                     out = out.min((p0 - q).norm());
                     let l2 = c1.norm_squared();
-                    if !(l2 > 0.0) {
+                    if l2.is_nan() || l2 <= 0.0 {
                         return out;
                     }
                     let nx = (xx + (q - p0).dot(&c1) / l2).clamp(0.0, 1.0);
