@@ -197,3 +197,101 @@ pub(super) fn surface_net(s: &NurbsSurface) -> SurfaceNet {
         poles: s.cw.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Vec3;
+    use crate::import::model::{Face, SourceFormat, Surface};
+    use crate::prepare::piece_surface;
+
+    /// An untrimmed bicubic B-spline face over `[0, 2] × [0, 1]` (two spans
+    /// in `u`) with the two degeneracies of the surfaces that failed the
+    /// self-check's boundary test (issue 25, class untrimmed-boundary): the
+    /// corner `(2, 1)` collapsed (its last two poles in `v` equal, as in
+    /// wave2 `step_blank_fuselage_ap203` #207), and the first two rows of
+    /// poles equal, so `f_v = 0` all along the side `v = 0` (corpus
+    /// `iges_hm_nentity` #657).
+    fn collapsed_corner_face() -> Model {
+        let (n_u, n_v) = (5, 4);
+        let mut cw = Vec::new();
+        for i in 0..n_u {
+            for j in 0..n_v {
+                let jj = if j == 0 { 1 } else { j };
+                let (x, y) = (10.0 * i as f64, 8.0 * jj as f64);
+                let z = 0.6 * (i as f64 - 2.0).powi(2) + 0.9 * (jj as f64).powi(2) - 0.4 * (i * jj) as f64;
+                cw.push([x, y, z, 1.0]);
+            }
+        }
+        let last = (n_u - 1) * n_v;
+        cw[last + 3] = cw[last + 2];
+        let s = crate::geom::NurbsSurface::try_from_homogeneous(
+            3,
+            3,
+            vec![0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 2.0, 2.0, 2.0],
+            vec![0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0],
+            n_u,
+            n_v,
+            cw,
+        )
+        .unwrap();
+        let mut m = Model::new(SourceFormat::Step, "collapsed corner");
+        m.faces.push(Face {
+            surface: Surface::BSpline(s),
+            same_sense: true,
+            outer: None,
+            inner: Vec::new(),
+            source: 7,
+        });
+        m
+    }
+
+    /// The pieces of an untrimmed face with a collapsed corner and a side
+    /// where `f_v` vanishes tile its natural domain (no piece dropped, their
+    /// face rectangles' areas add up to the domain's) and each piece's own
+    /// poles evaluate to the surface's boundary along every side of the
+    /// domain it touches: 1e-12 of the face's size at 201 points per side,
+    /// the corners included.
+    #[test]
+    fn pieces_of_an_untrimmed_face_reach_its_boundary_at_a_collapsed_corner() {
+        let m = collapsed_corner_face();
+        let out = face_pieces(&m, 0, 0, &PrepareOptions::default()).unwrap();
+        assert_eq!(out.dropped, 0);
+        assert!(!out.pieces.is_empty());
+        let ((u0, u1), (v0, v1)) = m.faces[0].surface.domain().unwrap();
+        let area: f64 = out
+            .pieces
+            .iter()
+            .map(|(p, _)| (p.domain[1] - p.domain[0]) * (p.domain[3] - p.domain[2]))
+            .sum();
+        assert!((area - (u1 - u0) * (v1 - v0)).abs() <= 1e-12, "pieces cover {area}");
+        let surfaces: Vec<_> = out.pieces.iter().map(|(p, _)| piece_surface(p).unwrap()).collect();
+        let size = 60.0;
+        let n = 200;
+        let mut worst = 0.0f64;
+        for k in 0..=n {
+            let x = k as f64 / n as f64;
+            for (u, v) in [
+                (u0 + (u1 - u0) * x, v0),
+                (u0 + (u1 - u0) * x, v1),
+                (u0, v0 + (v1 - v0) * x),
+                (u1, v0 + (v1 - v0) * x),
+            ] {
+                let q: Vec3 = m.faces[0].surface.eval(u, v);
+                // every piece whose rectangle holds (u, v) reaches q there
+                let mut holders = 0;
+                for ((p, _), s) in out.pieces.iter().zip(&surfaces) {
+                    let d = p.domain;
+                    if u < d[0] || u > d[1] || v < d[2] || v > d[3] {
+                        continue;
+                    }
+                    holders += 1;
+                    let (a, b) = ((u - d[0]) / (d[1] - d[0]), (v - d[2]) / (d[3] - d[2]));
+                    worst = worst.max((s.eval(a, b) - q).norm());
+                }
+                assert!(holders > 0, "no piece holds ({u}, {v})");
+            }
+        }
+        assert!(worst <= 1e-12 * size, "a piece leaves the boundary by {worst:.3e} mm");
+    }
+}

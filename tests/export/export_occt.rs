@@ -351,10 +351,6 @@ const CONVERSION_KNOWN_DIFFERENT: &[(&str, &str)] = &[
         "step_abc_onshape_0_13.step",
         "→ IGES: 101 faces (source 99), 7 distances moved: face #179's loops are wrong on import (point_body_band.rs)",
     ),
-    (
-        "step_fpx2013_hdr_connector.stp",
-        "→ IGES: 16 faces (source 14), 3 distances moved: the file's LINE edges lie up to 3 mm off their vertices (point_body_band.rs)",
-    ),
     // writer or reader classes not yet found
     (
         "iges_hm_nentity.igs",

@@ -19,13 +19,9 @@ const TOL: f64 = 1e-5;
 /// Files with Open CASCADE closest points off our imported faces: (file, most
 /// such points, reason). A ratchet (`band::ratchet`): a listed file whose
 /// points all lie on the faces must leave the list.
-const KNOWN_OFF: &[(&str, usize, &str)] = &[
-    (
-        "step_fpx2013_hdr_connector.stp",
-        4,
-        "the file contradicts itself: LINE edge curves 0.56 – 3.02 mm off their own vertices; Open CASCADE's face points there lie outside the loops of the vertices",
-    ),
-];
+/// (step_fpx2013_hdr_connector.stp left in session 20: its LINEs that miss
+/// their vertices are read as the lines through them, `import::step::edge_ends`.)
+const KNOWN_OFF: &[(&str, usize, &str)] = &[];
 
 struct Checker<'m> {
     model: &'m Model,

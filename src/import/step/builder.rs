@@ -30,6 +30,8 @@ pub struct Builder<'e, 'a> {
     pub scale: f64,
     /// Radians per file angle unit in the current context.
     pub angle: f64,
+    /// Length uncertainty of the current context, mm (when it gives one).
+    pub uncertainty: Option<f64>,
     /// Scale of the two parameter axes while building a p-curve.
     pub uv_scale: Option<(f64, f64)>,
     /// Instance index → Model vertex index.
@@ -53,6 +55,9 @@ pub struct Builder<'e, 'a> {
     /// PCURVEs (`#N`) whose own range between their edge's vertices was not
     /// found (the 3-D range was kept).
     pub pcurve_range_misses: Vec<u64>,
+    /// EDGE_CURVEs whose curve misses their vertices beyond the tolerance
+    /// ([`super::edge_ends`]).
+    pub edge_ends: Vec<super::edge_ends::EndsNote>,
     /// The first error that dropped a face (returned when no face at all
     /// could be read, so that a broken one-face file still says why).
     pub first_face_error: Option<StepError>,
@@ -70,6 +75,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             depth: 0,
             scale: 1.0,
             angle: 1.0,
+            uncertainty: None,
             uv_scale: None,
             vertex_map: vec![NONE; n],
             edge_map: vec![NONE; n],
@@ -81,6 +87,7 @@ impl<'e, 'a> Builder<'e, 'a> {
             edge_flips: HashMap::new(),
             placed_items: std::collections::HashSet::new(),
             pcurve_range_misses: Vec::new(),
+            edge_ends: Vec::new(),
             first_face_error: None,
         }
     }

@@ -12,6 +12,7 @@ pub mod access;
 pub mod accounting;
 pub mod arena;
 pub mod builder;
+pub mod edge_ends;
 pub mod error;
 pub mod geometry;
 pub mod header;
@@ -54,6 +55,7 @@ pub fn read_step(bytes: &[u8], file_name: &str) -> Result<Model, StepError> {
             if n == 1 { "" } else { "s" }
         ));
     }
+    warnings.extend(edge_ends::warnings(&b.edge_ends));
     let first_face_error = b.first_face_error.take();
     let mut model = b.model;
     if model.faces.is_empty() {

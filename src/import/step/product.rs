@@ -202,6 +202,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         };
         self.scale = cu.mm;
         self.angle = cu.rad;
+        self.uncertainty = cu.uncertainty;
         Ok(cu)
     }
 
@@ -243,12 +244,11 @@ impl<'e, 'a> Builder<'e, 'a> {
         let (from, to) = (i1, i2);
         let child_item_1 = child_items.contains(&i1) && !child_items.contains(&i2);
         let (_, ctx) = self.rep_parts(parent)?;
-        let saved = (self.scale, self.angle);
+        let saved = (self.scale, self.angle, self.uncertainty);
         self.enter_context(ctx)?;
         let f1 = self.frame_pose(from);
         let f2 = self.frame_pose(to);
-        self.scale = saved.0;
-        self.angle = saved.1;
+        (self.scale, self.angle, self.uncertainty) = saved;
         let (f1, f2) = (f1?, f2?);
         let t = compose(&f2, &Pose { iso: f1.iso.inverse() });
         Ok(Some(if child_is_r1 {

@@ -301,6 +301,9 @@ impl<'e, 'a> Builder<'e, 'a> {
             }
         }
         let (start, end) = if swapped { (vto, vfrom) } else { (vfrom, vto) };
+        // the vertices bound the edge: a curve whose ends miss them beyond
+        // the tolerance is repaired (a line) or reported (`edge_ends`)
+        let (curve, t0, t1) = self.meet_vertices(idx, geom, curve, (t0, t1), (start, end));
         let k = self.model.edges.len();
         self.model.edges.push(Edge {
             curve,
@@ -316,6 +319,46 @@ impl<'e, 'a> Builder<'e, 'a> {
         let flip = (!same) ^ swapped;
         self.edge_flips.insert(idx, flip);
         Ok((k, flip))
+    }
+
+    /// Edge `idx`'s `curve` over `t` between its vertices `v` (start at
+    /// `t.0`): unchanged when its ends lie within the context's tolerance of
+    /// the vertices, else the line through the vertices for a LINE, the
+    /// curve itself otherwise, noted for the warnings
+    /// ([`super::edge_ends`]).
+    fn meet_vertices(
+        &mut self,
+        idx: usize,
+        geom: usize,
+        curve: Curve,
+        t: (f64, f64),
+        v: (usize, usize),
+    ) -> (Curve, f64, f64) {
+        use super::edge_ends::{check_ends, EndsCheck, EndsNote, DEFAULT_GAP_TOLERANCE, MIN_GAP_TOLERANCE};
+        let point = |k: usize| self.model.vertices.get(k).map(|v| v.point);
+        let (Some(p0), Some(p1)) = (point(v.0), point(v.1)) else {
+            return (curve, t.0, t.1);
+        };
+        let tol = self
+            .uncertainty
+            .filter(|u| *u > 0.0)
+            .unwrap_or(DEFAULT_GAP_TOLERANCE)
+            .max(MIN_GAP_TOLERANCE);
+        let (out, gap, replaced) = match check_ends(&curve, t.0, t.1, p0, p1, tol) {
+            EndsCheck::Meets => return (curve, t.0, t.1),
+            EndsCheck::Chord { curve, t0, t1, gap } => ((curve, t0, t1), gap, true),
+            EndsCheck::Misses { gap } => ((curve, t.0, t.1), gap, false),
+        };
+        let id = |i: usize| self.ex.instances.get(i).map_or(0, |x| x.id);
+        let kind = crate::import::escape::escape_bytes(&super::access::upper(self.type_name(geom)));
+        self.edge_ends.push(EndsNote {
+            edge: id(idx),
+            curve: (id(geom), kind),
+            gap,
+            tol,
+            replaced,
+        });
+        out
     }
 
     fn edge_flip(&self, idx: usize) -> bool {
