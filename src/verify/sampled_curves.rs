@@ -175,6 +175,10 @@ impl SampledCurves {
     }
 }
 
+/// How far [`closest_on_curve`] steps off a sample of zero speed, in the
+/// curve's normalised parameter.
+const ZERO_SPEED_STEP: f64 = 1e-3;
+
 /// The distance from `p` to a curve (`eval(x)`: point and derivative at
 /// the unit parameter `x ∈ [0, 1]`) near `x0`: Gauss–Newton steps from
 /// `x0` (at most 12), the nearest point met. On a closed curve (its ends
@@ -191,7 +195,23 @@ pub fn closest_on_curve(eval: impl Fn(f64) -> (Vec3, Vec3), p: &Vec3, x0: f64) -
         out = out.min((q - p).norm());
         let l2 = c1.norm_squared();
         if !(l2 > 0.0) {
-            return out;
+            // a sample of zero speed (equal poles: a collapsed corner, a
+            // side with f_v = 0) says nothing of the direction to go: step
+            // off it towards the nearer neighbour, if one is nearer
+            let d0 = (q - p).norm();
+            let off = [x + ZERO_SPEED_STEP, x - ZERO_SPEED_STEP]
+                .into_iter()
+                .filter(|t| (0.0..=1.0).contains(t))
+                .map(|t| (t, (eval(t).0 - p).norm()))
+                .filter(|&(_, d)| d < d0)
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            match off {
+                Some((t, _)) => {
+                    x = t;
+                    continue;
+                }
+                None => return out,
+            }
         }
         let step = x + (p - q).dot(&c1) / l2;
         let nx = if (0.0..=1.0).contains(&step) {
@@ -215,6 +235,27 @@ pub fn closest_on_curve(eval: impl Fn(f64) -> (Vec3, Vec3), p: &Vec3, x0: f64) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A quadratic whose first two poles are equal (zero speed at `x = 0`,
+    /// as at a collapsed corner of a surface side): started there, the
+    /// search steps off the corner and finds the distance of a dense scan
+    /// (within 1e-9), not the distance to the corner.
+    #[test]
+    fn a_zero_speed_start_steps_off_the_corner() {
+        let (a, b) = (Vec3::new(0.0, 0.0, 0.0), Vec3::new(4.0, 2.0, 0.0));
+        let eval = |x: f64| {
+            // poles a, a, b
+            let q = a * ((1.0 - x) * (1.0 - x) + 2.0 * x * (1.0 - x)) + b * (x * x);
+            (q, (b - a) * (2.0 * x))
+        };
+        let p = Vec3::new(2.0, 1.5, 0.3);
+        let scan = (0..=200_000)
+            .map(|i| (eval(i as f64 / 200_000.0).0 - p).norm())
+            .fold(f64::INFINITY, f64::min);
+        let d = closest_on_curve(eval, &p, 0.0);
+        assert!((d - scan).abs() <= 1e-9, "{d} vs {scan}");
+        assert!(d < (a - p).norm() - 0.5);
+    }
 
     /// Circles of radius 1 about three centres, sampled 16 times each, and
     /// a straight segment sampled at its ends only: the tree's answer
