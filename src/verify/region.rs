@@ -16,7 +16,7 @@ mod area;
 mod distance;
 mod point_in_face;
 
-use point_in_face::Run;
+use point_in_face::LoopIndex;
 
 use crate::geom::Vec3;
 use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
@@ -153,7 +153,7 @@ pub struct Region<'m> {
     a_lo: f64,
     /// Boxes of runs of loop segments (built on the first point-in-face
     /// test), so that the tests skip runs no ray or line of theirs can cross.
-    index: std::cell::OnceCell<Vec<(Vec<Run>, Vec<Run>)>>,
+    index: std::cell::OnceCell<Vec<LoopIndex>>,
     /// The boundary's nodes indexed for distances (built on the first
     /// distance asked).
     boundary: std::cell::OnceCell<crate::verify::sampled_curves::SampledCurves>,
