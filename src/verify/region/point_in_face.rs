@@ -425,42 +425,154 @@ impl Region<'_> {
 }
 
 #[cfg(test)]
-mod debug_dump {
+mod tests {
     use super::super::Region;
+    use crate::geom::{Frame, Vec3};
+    use crate::import::model::{Coedge, Curve, CurveSegment, Edge, Face, Loop, Model, SourceFormat, Surface};
+    use std::f64::consts::{FRAC_PI_2, PI, TAU};
+
+    /// A half circle of the unit sphere about the origin: from `from`
+    /// through `via` (unit vectors, perpendicular), as an edge over `[0, π]`.
+    fn half_circle(from: Vec3, via: Vec3) -> Edge {
+        Edge {
+            curve: Curve::Circle {
+                frame: Frame {
+                    origin: Vec3::zeros(),
+                    x: from,
+                    y: via,
+                    z: from.cross(&via),
+                },
+                radius: 1.0,
+            },
+            t0: 0.0,
+            t1: PI,
+            start: None,
+            end: None,
+            faces: vec![0],
+            source: 0,
+        }
+    }
+
+    /// A coedge on edge `e` (no p-curve), or on the `(u, v)` line from `a`
+    /// to `b` only (an IGES 142 free curve).
+    fn coedge(e: Option<usize>, line: Option<([f64; 2], [f64; 2])>) -> Coedge {
+        Coedge {
+            edge: e,
+            forward: true,
+            pcurve: line.map(|(a, b)| CurveSegment {
+                curve: Curve::Line {
+                    origin: Vec3::new(a[0], a[1], 0.0),
+                    dir: Vec3::new(b[0] - a[0], b[1] - a[1], 0.0),
+                },
+                t0: 0.0,
+                t1: 1.0,
+                forward: true,
+            }),
+            curve: None,
+            pcurve_preferred: false,
+            source: 0,
+        }
+    }
+
+    /// One face on the unit sphere about the origin (`u` about `+z` from
+    /// `+x`, `v` the latitude: its poles are the lines `v = ±π/2`).
+    fn sphere_face(format: SourceFormat, same_sense: bool, outer: Vec<Coedge>, edges: Vec<Edge>) -> Model {
+        let mut m = Model::new(format, "sphere");
+        m.edges = edges;
+        m.faces.push(Face {
+            surface: Surface::Sphere {
+                frame: Frame::world(),
+                radius: 1.0,
+            },
+            same_sense,
+            outer: Some(Loop { coedges: outer, source: 0 }),
+            inner: Vec::new(),
+            source: 1,
+        });
+        m
+    }
+
     #[test]
-    #[ignore]
-    fn dump_face() {
-        let file = std::env::var("LUNE_FILE").unwrap();
-        let id: u64 = std::env::var("LUNE_FACE").unwrap().parse().unwrap();
-        let m = crate::import::import_file(&file).unwrap();
-        let face = m.faces.iter().find(|f| f.source as u64 == id).unwrap();
-        eprintln!("surface {:?} sense {}", face.surface, face.same_sense);
-        for l in face.outer.iter().chain(face.inner.iter()) {
-            for c in &l.coedges {
-                eprintln!("coedge edge {:?} fwd {} pcurve {} {:?}", c.edge, c.forward, c.pcurve.is_some(), c.edge.map(|e| (&m.edges[e].curve, m.edges[e].t0, m.edges[e].t1)));
+    fn a_quarter_sphere_through_its_pole_keeps_the_points_next_to_the_pole() {
+        // half the equator (u from 0 to π), then half the meridian of the
+        // plane y = 0 from u = π over the pole back to u = 0 (3-D edges, as
+        // sw2017_russian_part's 0.25 mm quarter spheres): the face is
+        // [0, π] × [0, π/2]. The meridian's node on the pole takes the `a`
+        // of the node before it (π) and the next node lies at a = 0: the
+        // loop runs along the pole line between them, not along the chord
+        // that cut off the points next to the pole at small a
+        let (x, y, z) = (Vec3::x(), Vec3::y(), Vec3::z());
+        let m = sphere_face(
+            SourceFormat::Step,
+            true,
+            vec![coedge(Some(0), None), coedge(Some(1), None)],
+            vec![half_circle(x, y), half_circle(-x, z)],
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (area, err) = r.area();
+        assert!((area - PI).abs() < 1e-6, "{area} ± {err}");
+        for a in [1e-3, 0.05, 0.5, FRAC_PI_2, PI - 0.5, PI - 0.05, PI - 1e-3] {
+            for below in [1e-4, 1e-3, 0.01, 0.03, 0.3] {
+                let b = FRAC_PI_2 - below;
+                assert!(r.contains([a, b]), "({a}, {b}) inside");
+                assert!(!r.contains([a + PI, b]), "({}, {b}) outside", a + PI);
+                assert!(!r.contains([a, -b]), "({a}, {}) outside", -b);
             }
         }
-        let r = Region::new(&m, face).unwrap();
-        for ix in r.runs() {
-            eprintln!("polygon {:?}", ix.polygon.pts.iter().zip(&ix.polygon.skip).filter(|(p, _)| p[1].abs() > 1.5 || p[1] > 3.0).collect::<Vec<_>>());
-        }
-        eprintln!("swap {} period {:?} ray {:?} contractible {} complement {} bbox {:?}", r.swap, r.period, r.ray, r.contractible, r.complement, r.bbox);
-        for (li, l) in r.loops.iter().enumerate() {
-            eprintln!("loop {li} left {} n {}", l.left, l.nodes.len());
-            for n in &l.nodes {
-                eprintln!("  {:.6} {:.6} seam {} seg {} x {:.4} p {:?}", n.ab[0], n.ab[1], n.seam, n.seg, n.x, n.p);
+    }
+
+    #[test]
+    fn a_lune_of_two_half_meridians_keeps_the_files_direction() {
+        // the half meridians u = π/2 (up, from the south pole) and u = −π/2
+        // (down): the lune |u| ≤ π/2 about +x, on the left of its loop. Each
+        // half circle's ends meet both ends of the other (up to rounding),
+        // so their direction cannot be told by their ends: the file's holds
+        let (y, z) = (Vec3::y(), Vec3::z());
+        let m = sphere_face(
+            SourceFormat::Step,
+            true,
+            vec![coedge(Some(0), None), coedge(Some(1), None)],
+            vec![half_circle(-z, y), half_circle(z, -y)],
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (area, err) = r.area();
+        assert!((area - TAU).abs() < 1e-6, "{area} ± {err}");
+        for b in [-FRAC_PI_2 + 1e-3, -1.0, 0.0, 1.0, FRAC_PI_2 - 1e-3] {
+            for a in [-1.5, -0.5, 0.0, 0.5, 1.5] {
+                assert!(r.contains([a, b]), "({a}, {b}) inside");
+                assert!(!r.contains([a + PI, b]), "({}, {b}) outside", a + PI);
             }
         }
-        let (lo, hi) = (r.bbox[0], r.bbox[1]);
-        for j in (0..=20).rev() {
-            let b = lo[1] + (hi[1] - lo[1]) * j as f64 / 20.0;
-            let row: String = (0..=40)
-                .map(|i| {
-                    let a = lo[0] + (hi[0] - lo[0]) * i as f64 / 40.0;
-                    if r.contains([a, b]) { '#' } else { '.' }
-                })
-                .collect();
-            eprintln!("{b:9.5} {row}");
+        // the reversed loop bounds the other lune
+        let m = sphere_face(
+            SourceFormat::Step,
+            true,
+            vec![coedge(Some(0), None), coedge(Some(1), None)],
+            vec![half_circle(-z, -y), half_circle(z, y)],
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        assert!(!r.contains([0.0, 0.3]) && r.contains([PI, 0.3]));
+    }
+
+    #[test]
+    fn an_iges_outer_boundary_through_a_pole_encloses_its_face() {
+        // an IGES 144 outer boundary (free p-curves) on the quarter
+        // [π/2, 3π/2] × [0, π/2] whose top side is the pole line,
+        // with the reversed sense of a mirrored IGES 120: the loop runs
+        // clockwise about the face's normal, which gives an IGES outer
+        // boundary no other meaning (iges_sw2008_fuse #101: the quarter is
+        // Open CASCADE's face and area)
+        let c = [[FRAC_PI_2, 0.0], [3.0 * FRAC_PI_2, 0.0], [3.0 * FRAC_PI_2, FRAC_PI_2], [FRAC_PI_2, FRAC_PI_2]];
+        let outer = (0..4).map(|k| coedge(None, Some((c[k], c[(k + 1) % 4])))).collect();
+        let m = sphere_face(SourceFormat::Iges, false, outer, Vec::new());
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (area, err) = r.area();
+        assert!((area - PI).abs() < 1e-6, "{area} ± {err}");
+        for a in [FRAC_PI_2 + 1e-3, PI, 3.0 * FRAC_PI_2 - 1e-3] {
+            for b in [1e-3, 0.7, FRAC_PI_2 - 1e-3] {
+                assert!(r.contains([a, b]), "({a}, {b}) inside");
+                assert!(!r.contains([a + PI, b]) && !r.contains([a, -b]), "({a}, {b}) mirrored outside");
+            }
         }
     }
 }
