@@ -485,7 +485,10 @@ mod tests {
                 radius: 1.0,
             },
             same_sense,
-            outer: Some(Loop { coedges: outer, source: 0 }),
+            outer: Some(Loop {
+                coedges: outer,
+                source: 0,
+            }),
             inner: Vec::new(),
             source: 1,
         });
@@ -562,7 +565,12 @@ mod tests {
         // clockwise about the face's normal, which gives an IGES outer
         // boundary no other meaning (iges_sw2008_fuse #101: the quarter is
         // Open CASCADE's face and area)
-        let c = [[FRAC_PI_2, 0.0], [3.0 * FRAC_PI_2, 0.0], [3.0 * FRAC_PI_2, FRAC_PI_2], [FRAC_PI_2, FRAC_PI_2]];
+        let c = [
+            [FRAC_PI_2, 0.0],
+            [3.0 * FRAC_PI_2, 0.0],
+            [3.0 * FRAC_PI_2, FRAC_PI_2],
+            [FRAC_PI_2, FRAC_PI_2],
+        ];
         let outer = (0..4).map(|k| coedge(None, Some((c[k], c[(k + 1) % 4])))).collect();
         let m = sphere_face(SourceFormat::Iges, false, outer, Vec::new());
         let r = Region::new(&m, &m.faces[0]).expect("region");
@@ -571,7 +579,10 @@ mod tests {
         for a in [FRAC_PI_2 + 1e-3, PI, 3.0 * FRAC_PI_2 - 1e-3] {
             for b in [1e-3, 0.7, FRAC_PI_2 - 1e-3] {
                 assert!(r.contains([a, b]), "({a}, {b}) inside");
-                assert!(!r.contains([a + PI, b]) && !r.contains([a, -b]), "({a}, {b}) mirrored outside");
+                assert!(
+                    !r.contains([a + PI, b]) && !r.contains([a, -b]),
+                    "({a}, {b}) mirrored outside"
+                );
             }
         }
     }
