@@ -146,9 +146,7 @@ impl Region<'_> {
             let mut corners: Vec<[f64; 2]> = Vec::new();
             if fp[0] && !fq[0] {
                 corners.push([q[0], p[1]]);
-            } else if fq[0] && !fp[0] {
-                corners.push([p[0], q[1]]);
-            } else if fp[1] && !fq[1] {
+            } else if (fq[0] && !fp[0]) || (fp[1] && !fq[1]) {
                 corners.push([p[0], q[1]]);
             } else if fq[1] && !fp[1] {
                 corners.push([q[0], p[1]]);
