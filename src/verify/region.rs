@@ -16,7 +16,7 @@ mod area;
 mod distance;
 mod point_in_face;
 
-use point_in_face::Run;
+use point_in_face::LoopIndex;
 
 use crate::geom::Vec3;
 use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
@@ -153,7 +153,7 @@ pub struct Region<'m> {
     a_lo: f64,
     /// Boxes of runs of loop segments (built on the first point-in-face
     /// test), so that the tests skip runs no ray or line of theirs can cross.
-    index: std::cell::OnceCell<Vec<(Vec<Run>, Vec<Run>)>>,
+    index: std::cell::OnceCell<Vec<LoopIndex>>,
     /// The boundary's nodes indexed for distances (built on the first
     /// distance asked).
     boundary: std::cell::OnceCell<crate::verify::sampled_curves::SampledCurves>,
@@ -488,7 +488,10 @@ impl<'m> Region<'m> {
                 let (a0, a1) = (chain[0].3, chain[0].4);
                 let (b0, b1) = (chain[1].3, chain[1].4);
                 let to_next = |p: Vec3| (p - b0).norm().min((p - b1).norm());
-                if to_next(a0) < 0.5 * to_next(a1) && !closed(&chain[0]) {
+                // (a first curve whose both ends meet the second one, as in
+                // a loop of two half circles, keeps the file's direction)
+                let (d0, d1) = (to_next(a0), to_next(a1));
+                if d0 < 0.5 * d1 && d1 > 1e-3 * (a1 - a0).norm() && !closed(&chain[0]) {
                     let c = &mut chain[0];
                     c.0.forward = !c.0.forward;
                     std::mem::swap(&mut c.3, &mut c.4);
@@ -659,6 +662,15 @@ impl<'m> Region<'m> {
             // encloses the face on its side: the face's sense tells)
             r.complement = match outer_traced {
                 None => face.outer.is_none(),
+                // an IGES 144/143 outer boundary (free curves, no direction
+                // the importer keeps: it moves one that means the
+                // complement to the holes) encloses the face
+                Some(_)
+                    if model.format == crate::import::model::SourceFormat::Iges
+                        && face.outer.iter().flat_map(|o| &o.coedges).all(|c| c.edge.is_none()) =>
+                {
+                    false
+                }
                 Some(oi) => {
                     let l = &r.loops[oi].nodes;
                     let n = l.len();

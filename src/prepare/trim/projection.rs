@@ -327,3 +327,92 @@ pub(super) fn projected_chain(
     crate::prepare::fit::merge(&position, &mut out, tol);
     out.into_iter().map(|(_, _, c)| c).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::{Frame, Vec3};
+    use crate::import::model::{Curve, Surface};
+    use std::f64::consts::{FRAC_PI_2, PI, TAU};
+
+    /// The sphere of radius 2 about the origin (poles at `v = ±π/2`, `u`
+    /// about `+z` from `+x`) and the half great circle from `+x` over the
+    /// point at angle `tilt` from the north pole (towards `+y`) to `−x`.
+    fn sphere_and_half_circle(tilt: f64) -> (Face, CurveSegment) {
+        let face = Face {
+            surface: Surface::Sphere {
+                frame: Frame::world(),
+                radius: 2.0,
+            },
+            same_sense: true,
+            outer: None,
+            inner: Vec::new(),
+            source: 1,
+        };
+        let y = Vec3::new(0.0, tilt.sin(), tilt.cos());
+        let seg = CurveSegment {
+            curve: Curve::Circle {
+                frame: Frame {
+                    origin: Vec3::zeros(),
+                    x: Vec3::x(),
+                    y,
+                    z: Vec3::x().cross(&y),
+                },
+                radius: 2.0,
+            },
+            t0: 0.0,
+            t1: PI,
+            forward: true,
+        };
+        (face, seg)
+    }
+
+    /// [`pole_passage`] on the step from unit parameter `s0` to `s1` of the
+    /// curve, projected as `projected_chain` projects (Newton from a seed).
+    fn passage(face: &Face, seg: &CurveSegment, s0: f64, s1: f64) -> Option<(Sample, Sample)> {
+        let on_tol = 4e-6;
+        let position = |s: f64, seed: [f64; 2]| -> Option<([f64; 2], bool)> {
+            let p = seg.eval_unit(s).p;
+            let bounds = ((seed[0] - TAU, seed[0] + TAU), (-FRAC_PI_2, FRAC_PI_2));
+            let r = crate::import::eval::newton_surface(&face.surface, &p, seed[0], seed[1], bounds);
+            let uv = [r.u, r.v];
+            let on = (face.surface.eval(uv[0], uv[1]) - p).norm() <= on_tol;
+            uv.iter().all(|x| x.is_finite()).then_some((uv, on))
+        };
+        let at = |s: f64| {
+            let p = seg.eval_unit(s).p;
+            let (u, v) = face.surface.analytic_params(&p).expect("a sphere's parameters");
+            (s, [u, v])
+        };
+        pole_passage(face, seg, &position, (Some(TAU), None), at(s0), at(s1), on_tol)
+    }
+
+    #[test]
+    fn a_meridian_passes_the_pole_along_the_pole_line() {
+        // u jumps from 0 to π at the pole (s = 1/2): the passage ends just
+        // before and just after it, at the pole's latitude, one point in 3-D
+        // (a step whose first midpoint is the pole itself, 0.45..0.55, is
+        // not found: neither side's projection reaches the pole, and the
+        // bisection stops there)
+        let (face, seg) = sphere_and_half_circle(0.0);
+        let ((s_lo, lo), (s_hi, hi)) = passage(&face, &seg, 0.43, 0.55).expect("a passage through the pole");
+        assert!(s_lo < s_hi && (s_lo - 0.5).abs() < 1e-6 && (s_hi - 0.5).abs() < 1e-6, "{s_lo} {s_hi}");
+        assert!(lo[0].abs() < 1e-9 && (hi[0] - PI).abs() < 1e-9, "u {} → {}", lo[0], hi[0]);
+        assert_eq!(lo[1], hi[1], "the pole line keeps v");
+        assert!((lo[1] - FRAC_PI_2).abs() < 1e-5, "v {}", lo[1]);
+        let (p, q) = (face.surface.eval(lo[0], lo[1]), face.surface.eval(hi[0], hi[1]));
+        assert!((p - q).norm() <= 4e-6 && (p - Vec3::new(0.0, 0.0, 2.0)).norm() <= 4e-6, "{p:?} {q:?}");
+    }
+
+    #[test]
+    fn no_passage_away_from_the_pole_or_past_it() {
+        // a step of the meridian that stays off the pole
+        let (face, seg) = sphere_and_half_circle(0.0);
+        assert!(passage(&face, &seg, 0.1, 0.2).is_none());
+        assert!(passage(&face, &seg, 0.6, 0.7).is_none());
+        // a great circle passing 1e-3 rad from the pole: u sweeps by π
+        // within the step, but continuously (no pole line)
+        let (face, seg) = sphere_and_half_circle(1e-3);
+        assert!(passage(&face, &seg, 0.43, 0.55).is_none());
+    }
+}

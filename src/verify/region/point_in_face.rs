@@ -10,7 +10,14 @@
 //!   there, else the nearest loop crossing decides by the side it is on (the
 //!   loops' orientation from the face's sense).
 //!
-//! Runs of loop segments carry boxes so that a test skips the runs no ray
+//! * Through a pole (a side of the parameter domain that is one point in
+//!   3-D: a sphere's pole, a cone's apex, a collapsed B-spline side) the
+//!   traced nodes jump across the pole line, whose points are all the same
+//!   3-D point: the loop's polygon follows the pole line there ([`Polygon`]),
+//!   not the chord between the nodes, which would cut a sliver off the
+//!   face (or add one) next to the pole.
+//!
+//! Runs of polygon segments carry boxes so that a test skips the runs no ray
 //! or line of it can cross.
 
 use super::Region;
@@ -18,8 +25,8 @@ use super::Region;
 /// Segments per [`Run`], and runs per group of runs.
 const RUN: usize = 32;
 
-/// The box in `(a, b)` of the segments `start..end` of a loop (segment `i`
-/// joins nodes `i` and `i + 1`, cyclically).
+/// The box in `(a, b)` of the segments `start..end` of a loop's
+/// [`Polygon`] (segment `i` joins points `i` and `i + 1`, cyclically).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Run {
     start: usize,
@@ -27,6 +34,36 @@ pub(super) struct Run {
     lo: [f64; 2],
     hi: [f64; 2],
 }
+
+/// A loop as the tests see it: its traced nodes in `(a, b)` and, where a
+/// step leaves or reaches a pole (a node where the surface collapses along
+/// `a`, so that the line of constant `b` through it is one 3-D point; or
+/// along `b`), the corner where the loop turns off the pole line: a node at
+/// a sphere's pole, traced from a meridian through it, takes the `a` of the
+/// node before it, and the next node lies half a period away; between them
+/// the face's boundary runs along the pole line, not along the chord.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Polygon {
+    /// The points, in loop order.
+    pts: Vec<[f64; 2]>,
+    /// Segment `i` (points `i`, `i + 1`) bounds nothing: on a seam (an edge
+    /// the face uses twice) or a step across half a period or more.
+    skip: Vec<bool>,
+}
+
+/// A loop's [`Polygon`] with the boxes of its runs of segments and of its
+/// groups of runs.
+#[derive(Debug, Clone, Default)]
+pub(super) struct LoopIndex {
+    polygon: Polygon,
+    runs: Vec<Run>,
+    groups: Vec<Run>,
+}
+
+/// The surface collapses along `a` at a point where `|S_a| ≤ POLE·|S_b|`
+/// (a node traced onto a pole lies on it up to rounding; the nodes next to
+/// it are a quadrature step away, where the ratio is that step's order).
+const POLE: f64 = 1e-7;
 
 /// True when some `x + k·per` (`k` any integer; `k = 0` without a period)
 /// may lie in `[lo, hi]` (with a margin for rounding: never false when a
@@ -80,21 +117,79 @@ impl Region<'_> {
         (0..2).any(|k| self.period[k].is_some_and(|per| (q[k] - p[k]).abs() > 0.5 * per))
     }
 
-    /// The runs of every loop (see [`Run`]), and groups of [`RUN`] runs
-    /// (`start..end` indexing the runs).
-    fn runs(&self) -> &[(Vec<Run>, Vec<Run>)] {
+    /// Whether the surface collapses at `ab` along `a` (the line of
+    /// constant `b` through it is one point: `[true, false]`) or along `b`.
+    fn collapsed(&self, ab: [f64; 2]) -> [bool; 2] {
+        let (_, sa, sb) = self.derivs(ab);
+        let (na, nb) = (sa.norm(), sb.norm());
+        [na <= POLE * nb, nb <= POLE * na]
+    }
+
+    /// The polygon of loop `li` in `(a, b)`: its nodes, with the pole line
+    /// put in where a step leaves or reaches a pole (see [`Polygon`]).
+    fn polygon(&self, li: usize) -> Polygon {
+        let l = &self.loops[li];
+        let n = l.nodes.len();
+        let mut pts = Vec::with_capacity(n + 4);
+        let mut skip = Vec::with_capacity(n + 4);
+        let size = (self.bbox[1][0] - self.bbox[0][0]).hypot(self.bbox[1][1] - self.bbox[0][1]);
+        let scale = l.nodes.iter().map(|x| x.p.norm()).fold(0.0, f64::max) + self.perimeter;
+        let flags: Vec<[bool; 2]> = l.nodes.iter().map(|x| self.collapsed(x.ab)).collect();
+        for i in 0..n {
+            let (np, nq) = (&l.nodes[i], &l.nodes[(i + 1) % n]);
+            let (p, q) = (np.ab, nq.ab);
+            pts.push(p);
+            let off = (np.seam && nq.seam) || self.wraps(p, q);
+            // the corners of the pole line: from a pole along it to the
+            // next node's `a` (or `b`), or along it from the previous node's
+            let (fp, fq) = (flags[i], flags[(i + 1) % n]);
+            let mut corners: Vec<[f64; 2]> = Vec::new();
+            if fp[0] && !fq[0] {
+                corners.push([q[0], p[1]]);
+            } else if (fq[0] && !fp[0]) || (fp[1] && !fq[1]) {
+                corners.push([p[0], q[1]]);
+            } else if fq[1] && !fp[1] {
+                corners.push([q[0], p[1]]);
+            }
+            // a corner is on the pole line only where it is the pole's own
+            // 3-D point (else the derivative vanished elsewhere: no line)
+            corners.retain(|&c| {
+                let (u, v) = self.to_uv(c);
+                let at = if fp[0] || fp[1] { np.p } else { nq.p };
+                let gap = (self.face.surface.eval(u, v) - at).norm();
+                (c[0] - p[0]).hypot(c[1] - p[1]) > 1e-12 * size
+                    && (c[0] - q[0]).hypot(c[1] - q[1]) > 1e-12 * size
+                    && gap <= 1e-9 * scale
+            });
+            if corners.is_empty() {
+                skip.push(off);
+            } else {
+                // the pole line and the step off it bound the face even
+                // where the jump is half a period or more
+                skip.push(false);
+                for c in corners {
+                    pts.push(c);
+                    skip.push(false);
+                }
+            }
+        }
+        Polygon { pts, skip }
+    }
+
+    /// The polygon, runs and groups of runs of every loop (see [`Run`]).
+    fn runs(&self) -> &[LoopIndex] {
         self.index.get_or_init(|| {
-            self.loops
-                .iter()
-                .map(|l| {
-                    let n = l.nodes.len();
+            (0..self.loops.len())
+                .map(|li| {
+                    let polygon = self.polygon(li);
+                    let n = polygon.pts.len();
                     let runs: Vec<Run> = (0..n)
                         .step_by(RUN)
                         .map(|start| {
                             let end = (start + RUN).min(n);
                             let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
                             for i in start..=end {
-                                let p = l.nodes[i % n].ab;
+                                let p = polygon.pts[i % n];
                                 for k in 0..2 {
                                     lo[k] = lo[k].min(p[k]);
                                     hi[k] = hi[k].max(p[k]);
@@ -117,7 +212,7 @@ impl Region<'_> {
                             Run { start, end, lo, hi }
                         })
                         .collect();
-                    (runs, groups)
+                    LoopIndex { polygon, runs, groups }
                 })
                 .collect()
         })
@@ -126,7 +221,7 @@ impl Region<'_> {
     /// The segments of loop `li` in the runs whose box `hit` accepts (in
     /// groups whose box it accepts).
     fn segments_hit<'a>(&'a self, li: usize, hit: impl Fn(&Run) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
-        let (runs, groups) = &self.runs()[li];
+        let LoopIndex { runs, groups, .. } = &self.runs()[li];
         let hit = std::rc::Rc::new(hit);
         let h2 = hit.clone();
         groups
@@ -165,10 +260,11 @@ impl Region<'_> {
     /// True when every loop closes in the unwrapped parameter plane (winds
     /// round no period).
     pub(super) fn loops_contractible(&self) -> bool {
-        self.loops.iter().all(|l| {
-            let n = l.nodes.len();
-            let (f, e) = (l.nodes[0].ab, l.nodes[n - 1].ab);
-            (0..n).all(|i| !self.wraps(l.nodes[i].ab, l.nodes[(i + 1) % n].ab))
+        self.runs().iter().all(|ix| {
+            let (pts, skip) = (&ix.polygon.pts, &ix.polygon.skip);
+            let n = pts.len();
+            let (f, e) = (pts[0], pts[n - 1]);
+            (0..n).all(|i| !(skip[i] && self.wraps(pts[i], pts[(i + 1) % n])))
                 && (0..2).all(|k| self.period[k].map_or(true, |p| (f[k] - e[k]).abs() < 0.25 * p))
         })
     }
@@ -177,12 +273,13 @@ impl Region<'_> {
     /// tested with the copies of the point that fall in its box.
     fn contains_tiled(&self, ab: [f64; 2]) -> bool {
         let mut inside = self.complement;
-        for (li, l) in self.loops.iter().enumerate() {
+        for (li, ix) in self.runs().iter().enumerate() {
+            let pts = &ix.polygon.pts;
             let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-            for n in &l.nodes {
+            for g in &ix.groups {
                 for k in 0..2 {
-                    lo[k] = lo[k].min(n.ab[k]);
-                    hi[k] = hi[k].max(n.ab[k]);
+                    lo[k] = lo[k].min(g.lo[k]);
+                    hi[k] = hi[k].max(g.hi[k]);
                 }
             }
             let shifts = |k: usize| -> Vec<f64> {
@@ -198,9 +295,9 @@ impl Region<'_> {
             for a in shifts(0) {
                 for b in shifts(1) {
                     let mut odd = false;
-                    let n = l.nodes.len();
+                    let n = pts.len();
                     for i in self.segments_hit(li, move |r| run_hit(r.lo[1], r.hi[1], b, None)) {
-                        let (p, q) = (l.nodes[i].ab, l.nodes[(i + 1) % n].ab);
+                        let (p, q) = (pts[i], pts[(i + 1) % n]);
                         if (p[1] > b) != (q[1] > b) && a < p[0] + (b - p[1]) / (q[1] - p[1]) * (q[0] - p[0]) {
                             odd = !odd;
                         }
@@ -218,15 +315,15 @@ impl Region<'_> {
     /// (direction `dir`); `a` is taken modulo its period.
     fn contains_even_odd(&self, ab: [f64; 2], dir: f64) -> bool {
         let mut inside = false;
-        for (li, l) in self.loops.iter().enumerate() {
-            let n = l.nodes.len();
+        for (li, ix) in self.runs().iter().enumerate() {
+            let (pts, skip) = (&ix.polygon.pts, &ix.polygon.skip);
+            let n = pts.len();
             let per = self.period[0];
             for i in self.segments_hit(li, move |r| run_hit(r.lo[0], r.hi[0], ab[0], per)) {
-                let (na, nb) = (&l.nodes[i], &l.nodes[(i + 1) % n]);
-                if (na.seam && nb.seam) || self.wraps(na.ab, nb.ab) {
+                if skip[i] {
                     continue;
                 }
-                let (p, q) = (na.ab, nb.ab);
+                let (p, q) = (pts[i], pts[(i + 1) % n]);
                 let (lo, hi) = (p[0].min(q[0]), p[0].max(q[0]));
                 let (per, k0, k1) = match self.period[0] {
                     Some(per) if per > 0.0 => {
@@ -264,16 +361,16 @@ impl Region<'_> {
             Some(p) => x - (x / p).round() * p,
             None => x,
         };
-        for (li, l) in self.loops.iter().enumerate() {
-            let n = l.nodes.len();
+        for (li, (l, ix)) in self.loops.iter().zip(self.runs()).enumerate() {
+            let (pts, skip) = (&ix.polygon.pts, &ix.polygon.skip);
+            let n = pts.len();
             let per = self.period;
             let by_box =
                 move |r: &Run| run_hit(r.lo[0], r.hi[0], ab[0], per[0]) || run_hit(r.lo[1], r.hi[1], ab[1], per[1]);
             for i in self.segments_hit(li, by_box) {
-                let p = l.nodes[i].ab;
-                let q = l.nodes[(i + 1) % n].ab;
+                let (p, q) = (pts[i], pts[(i + 1) % n]);
                 let d = [q[0] - p[0], q[1] - p[1]];
-                if (d[0] == 0.0 && d[1] == 0.0) || (l.nodes[i].seam && l.nodes[(i + 1) % n].seam) || self.wraps(p, q) {
+                if (d[0] == 0.0 && d[1] == 0.0) || skip[i] {
                     continue;
                 }
                 for (axis, m_along) in [(1usize, ma), (0usize, mb)] {
@@ -312,15 +409,179 @@ impl Region<'_> {
         if best.0.is_finite() {
             return best.1;
         }
-        self.loops.iter().all(|l| {
-            let n = l.nodes.len();
+        self.loops.iter().zip(self.runs()).all(|(l, ix)| {
+            let pts = &ix.polygon.pts;
+            let n = pts.len();
             let mut s = 0.0;
             for i in 0..n {
-                let p = l.nodes[i].ab;
-                let q = l.nodes[(i + 1) % n].ab;
+                let (p, q) = (pts[i], pts[(i + 1) % n]);
                 s += p[0] * q[1] - q[0] * p[1];
             }
             (s > 0.0) != l.left
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Region;
+    use crate::geom::{Frame, Vec3};
+    use crate::import::model::{Coedge, Curve, CurveSegment, Edge, Face, Loop, Model, SourceFormat, Surface};
+    use std::f64::consts::{FRAC_PI_2, PI, TAU};
+
+    /// A half circle of the unit sphere about the origin: from `from`
+    /// through `via` (unit vectors, perpendicular), as an edge over `[0, π]`.
+    fn half_circle(from: Vec3, via: Vec3) -> Edge {
+        Edge {
+            curve: Curve::Circle {
+                frame: Frame {
+                    origin: Vec3::zeros(),
+                    x: from,
+                    y: via,
+                    z: from.cross(&via),
+                },
+                radius: 1.0,
+            },
+            t0: 0.0,
+            t1: PI,
+            start: None,
+            end: None,
+            faces: vec![0],
+            source: 0,
+        }
+    }
+
+    /// A coedge on edge `e` (no p-curve), or on the `(u, v)` line from `a`
+    /// to `b` only (an IGES 142 free curve).
+    fn coedge(e: Option<usize>, line: Option<([f64; 2], [f64; 2])>) -> Coedge {
+        Coedge {
+            edge: e,
+            forward: true,
+            pcurve: line.map(|(a, b)| CurveSegment {
+                curve: Curve::Line {
+                    origin: Vec3::new(a[0], a[1], 0.0),
+                    dir: Vec3::new(b[0] - a[0], b[1] - a[1], 0.0),
+                },
+                t0: 0.0,
+                t1: 1.0,
+                forward: true,
+            }),
+            curve: None,
+            pcurve_preferred: false,
+            source: 0,
+        }
+    }
+
+    /// One face on the unit sphere about the origin (`u` about `+z` from
+    /// `+x`, `v` the latitude: its poles are the lines `v = ±π/2`).
+    fn sphere_face(format: SourceFormat, same_sense: bool, outer: Vec<Coedge>, edges: Vec<Edge>) -> Model {
+        let mut m = Model::new(format, "sphere");
+        m.edges = edges;
+        m.faces.push(Face {
+            surface: Surface::Sphere {
+                frame: Frame::world(),
+                radius: 1.0,
+            },
+            same_sense,
+            outer: Some(Loop {
+                coedges: outer,
+                source: 0,
+            }),
+            inner: Vec::new(),
+            source: 1,
+        });
+        m
+    }
+
+    #[test]
+    fn a_quarter_sphere_through_its_pole_keeps_the_points_next_to_the_pole() {
+        // half the equator (u from 0 to π), then half the meridian of the
+        // plane y = 0 from u = π over the pole back to u = 0 (3-D edges, as
+        // sw2017_russian_part's 0.25 mm quarter spheres): the face is
+        // [0, π] × [0, π/2]. The meridian's node on the pole takes the `a`
+        // of the node before it (π) and the next node lies at a = 0: the
+        // loop runs along the pole line between them, not along the chord
+        // that cut off the points next to the pole at small a
+        let (x, y, z) = (Vec3::x(), Vec3::y(), Vec3::z());
+        let m = sphere_face(
+            SourceFormat::Step,
+            true,
+            vec![coedge(Some(0), None), coedge(Some(1), None)],
+            vec![half_circle(x, y), half_circle(-x, z)],
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (area, err) = r.area();
+        assert!((area - PI).abs() < 1e-6, "{area} ± {err}");
+        for a in [1e-3, 0.05, 0.5, FRAC_PI_2, PI - 0.5, PI - 0.05, PI - 1e-3] {
+            for below in [1e-4, 1e-3, 0.01, 0.03, 0.3] {
+                let b = FRAC_PI_2 - below;
+                assert!(r.contains([a, b]), "({a}, {b}) inside");
+                assert!(!r.contains([a + PI, b]), "({}, {b}) outside", a + PI);
+                assert!(!r.contains([a, -b]), "({a}, {}) outside", -b);
+            }
+        }
+    }
+
+    #[test]
+    fn a_lune_of_two_half_meridians_keeps_the_files_direction() {
+        // the half meridians u = π/2 (up, from the south pole) and u = −π/2
+        // (down): the lune |u| ≤ π/2 about +x, on the left of its loop. Each
+        // half circle's ends meet both ends of the other (up to rounding),
+        // so their direction cannot be told by their ends: the file's holds
+        let (y, z) = (Vec3::y(), Vec3::z());
+        let m = sphere_face(
+            SourceFormat::Step,
+            true,
+            vec![coedge(Some(0), None), coedge(Some(1), None)],
+            vec![half_circle(-z, y), half_circle(z, -y)],
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (area, err) = r.area();
+        assert!((area - TAU).abs() < 1e-6, "{area} ± {err}");
+        for b in [-FRAC_PI_2 + 1e-3, -1.0, 0.0, 1.0, FRAC_PI_2 - 1e-3] {
+            for a in [-1.5, -0.5, 0.0, 0.5, 1.5] {
+                assert!(r.contains([a, b]), "({a}, {b}) inside");
+                assert!(!r.contains([a + PI, b]), "({}, {b}) outside", a + PI);
+            }
+        }
+        // the reversed loop bounds the other lune
+        let m = sphere_face(
+            SourceFormat::Step,
+            true,
+            vec![coedge(Some(0), None), coedge(Some(1), None)],
+            vec![half_circle(-z, -y), half_circle(z, y)],
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        assert!(!r.contains([0.0, 0.3]) && r.contains([PI, 0.3]));
+    }
+
+    #[test]
+    fn an_iges_outer_boundary_through_a_pole_encloses_its_face() {
+        // an IGES 144 outer boundary (free p-curves) on the quarter
+        // [π/2, 3π/2] × [0, π/2] whose top side is the pole line,
+        // with the reversed sense of a mirrored IGES 120: the loop runs
+        // clockwise about the face's normal, which gives an IGES outer
+        // boundary no other meaning (iges_sw2008_fuse #101: the quarter is
+        // Open CASCADE's face and area)
+        let c = [
+            [FRAC_PI_2, 0.0],
+            [3.0 * FRAC_PI_2, 0.0],
+            [3.0 * FRAC_PI_2, FRAC_PI_2],
+            [FRAC_PI_2, FRAC_PI_2],
+        ];
+        let outer = (0..4).map(|k| coedge(None, Some((c[k], c[(k + 1) % 4])))).collect();
+        let m = sphere_face(SourceFormat::Iges, false, outer, Vec::new());
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (area, err) = r.area();
+        assert!((area - PI).abs() < 1e-6, "{area} ± {err}");
+        for a in [FRAC_PI_2 + 1e-3, PI, 3.0 * FRAC_PI_2 - 1e-3] {
+            for b in [1e-3, 0.7, FRAC_PI_2 - 1e-3] {
+                assert!(r.contains([a, b]), "({a}, {b}) inside");
+                assert!(
+                    !r.contains([a + PI, b]) && !r.contains([a, -b]),
+                    "({a}, {b}) mirrored outside"
+                );
+            }
+        }
     }
 }
