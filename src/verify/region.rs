@@ -15,74 +15,13 @@
 mod area;
 mod distance;
 mod point_in_face;
+mod quadrature;
 
 use point_in_face::Run;
+use quadrature::{quadrature_nodes_on, surface_breaks, G3};
 
 use crate::geom::Vec3;
 use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
-
-/// 3-point Gauss–Legendre nodes and weights on `[0, 1]`.
-const G3: [(f64, f64); 3] = [
-    (0.112_701_665_379_258_3, 5.0 / 18.0),
-    (0.5, 8.0 / 18.0),
-    (0.887_298_334_620_741_7, 5.0 / 18.0),
-];
-
-/// The nodes `(s, Gauss weight, Simpson weight)` on `[0, 1]` cut at `cuts`
-/// (increasing, from 0 to 1): each interval's three Gauss points (the middle
-/// one also carries Simpson's middle weight) and the interval ends
-/// (Simpson's end weights), for the two quadrature orders whose difference
-/// bounds the area's error.
-fn quadrature_nodes_on(cuts: &[f64]) -> Vec<(f64, f64, f64)> {
-    let n = cuts.len().saturating_sub(1);
-    let mut pts = Vec::with_capacity(4 * n + 1);
-    for i in 0..=n {
-        let left = if i > 0 { cuts[i] - cuts[i - 1] } else { 0.0 };
-        let right = if i < n { cuts[i + 1] - cuts[i] } else { 0.0 };
-        pts.push((cuts[i], 0.0, (left + right) / 6.0));
-        if i < n {
-            pts.extend(G3.iter().enumerate().map(|(k, &(x, w))| {
-                (
-                    cuts[i] + x * right,
-                    w * right,
-                    if k == 1 { 4.0 * right / 6.0 } else { 0.0 },
-                )
-            }));
-        }
-    }
-    pts
-}
-
-/// The distinct knots of `surface` in `u` (`v_dir` false) or `v`: where its
-/// area element may lose smoothness (a B-spline's knots, a revolution's or
-/// an extrusion's profile knots), so that quadratures break there.
-pub(super) fn surface_breaks(surface: &Surface, v_dir: bool) -> Vec<f64> {
-    let curve_breaks = |c: &Curve| -> Vec<f64> {
-        match c {
-            Curve::BSpline(b) => {
-                let mut k = b.knots.clone();
-                k.dedup();
-                k
-            }
-            Curve::Composite(parts) => (0..=parts.len()).map(|k| k as f64).collect(),
-            _ => Vec::new(),
-        }
-    };
-    match surface {
-        Surface::BSpline(b) => {
-            let mut k = if v_dir { b.knots_v.clone() } else { b.knots_u.clone() };
-            k.dedup();
-            k
-        }
-        Surface::Trimmed { basis, .. } | Surface::Offset { basis, .. } => surface_breaks(basis, v_dir),
-        Surface::Revolution { profile, .. } if v_dir => curve_breaks(profile),
-        Surface::Extrusion { profile, .. } if !v_dir => curve_breaks(profile),
-        _ => Vec::new(),
-    }
-}
-
-/// At most this many quadrature intervals per traced curve.
-const MAX_INTERVALS: usize = 256;
 
 /// One traced point of a loop.
 #[derive(Debug, Clone, Copy)]
@@ -209,68 +148,7 @@ fn seg_of(model: &Model, surface: &Surface, c: &crate::import::model::Coedge) ->
     three_d.map(|s| (s, false))
 }
 
-fn intervals(curve: &Curve) -> usize {
-    match curve {
-        Curve::Line { .. } => 2,
-        Curve::Polyline(p) => p.len().clamp(2, 256),
-        Curve::BSpline(b) => b.cw.len().clamp(4, 64),
-        Curve::Composite(s) => (s.len() * 4).clamp(4, 256),
-        _ => 12,
-    }
-}
-
 impl<'m> Region<'m> {
-    /// The unit parameters (from 0 to 1) where the quadrature along `seg`
-    /// breaks: its curve's own knots and, for a straight p-curve, where it
-    /// crosses the surface's knots (a B-spline's area element is smooth only
-    /// between them, and a Gauss rule across a knot loses its order); the
-    /// longest spans are then halved up to the curve's usual number of
-    /// intervals ([`intervals`], at least `min_n`), at most [`MAX_INTERVALS`].
-    fn segment_cuts(&self, seg: &CurveSegment, param: bool, min_n: usize) -> Vec<f64> {
-        let (t0, t1) = (seg.t0, seg.t1);
-        let len = t1 - t0;
-        let n = intervals(&seg.curve).max(min_n);
-        let unit = |t: f64| if seg.forward { (t - t0) / len } else { (t1 - t) / len };
-        let mut inner: Vec<f64> = Vec::new();
-        match &seg.curve {
-            Curve::BSpline(b) => inner.extend(b.knots.iter().map(|&k| unit(k))),
-            Curve::Composite(parts) => inner.extend((1..parts.len()).map(|k| unit(k as f64))),
-            Curve::Line { origin, dir } if param => {
-                for (o, d, v_dir) in [(origin.x, dir.x, false), (origin.y, dir.y, true)] {
-                    if d != 0.0 {
-                        inner.extend(
-                            surface_breaks(&self.face.surface, v_dir)
-                                .iter()
-                                .map(|&k| unit((k - o) / d)),
-                        );
-                    }
-                }
-            }
-            _ => {}
-        }
-        inner.retain(|x| x.is_finite() && *x > 1e-9 && *x < 1.0 - 1e-9);
-        inner.sort_by(f64::total_cmp);
-        let mut cuts = vec![0.0];
-        for x in inner {
-            if x - cuts[cuts.len() - 1] > 1e-9 {
-                cuts.push(x);
-            }
-        }
-        cuts.push(1.0);
-        if cuts.len() > MAX_INTERVALS + 1 {
-            return (0..=MAX_INTERVALS).map(|i| i as f64 / MAX_INTERVALS as f64).collect();
-        }
-        while cuts.len() < n + 1 {
-            let (i, _) = cuts
-                .windows(2)
-                .enumerate()
-                .map(|(i, w)| (i, w[1] - w[0]))
-                .fold((0, 0.0), |b, c| if c.1 > b.1 { c } else { b });
-            cuts.insert(i + 1, 0.5 * (cuts[i] + cuts[i + 1]));
-        }
-        cuts
-    }
-
     /// The trace of `seg` (a p-curve when `param`) at unit parameter `x`:
     /// `(a, b)` (unwrapped near `near`), the 3-D point, `d(a, b)/dx`, the
     /// 3-D speed `|dP/dx|` and how far a 3-D curve's point lies off the
