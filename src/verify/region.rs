@@ -36,6 +36,12 @@ pub struct Node {
     pub wg: f64,
     /// Simpson weight of the node (ends and midpoints).
     pub ws: f64,
+    /// The previous interval's share of [`Self::ws`] (at an interval's end).
+    pub ws_before: f64,
+    /// `db/dx` approached from the previous interval: [`Self::db`] except at
+    /// a kink of the traced curve (a polyline's vertex, a composite's
+    /// joint), where `db` is the next interval's.
+    pub db_before: f64,
     /// On a seam edge (used twice by the face): not a boundary in 3-D.
     pub seam: bool,
     /// Index into [`Region::segments`] and the unit parameter on it.
@@ -251,7 +257,7 @@ impl<'m> Region<'m> {
         let mut nodes = Vec::new();
         let line = self.segments[self.segments.len() - 1].0.clone();
         let cuts = self.segment_cuts(&line, true, 8);
-        for (s, wg, ws) in quadrature_nodes_on(&cuts) {
+        for (s, wg, ws, ws_before) in quadrature_nodes_on(&cuts) {
             let ab = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
             let (u, v) = self.to_uv(ab);
             if wg > 0.0 {
@@ -262,8 +268,10 @@ impl<'m> Region<'m> {
                 ab,
                 p: self.face.surface.eval(u, v),
                 db: b[1] - a[1],
+                db_before: b[1] - a[1],
                 wg,
                 ws,
+                ws_before,
                 seam: false,
                 seg: self.segments.len() - 1,
                 x: s,
@@ -388,8 +396,21 @@ impl<'m> Region<'m> {
             }
             for (seg, param, seam, _, _) in chain {
                 let cuts = r.segment_cuts(&seg, param, 0);
-                for (s, wg, ws) in quadrature_nodes_on(&cuts) {
+                let kinked = matches!(seg.curve, Curve::Polyline(_) | Curve::Composite(_));
+                let mut cut = 0;
+                for (s, wg, ws, ws_before) in quadrature_nodes_on(&cuts) {
                     let (ab, p, d, len, off) = r.trace_at(&seg, param, s, prev);
+                    // at an inner cut of a curve with kinks: each side's own
+                    // derivative, taken just inside its interval
+                    let (mut db, mut db_before) = (d[1], d[1]);
+                    if wg == 0.0 {
+                        if kinked && cut > 0 && cut + 1 < cuts.len() {
+                            let side = |x: f64| r.trace_at(&seg, param, x, Some(ab)).2[1];
+                            db = side(s + 1e-6 * (cuts[cut + 1] - s));
+                            db_before = side(s - 1e-6 * (s - cuts[cut - 1]));
+                        }
+                        cut += 1;
+                    }
                     // the file's own 3-D edge off the face's surface (Open
                     // CASCADE raises the edge's tolerance to this): no trim
                     // on the surface can follow the edge closer
@@ -403,9 +424,11 @@ impl<'m> Region<'m> {
                     tl.nodes.push(Node {
                         ab,
                         p,
-                        db: d[1],
+                        db,
+                        db_before,
                         wg,
                         ws,
+                        ws_before,
                         seam,
                         seg: r.segments.len(),
                         x: s,

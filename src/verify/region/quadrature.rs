@@ -17,24 +17,27 @@ pub(super) const G3: [(f64, f64); 3] = [
     (0.887_298_334_620_741_7, 5.0 / 18.0),
 ];
 
-/// The nodes `(s, Gauss weight, Simpson weight)` on `[0, 1]` cut at `cuts`
-/// (increasing, from 0 to 1): each interval's three Gauss points (the middle
-/// one also carries Simpson's middle weight) and the interval ends
-/// (Simpson's end weights), for the two quadrature orders whose difference
-/// bounds the area's error.
-pub(super) fn quadrature_nodes_on(cuts: &[f64]) -> Vec<(f64, f64, f64)> {
+/// The nodes `(s, Gauss weight, Simpson weight, the previous interval's
+/// share of the Simpson weight)` on `[0, 1]` cut at `cuts` (increasing, from
+/// 0 to 1): each interval's three Gauss points (the middle one also carries
+/// Simpson's middle weight) and the interval ends (Simpson's end weights of
+/// the intervals on both sides; at a kink each side takes its own
+/// derivative), for the two quadrature orders whose difference bounds the
+/// area's error.
+pub(super) fn quadrature_nodes_on(cuts: &[f64]) -> Vec<(f64, f64, f64, f64)> {
     let n = cuts.len().saturating_sub(1);
     let mut pts = Vec::with_capacity(4 * n + 1);
     for i in 0..=n {
         let left = if i > 0 { cuts[i] - cuts[i - 1] } else { 0.0 };
         let right = if i < n { cuts[i + 1] - cuts[i] } else { 0.0 };
-        pts.push((cuts[i], 0.0, (left + right) / 6.0));
+        pts.push((cuts[i], 0.0, (left + right) / 6.0, left / 6.0));
         if i < n {
             pts.extend(G3.iter().enumerate().map(|(k, &(x, w))| {
                 (
                     cuts[i] + x * right,
                     w * right,
                     if k == 1 { 4.0 * right / 6.0 } else { 0.0 },
+                    0.0,
                 )
             }));
         }
@@ -85,7 +88,7 @@ fn intervals(curve: &Curve) -> usize {
 
 impl Region<'_> {
     /// The unit parameters (from 0 to 1) where the quadrature along `seg`
-    /// breaks: its curve's own knots and, for a straight p-curve, where it
+    /// breaks: its curve's own knots (a polyline's vertices) and, for a straight p-curve, where it
     /// crosses the surface's knots (a B-spline's area element is smooth only
     /// between them, and a Gauss rule across a knot loses its order); the
     /// longest spans are then halved up to the curve's usual number of
@@ -99,6 +102,8 @@ impl Region<'_> {
         match &seg.curve {
             Curve::BSpline(b) => inner.extend(b.knots.iter().map(|&k| unit(k))),
             Curve::Composite(parts) => inner.extend((1..parts.len()).map(|k| unit(k as f64))),
+            // (a polyline's vertex k at t = k: its kinks)
+            Curve::Polyline(p) => inner.extend((1..p.len().saturating_sub(1)).map(|k| unit(k as f64))),
             Curve::Line { origin, dir } if param => {
                 for (o, d, v_dir) in [(origin.x, dir.x, false), (origin.y, dir.y, true)] {
                     if d != 0.0 {
@@ -147,8 +152,8 @@ mod tests {
             4 * 3 + 1,
             "three Gauss points per interval and the four ends"
         );
-        let gauss: f64 = nodes.iter().map(|&(s, wg, _)| wg * f(s)).sum();
-        let simpson: f64 = nodes.iter().map(|&(s, _, ws)| ws * f(s)).sum();
+        let gauss: f64 = nodes.iter().map(|&(s, wg, _, _)| wg * f(s)).sum();
+        let simpson: f64 = nodes.iter().map(|&(s, _, ws, _)| ws * f(s)).sum();
         assert!((gauss - 2.0).abs() < 1e-14, "{gauss}");
         assert!((simpson - 2.0).abs() < 1e-14, "{simpson}");
         // the weights of each rule add up to the interval's length
@@ -161,8 +166,8 @@ mod tests {
         // ∫₀¹ s⁵ ds = 1/6: Gauss exact, Simpson off by its fourth-derivative
         // term; the difference is what bounds the area's error
         let nodes = quadrature_nodes_on(&[0.0, 1.0]);
-        let gauss: f64 = nodes.iter().map(|&(s, wg, _)| wg * s.powi(5)).sum();
-        let simpson: f64 = nodes.iter().map(|&(s, _, ws)| ws * s.powi(5)).sum();
+        let gauss: f64 = nodes.iter().map(|&(s, wg, _, _)| wg * s.powi(5)).sum();
+        let simpson: f64 = nodes.iter().map(|&(s, _, ws, _)| ws * s.powi(5)).sum();
         assert!((gauss - 1.0 / 6.0).abs() < 1e-15, "{gauss}");
         // Simpson: (0 + 4·(1/2)⁵ + 1)/6 = 1.125/6
         assert!((simpson - 1.125 / 6.0).abs() < 1e-15, "{simpson}");
