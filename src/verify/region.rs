@@ -866,4 +866,31 @@ mod tests {
         assert_eq!(r.segments.iter().filter(|s| !s.1).count(), 1, "one edge traced in 3-D");
         assert!(r.contains([1.9, 1.9]));
     }
+
+    #[test]
+    fn a_square_traced_on_one_3d_polyline_breaks_at_its_vertices() {
+        // the square [0, 2]² of the plane z = 0 bounded by one closed 3-D
+        // polyline (no p-curve): the quadrature must break at the corners
+        // (t = 1, 2, 3), not at the usual uniform cuts (a Gauss rule across
+        // a corner made the area 3.9 % off and Simpson's estimate useless)
+        let pts: Vec<Vec3> = [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0], [0.0, 0.0]]
+            .iter()
+            .map(|p| Vec3::new(p[0], p[1], 0.0))
+            .collect();
+        let m = face_model(
+            Surface::Plane { frame: Frame::world() },
+            Some(vec![on_edge(0, true)]),
+            Vec::new(),
+            vec![edge(Curve::Polyline(pts), 0.0, 4.0)],
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (a, e) = r.area();
+        assert!((a - 4.0).abs() < 1e-12, "{a} ± {e}");
+        assert!(
+            e < 1e-9,
+            "the two rules agree once each side has its own derivative: {e}"
+        );
+        assert!((r.perimeter - 8.0).abs() < 1e-12, "{}", r.perimeter);
+        assert!(r.contains([1.99, 1.0]) && r.contains([0.01, 1.99]) && !r.contains([2.01, 1.0]));
+    }
 }
