@@ -15,74 +15,13 @@
 mod area;
 mod distance;
 mod point_in_face;
+mod quadrature;
 
 use point_in_face::LoopIndex;
+use quadrature::{quadrature_nodes_on, surface_breaks, G3};
 
 use crate::geom::Vec3;
 use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
-
-/// 3-point Gauss–Legendre nodes and weights on `[0, 1]`.
-const G3: [(f64, f64); 3] = [
-    (0.112_701_665_379_258_3, 5.0 / 18.0),
-    (0.5, 8.0 / 18.0),
-    (0.887_298_334_620_741_7, 5.0 / 18.0),
-];
-
-/// The nodes `(s, Gauss weight, Simpson weight)` on `[0, 1]` cut at `cuts`
-/// (increasing, from 0 to 1): each interval's three Gauss points (the middle
-/// one also carries Simpson's middle weight) and the interval ends
-/// (Simpson's end weights), for the two quadrature orders whose difference
-/// bounds the area's error.
-fn quadrature_nodes_on(cuts: &[f64]) -> Vec<(f64, f64, f64)> {
-    let n = cuts.len().saturating_sub(1);
-    let mut pts = Vec::with_capacity(4 * n + 1);
-    for i in 0..=n {
-        let left = if i > 0 { cuts[i] - cuts[i - 1] } else { 0.0 };
-        let right = if i < n { cuts[i + 1] - cuts[i] } else { 0.0 };
-        pts.push((cuts[i], 0.0, (left + right) / 6.0));
-        if i < n {
-            pts.extend(G3.iter().enumerate().map(|(k, &(x, w))| {
-                (
-                    cuts[i] + x * right,
-                    w * right,
-                    if k == 1 { 4.0 * right / 6.0 } else { 0.0 },
-                )
-            }));
-        }
-    }
-    pts
-}
-
-/// The distinct knots of `surface` in `u` (`v_dir` false) or `v`: where its
-/// area element may lose smoothness (a B-spline's knots, a revolution's or
-/// an extrusion's profile knots), so that quadratures break there.
-pub(super) fn surface_breaks(surface: &Surface, v_dir: bool) -> Vec<f64> {
-    let curve_breaks = |c: &Curve| -> Vec<f64> {
-        match c {
-            Curve::BSpline(b) => {
-                let mut k = b.knots.clone();
-                k.dedup();
-                k
-            }
-            Curve::Composite(parts) => (0..=parts.len()).map(|k| k as f64).collect(),
-            _ => Vec::new(),
-        }
-    };
-    match surface {
-        Surface::BSpline(b) => {
-            let mut k = if v_dir { b.knots_v.clone() } else { b.knots_u.clone() };
-            k.dedup();
-            k
-        }
-        Surface::Trimmed { basis, .. } | Surface::Offset { basis, .. } => surface_breaks(basis, v_dir),
-        Surface::Revolution { profile, .. } if v_dir => curve_breaks(profile),
-        Surface::Extrusion { profile, .. } if !v_dir => curve_breaks(profile),
-        _ => Vec::new(),
-    }
-}
-
-/// At most this many quadrature intervals per traced curve.
-const MAX_INTERVALS: usize = 256;
 
 /// One traced point of a loop.
 #[derive(Debug, Clone, Copy)]
@@ -97,6 +36,12 @@ pub struct Node {
     pub wg: f64,
     /// Simpson weight of the node (ends and midpoints).
     pub ws: f64,
+    /// The previous interval's share of [`Self::ws`] (at an interval's end).
+    pub ws_before: f64,
+    /// `db/dx` approached from the previous interval: [`Self::db`] except at
+    /// a kink of the traced curve (a polyline's vertex, a composite's
+    /// joint), where `db` is the next interval's.
+    pub db_before: f64,
     /// On a seam edge (used twice by the face): not a boundary in 3-D.
     pub seam: bool,
     /// Index into [`Region::segments`] and the unit parameter on it.
@@ -209,68 +154,7 @@ fn seg_of(model: &Model, surface: &Surface, c: &crate::import::model::Coedge) ->
     three_d.map(|s| (s, false))
 }
 
-fn intervals(curve: &Curve) -> usize {
-    match curve {
-        Curve::Line { .. } => 2,
-        Curve::Polyline(p) => p.len().clamp(2, 256),
-        Curve::BSpline(b) => b.cw.len().clamp(4, 64),
-        Curve::Composite(s) => (s.len() * 4).clamp(4, 256),
-        _ => 12,
-    }
-}
-
 impl<'m> Region<'m> {
-    /// The unit parameters (from 0 to 1) where the quadrature along `seg`
-    /// breaks: its curve's own knots and, for a straight p-curve, where it
-    /// crosses the surface's knots (a B-spline's area element is smooth only
-    /// between them, and a Gauss rule across a knot loses its order); the
-    /// longest spans are then halved up to the curve's usual number of
-    /// intervals ([`intervals`], at least `min_n`), at most [`MAX_INTERVALS`].
-    fn segment_cuts(&self, seg: &CurveSegment, param: bool, min_n: usize) -> Vec<f64> {
-        let (t0, t1) = (seg.t0, seg.t1);
-        let len = t1 - t0;
-        let n = intervals(&seg.curve).max(min_n);
-        let unit = |t: f64| if seg.forward { (t - t0) / len } else { (t1 - t) / len };
-        let mut inner: Vec<f64> = Vec::new();
-        match &seg.curve {
-            Curve::BSpline(b) => inner.extend(b.knots.iter().map(|&k| unit(k))),
-            Curve::Composite(parts) => inner.extend((1..parts.len()).map(|k| unit(k as f64))),
-            Curve::Line { origin, dir } if param => {
-                for (o, d, v_dir) in [(origin.x, dir.x, false), (origin.y, dir.y, true)] {
-                    if d != 0.0 {
-                        inner.extend(
-                            surface_breaks(&self.face.surface, v_dir)
-                                .iter()
-                                .map(|&k| unit((k - o) / d)),
-                        );
-                    }
-                }
-            }
-            _ => {}
-        }
-        inner.retain(|x| x.is_finite() && *x > 1e-9 && *x < 1.0 - 1e-9);
-        inner.sort_by(f64::total_cmp);
-        let mut cuts = vec![0.0];
-        for x in inner {
-            if x - cuts[cuts.len() - 1] > 1e-9 {
-                cuts.push(x);
-            }
-        }
-        cuts.push(1.0);
-        if cuts.len() > MAX_INTERVALS + 1 {
-            return (0..=MAX_INTERVALS).map(|i| i as f64 / MAX_INTERVALS as f64).collect();
-        }
-        while cuts.len() < n + 1 {
-            let (i, _) = cuts
-                .windows(2)
-                .enumerate()
-                .map(|(i, w)| (i, w[1] - w[0]))
-                .fold((0, 0.0), |b, c| if c.1 > b.1 { c } else { b });
-            cuts.insert(i + 1, 0.5 * (cuts[i] + cuts[i + 1]));
-        }
-        cuts
-    }
-
     /// The trace of `seg` (a p-curve when `param`) at unit parameter `x`:
     /// `(a, b)` (unwrapped near `near`), the 3-D point, `d(a, b)/dx`, the
     /// 3-D speed `|dP/dx|` and how far a 3-D curve's point lies off the
@@ -373,7 +257,7 @@ impl<'m> Region<'m> {
         let mut nodes = Vec::new();
         let line = self.segments[self.segments.len() - 1].0.clone();
         let cuts = self.segment_cuts(&line, true, 8);
-        for (s, wg, ws) in quadrature_nodes_on(&cuts) {
+        for (s, wg, ws, ws_before) in quadrature_nodes_on(&cuts) {
             let ab = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
             let (u, v) = self.to_uv(ab);
             if wg > 0.0 {
@@ -384,8 +268,10 @@ impl<'m> Region<'m> {
                 ab,
                 p: self.face.surface.eval(u, v),
                 db: b[1] - a[1],
+                db_before: b[1] - a[1],
                 wg,
                 ws,
+                ws_before,
                 seam: false,
                 seg: self.segments.len() - 1,
                 x: s,
@@ -513,8 +399,21 @@ impl<'m> Region<'m> {
             }
             for (seg, param, seam, _, _) in chain {
                 let cuts = r.segment_cuts(&seg, param, 0);
-                for (s, wg, ws) in quadrature_nodes_on(&cuts) {
+                let kinked = matches!(seg.curve, Curve::Polyline(_) | Curve::Composite(_));
+                let mut cut = 0;
+                for (s, wg, ws, ws_before) in quadrature_nodes_on(&cuts) {
                     let (ab, p, d, len, off) = r.trace_at(&seg, param, s, prev);
+                    // at an inner cut of a curve with kinks: each side's own
+                    // derivative, taken just inside its interval
+                    let (mut db, mut db_before) = (d[1], d[1]);
+                    if wg == 0.0 {
+                        if kinked && cut > 0 && cut + 1 < cuts.len() {
+                            let side = |x: f64| r.trace_at(&seg, param, x, Some(ab)).2[1];
+                            db = side(s + 1e-6 * (cuts[cut + 1] - s));
+                            db_before = side(s - 1e-6 * (s - cuts[cut - 1]));
+                        }
+                        cut += 1;
+                    }
                     // the file's own 3-D edge off the face's surface (Open
                     // CASCADE raises the edge's tolerance to this): no trim
                     // on the surface can follow the edge closer
@@ -528,9 +427,11 @@ impl<'m> Region<'m> {
                     tl.nodes.push(Node {
                         ab,
                         p,
-                        db: d[1],
+                        db,
+                        db_before,
                         wg,
                         ws,
+                        ws_before,
                         seam,
                         seg: r.segments.len(),
                         x: s,
@@ -976,5 +877,32 @@ mod tests {
         assert!((a - 4.0).abs() < 1e-9, "{a} ± {e}");
         assert_eq!(r.segments.iter().filter(|s| !s.1).count(), 1, "one edge traced in 3-D");
         assert!(r.contains([1.9, 1.9]));
+    }
+
+    #[test]
+    fn a_square_traced_on_one_3d_polyline_breaks_at_its_vertices() {
+        // the square [0, 2]² of the plane z = 0 bounded by one closed 3-D
+        // polyline (no p-curve): the quadrature must break at the corners
+        // (t = 1, 2, 3), not at the usual uniform cuts (a Gauss rule across
+        // a corner made the area 3.9 % off and Simpson's estimate useless)
+        let pts: Vec<Vec3> = [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0], [0.0, 0.0]]
+            .iter()
+            .map(|p| Vec3::new(p[0], p[1], 0.0))
+            .collect();
+        let m = face_model(
+            Surface::Plane { frame: Frame::world() },
+            Some(vec![on_edge(0, true)]),
+            Vec::new(),
+            vec![edge(Curve::Polyline(pts), 0.0, 4.0)],
+        );
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        let (a, e) = r.area();
+        assert!((a - 4.0).abs() < 1e-12, "{a} ± {e}");
+        assert!(
+            e < 1e-9,
+            "the two rules agree once each side has its own derivative: {e}"
+        );
+        assert!((r.perimeter - 8.0).abs() < 1e-12, "{}", r.perimeter);
+        assert!(r.contains([1.99, 1.0]) && r.contains([0.01, 1.99]) && !r.contains([2.01, 1.0]));
     }
 }

@@ -142,7 +142,7 @@ impl Region<'_> {
             sum
         };
         let h = e.x - s.x;
-        let ends = (h / 6.0) * (self.f(s.ab[0], s.ab[1], &G8) * s.db + self.f(e.ab[0], e.ab[1], &G8) * e.db);
+        let ends = (h / 6.0) * (self.f(s.ab[0], s.ab[1], &G8) * s.db + self.f(e.ab[0], e.ab[1], &G8) * e.db_before);
         Some((rule(&G8), rule(&G3) - ends, b_cross))
     }
 
@@ -175,10 +175,10 @@ impl Region<'_> {
                 }
             }
             for (i, nd) in l.nodes.iter().enumerate() {
-                if !nd.seam && !inner_node[i] && nd.db != 0.0 && (nd.wg > 0.0 || nd.ws > 0.0) {
+                if !nd.seam && !inner_node[i] && (nd.db != 0.0 || nd.db_before != 0.0) && (nd.wg > 0.0 || nd.ws > 0.0) {
                     let f = self.f(nd.ab[0], nd.ab[1], &G8);
                     sum_g += sign * f * nd.db * nd.wg;
-                    sum_s += sign * f * nd.db * nd.ws;
+                    sum_s += sign * f * ((nd.ws - nd.ws_before) * nd.db + nd.ws_before * nd.db_before);
                     if nd.ws > 0.0 && nd.wg > 0.0 {
                         // a midpoint: the error of F
                         let f5 = self.f(nd.ab[0], nd.ab[1], &G5);
