@@ -130,6 +130,10 @@ fn search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Candidate, 
     work
 }
 
+/// A leaf's buffers: its cells with their box bounds, and the pieces
+/// whose minimum a solve found.
+type LeafBuffers<'a> = (&'a mut Vec<(f64, u32)>, &'a mut Vec<(u32, f64)>);
+
 /// The cells of a leaf's items, nearest box first, each solved while its
 /// bound is below the best answer.
 fn leaf(
@@ -138,7 +142,7 @@ fn leaf(
     items: std::ops::Range<u32>,
     q: &Vec3,
     best: &mut Candidate,
-    (buf, floors): (&mut Vec<(f64, u32)>, &mut Vec<(u32, f64)>),
+    (buf, floors): LeafBuffers<'_>,
     work: &mut (u32, u32),
 ) {
     buf.clear();
