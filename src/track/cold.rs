@@ -14,6 +14,10 @@
 //!   centres, as every cold solve), each after its tight bound
 //!   ([`cell_bound`]: the oriented box and its quarters) is checked against
 //!   the best answer, which the earlier solves have lowered;
+//! - a cell whose solve finds the minimum of its whole piece (a planar or
+//!   convex piece seen from outside, `far::piece_minimum`) bounds the
+//!   piece's other cells in the leaf: they are not solved once that
+//!   minimum is not below the best answer;
 //! - the search stops when the queue's front is not below the best
 //!   distance: no remaining node can hold a closer point.
 //!
@@ -24,7 +28,7 @@
 //! the largest query once: a query allocates nothing after the first on
 //! its thread.
 
-use super::body::{box_dist2, BodyGeom, NodeKind};
+use super::body::{box_dist2, BodyGeom, Item, NodeKind};
 use super::config::TrackerConfig;
 use super::far::{cell_bound, cell_config, item_cells, solve_cell, Candidate};
 use crate::geom::Vec3;
@@ -63,6 +67,8 @@ impl Ord for Entry {
 struct Buffers {
     queue: BinaryHeap<Entry>,
     cells: Vec<(f64, u32)>,
+    /// The pieces of the leaf whose minimum a solve found, with it.
+    floors: Vec<(u32, f64)>,
 }
 
 thread_local! {
@@ -115,7 +121,7 @@ fn search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Candidate, 
                     n = a;
                 }
                 NodeKind::Leaf(f, e) => {
-                    leaf(body, cfg, f..e, q, best, &mut buf.cells, &mut work);
+                    leaf(body, cfg, f..e, q, best, (&mut buf.cells, &mut buf.floors), &mut work);
                     break;
                 }
             }
@@ -123,6 +129,10 @@ fn search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Candidate, 
     }
     work
 }
+
+/// A leaf's buffers: its cells with their box bounds, and the pieces
+/// whose minimum a solve found.
+type LeafBuffers<'a> = (&'a mut Vec<(f64, u32)>, &'a mut Vec<(u32, f64)>);
 
 /// The cells of a leaf's items, nearest box first, each solved while its
 /// bound is below the best answer.
@@ -132,10 +142,11 @@ fn leaf(
     items: std::ops::Range<u32>,
     q: &Vec3,
     best: &mut Candidate,
-    buf: &mut Vec<(f64, u32)>,
+    (buf, floors): LeafBuffers<'_>,
     work: &mut (u32, u32),
 ) {
     buf.clear();
+    floors.clear();
     let d2 = best.d * best.d;
     for i in items {
         for c in item_cells(body, body.leaf_items[i as usize]) {
@@ -151,13 +162,25 @@ fn leaf(
         if k >= best.d * best.d {
             break;
         }
+        let cell = &body.cells[c as usize];
+        let piece = match cell.item {
+            Item::Piece(p) => Some(p),
+            Item::Edge(_) | Item::Trim(_) => None,
+        };
+        // bounded by its piece's minimum, found by an earlier cell
+        if piece.is_some_and(|p| floors.iter().any(|&(f, d)| f == p && d >= best.d)) {
+            continue;
+        }
         let Ok(lb) = cell_bound(body, c, q, best.d) else {
             continue;
         };
-        let r = &body.cells[c as usize].rect;
+        let r = &cell.rect;
         let x0 = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
-        let (_, _, iters, ..) = solve_cell(body, cfg, c, x0, lb, q, best);
+        let solve = solve_cell(body, cfg, c, x0, lb, q, best);
+        if let (Some(p), true) = (piece, solve.piece_min) {
+            floors.push((p, solve.d));
+        }
         work.0 += 1;
-        work.1 += iters;
+        work.1 += solve.iters;
     }
 }

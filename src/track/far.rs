@@ -80,13 +80,17 @@ pub struct FarState {
     node_key: Vec<f64>,
     cell_key: Vec<f64>,
     cell_x: Vec<[f64; 2]>,
+    /// For each piece, the cell whose last solve found the piece's minimum
+    /// ([`piece_minimum`]), solved first ([`NO_HOME`] for none).
+    home: Vec<u32>,
     /// Path length travelled by the query in the body frame.
     s: f64,
     /// Cells solved in the last search.
     pub solved: u32,
     /// Controller iterations spent in the last search.
     pub iterations: u32,
-    /// Why the last search solved its cells (counted only with `count_why`).
+    /// Why the last search solved its cells (counted and reset only with
+    /// `count_why`).
     pub why: FarWhy,
     /// Count [`FarWhy`] (development probes; off by default, it costs
     /// instructions on every solve).
@@ -181,7 +185,10 @@ fn singular(su: &Vec3, sv: &Vec3) -> bool {
     su.cross(sv).norm() <= SINGULAR * su.norm_squared().max(sv.norm_squared())
 }
 
-/// [`solve_piece`] and whether its end point is [`singular`].
+/// [`solve_piece`], whether its end point is [`singular`], and whether it
+/// is *free*: only sides of the piece are active there, no side of `rect`
+/// inside the piece (a KKT point of the distance on the piece's square, not
+/// a minimum held by the cell's rectangle).
 fn solve_piece_checked(
     body: &BodyGeom,
     cfg: &TrackerConfig,
@@ -189,7 +196,7 @@ fn solve_piece_checked(
     rect: &[f64; 4],
     x0: [f64; 2],
     q: &Vec3,
-) -> (PieceSolve, bool) {
+) -> (PieceSolve, bool, bool) {
     let surf = &body.pieces[k as usize].surface;
     let lo = Vector2::new(rect[0], rect[2]);
     let hi = Vector2::new(rect[1], rect[3]);
@@ -222,6 +229,7 @@ fn solve_piece_checked(
             normal,
         ),
         singular(&su, &sv),
+        (0..2).all(|i| !out.active[i] || on(x[i])),
     )
 }
 
@@ -339,6 +347,7 @@ impl FarState {
             node_key: vec![f64::NEG_INFINITY; body.nodes.len()],
             cell_key: vec![f64::NEG_INFINITY; body.cells.len()],
             cell_x,
+            home: vec![NO_HOME; body.pieces.len()],
             s: 0.0,
             solved: 0,
             iterations: 0,
@@ -355,6 +364,7 @@ impl FarState {
         for (x, c) in self.cell_x.iter_mut().zip(&body.cells) {
             *x = [0.5 * (c.rect[0] + c.rect[1]), 0.5 * (c.rect[2] + c.rect[3])];
         }
+        self.home.fill(NO_HOME);
         self.s = 0.0;
     }
 
@@ -402,7 +412,9 @@ impl FarState {
     pub fn search(&mut self, body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, skip: Option<Skip>, best: &mut Candidate) {
         self.solved = 0;
         self.iterations = 0;
-        self.why = FarWhy::default();
+        if self.count_why {
+            self.why = FarWhy::default();
+        }
         if body.nodes.is_empty() {
             return;
         }
@@ -452,7 +464,15 @@ impl FarState {
                         Some(Skip::Basin(it, x)) if it == item => Some(x),
                         _ => None,
                     };
-                    for c in item_cells(body, item) {
+                    // a piece's home cell first: when its solve finds the
+                    // piece's minimum, that bounds the piece's other cells
+                    let cells = item_cells(body, item);
+                    let home = match item {
+                        Item::Piece(p) => Some(self.home[p as usize]).filter(|h| cells.contains(h)),
+                        Item::Edge(_) | Item::Trim(_) => None,
+                    };
+                    let mut floor = f64::NEG_INFINITY;
+                    for c in home.into_iter().chain(cells.filter(|&c| Some(c) != home)) {
                         if let Some(x) = basin {
                             let r = &body.cells[c as usize].rect;
                             if x[0] >= r[0] && x[0] <= r[1] && x[1] >= r[2] && x[1] <= r[3] {
@@ -460,7 +480,12 @@ impl FarState {
                                 continue;
                             }
                         }
-                        k = k.min(self.visit_cell(body, cfg, c, q, best));
+                        let (kc, piece_min) = self.visit_cell(body, cfg, c, q, floor, best);
+                        k = k.min(kc);
+                        if let (Some(d), Item::Piece(p)) = (piece_min, item) {
+                            floor = d;
+                            self.home[p as usize] = c;
+                        }
                     }
                 }
                 k
@@ -472,17 +497,34 @@ impl FarState {
         k
     }
 
-    fn visit_cell(&mut self, body: &BodyGeom, cfg: &TrackerConfig, c: u32, q: &Vec3, best: &mut Candidate) -> f64 {
+    /// Visits cell `c` whose piece's minimum at `q` is known to be at least
+    /// `floor` (`−∞` when unknown): its key, and the piece's minimum when
+    /// its solve found it ([`piece_minimum`]).
+    fn visit_cell(
+        &mut self,
+        body: &BodyGeom,
+        cfg: &TrackerConfig,
+        c: u32,
+        q: &Vec3,
+        floor: f64,
+        best: &mut Candidate,
+    ) -> (f64, Option<f64>) {
         let key = self.cell_key[c as usize];
         if key - self.s >= best.d {
-            return key;
+            return (key, None);
+        }
+        if floor >= best.d {
+            // bounded by its piece's minimum, found by another cell at this query
+            let k = floor + self.s;
+            self.cell_key[c as usize] = k;
+            return (k, None);
         }
         let lb = match cell_bound(body, c, q, best.d) {
-            Ok(lb) => lb,
+            Ok(lb) => lb.max(floor),
             Err(lb) => {
                 let k = lb + self.s;
                 self.cell_key[c as usize] = k;
-                return k;
+                return (k, None);
             }
         };
         self.solved += 1;
@@ -490,7 +532,9 @@ impl FarState {
         let r = &body.cells[c as usize].rect;
         let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         let before = best.d;
-        let (mut x, mut bound, iters, d, sing) = solve_cell(body, cfg, c, x0, lb, q, best);
+        let first = solve_cell(body, cfg, c, x0, lb, q, best);
+        let (mut x, mut bound, iters, d, sing) = (first.x, first.bound, first.iters, first.d, first.singular);
+        let mut piece_min = first.piece_min.then_some(d);
         if self.count_why {
             self.note_why(body, c, key, bound, d, before, best);
         }
@@ -501,7 +545,10 @@ impl FarState {
         if x0 != centre && (at_singular || held_on_side(body, c, &x0, &x, bound, d, best)) {
             // a warm start that may have kept the cell's minimum hidden:
             // solved again from the centre, the cold query's start
-            let (xc, bc, itc, dc, sc) = solve_cell(body, cfg, c, centre, lb, q, best);
+            let again = solve_cell(body, cfg, c, centre, lb, q, best);
+            let (xc, bc, itc, dc, sc) = (again.x, again.bound, again.iters, again.d, again.singular);
+            // a second minimum: the first is no longer known to be the piece's
+            piece_min = None;
             self.solved += 1;
             self.iterations += itc;
             // both bounds hold for the whole cell
@@ -515,7 +562,7 @@ impl FarState {
         self.cell_x[c as usize] = if at_singular { centre } else { x };
         let k = bound + self.s;
         self.cell_key[c as usize] = k;
-        k
+        (k, piece_min)
     }
 
     /// Counts a solve of cell `c` in [`FarWhy`]: its key before, its new
@@ -602,6 +649,9 @@ fn apex_certified(body: &BodyGeom, c: u32, x: &[f64; 2], q: &Vec3) -> bool {
     })
 }
 
+/// No home cell for a piece (`FarState::home`).
+const NO_HOME: u32 = u32::MAX;
+
 /// How near a piece's side (in parameter units) a cell witness counts as
 /// held on it: a warm start of dtmb5415_bow sat at `u = 1 − 2e-16`.
 const SIDE: f64 = 1e-9;
@@ -656,11 +706,42 @@ pub(crate) fn cell_bound(body: &BodyGeom, c: u32, q: &Vec3, best: f64) -> Result
     }
 }
 
+/// What [`solve_cell`] found.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CellSolve {
+    /// Witness parameters.
+    pub x: [f64; 2],
+    /// The cell's new lower bound (`lb` on entry; the minimum itself where
+    /// the distance is unimodal on the cell).
+    pub bound: f64,
+    /// Controller iterations.
+    pub iters: u32,
+    /// Distance of the cell's minimum.
+    pub d: f64,
+    /// The witness is a [`singular`] point of its piece.
+    pub singular: bool,
+    /// `d` is the minimum of the whole piece ([`piece_minimum`]).
+    pub piece_min: bool,
+}
+
+/// Whether a cell solve found the minimum of its whole piece: the distance
+/// is unimodal there (a planar or convex piece seen from its outer side at
+/// a converged regular witness, `unimodal`) and the witness is a KKT point
+/// of the distance on the piece's square that no side of the cell's
+/// rectangle inside the piece holds (`free`). The far phase's bound of a
+/// unimodal cell (its solved minimum is the minimum over its rectangle)
+/// rests on the same property of planar and convex pieces seen from
+/// outside, applied here to the rectangle `[0,1]²`; the tracker's
+/// `Skip::Item` leaves a whole piece to itself on it. It bounds the piece's
+/// other cells by `d` without solving them (issue 27: on bladex the cells
+/// beside a convex piece's minimum tie with it, and were each solved again).
+#[inline]
+fn piece_minimum(unimodal: bool, free: bool) -> bool {
+    unimodal && free
+}
+
 /// Solves cell `c` from `x0` and improves `best` with its minimum (when
-/// kept by the trims): the witness parameters, the cell's new lower bound
-/// (`lb` on entry; the minimum itself where the distance is unimodal on the
-/// cell), the controller iterations, the distance of the cell's minimum and
-/// whether the witness is a [`singular`] point of its piece.
+/// kept by the trims).
 pub(crate) fn solve_cell(
     body: &BodyGeom,
     cfg: &TrackerConfig,
@@ -669,18 +750,18 @@ pub(crate) fn solve_cell(
     lb: f64,
     q: &Vec3,
     best: &mut Candidate,
-) -> ([f64; 2], f64, u32, f64, bool) {
+) -> CellSolve {
     let cell = &body.cells[c as usize];
     let zero = Vec3::zeros();
-    let ((d, point, x, mode, iters, conv, normal), singular) = match cell.item {
+    let ((d, point, x, mode, iters, conv, normal), singular, free) = match cell.item {
         Item::Piece(p) => solve_piece_checked(body, cfg, p, &cell.rect, x0, q),
         Item::Edge(e) => {
             let (d, point, t, mode, it, conv) = solve_edge(body, cfg, e, cell.rect[0], cell.rect[1], x0[0], q);
-            ((d, point, [t, 0.0], mode, it, conv, zero), false)
+            ((d, point, [t, 0.0], mode, it, conv, zero), false, false)
         }
         Item::Trim(t) => {
             let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, x0[0], q);
-            ((d, point, [s, 0.0], mode, it, conv, zero), false)
+            ((d, point, [s, 0.0], mode, it, conv, zero), false, false)
         }
     };
     // the trim test only where the witness would matter (it is the costly part of a solve)
@@ -714,7 +795,14 @@ pub(crate) fn solve_cell(
             normal,
         };
     }
-    (x, if unimodal { d.max(lb) } else { lb }, iters, d, singular)
+    CellSolve {
+        x,
+        bound: if unimodal { d.max(lb) } else { lb },
+        iters,
+        d,
+        singular,
+        piece_min: piece_minimum(unimodal, free),
+    }
 }
 
 /// The cells of an item.

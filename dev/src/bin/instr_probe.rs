@@ -169,7 +169,7 @@ fn why(a: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     t.far_state_mut().best_first = a.get(4).map(String::as_str) == Some("bf");
     t.far_state_mut().count_why = true;
     t.update(&scene, &path[0], &still, 0.0)?;
-    let mut sum = [0u64; 8];
+    let mut sum = [0u64; 9];
     let mut cells: Vec<f64> = Vec::with_capacity(path.len());
     let mut dist: Vec<f64> = Vec::with_capacity(path.len());
     for p in &path[1..] {
@@ -184,6 +184,7 @@ fn why(a: &[String]) -> Result<(), Box<dyn std::error::Error>> {
             w.curve,
             w.trimmed,
             w.gap,
+            t.far_state().iterations,
         ]) {
             *s += u64::from(v);
         }
@@ -205,14 +206,16 @@ fn why(a: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         median(&mut dist)
     );
     println!(
-        "  per update: fresh {:.2} unimodal {:.2} not unimodal: class {:.2} side {:.2} curve {:.2} | trimmed out {:.2} | min > 1.01 answer {:.2}",
+        "  per update: fresh {:.2} unimodal {:.2} not unimodal: class {:.2} side {:.2} curve {:.2} | trimmed out {:.2} | min > 1.01 answer {:.2} | controller iterations {:.2} ({:.2} per cell)",
         per(1),
         per(2),
         per(3),
         per(4),
         per(5),
         per(6),
-        per(7)
+        per(7),
+        per(8),
+        per(8) / per(0).max(1e-300)
     );
     Ok(())
 }
