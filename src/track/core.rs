@@ -493,6 +493,17 @@ pub const DIST_FLOOR: f64 = 1e-9;
 /// Step halvings allowed when a globally convergent step would increase the distance.
 pub const MAX_BACKTRACK: u32 = 30;
 
+/// Iterations over which [`track_loop`] measures its progress: when the
+/// distance moved by at most [`STALL_TOL`] (relative) over this many
+/// iterations, the loop stops unconverged instead of crawling to
+/// `max_iters` (a curve whose points lie within micrometres of each other,
+/// e.g. a trim curve along a patch side collapsed to a pole, where the
+/// parameter moves and the points do not).
+pub const STALL_WINDOW: u32 = 32;
+
+/// See [`STALL_WINDOW`].
+pub const STALL_TOL: f64 = 1e-12;
+
 /// What one tracker update computed (see [`track_loop`]).
 #[derive(Debug, Clone, Copy)]
 pub struct LoopOut<const N: usize, S> {
@@ -579,6 +590,8 @@ where
     let mut converged = false;
     let mut left_domain = false;
     let mut feed_forward = None;
+    // the distance at the start of the current stall window
+    let mut window_dist = loc.dist;
     loop {
         if normalized_error(&loc, &active, DIST_FLOOR) <= cfg.tol {
             converged = true;
@@ -586,6 +599,16 @@ where
         }
         if iters >= cfg.max_iters {
             break;
+        }
+        if iters > 0 && iters % STALL_WINDOW == 0 {
+            // stalled: the objective stopped moving (the iterate moves
+            // nothing that counts); unconverged, as at the cap
+            // (not in contact, where the distance stays about zero while the
+            // witnesses still move)
+            if loc.dist > DIST_FLOOR && (window_dist - loc.dist).abs() <= STALL_TOL * (1.0 + window_dist.abs()) {
+                break;
+            }
+            window_dist = loc.dist;
         }
         if let Some((d, chol)) = newton_step(cfg, &loc, &active) {
             let xn = x + d;

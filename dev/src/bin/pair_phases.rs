@@ -3,7 +3,8 @@
 //! two prepared scenes and prints, over the coherent updates, the update time
 //! (median, p99, p99.9, max), the cold start, and the far phase's work
 //! counters (`FarCounts`: entries popped, node / item / cell pairs bounded,
-//! item and cell solves, penetration tests) as mean and max per update.
+//! item and cell solves, penetration tests, entries put back by their own
+//! decayed bound) as mean and max per update.
 //! `PHASES_CHECK=k` compares every k-th update with a cold query;
 //! `PHASES_STOP=n` stops after `n` updates; `PHASES_COLD=1` resets the
 //! tracker (a new one) before every update (each update is then the cold query at its
@@ -88,10 +89,11 @@ fn main() {
         "probes",
         "iters",
         "restarts",
+        "decayed",
     ];
-    let mut sum = [0u64; 10];
-    let mut max = [0u32; 10];
-    let mut all: Vec<[u32; 10]> = Vec::new();
+    let mut sum = [0u64; 11];
+    let mut max = [0u32; 11];
+    let mut all: Vec<[u32; 11]> = Vec::new();
     let (mut worst, mut pen, mut mism) = (0.0f64, 0usize, 0usize);
     for (k, st) in path.iter().enumerate().take(stop) {
         if cold_each {
@@ -125,6 +127,7 @@ fn main() {
             c.probes,
             r.iterations,
             c.restarts,
+            c.decayed,
         ];
         if trace {
             println!(
@@ -139,7 +142,7 @@ fn main() {
         } else {
             times.push(us);
             all.push(v);
-            for i in 0..10 {
+            for i in 0..11 {
                 sum[i] += v[i] as u64;
                 max[i] = max[i].max(v[i]);
             }
@@ -171,11 +174,11 @@ fn main() {
         s[s.len() - 1],
         cold
     );
-    let line: Vec<String> = (0..10)
+    let line: Vec<String> = (0..11)
         .map(|i| format!("{} {:.1}/{}", names[i], sum[i] as f64 / n, max[i]))
         .collect();
     println!("  per update mean/max: {}", line.join(", "));
-    let med: Vec<String> = (0..10)
+    let med: Vec<String> = (0..11)
         .map(|i| {
             let mut c: Vec<u32> = all.iter().map(|v| v[i]).collect();
             c.sort_unstable();

@@ -22,6 +22,12 @@ pub(super) struct Entry {
     /// Depth in the test tree (the root pair is 0).
     pub(super) depth: u32,
     pub(super) key: f64,
+    /// The lower bound made for the pair at the relative pose of search
+    /// `at` (`key` is this bound plus the accumulated motion `S` then, or a
+    /// tighter decayed bound since: [`PairFar`](super::PairFar)'s pose ring).
+    pub(super) lb: f64,
+    /// The search whose relative pose `lb` holds at ([`NO_POSE`]: none).
+    pub(super) at: u32,
     /// An item pair's warm data (witness, direction, retry count).
     pub(super) warm: Warm,
 }
@@ -113,6 +119,10 @@ impl Front {
         self.heap.iter().fold(f64::INFINITY, |m, e| m.min(e.key))
     }
 }
+
+/// [`Entry::at`] of an entry whose bound is not tied to a pose (the root
+/// pair, a folded front).
+pub(super) const NO_POSE: u32 = u32::MAX;
 
 /// Depth of the test tree down to which the front keeps entries (at most
 /// about `2^FRONT_DEPTH` of them); deeper pairs are summarised by their

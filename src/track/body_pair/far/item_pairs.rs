@@ -18,6 +18,12 @@ use crate::track::body_pair::item_eval::{item_domain, keeps};
 use crate::track::body_pair::solve::{solve_pair, SideRef};
 
 impl PairFar {
+    /// Bounds item pair `(ia, ib)` (indices of [`ItemBoxes`](crate::track::body_pair::items::ItemBoxes)),
+    /// solving it whole or cell by cell where its bounds are below the best
+    /// distance; returns a lower bound of the pair. `popped`: the front
+    /// entry it comes from, whose own decayed bound ([`PairFar::decayed_bound`])
+    /// is tried after the box bound, before the hull bounds and the cells.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn expand_items(
         &mut self,
         ctx: &Ctx,
@@ -25,6 +31,7 @@ impl PairFar {
         ib: u32,
         depth: u32,
         warm: Warm,
+        popped: Option<&Entry>,
         best: &mut PairCandidate,
     ) -> f64 {
         self.counts.items += 1;
@@ -40,6 +47,15 @@ impl PairFar {
             &bb.hi[ib as usize],
             &slab_dir(best),
         );
+        if let Some(d) = popped.filter(|_| !beaten(lb, best)).and_then(|e| self.decayed_bound(ctx, e)) {
+            // the bound made at an earlier pose less this pair's own motion
+            // since: when still beaten, neither the hulls nor the cells are
+            // bounded again (the entry goes back keyed by it, valid now)
+            if beaten(d, best) {
+                self.counts.decayed += 1;
+                lb = d;
+            }
+        }
         if !beaten(lb, best) && ctx.ties.some() && ctx.ties.has(ba.item(ia), bb.item(ib)) {
             // its minimum is at least the tracked distance (the box bound,
             // when higher, keeps the entry from being popped again soon)
@@ -51,6 +67,8 @@ impl PairFar {
                     b: ib,
                     depth,
                     key: k + self.s,
+                    lb: k,
+                    at: self.searches,
                     warm: WARM_NONE,
                 });
             }

@@ -5,12 +5,14 @@
 //! [`prune`], warm starts in [`warm`], the leaves (item and cell pairs) in
 //! [`item_pairs`].
 
+mod decay;
 mod front;
 mod item_pairs;
 mod prune;
 mod warm;
 
-use front::{Entry, EntryKind, Front, FRONT_CAP, FRONT_DEPTH};
+use decay::PoseRing;
+use front::{Entry, EntryKind, Front, FRONT_CAP, FRONT_DEPTH, NO_POSE};
 use prune::{beaten, slab_dir};
 use warm::{Warm, WARM_NONE};
 
@@ -44,6 +46,10 @@ pub(super) enum PairSkip {
 pub struct FarCounts {
     /// Front entries popped (their bound fell below the best distance).
     pub popped: u32,
+    /// Popped entries put back without being bounded again: their own
+    /// decayed bound (the bound made at an earlier pose less the motion of
+    /// their B side since, [`decay`](self)) is still beaten by the best pair.
+    pub decayed: u32,
     /// Node pairs bounded.
     pub nodes: u32,
     /// Item pairs bounded.
@@ -108,6 +114,8 @@ pub struct PairFar {
     yb: Vec<[f64; 2]>,
     /// Accumulated bound on B's motion relative to A since the bounds were made.
     s: f64,
+    /// The relative poses of the last searches, for each entry's own decay.
+    poses: PoseRing,
     /// Each solved cell pair's last witness direction `(pb − pa)/d` (A's
     /// frame; NaN: none), the direction of its hull bound before it is
     /// solved again, and its last witness parameters, the warm start of its
@@ -269,6 +277,7 @@ impl PairFar {
             ya: vec![[f64::NAN; 2]; a.pieces.len() + a.edges.len() + a.trims.len()],
             yb: vec![[f64::NAN; 2]; b.pieces.len() + b.edges.len() + b.trims.len()],
             s: 0.0,
+            poses: PoseRing::new(),
             dirs: std::collections::HashMap::with_hasher(PairHash::default()),
             hulls_a: CellHulls::new(a),
             hulls_b: CellHulls::new(b),
@@ -321,6 +330,7 @@ impl PairFar {
         self.iterations = 0;
         self.counts = FarCounts::default();
         self.searches = self.searches.saturating_add(1);
+        self.poses.enter(self.searches, &ctx.rel.frame);
         let start_d = best.d;
         self.search_inner(ctx, best);
         if best.d < start_d && start_d.is_finite() {
@@ -404,6 +414,8 @@ impl PairFar {
                 b: ctx.b.root,
                 depth: 0,
                 key: k,
+                lb: f64::NEG_INFINITY,
+                at: NO_POSE,
                 warm: WARM_NONE,
             });
         }
@@ -417,6 +429,8 @@ impl PairFar {
             b: ctx.b.root,
             depth: 0,
             key: f64::NEG_INFINITY,
+            lb: f64::NEG_INFINITY,
+            at: NO_POSE,
             warm: WARM_NONE,
         });
     }
@@ -432,14 +446,34 @@ impl PairFar {
             b,
             depth,
             key: bound + self.s,
+            lb: bound,
+            at: self.searches,
             warm,
         });
+    }
+
+    /// Entry `e`'s own lower bound at the current pose: the bound made at
+    /// the pose of search `e.at` less the motion of its B side (node or item
+    /// box) since ([`decay`]); `None` when that pose is not kept.
+    fn decayed_bound(&mut self, ctx: &Ctx, e: &Entry) -> Option<f64> {
+        if e.at == NO_POSE || !e.lb.is_finite() {
+            return None;
+        }
+        let (lo, hi) = match e.kind {
+            EntryKind::Nodes => {
+                let n = ctx.b.nodes.get(e.b as usize)?;
+                (&n.lo, &n.hi)
+            }
+            EntryKind::Items => (ctx.boxes_b.lo.get(e.b as usize)?, ctx.boxes_b.hi.get(e.b as usize)?),
+        };
+        let m = self.poses.motion(e.at, lo, hi)?;
+        Some(e.lb - m)
     }
 
     fn expand(&mut self, ctx: &Ctx, e: Entry, best: &mut PairCandidate) {
         match e.kind {
             EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, e.depth, best),
-            EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, e.warm, best),
+            EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, e.warm, Some(&e), best),
         };
     }
 
@@ -468,7 +502,7 @@ impl PairFar {
                     for j in fb..eb {
                         let ib = ctx.boxes_b.index(ctx.b.leaf_items[j as usize]) as u32;
                         // item pairs below the front are summarised by their ancestor
-                        k = k.min(self.expand_items(ctx, ia, ib, below, WARM_NONE, best));
+                        k = k.min(self.expand_items(ctx, ia, ib, below, WARM_NONE, None, best));
                     }
                 }
                 k
