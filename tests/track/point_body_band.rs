@@ -264,7 +264,7 @@ fn check(
         };
         if let Some(w) = wrong {
             out.count.wrong += 1;
-            if out.examples.len() < 4 {
+            if out.examples.len() < examples_shown() {
                 out.examples.push(format!("point {i} at {:?}: {w}", o.q));
             }
         }
@@ -277,6 +277,14 @@ fn load(path: &Path) -> Result<(extrack::import::model::Model, extrack::track::T
     let model = extrack::import::import_file(path).map_err(|e| format!("import: {e}"))?;
     let scene = prepared_scene(&model)?;
     Ok((model, scene))
+}
+
+/// How many wrong points each file prints (`BAND_EXAMPLES`, 4 unless set).
+fn examples_shown() -> usize {
+    std::env::var("BAND_EXAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4)
 }
 
 fn selected(file: &str) -> bool {
