@@ -74,6 +74,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             "    cell {cc} rect {r:?} trim {:?} solve from centre: d {:.9} x {:?} mode {:?} iters {} conv {}",
                             cell.trim, sv.0, sv.2, sv.3, sv.4, sv.5
                         );
+                        let e = pg.surface.eval_derivs(sv.2[0], sv.2[1]);
+                        println!(
+                            "      end |su| {:.3e} |sv| {:.3e} |su x sv| {:.3e}",
+                            e.su.norm(),
+                            e.sv.norm(),
+                            e.su.cross(&e.sv).norm()
+                        );
+                        for (a, bq) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                            let x = [r[0] + a * (r[1] - r[0]), r[2] + bq * (r[3] - r[2])];
+                            let t = extrack::track::far::solve_piece(b, &cfg, k as u32, &r, x, &q);
+                            println!("      from {x:?}: d {:.9} x {:?} iters {} conv {}", t.0, t.2, t.4, t.5);
+                        }
                     }
                 }
             }
