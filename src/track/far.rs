@@ -754,7 +754,27 @@ pub(crate) fn solve_cell(
     let cell = &body.cells[c as usize];
     let zero = Vec3::zeros();
     let ((d, point, x, mode, iters, conv, normal), singular, free) = match cell.item {
-        Item::Piece(p) => solve_piece_checked(body, cfg, p, &cell.rect, x0, q),
+        Item::Piece(p) => {
+            let mut s = solve_piece_checked(body, cfg, p, &cell.rect, x0, q);
+            // a singular end that is no minimum of the surface (a side where
+            // `f_u` vanishes: a doubled row of poles, a collapsed side): the
+            // controller cannot leave it, so the cell is solved again from
+            // its quarters' centres (iges_3dipsos320's fan caps)
+            if s.1 && !apex_certified(body, c, &s.0 .2, q) {
+                let r = &cell.rect;
+                let mut iters = s.0 .4;
+                for (a, b) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                    let x = [r[0] + a * (r[1] - r[0]), r[2] + b * (r[3] - r[2])];
+                    let t = solve_piece_checked(body, cfg, p, r, x, q);
+                    iters += t.0 .4;
+                    if t.0 .0 < s.0 .0 {
+                        s = t;
+                    }
+                }
+                s.0 .4 = iters;
+            }
+            s
+        }
         Item::Edge(e) => {
             let (d, point, t, mode, it, conv) = solve_edge(body, cfg, e, cell.rect[0], cell.rect[1], x0[0], q);
             ((d, point, [t, 0.0], mode, it, conv, zero), false, false)

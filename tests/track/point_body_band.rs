@@ -60,8 +60,8 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     // wave2
     (
         "iges_3dipsos320_occ17026.igs",
-        353,
-        "ours nearer than Open CASCADE on 307 points that the Model check does not confirm (the degenerate fan caps: projection seeds fail there), farther on 9 (up to 590 mm); the coherent tracker differs from the cold answer on 37",
+        324,
+        "ours nearer than Open CASCADE on 307 points that the Model check does not confirm (the planar fan caps: the Model projection's Newton cannot leave the collapsed side; ours is the distance to the cap's plane y = 0 or x = 0), farther on 6 (up to 6e-5 mm); the coherent tracker differs from the cold answer on 11 (witnesses within 1e-7 in u of the collapsed side, held at another v and taken as the piece's minimum)",
     ),
     (
         "iges_nist_144_example2.igs",
@@ -143,11 +143,6 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
         "iges_inventor2011_spring.igs",
         1,
         "point 634, 0.99 mm from face 25 (distances equal): decided against Open CASCADE's classifier with tools/oracle/occt_sign_segment.py, which changes side along the segment from the closest point to the query (a segment that cannot cross the boundary); the outward normals at the closest point put the point outside, as we answer",
-    ),
-    (
-        "iges_hm_nentity.igs",
-        1,
-        "point 778: the cold query answers 0.038 mm farther (within the band 0.062) than the coherent tracker, which equals Open CASCADE",
     ),
 ];
 
@@ -259,7 +254,7 @@ fn check(
         };
         if let Some(w) = wrong {
             out.count.wrong += 1;
-            if out.examples.len() < 4 {
+            if out.examples.len() < examples_shown() {
                 out.examples.push(format!("point {i} at {:?}: {w}", o.q));
             }
         }
@@ -272,6 +267,14 @@ fn load(path: &Path) -> Result<(extrack::import::model::Model, extrack::track::T
     let model = extrack::import::import_file(path).map_err(|e| format!("import: {e}"))?;
     let scene = prepared_scene(&model)?;
     Ok((model, scene))
+}
+
+/// How many wrong points each file prints (`BAND_EXAMPLES`, 4 unless set).
+fn examples_shown() -> usize {
+    std::env::var("BAND_EXAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4)
 }
 
 fn selected(file: &str) -> bool {
@@ -440,4 +443,41 @@ fn cells_held_at_a_cone_apex_leave_tracked_equal_to_cold() {
         }
     }
     assert!(failures.is_empty(), "tracked ≠ cold:\n{}", failures.join("\n"));
+}
+
+/// Cells whose solve ends at a singular point that is no minimum
+/// (far.rs `solve_cell`): iges_3dipsos320's planar fan caps have a doubled
+/// row of poles (`f_u = 0` along a side) and a side collapsed to the fan's
+/// centre; a cell solve from the centre overshot to the doubled row and
+/// stayed there (64 iterations, not converged, 345.6 mm), so the cold
+/// query answered another piece's 89.35, 46.29 and 27.31 mm where the cap
+/// lies 1.104, 2.812 and 0.230 mm away (the distance to the cap's plane,
+/// Open CASCADE's answer and brute force on the piece: dev `band_probe`).
+#[test]
+fn cold_cells_solved_to_a_singular_side_are_solved_again() {
+    let Some(root) = common::fixtures() else { return };
+    let Some(wave2) = band::corpora(&root).into_iter().find(|c| c.name == "wave2") else {
+        println!("SKIP: ../shared/fixtures/wave2 not found");
+        return;
+    };
+    let file = "iges_3dipsos320_occ17026.igs";
+    let (_, scene) = load(&wave2.files.join(file)).unwrap();
+    let b = band::boundary_points(file).expect("boundary points");
+    let pts: Vec<OraclePoint> = [663usize, 720, 722].iter().map(|&i| b.points[i]).collect();
+    for (o, r) in pts.iter().zip(cold_results(&scene, &pts)) {
+        let d = r.unwrap().distance;
+        // the cap is the plane through the fan's centre: |y| or |x| of the query
+        let plane = o.q.x.abs().min(o.q.y.abs());
+        assert!(
+            (d - plane).abs() <= 1e-9 * d.max(1.0),
+            "{:?}: cold {d}, plane {plane}",
+            o.q
+        );
+        assert!(
+            band::within_band(d, o.dist, 1e-6),
+            "{:?}: cold {d}, occt {}",
+            o.q,
+            o.dist
+        );
+    }
 }
