@@ -125,6 +125,11 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
         "the surface folding back on itself: one point 1.1e-3 mm nearer, one farther (band 7.5e-4), 3 coherent answers up to 2.5e-4 mm off the cold ones",
     ),
     (
+        "step_catia5_ventilator.stp",
+        1,
+        "point 617, 0.144 mm from face 1209 (distances within the band: 0.14382 vs 0.14430): the side differs since the import replaces 14 LINE edges that miss their vertices by 0.014 – 0.028 mm (tolerance 5e-3) with the lines through the vertices (import/step/edge_ends.rs), which Open CASCADE keeps; our closest point lies on such an edge at z = 2.2, where Open CASCADE finds no face (tools/oracle/occt_sign_segment.py: classifier consistent 'in', local 'no face'). Not yet decided which reading of the contradictory file a host should get",
+    ),
+    (
         "iges_sw2010_impeller.igs",
         1,
         "point 409 nearer by 0.13 mm: our closest point lies on the surface of the 144 DE 181 (5e-15 mm) but 0.143 mm outside the face as Open CASCADE trims it, and the self-check passes the face (not yet decided: the 142's parameter-space and model-space curves may disagree there)",

@@ -23,6 +23,7 @@
 
 use crate::geom::Vec3;
 use crate::import::model::Curve;
+use crate::import::sanity::MAX_COORDINATE_MM;
 
 /// The gap tolerance when the file's context gives no uncertainty, mm
 /// (Open CASCADE's default read precision, 1e-4).
@@ -71,15 +72,24 @@ pub fn check_ends(curve: &Curve, t0: f64, t1: f64, p0: Vec3, p1: Vec3, tol: f64)
     let chord = p1 - p0;
     let len = chord.norm();
     match curve {
-        Curve::Line { .. } if len > tol && len.is_finite() => EndsCheck::Chord {
-            curve: Curve::Line {
-                origin: p0,
-                dir: chord / len,
-            },
-            t0: 0.0,
-            t1: len,
-            gap,
-        },
+        // a line that is itself out of bounds is left for the sanity pass
+        // to refuse (never repaired into an acceptable one)
+        Curve::Line { origin, dir }
+            if len > tol
+                && len.is_finite()
+                && gap.is_finite()
+                && origin.iter().chain(dir.iter()).all(|c| c.abs() <= MAX_COORDINATE_MM) =>
+        {
+            EndsCheck::Chord {
+                curve: Curve::Line {
+                    origin: p0,
+                    dir: chord / len,
+                },
+                t0: 0.0,
+                t1: len,
+                gap,
+            }
+        }
         _ => EndsCheck::Misses { gap },
     }
 }
