@@ -132,15 +132,21 @@ fn brute(scene: &TrackScene, q: &Vec3) -> f64 {
     best
 }
 
+/// The NURBS ellipsoid fixture, its centre in the world and its half extents.
+fn ellipsoid() -> (TrackScene, Vec3, Vec3) {
+    let scene = fixture("ellipsoid.step");
+    let b = &scene.bodies[0];
+    let c = b.placement.transform_point(&((b.lo + b.hi) * 0.5));
+    let r = (b.hi - b.lo) * 0.5;
+    (scene, c, r)
+}
+
 #[test]
 fn spiral_from_inside_to_outside_the_ellipsoid() {
     // PG-2004 Figs. 8–11 in space: a point spiralling out from the centre of
     // the NURBS ellipsoid crosses the medial axis (switching between pieces
     // through the far phase) and the boundary (the sign changes once)
-    let scene = fixture("ellipsoid.step");
-    let b = &scene.bodies[0];
-    let c = b.placement.transform_point(&((b.lo + b.hi) * 0.5));
-    let r = (b.hi - b.lo) * 0.5;
+    let (scene, c, r) = ellipsoid();
     let mut t = PointBodyTracker::new(&scene, 0, TrackerConfig::default()).unwrap();
     let n = 600;
     let mut features = Vec::new();
@@ -186,10 +192,7 @@ fn orbit_outside_the_ellipsoid_matches_brute_force_with_piece_minima() {
     // one cell's solve (a free witness on the outer side), bounds the
     // piece's other cells, which are then not solved; the answers stay the
     // brute-force ones (1e-8 mm) on a wobbling orbit at 5–35 % of the radius
-    let scene = fixture("ellipsoid.step");
-    let b = &scene.bodies[0];
-    let c = b.placement.transform_point(&((b.lo + b.hi) * 0.5));
-    let r = (b.hi - b.lo) * 0.5;
+    let (scene, c, r) = ellipsoid();
     let mut t = PointBodyTracker::new(&scene, 0, TrackerConfig::default()).unwrap();
     let n = 400;
     let mut solved = 0u64;
@@ -219,7 +222,7 @@ fn orbit_outside_the_ellipsoid_matches_brute_force_with_piece_minima() {
     // every piece is convex with 2 × 2 cells: at most one cell solved per
     // piece and update on average (the cells beside a piece's minimum are
     // bounded by it)
-    let cells = b.cell_count() as u64;
+    let cells = scene.bodies[0].cell_count() as u64;
     assert!(
         solved <= n as u64 * cells / 4,
         "{solved} cells solved over {n} updates ({cells} cells)"
