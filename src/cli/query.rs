@@ -25,6 +25,11 @@ pub struct QueryArgs {
 }
 
 /// Loads a scene file, or imports and prepares a STEP/IGES file, into runtime geometry.
+///
+/// A STEP/IGES file is self-checked as `extrack import` checks the scenes it
+/// writes (`verify::verify_into`), so its answers carry the same status bits
+/// (an unverified face, a closed shell that lost a face and whose sign is then
+/// unreliable) as those of its scene would.
 pub fn load_scene(path: &Path) -> Result<TrackScene, String> {
     let ext = path
         .extension()
@@ -34,7 +39,9 @@ pub fn load_scene(path: &Path) -> Result<TrackScene, String> {
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     if matches!(ext.as_str(), "step" | "stp" | "igs" | "iges") {
         let model = crate::import::import_file(path).map_err(|e| err(&e))?;
-        let data = crate::prepare::prepare(&model, &crate::prepare::PrepareOptions::default()).map_err(|e| err(&e))?;
+        let mut data =
+            crate::prepare::prepare(&model, &crate::prepare::PrepareOptions::default()).map_err(|e| err(&e))?;
+        crate::verify::verify_into(&model, &mut data);
         TrackScene::from_data(&data).map_err(|e| err(&e))
     } else {
         let file = crate::scene::SceneFile::open(path).map_err(|e| err(&e))?;

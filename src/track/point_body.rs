@@ -296,15 +296,64 @@ fn on_cusp(cusp: Option<Cusp>, pn: Vec3, dr: &Vec3) -> Option<bool> {
     (pn.dot(dr).abs() <= 1e-6 * pn.norm() * dr.norm()).then_some(cusp == Cusp::Groove)
 }
 
-/// The pseudo-normal, near `p`, of the B-rep edge whose Voronoi samples come
-/// nearest to `p` (`None` for a body without edges). Allocation-free; a scan
-/// of every edge's samples, for the rare witnesses no bordering edge passes
-/// through.
+/// The pseudo-normal, near `p`, of the B-rep edge nearest to `p` (`None`
+/// for a body without edges): the edge whose foot ([`BodyGeom::edge_foot`],
+/// Newton on its Bézier spans) is nearest, its pseudo-normal there (the
+/// vertex's normal-cone axis at an end). The Voronoi samples only bound the
+/// search: the nearest sample of any edge is a point of an edge, so no foot
+/// farther than it matters. Choosing by the samples' polyline instead is
+/// wrong where an edge keeps few samples (constant normals keep only the two
+/// ends): on a thin wall its chords pass nearer to a point of one rim than
+/// the other rim's, and the wall's other side decided the sign
+/// (step_fusion_atf8_periodic_u). The polyline's choice stays as the
+/// fallback when no foot is found. Allocation-free; a scan of every edge,
+/// for the rare witnesses no bordering edge passes through.
 fn nearest_edge_pseudo_normal(body: &BodyGeom, p: &Vec3) -> Option<Vec3> {
-    (0..body.edges.len() as u32)
-        .filter_map(|e| body.edge_samples_dist2(e, p).map(|d| (d, e)))
-        .min_by(|x, y| x.0.total_cmp(&y.0))
-        .map(|(_, e)| body.edge_pseudo_normal_near(e, p))
+    let reach = body
+        .edges
+        .iter()
+        .flat_map(|e| e.pseudo_normals.iter())
+        .map(|s| (s.1 - p).norm())
+        .fold(f64::INFINITY, f64::min);
+    let by_foot = reach
+        .is_finite()
+        .then(|| {
+            let tol = reach * (1.0 + 1e-9) + 1e-12;
+            (0..body.edges.len() as u32)
+                .filter_map(|e| edge_side_normal(body, e, p, tol))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, n)| n)
+                .filter(|n| n.norm() > 0.0)
+        })
+        .flatten();
+    by_foot.or_else(|| {
+        (0..body.edges.len() as u32)
+            .filter_map(|e| body.edge_samples_dist2(e, p).map(|d| (d, e)))
+            .min_by(|x, y| x.0.total_cmp(&y.0))
+            .map(|(_, e)| body.edge_pseudo_normal_near(e, p))
+    })
+}
+
+/// The foot of `p` on edge `e` within `tol` ([`BodyGeom::edge_foot`]) and
+/// the side's normal there: `(distance, normal)`, the normal being the
+/// edge's pseudo-normal, or its end vertex's normal-cone axis when the foot
+/// is an end of the edge (within 1e-12 of its parameter range).
+fn edge_side_normal(body: &BodyGeom, e: u32, p: &Vec3, tol: f64) -> Option<(f64, Vec3)> {
+    let g = &body.edges[e as usize];
+    let (t, d) = body.edge_foot(e, p, tol)?;
+    let (t0, t1) = g.spans.domain();
+    let end = if (t - t0).abs() <= 1e-12 * (1.0 + t0.abs()) {
+        Some(0)
+    } else if (t1 - t).abs() <= 1e-12 * (1.0 + t1.abs()) {
+        Some(1)
+    } else {
+        None
+    };
+    let n = match end.map(|i| g.vertices[i]).filter(|&v| v != NONE) {
+        Some(v) => body.vertices[v as usize].axis,
+        None => body.edge_pseudo_normal(e, t),
+    };
+    Some((d, n))
 }
 
 /// The pseudo-normal of the B-rep edge bordering piece `k` (across a side
@@ -315,23 +364,7 @@ fn nearest_edge_pseudo_normal(body: &BodyGeom, p: &Vec3) -> Option<Vec3> {
 /// [`BodyGeom::edge_foot`] (Newton on its Bézier spans).
 fn border_pseudo_normal(body: &BodyGeom, k: u32, p: &Vec3) -> Option<Vec3> {
     let tol = 1e-7 * (1.0 + p.norm());
-    let on_edge = |e: u32| -> Option<(f64, Vec3)> {
-        let g = &body.edges[e as usize];
-        let (t, d) = body.edge_foot(e, p, tol)?;
-        let (t0, t1) = g.spans.domain();
-        let end = if (t - t0).abs() <= 1e-12 * (1.0 + t0.abs()) {
-            Some(0)
-        } else if (t1 - t).abs() <= 1e-12 * (1.0 + t1.abs()) {
-            Some(1)
-        } else {
-            None
-        };
-        let n = match end.map(|i| g.vertices[i]).filter(|&v| v != NONE) {
-            Some(v) => body.vertices[v as usize].axis,
-            None => body.edge_pseudo_normal(e, t),
-        };
-        Some((d, n))
-    };
+    let on_edge = |e: u32| edge_side_normal(body, e, p, tol);
     // the piece's adjacency lists the edges across its sides and those its
     // trims are linked to (`Boundary::Trim`)
     body.pieces[k as usize]

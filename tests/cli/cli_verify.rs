@@ -94,3 +94,36 @@ fn verify_and_inspect_report_faces_lost_on_import() {
     let js: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     insta::assert_json_snapshot!("inspect_lost_face_checks", js["checks"]);
 }
+
+/// A closed shell that lost a face on import answers with an unreliable
+/// sign: `extrack query` says so (`shell_incomplete`, not verified) on the
+/// CAD file itself as on the scene `extrack import` wrote. Before, a file
+/// queried directly was prepared without the self-check and answered with
+/// no status at all.
+#[test]
+fn query_on_a_shell_that_lost_a_face_says_its_sign_is_unreliable() {
+    let lost = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/accounting/lost_face.step");
+    let dir = tempfile::tempdir().unwrap();
+    let points = dir.path().join("points.json");
+    std::fs::write(&points, r#"{"points": [[0, 0, 0], [100, 100, 100]]}"#).unwrap();
+    let scene = dir.path().join("lost.exs");
+    let out = extrack(&["import", lost, "-o", scene.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for source in [lost, scene.to_str().unwrap()] {
+        let out = extrack(&["query", "--json", "--points", points.to_str().unwrap(), source]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let js: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let results = js["results"].as_array().unwrap();
+        assert_eq!(results.len(), 2);
+        for r in results {
+            let status: Vec<&str> = r["status"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|s| s.as_str())
+                .collect();
+            assert!(status.contains(&"shell_incomplete"), "{source}: {r}");
+            assert_eq!(r["verified"], false, "{source}: {r}");
+        }
+    }
+}
