@@ -90,6 +90,33 @@ pub fn cold_search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Ca
     })
 }
 
+/// The cold query under a **ceiling** (batch queries, `point_body::closest_points`):
+/// the same search as [`cold_search`] with the best distance started at
+/// `ceiling` instead of infinity, so nodes and cells whose bounds are not
+/// below it are skipped from the start. Returns the candidate when one
+/// below the ceiling was found, with `(cells solved, controller iterations)`.
+///
+/// Same answer as [`cold_search`] whenever it returns `Some`: the cold
+/// search's answer is the first minimal result, in its fixed order, of the
+/// cells it solves, and a cell's result does not depend on the best answer
+/// (only whether it is taken). With the ceiling the same order is walked
+/// minus cells whose lower bound is not below the running best, whose
+/// results therefore cannot undercut it; and every cell the cold search
+/// solves with a result below the ceiling is solved here too, since the
+/// running best here is never below the cold search's at the same step
+/// (up to cells skipped by a bound the cold search had not reached). So when
+/// the cold answer is below the ceiling, both end on the same cell's same
+/// solve; when it is not, nothing below the ceiling is found here (`None`)
+/// and the caller answers with the plain cold search.
+pub fn cold_search_below(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, ceiling: f64) -> (Option<Candidate>, u32, u32) {
+    let mut best = Candidate {
+        d: ceiling,
+        ..Candidate::NONE
+    };
+    let (cells, iters) = cold_search(body, cfg, q, &mut best);
+    ((best.d < ceiling).then_some(best), cells, iters)
+}
+
 fn search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Candidate, buf: &mut Buffers) -> (u32, u32) {
     let mut work = (0u32, 0u32);
     let bound = |n: u32| {
