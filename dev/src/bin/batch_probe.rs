@@ -11,13 +11,14 @@
 //! paths, 3,000 updates each), `grid` (a 24³ grid over the body's box grown
 //! by 20 %), `random` (12,000 uniform points in the box grown by 50 %);
 //! MODE `cold` (one `closest_point` per point, in input order, this
-//! thread) or `batch` (`closest_points`). The measured part is bracketed by
-//! callgrind's toggle (run under `valgrind --tool=callgrind
-//! --collect-atstart=no`, with `RAYON_NUM_THREADS=1`, to count
-//! instructions); natively the probe prints the CPU time of all the
-//! process's threads over the measured part (`/proc/self/task/*/schedstat`),
-//! points per CPU second, and in `batch` mode checks every answer against a
-//! cold query (distance and point to 1e-12 relative, feature, sign, normal).
+//! thread), `batch` (`closest_points`) or `none` (set-up only). Instructions
+//! per point: `valgrind --tool=callgrind` of a mode minus that of `none`
+//! over the points (callgrind's collection toggle is per thread and would
+//! miss the rayon workers), with `BATCH_PROBE_NOCHECK=1`. Natively the probe
+//! prints the CPU time of all the process's threads over the measured part
+//! (`/proc/self/task/*/schedstat`), points per CPU second, and in `batch`
+//! mode checks every answer against a cold query (distance and point to
+//! 1e-12 relative, feature, sign, normal).
 
 #[path = "../../../benches/common/lissajous.rs"]
 mod lissajous_path;
@@ -28,37 +29,6 @@ use extrack::geom::{Pose, Vec3};
 use extrack::track::{closest_point, closest_points, Target, TrackScene};
 use point_paths::{grazing, main_body, oracle_points, random_segments};
 use std::path::{Path, PathBuf};
-
-/// Callgrind's `CALLGRIND_TOGGLE_COLLECT` client request.
-const CG_TOGGLE: u64 = (((b'C' as u64) << 24) | ((b'T' as u64) << 16)) + 2;
-
-/// A valgrind client request; a no-op returning 0 outside valgrind.
-#[inline(always)]
-fn client_request(req: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let args: [u64; 6] = [req, 0, 0, 0, 0, 0];
-        let mut res: u64 = 0;
-        // SAFETY: the magic sequence of valgrind.h: rotates rdi by 128 bits
-        // (unchanged) and exchanges rbx with itself; natively it does nothing.
-        unsafe {
-            std::arch::asm!(
-                "rol rdi, 3", "rol rdi, 13", "rol rdi, 61", "rol rdi, 51",
-                "xchg rbx, rbx",
-                inout("rdx") res,
-                in("rax") args.as_ptr(),
-                out("rdi") _,
-                options(nostack)
-            );
-        }
-        res
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = req;
-        0
-    }
-}
 
 fn cache(name: &str) -> PathBuf {
     let dir = std::env::var_os("BATCH_PROBE_DIR").map_or_else(|| PathBuf::from("/tmp/extrack_batch"), PathBuf::from);
@@ -158,16 +128,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             let cells;
             let t0 = cpu_seconds();
-            client_request(CG_TOGGLE);
             let answers = match a[3].as_str() {
                 "cold" => qs
                     .iter()
                     .map(|q| closest_point(&scene, &target, *q))
                     .collect::<Vec<_>>(),
                 "batch" => closest_points(&scene, &target, &qs),
+                "none" => Vec::new(),
                 m => return Err(format!("unknown mode {m}").into()),
             };
-            client_request(CG_TOGGLE);
             let cpu = cpu_seconds() - t0;
             cells = answers.iter().flatten().map(|r| u64::from(r.cells_solved)).sum::<u64>();
             println!(
@@ -180,7 +149,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 cpu,
                 qs.len() as f64 / cpu.max(1e-9)
             );
-            if a[3] == "batch" {
+            if a[3] == "batch" && std::env::var_os("BATCH_PROBE_NOCHECK").is_none() {
                 let (mut bad, mut worst) = (0usize, 0.0f64);
                 for (q, r) in qs.iter().zip(&answers) {
                     let c = closest_point(&scene, &target, *q);
