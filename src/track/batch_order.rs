@@ -7,7 +7,7 @@
 //! search's BVH walk and cell solves (`cold::cold_search` with a ceiling).
 //! That bound is tight only when consecutive points are near each other, so
 //! the batch is taken in the order of a space-filling curve: the points'
-//! box is divided into a `2²¹` grid per axis and each point keyed by the
+//! box is divided into a `2¹⁶` grid per axis and each point keyed by the
 //! Hilbert index of its grid cell (Skilling's transform, *Programming the
 //! Hilbert curve*, AIP Conf. Proc. 707, 2004). Consecutive cells of the
 //! Hilbert curve are face neighbours (no jumps across the box, unlike the
@@ -19,14 +19,15 @@
 
 use crate::geom::Vec3;
 
-/// Bits per axis of the grid (3 × 21 = 63 bits of Hilbert index).
-const BITS: u32 = 21;
+/// Bits per axis of the grid (3 × 16 = 48 bits of Hilbert index): cells of
+/// 1/65,536 of the box, far below the spacing that matters for the bound.
+const BITS: u32 = 16;
 
 /// The Hilbert index of grid cell `x` (`bits` bits per axis, each
 /// coordinate below `2^bits`): `3 · bits` bits, the first axis most
 /// significant at every level.
 pub fn hilbert_index(mut x: [u32; 3], bits: u32) -> u64 {
-    debug_assert!((1..=BITS).contains(&bits));
+    debug_assert!((1..=21).contains(&bits));
     let m = 1u32 << (bits - 1);
     // Skilling's AxesToTranspose: undo the excess work of the inverse
     let mut q = m;

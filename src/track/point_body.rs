@@ -910,15 +910,23 @@ pub fn closest_points(scene: &TrackScene, target: &Target, qs: &[Vec3]) -> Vec<R
         Target::Body { .. } => 1,
         Target::All { .. } => scene.bodies.len(),
     };
-    let mut answered: Vec<(u32, Result<PointBodyResult, BodyError>)> = order
+    let answered: Vec<Result<PointBodyResult, BodyError>> = order
         .par_chunks(run)
         .flat_map_iter(|ids| {
             let mut seeds = vec![None; slots];
             ids.iter()
-                .map(|&i| (i, closest_point_with(scene, target, qs[i as usize], &cfg, &mut seeds)))
-                .collect::<Vec<_>>()
+                .map(move |&i| closest_point_with(scene, target, qs[i as usize], &cfg, &mut seeds))
         })
         .collect();
-    answered.sort_unstable_by_key(|a| a.0);
-    answered.into_iter().map(|a| a.1).collect()
+    // back to input order (a scatter: the answers are large to sort)
+    let mut out: Vec<Option<Result<PointBodyResult, BodyError>>> = Vec::with_capacity(qs.len());
+    out.resize_with(qs.len(), || None);
+    for (&i, r) in order.iter().zip(answered) {
+        out[i as usize] = Some(r);
+    }
+    // `order` is a permutation: every slot is filled (a cold query otherwise)
+    out.into_iter()
+        .zip(qs)
+        .map(|(r, q)| r.unwrap_or_else(|| closest_point_with(scene, target, *q, &cfg, &mut [])))
+        .collect()
 }

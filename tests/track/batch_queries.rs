@@ -33,7 +33,8 @@ fn differs(b: &PointBodyResult, c: &PointBodyResult) -> Option<String> {
     let same = rel <= 1e-12
         && signed
         && (b.normal - c.normal).norm() <= 1e-12
-        && (b.body, b.feature, b.face, b.piece, b.mode, b.status) == (c.body, c.feature, c.face, c.piece, c.mode, c.status);
+        && (b.body, b.feature, b.face, b.piece, b.mode, b.status)
+            == (c.body, c.feature, c.face, c.piece, c.mode, c.status);
     (!same).then(|| format!("batch {b:?}\n  cold {c:?}"))
 }
 
@@ -74,10 +75,13 @@ fn batch_answers_equal_cold_queries_on_corpus_files() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for file in FILES {
-        let model = extrack::import::import_file(root.join("corpus").join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let model =
+            extrack::import::import_file(root.join("corpus").join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         let scene = super::point_body_corpus::prepared_scene(&model).unwrap_or_else(|e| panic!("{file}: {e}"));
         let qs = query_points(&root, file, &scene);
-        let main = (0..scene.bodies.len()).max_by_key(|&i| scene.bodies[i].pieces.len()).unwrap_or(0) as u32;
+        let main = (0..scene.bodies.len())
+            .max_by_key(|&i| scene.bodies[i].pieces.len())
+            .unwrap_or(0) as u32;
         let pose = Pose::from_translation_axis_angle(Vec3::new(3.0, -1.0, 2.0), Vec3::new(0.1, 0.2, -0.3));
         for target in [
             Target::Body { index: main, pose },
