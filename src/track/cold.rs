@@ -97,17 +97,17 @@ pub fn cold_search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Ca
 /// below the ceiling was found, with `(cells solved, controller iterations)`.
 ///
 /// Same answer as [`cold_search`] whenever it returns `Some`: the cold
-/// search's answer is the first minimal result, in its fixed order, of the
-/// cells it solves, and a cell's result does not depend on the best answer
-/// (only whether it is taken). With the ceiling the same order is walked
-/// minus cells whose lower bound is not below the running best, whose
-/// results therefore cannot undercut it; and every cell the cold search
-/// solves with a result below the ceiling is solved here too, since the
-/// running best here is never below the cold search's at the same step
-/// (up to cells skipped by a bound the cold search had not reached). So when
-/// the cold answer is below the ceiling, both end on the same cell's same
-/// solve; when it is not, nothing below the ceiling is found here (`None`)
-/// and the caller answers with the plain cold search.
+/// search's answer is the first minimal result, in its fixed order (node
+/// keys, then cell bounds), of the cells it solves, and a cell's result does
+/// not depend on the best answer (only whether it is taken). Under the
+/// ceiling the same order is walked minus nodes and cells whose lower bound
+/// is not below the running best, whose results cannot undercut it; the
+/// running best is never below the cold search's at the same step, so the
+/// cold winner, when below the ceiling, is solved and taken here too, and
+/// nothing solved before it beats it. When the cold answer is not below the
+/// ceiling nothing is found (`None`) and the caller answers with the plain
+/// cold search. Tested against per-point cold queries on corpus files
+/// (`tests/track/batch_queries.rs`).
 pub fn cold_search_below(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, ceiling: f64) -> (Option<Candidate>, u32, u32) {
     let mut best = Candidate {
         d: ceiling,

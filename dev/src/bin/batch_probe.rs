@@ -126,7 +126,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 index: main_body(&scene),
                 pose: Pose::identity(),
             };
-            let cells;
             let t0 = cpu_seconds();
             let answers = match a[3].as_str() {
                 "cold" => qs
@@ -138,7 +137,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 m => return Err(format!("unknown mode {m}").into()),
             };
             let cpu = cpu_seconds() - t0;
-            cells = answers.iter().flatten().map(|r| u64::from(r.cells_solved)).sum::<u64>();
+            let cells = answers.iter().flatten().map(|r| u64::from(r.cells_solved)).sum::<u64>();
             println!(
                 "{} {} {}: {} points, cells solved per point {:.2}, CPU {:.3} s, {:.0} points per CPU second",
                 a[1],
