@@ -6,6 +6,8 @@
 
 mod common;
 
+#[path = "track/batch_queries.rs"]
+mod batch_queries;
 #[path = "track/cusp_edges.rs"]
 mod cusp_edges;
 #[path = "track/point_body.rs"]

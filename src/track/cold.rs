@@ -90,6 +90,33 @@ pub fn cold_search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Ca
     })
 }
 
+/// The cold query under a **ceiling** (batch queries, `point_body::closest_points`):
+/// the same search as [`cold_search`] with the best distance started at
+/// `ceiling` instead of infinity, so nodes and cells whose bounds are not
+/// below it are skipped from the start. Returns the candidate when one
+/// below the ceiling was found, with `(cells solved, controller iterations)`.
+///
+/// Same answer as [`cold_search`] whenever it returns `Some`: the cold
+/// search's answer is the first minimal result, in its fixed order (node
+/// keys, then cell bounds), of the cells it solves, and a cell's result does
+/// not depend on the best answer (only whether it is taken). Under the
+/// ceiling the same order is walked minus nodes and cells whose lower bound
+/// is not below the running best, whose results cannot undercut it; the
+/// running best is never below the cold search's at the same step, so the
+/// cold winner, when below the ceiling, is solved and taken here too, and
+/// nothing solved before it beats it. When the cold answer is not below the
+/// ceiling nothing is found (`None`) and the caller answers with the plain
+/// cold search. Tested against per-point cold queries on corpus files
+/// (`tests/track/batch_queries.rs`).
+pub fn cold_search_below(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, ceiling: f64) -> (Option<Candidate>, u32, u32) {
+    let mut best = Candidate {
+        d: ceiling,
+        ..Candidate::NONE
+    };
+    let (cells, iters) = cold_search(body, cfg, q, &mut best);
+    ((best.d < ceiling).then_some(best), cells, iters)
+}
+
 fn search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Candidate, buf: &mut Buffers) -> (u32, u32) {
     let mut work = (0u32, 0u32);
     let bound = |n: u32| {

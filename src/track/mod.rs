@@ -7,6 +7,7 @@
 //! - [`status`]: the verification status of answers (the scene's self-check).
 
 internal! {
+    mod batch_order;
     mod body;
     mod body_pair;
     mod cold;
