@@ -542,7 +542,8 @@ impl FarState {
         // a singular witness held where a generator leads nearer (not a
         // minimum of the surface: `apex_certified`)
         let mut at_singular = sing && !apex_certified(body, c, &x, q);
-        if x0 != centre && (at_singular || held_on_side(body, c, &x0, &x, bound, d, best)) {
+        let stalled = !first.converged && matches!(body.cells[c as usize].item, Item::Piece(_));
+        if x0 != centre && (at_singular || stalled || held_on_side(body, c, &x0, &x, bound, d, best)) {
             // a warm start that may have kept the cell's minimum hidden:
             // solved again from the centre, the cold query's start
             let again = solve_cell(body, cfg, c, centre, lb, q, best);
@@ -722,6 +723,8 @@ pub(crate) struct CellSolve {
     pub singular: bool,
     /// `d` is the minimum of the whole piece ([`piece_minimum`]).
     pub piece_min: bool,
+    /// The controller met its tolerance at the witness.
+    pub converged: bool,
 }
 
 /// Whether a cell solve found the minimum of its whole piece: the distance
@@ -822,6 +825,7 @@ pub(crate) fn solve_cell(
         d,
         singular,
         piece_min: piece_minimum(unimodal, free),
+        converged: conv,
     }
 }
 

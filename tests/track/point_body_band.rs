@@ -60,8 +60,8 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     // wave2
     (
         "iges_3dipsos320_occ17026.igs",
-        324,
-        "ours nearer than Open CASCADE on 307 points that the Model check does not confirm (the planar fan caps: the Model projection's Newton cannot leave the collapsed side; ours is the distance to the cap's plane y = 0 or x = 0), farther on 6 (up to 6e-5 mm); the coherent tracker differs from the cold answer on 11 (witnesses within 1e-7 in u of the collapsed side, held at another v and taken as the piece's minimum)",
+        313,
+        "ours nearer than Open CASCADE on 307 points that the Model check does not confirm (the planar fan caps: the Model projection's Newton cannot leave the collapsed side; ours is the distance to the cap's plane y = 0 or x = 0), farther on 6 (up to 6e-5 mm). Tracked = cold since session 21 (warm cell solves stalled beside the collapsed side are solved again from the centre: `stalled_warm_cell_solves_beside_a_collapsed_side_leave_tracked_equal_to_cold`)",
     ),
     (
         "iges_nist_144_example2.igs",
@@ -411,17 +411,47 @@ fn corpus_boundary_points_are_within_the_band_cold_and_coherent() {
 /// 196 0.0146 mm farther.
 #[test]
 fn cells_held_at_a_cone_apex_leave_tracked_equal_to_cold() {
+    tracked_equals_cold_on_the_band_paths("iges_catia5r14_cone.igs", true);
+}
+
+/// Warm-started cell solves that stall beside a collapsed side (far.rs
+/// `visit_cell`): iges_3dipsos320's planar fan caps have a side collapsed
+/// to the fan's centre (`f_v = 0` there, `|f_v| ≈ 7e-4` mm per unit of `v`
+/// at `u = 1e-8` against `|f_u| ≈ 2e4`). A coherent cell solve
+/// warm-started from a witness within 1e-7 in `u` of that side moved
+/// almost only along `v` and stopped unconverged after 64 iterations at the
+/// wrong `v` (0.25 where the foot is at 0.50), 1.8e-3 mm from a query whose
+/// distance to the cap is 1.7e-4 mm; the witness is regular by
+/// `singular`'s 1e-9 (`|f_u × f_v| / |f_u|² = 2e-9 – 3e-8`) and never
+/// certified a minimum, but nothing solved the cell again from the
+/// centre, where the cold query's solve converges. 70 boundary points
+/// were tracked farther than cold (11 counted in the ratchet's tracked
+/// class, the others hidden under its *nearer* class).
+#[test]
+fn stalled_warm_cell_solves_beside_a_collapsed_side_leave_tracked_equal_to_cold() {
+    tracked_equals_cold_on_the_band_paths("iges_3dipsos320_occ17026.igs", false);
+}
+
+/// Along the band test's paths through `file`'s boundary points (and its
+/// oracle points when `oracle`), the coherent tracker answers what the
+/// cold query answers (`band::same_answer`, 1e-6 relative).
+fn tracked_equals_cold_on_the_band_paths(file: &str, oracle: bool) {
     let Some(root) = common::fixtures() else { return };
     let Some(wave2) = band::corpora(&root).into_iter().find(|c| c.name == "wave2") else {
         println!("SKIP: ../shared/fixtures/wave2 not found");
         return;
     };
-    let file = "iges_catia5r14_cone.igs";
     let (_, scene) = load(&wave2.files.join(file)).unwrap();
-    let oracle = oracle_points(&band::oracle_json(&wave2, file, "closest").expect("oracle"));
     let boundary = band::boundary_points(file).expect("boundary points").points;
+    let mut sets = vec![("boundary", boundary)];
+    if oracle {
+        sets.push((
+            "oracle",
+            oracle_points(&band::oracle_json(&wave2, file, "closest").expect("oracle")),
+        ));
+    }
     let mut failures = Vec::new();
-    for (set, pts) in [("oracle", &oracle), ("boundary", &boundary)] {
+    for (set, pts) in &sets {
         let cold = cold_results(&scene, pts);
         let index: std::collections::HashMap<[u64; 3], usize> = pts
             .iter()
@@ -442,7 +472,12 @@ fn cells_held_at_a_cone_apex_leave_tracked_equal_to_cold() {
             }
         }
     }
-    assert!(failures.is_empty(), "tracked ≠ cold:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{file}: {} tracked ≠ cold:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Cells whose solve ends at a singular point that is no minimum
