@@ -425,9 +425,6 @@ mod tests {
     fn a_meridian_passes_the_pole_along_the_pole_line() {
         // u jumps from 0 to π at the pole (s = 1/2): the passage ends just
         // before and just after it, at the pole's latitude, one point in 3-D
-        // (a step whose first midpoint is the pole itself, 0.45..0.55, is
-        // not found: neither side's projection reaches the pole, and the
-        // bisection stops there)
         let (face, seg) = sphere_and_half_circle(0.0);
         let ((s_lo, lo), (s_hi, hi)) = passage(&face, &seg, 0.43, 0.55).expect("a passage through the pole");
         assert!(s_lo < s_hi && (s_lo - 0.5).abs() < 1e-6 && (s_hi - 0.5).abs() < 1e-6, "{s_lo} {s_hi}");
@@ -436,6 +433,32 @@ mod tests {
         assert!((lo[1] - FRAC_PI_2).abs() < 1e-5, "v {}", lo[1]);
         let (p, q) = (face.surface.eval(lo[0], lo[1]), face.surface.eval(hi[0], hi[1]));
         assert!((p - q).norm() <= 4e-6 && (p - Vec3::new(0.0, 0.0, 2.0)).norm() <= 4e-6, "{p:?} {q:?}");
+    }
+
+    #[test]
+    fn a_step_symmetric_about_the_pole_finds_its_passage() {
+        // the first midpoint (s = 1/2) is the pole itself: neither side's
+        // projection reaches it, so each side moves half way towards it
+        let (face, seg) = sphere_and_half_circle(0.0);
+        let ((s_lo, lo), (s_hi, hi)) = passage(&face, &seg, 0.45, 0.55).expect("a passage through the pole");
+        assert!(s_lo < 0.5 && s_hi > 0.5 && s_hi - s_lo < 1e-6, "{s_lo} {s_hi}");
+        assert!(lo[0].abs() < 1e-9 && (hi[0] - PI).abs() < 1e-9, "u {} → {}", lo[0], hi[0]);
+        let (p, q) = (face.surface.eval(lo[0], lo[1]), face.surface.eval(hi[0], hi[1]));
+        assert!((p - q).norm() <= 4e-6, "{p:?} {q:?}");
+    }
+
+    #[test]
+    fn a_meridian_a_rounding_error_off_the_pole_leaves_it_along_its_own_u() {
+        // tilted 1e-13 rad (2e-13 mm on radius 2; sw2017_russian_part's
+        // meridians miss the pole by 1.7e-14 mm on 0.25 mm): right next to
+        // the pole the projection's u turns by up to π, but the pole line's
+        // ends keep the meridian's u (0 before the pole, π after it), within
+        // 1e-6 rad, so that the fit on from the pole follows the meridian
+        let (face, seg) = sphere_and_half_circle(1e-13);
+        let ((_, lo), (_, hi)) = passage(&face, &seg, 0.43, 0.55).expect("a passage by the pole");
+        assert!(lo[0].abs() < 1e-6 && (hi[0] - PI).abs() < 1e-6, "u {} → {}", lo[0], hi[0]);
+        assert_eq!(lo[1], hi[1], "the pole line keeps v");
+        assert!((lo[1] - FRAC_PI_2).abs() < 1e-5, "v {}", lo[1]);
     }
 
     #[test]
