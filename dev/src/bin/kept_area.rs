@@ -3,6 +3,9 @@
 //! `BodyGeom::piece_keeps` keeps the point). Independent of the self-check's
 //! area (`src/verify`): it asks the tracker which points are on the face.
 //! `cargo run --release -p extrack-dev --bin kept_area -- FILE FACE_ID [N]`
+//! With `KEPT_POINTS=PATH` the kept grid points are also written there, one
+//! `x y z piece s t` line each (body-local), for an independent distance to the face
+//! (`tools/oracle/occt_face_reach.py`).
 use extrack::track::TrackScene;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -20,6 +23,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ts = TrackScene::new(&view)?;
     let mut total = 0.0;
     let mut centroid = [0.0; 3];
+    let mut dump = std::env::var_os("KEPT_POINTS")
+        .map(std::fs::File::create)
+        .transpose()?
+        .map(std::io::BufWriter::new);
     for (bi, b) in ts.bodies.iter().enumerate() {
         for (k, p) in b.pieces.iter().enumerate().filter(|(_, p)| p.face == id) {
             let (mut kept, mut all) = (0.0, 0.0);
@@ -36,6 +43,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         centroid[0] += q.x * da;
                         centroid[1] += q.y * da;
                         centroid[2] += q.z * da;
+                        if let Some(w) = dump.as_mut() {
+                            use std::io::Write;
+                            writeln!(w, "{:.17e} {:.17e} {:.17e} {k} {s} {t}", q.x, q.y, q.z)?;
+                        }
                     }
                 }
             }

@@ -2,6 +2,7 @@
 //! (`extrack::prepare::trim::TrimPath`), with the surface, 3-D curve and
 //! p-curve kinds.
 //! `cargo run --release -p extrack-dev --bin trim_paths -- FILE [FACE_ID...]`
+//! (`CHAIN_DUMP=1`: also each loop's chain of Bézier pieces)
 use extrack::import::eval::FaceTrim;
 use extrack::prepare::trim;
 
@@ -46,6 +47,18 @@ fn main() {
             kind(format!("{:?}", face.surface)),
             ex.by_pcurves
         );
+        // `CHAIN_DUMP=1`: each loop's chain, one Bézier piece a line
+        // (homogeneous control points in face parameters)
+        if std::env::var_os("CHAIN_DUMP").is_some() {
+            for (li, l) in t.loops.iter().enumerate() {
+                println!("  loop {li} samples: first {:?} last {:?}", l.first(), l.last());
+            }
+            for (li, chain) in ex.chains.iter().enumerate() {
+                for (k, h) in chain.iter().enumerate() {
+                    println!("  chain {li} piece {k}: {h:?}");
+                }
+            }
+        }
         let (mut worst_fit, mut worst_off) = (0.0f64, 0.0f64);
         for (li, spans) in t.coedge_spans.iter().enumerate() {
             let paths = ex.paths.get(li).cloned().unwrap_or_default();

@@ -144,10 +144,9 @@ pub fn trim_piece(
         // no loop enters the (shrunk) rectangle: it lies in one region of
         // constant winding number, decided at its centre
         let (u, v) = (0.5 * (domain[0] + domain[1]), 0.5 * (domain[2] + domain[3]));
-        let inside = if exact.flat.len() == trim.loops.len() && exact.flat.iter().all(|l| l.len() >= 3) {
-            trim.contains_in(&exact.flat, u, v)
-        } else {
-            trim.contains(u, v)
+        let inside = match exact_flat(trim, exact) {
+            Some(flat) => trim.contains_in(flat, u, v),
+            None => trim.contains(u, v),
         };
         return if inside != holes_only {
             TrimStatus::Inside
@@ -207,7 +206,7 @@ pub fn trim_piece(
         });
     }
     if !winding.is_empty() && winding.len() <= 4 {
-        close_winding(trim, fnurbs, nrect, &mut loops, &winding);
+        close_winding(trim, exact_flat(trim, exact), fnurbs, nrect, &mut loops, &winding);
     }
     if holes_only && !loops.is_empty() {
         loops.push(TrimLoop {
@@ -226,6 +225,13 @@ pub fn trim_piece(
     } else {
         TrimStatus::Partial(loops)
     }
+}
+
+/// The exact chains flattened, when every loop has them (at least a
+/// triangle each): the side a point lies on is then decided by the exact
+/// curves, not by the samples' chords.
+fn exact_flat<'e>(trim: &FaceTrim, exact: &'e ExactLoops) -> Option<&'e [Vec<(f64, f64)>]> {
+    (exact.flat.len() == trim.loops.len() && exact.flat.iter().all(|l| l.len() >= 3)).then_some(&exact.flat[..])
 }
 
 /// The box `[u0,u1,v0,v1]` of a loop's segment boxes.
