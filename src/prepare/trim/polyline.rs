@@ -9,9 +9,9 @@
 //! (nist_144 DE135: 16 polyline holes, pieces 0.066 mm² short of the
 //! Model's and Open CASCADE's area).
 //!
-//! Each chord is projected as a line by [`projected_chain`] between its own
-//! samples (the samples of [`sample_fractions`] include every vertex and
-//! are even within a chord), so a fitted piece never spans a corner.
+//! Each chord is projected as a line by [`projected_chain`] between its end
+//! samples (the samples of [`sample_fractions`] include every vertex), so a
+//! fitted piece never spans a corner.
 
 use super::line;
 use super::projection::projected_chain;
@@ -71,8 +71,11 @@ pub(super) fn polyline_chain(
             t1: 1.0,
             forward: true,
         };
+        // fitted from end to end (the projection of a line is smooth: its
+        // inner samples would only cut it into more fits, each charged to
+        // the face's work budget)
         let part = &samples[i..=j];
-        let ch = projected_chain(face, &chord, part, periods, tol, on_tol);
+        let ch = projected_chain(face, &chord, &[samples[i], samples[j]], periods, tol, on_tol);
         if ch.is_empty() {
             for q in part.windows(2) {
                 if q[0] != q[1] {
