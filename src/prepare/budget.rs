@@ -281,17 +281,25 @@ fn surface_size(s: &Surface) -> u64 {
 
 /// The budget of `face`: [`BASE_UNITS`], plus [`UNITS_PER_COEDGE`] per
 /// coedge and [`UNITS_PER_POLE`] per surface control point (B-spline
-/// edge curves count their poles as coedges of 16 poles), at most
+/// edge curves count their poles as coedges of 16 poles, a polyline each
+/// chord as a coedge), at most
 /// [`MAX_UNITS`].
 pub fn face_budget(model: &Model, face: &Face) -> u64 {
     let mut coedges = 0u64;
     for l in face.outer.iter().chain(&face.inner) {
         for c in &l.coedges {
-            let poles = c
+            let curve = c
                 .edge
                 .and_then(|e| model.edges.get(e))
-                .map_or(4, |e| curve_size(&e.curve));
-            coedges = coedges.saturating_add(1 + poles / 16);
+                .map(|e| &e.curve)
+                .or(c.curve.as_ref().map(|s| &s.curve));
+            // a polyline's chords are projected one by one (trim/polyline.rs)
+            let n = match curve {
+                Some(Curve::Polyline(p)) => p.len().saturating_sub(1) as u64,
+                Some(k) => curve_size(k) / 16,
+                None => 0,
+            };
+            coedges = coedges.saturating_add(1 + n);
         }
     }
     BASE_UNITS

@@ -22,7 +22,7 @@ mod surface;
 #[cfg(test)]
 mod test_shapes;
 
-pub use point_in_face::{CoedgeSpan, FaceTrim};
+pub use point_in_face::{sample_fractions, CoedgeSpan, FaceTrim};
 pub use projection::{
     curve_param_in_range, curve_param_of, distance_to_curve_range, newton_curve, newton_surface, newton_surface_counted, project, project_surface, Projection,
     SurfaceProjection,

@@ -60,7 +60,7 @@ pub struct CoedgeSpan {
 /// every hole). Per span: 4 samples on a straight segment (its image on a
 /// curved surface bends), 16 on a composite's segment; a smooth curve gets
 /// 96 samples (8 per pole of a B-spline, 32–512) spread by span length.
-fn sample_fractions(seg: &CurveSegment) -> Vec<f64> {
+pub fn sample_fractions(seg: &CurveSegment) -> Vec<f64> {
     let (t0, t1) = (seg.t0, seg.t1);
     if !(t0.is_finite() && t1.is_finite() && t1 > t0) {
         return (0..=8).map(|i| i as f64 / 8.0).collect();

@@ -9,14 +9,15 @@
 //! whether the curve lies on the plane). A
 //! coedge keeps its samples as a polyline only when it has no p-curve,
 //! the p-curve is a polyline or another kind, or it does not follow the
-//! samples (a warning says so).
+//! samples, and its 3-D curve cannot be projected (a warning says so).
 //!
 //! A coedge with neither is projected from its 3-D curve
-//! (`projection.rs`); where p-curves and 3-D edges disagree beyond the
+//! (`projection.rs`; a polyline chord by chord, `polyline.rs`); where p-curves and 3-D edges disagree beyond the
 //! file's tolerance the whole loop is bounded by its p-curves
 //! (`pcurve_loop.rs`).
 
 use super::pcurve_loop::{fit_chain_3d, pcurve_loop};
+use super::polyline::polyline_chain;
 use super::projection::projected_chain;
 use super::{chain_at, dist, line, shifted};
 use crate::geom::bez2::{self, H2};
@@ -372,10 +373,13 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
             let projected = || {
                 let c = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge))?;
                 let seg = coedge_segment(model, c)?;
-                if matches!(seg.curve, Curve::Polyline(_)) {
-                    return None;
-                }
-                let ch = projected_chain(face, &seg, samples, trim.periods, ptol, *on_tol);
+                // a polyline: its chords projected one by one (never a
+                // fitted piece across a corner)
+                let ch = if matches!(seg.curve, Curve::Polyline(_)) {
+                    polyline_chain(face, &seg, samples, trim.periods, ptol, *on_tol)?
+                } else {
+                    projected_chain(face, &seg, samples, trim.periods, ptol, *on_tol)
+                };
                 (!ch.is_empty()).then_some(ch)
             };
             let is_exact = exact.is_some();

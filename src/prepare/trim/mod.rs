@@ -8,6 +8,8 @@
 //!   their p-curves as a whole where the two disagree;
 //! - `projection.rs`: a 3-D curve without a usable p-curve projected onto
 //!   the face as fitted Bézier pieces;
+//! - `polyline.rs`: a polyline edge without a usable p-curve, each chord
+//!   projected by itself;
 //! - this file: the classification of a piece ([`trim_piece`]);
 //! - `clipping.rs`: the stored loops clipped exactly to the piece's
 //!   face-parameter rectangle;
@@ -26,6 +28,7 @@ mod clipping;
 mod exact_loops;
 mod pcurve_loop;
 mod piece_map;
+mod polyline;
 mod projection;
 mod winding;
 
