@@ -82,13 +82,7 @@ pub fn newton_surface_counted(
         let (du, dv) = if det > 1e-300 && a > 0.0 {
             ((-g[0] * c + g[1] * b) / det, (g[0] * b - g[1] * a) / det)
         } else {
-            // Gauss-Newton fallback
-            let (a, c) = (e.su.dot(&e.su), e.sv.dot(&e.sv));
-            let det = a * c - b * b + 1e-300;
-            (
-                (-g[0] * c + g[1] * (e.su.dot(&e.sv))) / det,
-                (g[0] * (e.su.dot(&e.sv)) - g[1] * a) / det,
-            )
+            gauss_newton_step(e.su, e.sv, g)
         };
         if !(du.is_finite() && dv.is_finite()) {
             break;
@@ -128,6 +122,17 @@ pub fn newton_surface_counted(
     )
 }
 
+/// The Gauss–Newton step `(du, dv)` for the gradient `g = (r·S_u, r·S_v)`,
+/// damped (Levenberg–Marquardt) by `1e-9` of the normal matrix's trace so that
+/// a collapsed direction (a pole or a side collapsed to a point, `S_v = 0`)
+/// gives the step along the other direction instead of none.
+fn gauss_newton_step(su: Vec3, sv: Vec3, g: [f64; 2]) -> (f64, f64) {
+    let lambda = 1e-9 * (su.norm_squared() + sv.norm_squared()) + 1e-300;
+    let (a, b, c) = (su.norm_squared() + lambda, su.dot(&sv), sv.norm_squared() + lambda);
+    let det = a * c - b * b;
+    ((-g[0] * c + g[1] * b) / det, (g[0] * b - g[1] * a) / det)
+}
+
 /// Projects `p` onto `s` within the parameter box `bounds` (grid seed of
 /// `grid × grid` samples, then Newton). Analytic surfaces use closed forms.
 pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), grid: usize) -> SurfaceProjection {
@@ -145,21 +150,25 @@ pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), 
     }
     let ((u0, u1), (v0, v1)) = bounds;
     let n = grid.max(2);
-    // keep the best few grid nodes as Newton seeds
-    let mut seeds = [(u0, v0, f64::INFINITY); 4];
+    // keep the best few grid nodes as Newton seeds, one per 3-D point: the
+    // nodes of a side collapsed to a point (a pole, a fan's centre) are one
+    // point and would otherwise fill every seed
+    let mut seeds = [(u0, v0, f64::INFINITY, Vec3::zeros()); 4];
     for i in 0..=n {
         let u = u0 + (u1 - u0) * i as f64 / n as f64;
         for j in 0..=n {
             let v = v0 + (v1 - v0) * j as f64 / n as f64;
-            let d = (s.eval(u, v) - p).norm_squared();
-            if d < seeds[3].2 {
-                seeds[3] = (u, v, d);
+            let q = s.eval(u, v);
+            let d = (q - p).norm_squared();
+            let seen = |seed: &(f64, f64, f64, Vec3)| seed.2.is_finite() && (seed.3 - q).norm() <= 1e-12 * (1.0 + q.norm());
+            if d < seeds[3].2 && !seeds.iter().any(seen) {
+                seeds[3] = (u, v, d, q);
                 seeds.sort_by(|a, b| a.2.total_cmp(&b.2));
             }
         }
     }
     let mut best: Option<SurfaceProjection> = None;
-    for &(u, v, d) in &seeds {
+    for &(u, v, d, _) in &seeds {
         if !d.is_finite() {
             continue;
         }
@@ -417,6 +426,40 @@ mod tests {
             let p = s.eval(u, v);
             let pr = project_surface(&s, &p, ((0.0, TAU), (-1.0, 1.0)), 24);
             assert!(pr.distance < 1e-9, "{}: {}", s.type_name(), pr.distance);
+        }
+    }
+
+    /// A planar fan on `z = 0`: the side `u = 0` collapsed to the origin
+    /// (`S_v = 0` there), the side `u = 1` a parabolic arc from x to y.
+    fn fan() -> Surface {
+        let o = [0.0, 0.0, 0.0];
+        let pts = [o, o, o, [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]];
+        let k = |p: usize| [vec![0.0; p + 1], vec![1.0; p + 1]].concat();
+        Surface::BSpline(crate::geom::NurbsSurface::try_new(1, 2, k(1), k(2), 2, 3, &pts, None).unwrap())
+    }
+
+    #[test]
+    fn newton_leaves_a_side_collapsed_to_a_point() {
+        let s = fan();
+        let p = s.eval(0.01, 0.5) + Vec3::new(0.0, 0.0, 0.3);
+        // started on the collapsed side, where S_v = 0 and the full Newton
+        // system is singular: the damped Gauss–Newton step moves along u
+        let r = newton_surface(&s, &p, 0.0, 0.2, ((0.0, 1.0), (0.0, 1.0)));
+        assert!((r.distance - 0.3).abs() < 1e-12, "distance {}", r.distance);
+        assert!((r.u - 0.01).abs() < 1e-9 && (r.v - 0.5).abs() < 1e-9, "({}, {})", r.u, r.v);
+    }
+
+    #[test]
+    fn projection_near_a_collapsed_side_finds_the_foot() {
+        let s = fan();
+        for &(u, v) in &[(0.01, 0.5), (0.003, 0.1), (0.02, 0.9)] {
+            let foot = s.eval(u, v);
+            for h in [0.0, 0.3] {
+                let p = foot + Vec3::new(0.0, 0.0, h);
+                let r = project_surface(&s, &p, ((0.0, 1.0), (0.0, 1.0)), 48);
+                assert!((r.distance - h).abs() < 1e-12, "({u}, {v}) +{h}: distance {}", r.distance);
+                assert!((r.point - foot).norm() < 1e-9, "({u}, {v}) +{h}: foot {:?}", r.point);
+            }
         }
     }
 
