@@ -341,15 +341,11 @@ const CONVERSION_KNOWN_DIFFERENT: &[(&str, &str)] = &[
     // the source is read differently already (the import tests' lists)
     (
         "step_alibre_s1.stp",
-        "→ IGES: 143 faces (source 104): we place 11 NAUO instances where Open CASCADE keeps 8 solids (step_corpus.rs KNOWN_DIFFERENCES); 10 of 40 distances move with the extra instances",
+        "→ IGES: 139 faces (source 104): we place 11 NAUO instances where Open CASCADE keeps 8 solids (step_corpus.rs KNOWN_DIFFERENCES); the 40 distances are kept",
     ),
     (
         "iges_nist_144_example2.igs",
         "→ STEP: 32 faces (source 17), 12 distances moved: the holes of the 144 DE135 are wrong on import (point_body_band.rs)",
-    ),
-    (
-        "step_abc_onshape_0_13.step",
-        "→ IGES: 101 faces (source 99), 7 distances moved: face #179's loops are wrong on import (point_body_band.rs)",
     ),
     // writer or reader classes not yet found
     (

@@ -203,18 +203,23 @@ impl<'a> Cmp<'a> {
 }
 
 /// True when every coedge of `l` has a straight p-curve on a side of the
-/// B-spline surface's parameter rectangle.
+/// surface's natural parameter rectangle (a B-spline's domain; a sphere's or
+/// a surface of revolution's `[u_s, u_s + 2π] × [v0, v1]`, whose seam
+/// meridian `u_s` the IGES writer may turn away from the holes).
 fn on_natural_rect(s: &Surface, l: &Loop) -> bool {
-    let Surface::BSpline(n) = s else { return false };
-    let ((u0, u1), (v0, v1)) = n.domain();
+    let (Some((u0, u1)), Some((v0, v1))) = s.natural_bounds() else {
+        return false;
+    };
+    let any_u = s.periods().0.is_some();
+    let at = |x: f64, a: f64| (x - a).abs() <= 1e-9 * (1.0 + a.abs());
     !l.coedges.is_empty()
         && l.coedges.iter().all(|c| match &c.pcurve {
             Some(CurveSegment {
                 curve: Curve::Line { origin, dir },
                 ..
             }) => {
-                (dir.y == 0.0 && (origin.y == v0 || origin.y == v1))
-                    || (dir.x == 0.0 && (origin.x == u0 || origin.x == u1))
+                (dir.y == 0.0 && (at(origin.y, v0) || at(origin.y, v1)))
+                    || (dir.x == 0.0 && (any_u || at(origin.x, u0) || at(origin.x, u1)))
             }
             _ => false,
         })

@@ -4,13 +4,14 @@
 //! placed) as one 308 definition with a 408 instance each; loose faces as
 //! root 510 faces.
 
+use super::natural::{collapsed, with_natural_boundaries};
 use super::pspace::{iges_sense, keep_pcurves, pmap_of};
 use super::records::{hollerith, real};
 use super::surfaces::bounded_extrusion;
 use super::writer::W;
 use crate::export::ExportError;
-use crate::geom::{NurbsCurve, Pose, Vec3};
-use crate::import::model::{Body, BodyKind, Coedge, Curve, CurveSegment, Loop, Model, Surface};
+use crate::geom::Pose;
+use crate::import::model::{Body, BodyKind, Coedge, Curve, CurveSegment, Model, Surface};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -19,6 +20,8 @@ use std::fmt::Write as _;
 pub(super) fn write_brep(w: &mut W, model: &Model, roots: &mut Vec<usize>) -> Result<(), ExportError> {
     let augmented = with_natural_boundaries(model, &mut w.warnings);
     let model = &augmented;
+    // after the natural boundaries, whose poles are the faces' VERTEX_LOOPs
+    super::unused_vertices(w, model);
     // one vertex list and one edge list for the whole file
     let mut vert_order = Vec::new();
     let mut vert_idx: HashMap<usize, usize> = HashMap::new();
@@ -31,8 +34,14 @@ pub(super) fn write_brep(w: &mut W, model: &Model, roots: &mut Vec<usize>) -> Re
                 for c in &l.coedges {
                     if let Some(e) = c.edge {
                         if let std::collections::hash_map::Entry::Vacant(v) = edge_idx.entry(e) {
-                            v.insert(edge_order.len() + 1);
-                            edge_order.push(e);
+                            // a collapsed edge (a pole) is a vertex use of
+                            // the 508, not an entry of the 504
+                            if collapsed(model, e) {
+                                v.insert(0);
+                            } else {
+                                v.insert(edge_order.len() + 1);
+                                edge_order.push(e);
+                            }
                             let ed = &model.edges[e];
                             for x in [ed.start, ed.end].into_iter().flatten() {
                                 if let std::collections::hash_map::Entry::Vacant(s) = vert_idx.entry(x) {
@@ -123,7 +132,7 @@ pub(super) fn write_brep(w: &mut W, model: &Model, roots: &mut Vec<usize>) -> Re
                 let de = match face_de.get(&f) {
                     Some(&d) => d,
                     None => {
-                        let d = face_510(w, model, f, &edge_idx, elist)?;
+                        let d = face_510(w, model, f, &Lists { edge_idx: &edge_idx, elist, vert_idx: &vert_idx, vlist })?;
                         face_de.insert(f, d);
                         d
                     }
@@ -207,13 +216,16 @@ pub(super) fn write_brep(w: &mut W, model: &Model, roots: &mut Vec<usize>) -> Re
     Ok(())
 }
 
-pub(super) fn face_510(
-    w: &mut W,
-    model: &Model,
-    f: usize,
-    edge_idx: &HashMap<usize, usize>,
+/// The file's 504 edge list and 502 vertex list: their directory entries and
+/// the 1-based index of each Model edge / vertex in them.
+pub(super) struct Lists<'a> {
+    edge_idx: &'a HashMap<usize, usize>,
     elist: usize,
-) -> Result<usize, ExportError> {
+    vert_idx: &'a HashMap<usize, usize>,
+    vlist: usize,
+}
+
+pub(super) fn face_510(w: &mut W, model: &Model, f: usize, lists: &Lists) -> Result<usize, ExportError> {
     let face = &model.faces[f];
     let bounded = bounded_extrusion(model, face);
     let surface = bounded.as_ref().unwrap_or(&face.surface);
@@ -244,7 +256,15 @@ pub(super) fn face_510(
                     "face {f}: coedge {ci} has no shared edge; write this Model in faces mode (144/142)"
                 )));
             };
-            let _ = write!(t, ",0,{elist},{},{}", edge_idx[&e], i32::from(c.forward));
+            match (lists.edge_idx[&e], model.edges[e].start) {
+                // a pole: a vertex use (type 1) with its p-curve along the side it collapses
+                (0, Some(v)) => {
+                    let _ = write!(t, ",1,{},{},{}", lists.vlist, lists.vert_idx[&v], i32::from(c.forward));
+                }
+                (k, _) => {
+                    let _ = write!(t, ",0,{},{k},{}", lists.elist, i32::from(c.forward));
+                }
+            }
             let reparameterised = reparameterised_conic(&model.edges[e].curve);
             if let (Some(kind), Some(_)) = (reparameterised, &c.pcurve) {
                 left_out.push(kind);
@@ -327,96 +347,4 @@ fn reparameterised_conic(c: &Curve) -> Option<&'static str> {
         Curve::Ellipse { .. } | Curve::Parabola { .. } | Curve::Hyperbola { .. } => Some(c.type_name()),
         _ => None,
     }
-}
-
-/// A copy of `model` where every B-spline face without an outer loop gets its
-/// natural boundary as four iso-parameter edges (exact: the boundary rows of
-/// poles of a clamped B-spline), since a 510 face without loops is not read by
-/// every system (Open CASCADE crashes on it). Returns the number of faces changed.
-fn with_natural_boundaries(model: &Model, warnings: &mut Vec<String>) -> Model {
-    use crate::import::model::{Coedge, Edge, Vertex};
-    let mut m = model.clone();
-    let mut changed = 0;
-    for f in 0..m.faces.len() {
-        if m.faces[f].outer.is_some() {
-            continue;
-        }
-        let Surface::BSpline(s) = &m.faces[f].surface else {
-            continue;
-        };
-        let clamped =
-            |k: &[f64], p: usize, n: usize| k[..=p].iter().all(|x| *x == k[0]) && k[n..].iter().all(|x| *x == k[n]);
-        if !(clamped(&s.knots_u, s.degree_u, s.n_u) && clamped(&s.knots_v, s.degree_v, s.n_v)) {
-            warnings.push(format!(
-                "face {f}: unclamped B-spline without trims written as a 510 without loops"
-            ));
-            continue;
-        }
-        let ((u0, u1), (v0, v1)) = s.domain();
-        let row = |j: usize| -> Vec<[f64; 4]> { (0..s.n_u).map(|i| s.cw[i * s.n_v + j]).collect() };
-        let col = |i: usize| -> Vec<[f64; 4]> { (0..s.n_v).map(|j| s.cw[i * s.n_v + j]).collect() };
-        let iso = |cw: Vec<[f64; 4]>, p: usize, k: &[f64]| NurbsCurve::try_from_homogeneous(p, k.to_vec(), cw).ok();
-        let curves = [
-            iso(row(0), s.degree_u, &s.knots_u),
-            iso(col(s.n_u - 1), s.degree_v, &s.knots_v),
-            iso(row(s.n_v - 1), s.degree_u, &s.knots_u),
-            iso(col(0), s.degree_v, &s.knots_v),
-        ];
-        let corner = |i: usize, j: usize| {
-            let c = s.cw[i * s.n_v + j];
-            Vec3::new(c[0] / c[3], c[1] / c[3], c[2] / c[3])
-        };
-        let pts = [
-            corner(0, 0),
-            corner(s.n_u - 1, 0),
-            corner(s.n_u - 1, s.n_v - 1),
-            corner(0, s.n_v - 1),
-        ];
-        let vbase = m.vertices.len();
-        for p in pts {
-            m.vertices.push(Vertex { point: p, source: 0 });
-        }
-        // (curve, start corner, end corner, coedge forward, p-curve origin, p-curve direction, range)
-        let spec = [
-            (0, 0, 1, true, Vec3::new(0.0, v0, 0.0), Vec3::x(), (u0, u1)),
-            (1, 1, 2, true, Vec3::new(u1, 0.0, 0.0), Vec3::y(), (v0, v1)),
-            (2, 3, 2, false, Vec3::new(0.0, v1, 0.0), Vec3::x(), (u0, u1)),
-            (3, 0, 3, false, Vec3::new(u0, 0.0, 0.0), Vec3::y(), (v0, v1)),
-        ];
-        let mut coedges = Vec::new();
-        for (ci, a, b, fwd, o, d, (t0, t1)) in spec {
-            let Some(c) = curves[ci].clone() else { continue };
-            let e = m.edges.len();
-            m.edges.push(Edge {
-                curve: Curve::BSpline(c),
-                t0,
-                t1,
-                start: Some(vbase + a),
-                end: Some(vbase + b),
-                faces: vec![f],
-                source: 0,
-            });
-            coedges.push(Coedge {
-                edge: Some(e),
-                forward: fwd,
-                pcurve: Some(CurveSegment {
-                    curve: Curve::Line { origin: o, dir: d },
-                    t0,
-                    t1,
-                    forward: fwd,
-                }),
-                curve: None,
-                pcurve_preferred: false,
-                source: 0,
-            });
-        }
-        m.faces[f].outer = Some(Loop { coedges, source: 0 });
-        changed += 1;
-    }
-    if changed > 0 {
-        warnings.push(format!(
-            "{changed} untrimmed B-spline faces written with their natural boundary as four iso-parameter edges (a 510 face needs a loop)"
-        ));
-    }
-    m
 }

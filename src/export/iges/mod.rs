@@ -26,10 +26,12 @@
 //! Hollerith strings), `writer` (the entity list), `curves` and `surfaces`
 //! (geometry entities), `pspace` (the map into IGES surface parameters and
 //! the p-curves), `brep` (the 186 / 514 / 510 / 508 / 504 / 502 topology,
-//! 308 / 408 instances) and `trimmed` (faces mode: 144 / 142).
+//! 308 / 408 instances), `natural` (the outer loop of a face bounded by its
+//! surface's natural rectangle) and `trimmed` (faces mode: 144 / 142).
 
 mod brep;
 mod curves;
+mod natural;
 mod pspace;
 mod records;
 mod surfaces;
@@ -65,17 +67,6 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
         warnings: Vec::new(),
         conversions: HashMap::new(),
     };
-    let used: usize = model
-        .vertices
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| !model.edges.iter().any(|e| e.start == Some(*k) || e.end == Some(*k)))
-        .count();
-    if used > 0 {
-        w.warnings.push(format!(
-            "{used} vertices not used by any edge (e.g. STEP VERTEX_LOOP apexes) are not written"
-        ));
-    }
     let mut roots: Vec<usize> = Vec::new();
     let free = model
         .bodies
@@ -91,6 +82,7 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
         );
     }
     if opts.faces_mode || free {
+        unused_vertices(&mut w, model);
         trimmed::write_faces(&mut w, model, &mut roots)?;
     } else {
         brep::write_brep(&mut w, model, &mut roots)?;
@@ -111,4 +103,19 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
         bytes: assemble(model, opts, &w.ents, &mut w.warnings),
         warnings: w.warnings,
     })
+}
+
+/// Warns of the vertices no edge uses (they are not written).
+fn unused_vertices(w: &mut W, model: &Model) {
+    let unused: usize = model
+        .vertices
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !model.edges.iter().any(|e| e.start == Some(*k) || e.end == Some(*k)))
+        .count();
+    if unused > 0 {
+        w.warnings.push(format!(
+            "{unused} vertices not used by any edge (e.g. STEP VERTEX_LOOP apexes) are not written"
+        ));
+    }
 }
