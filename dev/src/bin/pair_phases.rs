@@ -9,7 +9,8 @@
 //! `PHASES_STOP=n` stops after `n` updates; `PHASES_COLD=1` resets the
 //! tracker (a new one) before every update (each update is then the cold query at its
 //! pose: the reference of "max ≤ cold"); `PHASES_TRACE=1` prints each
-//! update's counters. Each update runs in `measured`
+//! update's counters (and the penetration probe's work by phase,
+//! `BodyPairTracker::penetration_work`). Each update runs in `measured`
 //! (kept out of line), so that
 //! `valgrind --tool=callgrind --toggle-collect='pair_phases::measured' --dump-after='pair_phases::measured'`
 //! writes one profile per update (instructions per update: median, max).
@@ -131,9 +132,10 @@ fn main() {
         ];
         if trace {
             println!(
-                "  update {k}: d {:.9} {:?}",
+                "  update {k}: d {:.9} {:?} penetration [centres, rings/grid, ascent, law, skipped] {:?}",
                 r.signed_distance,
-                names.iter().zip(v).collect::<Vec<_>>()
+                names.iter().zip(v).collect::<Vec<_>>(),
+                t.penetration_work()
             );
         }
         if k == 0 {

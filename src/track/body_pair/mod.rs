@@ -74,6 +74,7 @@ mod loose_edges;
 mod penetration;
 mod relative;
 mod result;
+mod seeds;
 mod solve;
 mod switching;
 mod ties;
@@ -90,6 +91,7 @@ use far::{Ctx, PairSkip};
 use item_eval::{evaluate, item_domain, keeps};
 use items::ItemBoxes;
 use loose_edges::LooseEdges;
+use seeds::SeedBounds;
 use penetration::{contained, inside_pair};
 use relative::{rotation_angle_bound, Rel};
 use solve::{pair_cell_config, side, solve_pair, solve_pair_coherent, SideRef};
@@ -167,6 +169,11 @@ pub struct BodyPairTracker {
     /// The edges of A and of B that stray from their faces ([`LooseEdges`]),
     /// computed at the first Lin–Canny exit.
     loose: Option<Box<[LooseEdges; 2]>>,
+    /// Kept depth bounds of the penetration seeds (B's cell centres, then A's;
+    /// then the 4×4 grids of B's cells, then of A's).
+    seeds: SeedBounds,
+    /// The last penetration probe's work ([`Self::penetration_work`]).
+    pen_work: [u32; 5],
 }
 
 impl BodyPairTracker {
@@ -218,6 +225,8 @@ impl BodyPairTracker {
             last: None,
             refused: None,
             loose: None,
+            seeds: SeedBounds::new(17 * (a.cells.len() + b.cells.len())),
+            pen_work: [0; 5],
         })
     }
 
@@ -256,6 +265,15 @@ impl BodyPairTracker {
 
     /// Forgets all history: the next update is a cold start.
     pub fn reset(&mut self) {
+        self.restart();
+        self.seeds.forget();
+    }
+
+    /// Forgets the history that a coherent update starts from (the next
+    /// update is a cold query), but keeps the penetration seeds' depth
+    /// bounds ([`SeedBounds`]): they hold at any pose, and only spare the
+    /// probe the cell centres that cannot be its seed.
+    fn restart(&mut self) {
         self.far.forget();
         self.active = None;
         self.penetrating = false;
@@ -265,6 +283,15 @@ impl BodyPairTracker {
         self.incident = [Incident::NONE; 2];
         self.last = None;
         self.refused = None;
+    }
+
+    /// The last update's penetration probe work (all zero without a probe):
+    /// controller iterations of the seed queries (cell centres), of the
+    /// rings and grid, of the depth ascent, of the law; and the cell
+    /// centres not queried because their kept depth bound could not beat
+    /// the deepest one (`SeedBounds`).
+    pub fn penetration_work(&self) -> [u32; 5] {
+        self.pen_work
     }
 
     /// Changes the controller settings (validated), keeping the history.
@@ -350,13 +377,13 @@ impl BodyPairTracker {
         dt: f64,
     ) -> Result<Step<'s>, BodyError> {
         if self.penetrating {
-            self.reset();
+            self.restart();
         }
         let coherent = self.active.is_some();
         let s = self.step_once(scene_a, state_a, scene_b, state_b, dt)?;
         let contact = self.active.is_some_and(|c| c.d <= 1e-9 * self.scale);
         if coherent && self.solid && (self.penetrating || contact) {
-            self.reset();
+            self.restart();
             let mut cold = self.step_once(scene_a, state_a, scene_b, state_b, dt)?;
             cold.iterations += s.iterations;
             cold.switches += s.switches;
@@ -597,6 +624,7 @@ impl BodyPairTracker {
 
         // 4. contact: touching, or interpenetrating (seed the penetration pair)
         let mut penetrating = false;
+        self.pen_work = [0; 5];
         if self.solid {
             if best.d <= 1e-9 * self.scale {
                 self.far.counts.probes += 1;

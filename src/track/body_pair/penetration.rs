@@ -7,6 +7,7 @@
 use super::candidate::{candidates, PairCandidate};
 use super::item_eval::{eval_item, evaluate, keeps};
 use super::relative::Rel;
+use super::seeds::SeedBounds;
 use super::solve::{side, solve_pair};
 use super::BodyPairTracker;
 use crate::geom::Vec3;
@@ -14,6 +15,66 @@ use crate::track::body::{BodyGeom, Item};
 use crate::track::config::{ControlLaw, TrackerConfig};
 use crate::track::far::{cell_config, trim_point, Candidate, FarState};
 use crate::track::point_body::orient;
+
+/// A sampled seed point: (depth, item on A, x on A, item on B, x on B, the
+/// sampled point is B's).
+type Seed = (f64, Item, [f64; 2], Item, [f64; 2], bool);
+
+/// A bounded scan of seed points (`SeedBounds`): the points are queried in
+/// order, except those whose kept bound cannot beat the deepest point so far
+/// (they cannot be the first deepest point, which a cold query's full scan
+/// finds); the point of the largest bound is queried first so that the
+/// bounds prune from the start. `margin` covers the far phase's tolerance.
+struct Scan<'g> {
+    a: &'g BodyGeom,
+    b: &'g BodyGeom,
+    rel: &'g Rel,
+    tol: f64,
+    margin: f64,
+}
+
+impl Scan<'_> {
+    /// Scans points `0..n` (`point`: B's point when the flag is set, its
+    /// piece and parameters), kept as bounds `base + i`; returns the points
+    /// not queried.
+    fn run<P, T>(&self, n: usize, base: usize, point: P, try_point: &mut T, seeds: &mut SeedBounds, deepest: &mut Option<Seed>) -> u32
+    where
+        P: Fn(usize) -> Option<(bool, u32, [f64; 2])>,
+        T: FnMut(bool, u32, [f64; 2], &mut Option<Seed>) -> (f64, Vec3),
+    {
+        let at = |from_b: bool, k: u32, uv: [f64; 2]| into_other(if from_b { self.b } else { self.a }, k, uv, from_b, self.rel);
+        let mut top: Option<(f64, bool, u32, [f64; 2])> = None;
+        for i in 0..n {
+            if let Some((from_b, k, uv)) = point(i) {
+                let ub = seeds.bound(base + i, &at(from_b, k, uv));
+                if ub > self.tol && top.map_or(true, |t| ub > t.0) {
+                    top = Some((ub, from_b, k, uv));
+                }
+            }
+        }
+        let mut floor = f64::NEG_INFINITY;
+        if let Some((ub, from_b, k, uv)) = top {
+            if ub.is_finite() {
+                let mut first = None;
+                try_point(from_b, k, uv, &mut first);
+                floor = first.map_or(floor, |d: Seed| d.0);
+            }
+        }
+        let mut skipped = 0;
+        for i in 0..n {
+            if let Some((from_b, k, uv)) = point(i) {
+                let best = deepest.map_or(floor, |d| d.0.max(floor));
+                if seeds.bound(base + i, &at(from_b, k, uv)) + self.margin < best.max(self.tol) {
+                    skipped += 1;
+                    continue;
+                }
+                let (f, q) = try_point(from_b, k, uv, deepest);
+                seeds.keep(base + i, &q, f);
+            }
+        }
+        skipped
+    }
+}
 
 impl BodyPairTracker {
     /// Interpenetration seed: the deepest cell centre of each body inside
@@ -30,14 +91,18 @@ impl BodyPairTracker {
     ) -> Option<PairCandidate> {
         let cfg = cell_config(&self.cfg);
         let tol = 1e-9 * self.scale;
-        // (depth, item on A, x on A, item on B, x on B, the sampled point is B's)
-        type Seed = (f64, Item, [f64; 2], Item, [f64; 2], bool);
+        let start = *iterations;
+        // the point queries' controller iterations
+        let spent = std::cell::Cell::new(0u32);
         let mut deepest: Option<Seed> = None;
         let rt = rel.frame.r.transpose();
         let (probe_a, probe_b) = (&mut self.probe_a, &mut self.probe_b);
-        // whether the point of piece `k` of one body at `uv` lies inside the
-        // other body; keeps the deepest such point with its nearest feature
-        let mut try_point = |from_b: bool, k: u32, uv: [f64; 2], deepest: &mut Option<Seed>| {
+        // The signed depth of the point of piece `k` of one body at `uv` in
+        // the other body (an upper bound of it where it is not queried:
+        // `-∞` for a trimmed-away point, minus the distance to the other
+        // body's box outside it), with that point in the other body's frame;
+        // keeps the deepest inside point with its nearest feature.
+        let mut try_point = |from_b: bool, k: u32, uv: [f64; 2], deepest: &mut Option<Seed>| -> (f64, Vec3) {
             let (src, dst, probe) = if from_b {
                 (b, a, &mut *probe_a)
             } else {
@@ -45,42 +110,51 @@ impl BodyPairTracker {
             };
             let uv = [uv[0].clamp(0.0, 1.0), uv[1].clamp(0.0, 1.0)];
             if !src.piece_keeps(k, uv[0], uv[1]) {
-                return;
+                return (f64::NEG_INFINITY, Vec3::zeros());
             }
-            let p = src.pieces[k as usize].surface.eval(uv[0], uv[1]);
-            // into the other body's frame
-            let q = if from_b {
-                rel.frame.r * p + rel.frame.t
-            } else {
-                rt * (p - rel.frame.t)
-            };
-            if (0..3).any(|i| q[i] < dst.lo[i] - tol || q[i] > dst.hi[i] + tol) {
-                return;
+            let q = into_other(src, k, uv, from_b, rel);
+            let out = (0..3)
+                .map(|i| (dst.lo[i] - q[i]).max(q[i] - dst.hi[i]).max(0.0))
+                .fold(0.0, |s: f64, e| s + e * e)
+                .sqrt();
+            if out > tol {
+                return (-out, q);
             }
             probe.reset(dst);
             let mut c = Candidate::NONE;
             probe.search(dst, &cfg, &q, None, &mut c);
-            *iterations += probe.iterations;
-            if !c.d.is_finite() || c.d <= tol || !orient(dst, &c, &q).inside {
-                return;
+            spent.set(spent.get() + probe.iterations);
+            if !c.d.is_finite() {
+                return (f64::INFINITY, q);
             }
-            if deepest.map_or(true, |d| c.d > d.0) {
+            if !orient(dst, &c, &q).inside {
+                return (-c.d, q);
+            }
+            if c.d > tol && deepest.map_or(true, |d| c.d > d.0) {
                 *deepest = Some(if from_b {
                     (c.d, c.item, c.x, Item::Piece(k), uv, true)
                 } else {
                     (c.d, Item::Piece(k), uv, c.item, c.x, false)
                 });
             }
+            (c.d, q)
         };
-        // 1. the centre of every piece cell
-        for (from_b, src) in [(true, b), (false, a)] {
-            for cell in &src.cells {
-                if let Item::Piece(k) = cell.item {
-                    let uv = [0.5 * (cell.rect[0] + cell.rect[1]), 0.5 * (cell.rect[2] + cell.rect[3])];
-                    try_point(from_b, k, uv, &mut deepest);
-                }
+        // 1. the centre of every piece cell, in order (B's cells, then A's)
+        let nb = b.cells.len();
+        let ncells = nb + a.cells.len();
+        let cell_of = |i: usize| if i < nb { (true, &b.cells[i]) } else { (false, &a.cells[i - nb]) };
+        let centre = |i: usize| {
+            let (from_b, cell) = cell_of(i);
+            let r = &cell.rect;
+            match cell.item {
+                Item::Piece(k) => Some((from_b, k, [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])])),
+                _ => None,
             }
-        }
+        };
+        let margin = 1e-6 * self.scale;
+        let scan = Scan { a, b, rel, tol, margin };
+        self.pen_work[4] += scan.run(ncells, 0, centre, &mut try_point, &mut self.seeds, &mut deepest);
+        self.pen_work[0] = spent.get();
         // 2. a shallow overlap can miss every centre: rings of points around
         // the contact (where the two surfaces cross), widening
         if deepest.is_none() {
@@ -109,22 +183,23 @@ impl BodyPairTracker {
                 }
             }
         }
-        // 3. last resort: a 4×4 grid on every piece cell
+        // 3. last resort: a 4×4 grid on every piece cell (in order, bounded
+        // as the centres)
         if deepest.is_none() {
-            for (from_b, src) in [(true, b), (false, a)] {
-                for cell in &src.cells {
-                    if let Item::Piece(k) = cell.item {
-                        for i in 0..4 {
-                            for j in 0..4 {
-                                let f = |t: usize, lo: f64, hi: f64| lo + (hi - lo) * (t as f64 + 0.5) / 4.0;
-                                let uv = [f(i, cell.rect[0], cell.rect[1]), f(j, cell.rect[2], cell.rect[3])];
-                                try_point(from_b, k, uv, &mut deepest);
-                            }
-                        }
-                    }
+            let grid = |n: usize| {
+                let (from_b, cell) = cell_of(n / 16);
+                let (i, j) = ((n % 16) / 4, n % 4);
+                let f = |t: usize, lo: f64, hi: f64| lo + (hi - lo) * (t as f64 + 0.5) / 4.0;
+                let r = &cell.rect;
+                match cell.item {
+                    Item::Piece(k) => Some((from_b, k, [f(i, r[0], r[1]), f(j, r[2], r[3])])),
+                    _ => None,
                 }
-            }
+            };
+            self.pen_work[4] += scan.run(16 * ncells, ncells, grid, &mut try_point, &mut self.seeds, &mut deepest);
         }
+        self.pen_work[1] = spent.get() - self.pen_work[0];
+        *iterations += spent.get();
         let (mut depth, mut ia, mut xa, mut ib, mut xb, from_b) = deepest?;
         // depth ascent: the sampled point moves deeper (away from its closest
         // point on the other body, by `step` times its depth) and back onto
@@ -183,6 +258,8 @@ impl BodyPairTracker {
                     step *= 0.25;
                 }
             }
+            let law = *iterations;
+            self.pen_work[2] += law - start - self.pen_work[0] - self.pen_work[1] - self.pen_work[2] - self.pen_work[3];
             let seed = [xa[0], xa[1], xb[0], xb[1]];
             let s = solve_pair(&fl, side(a, ia), side(b, ib), rel, seed);
             *iterations += s.iterations;
@@ -198,6 +275,7 @@ impl BodyPairTracker {
                 *iterations += s.iterations;
                 c = s.cand;
             }
+            self.pen_work[3] += *iterations - law;
             // a stalled iterate (a witness saturated on a piece side, where
             // the pair's basin continues on a neighbouring piece) seeds
             // another ascent, whose global projections cross piece sides
@@ -251,6 +329,18 @@ impl BodyPairTracker {
                 },
             )
         })
+    }
+}
+
+/// The point of piece `k` of `src` at `uv` (clamped) in the other body's
+/// frame (B's points into A's frame when `from_b`, A's into B's otherwise).
+fn into_other(src: &BodyGeom, k: u32, uv: [f64; 2], from_b: bool, rel: &Rel) -> Vec3 {
+    let uv = [uv[0].clamp(0.0, 1.0), uv[1].clamp(0.0, 1.0)];
+    let p = src.pieces[k as usize].surface.eval(uv[0], uv[1]);
+    if from_b {
+        rel.frame.r * p + rel.frame.t
+    } else {
+        rel.frame.r.transpose() * (p - rel.frame.t)
     }
 }
 
