@@ -76,7 +76,7 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     (
         "step_ug_theorem_s1_tailturbine_ap203e2.stp",
         2,
-        "points 772 and 797 near vertices, ours nearer by 2.4e-3 and 1.4e-3 mm: our closest points on faces #830 and #923 lie 3.9e-3 and 1.4e-3 mm off Open CASCADE's shape, past the corner; the self-check flags both faces and the answers carry UNVERIFIED_FACE",
+        "points 772 and 797 near vertices, ours nearer by 2.4e-3 and 1.4e-3 mm: our closest points on faces #830 and #923 lie 3.9e-3 and 1.4e-3 mm off Open CASCADE's shape, past the corner. Since session 22 the self-check passes every face (`extrack verify`: 21 faces, 0 failed), so the answers are not flagged (not yet decided)",
     ),
     // corpus
     (
@@ -92,7 +92,7 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     (
         "step_alibre_s1.stp",
         3,
-        "points 129, 159, 624 nearer by 0.08 – 0.17 mm on faces #1920/#1922 (sphere lunes through both poles): our closest points lie 0.14 – 0.32 mm off Open CASCADE's shape, the pieces reach past the trim; the self-check flags both faces (coverage, containment) and the answers carry UNVERIFIED_FACE",
+        "points 129, 159, 624 nearer by 0.08 – 0.17 mm on faces #1920/#1922, decided for us in 3-D (session 22, /work/notes/s22/reach8_occ_lune_side.py, reach8_occ_lune_probe.py): each face is a sphere (R 9 and 10 mm) bounded by a great circle 0.024 – 0.025 mm from the centre that passes 0.0028 rad from both poles (and a small hole at the equator). Open CASCADE's own face area (510.309, 629.927 mm²) is the cap on the centre's side of that circle's plane (2πR(R + 0.024) = 510.30), and our closest points lie on its placed sphere (4e-15 mm) inside that cap, 0.145, 0.318 and 0.151 mm from the plane — exactly the distances its BRepExtrema gives from them to its face, whose p-curve of the great circle is degenerate (along the equator v = 0, u 7.85 → 4.72 → 7.85, where the 3-D circle runs pole to pole). The instance placements are right. Not moved to OCC_MISSES because our own uv trim (`FaceTrim::contains`, used by `verified_on_model`) also calls the three points outside: a uv classifier of a nearly-polar great circle fails near the poles (open: an exact uv image of that circle)",
     ),
     (
         "step_build123d_m6_screw.step",
@@ -112,7 +112,7 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     (
         "step_psstep_laufrad.stp",
         1,
-        "point 784 nearer by 2.1e-3 mm (band 1e-3) on face #352, whose pieces reach 2.5 mm past the trim (pieces 686,538 mm² against the face's 623,049 mm²): flagged by the self-check (coverage, containment), the answer carries UNVERIFIED_FACE",
+        "point 784 nearer by 2.1e-3 mm (band 1e-3) on face #352 (re-measured in session 22: `extrack verify` passes all 122 faces, so the old coverage reason, pieces 686,538 against 623,049 mm², is gone and the answer is not flagged; not yet decided)",
     ),
     (
         "iges_ansa9_occ131_2.igs",
@@ -127,7 +127,7 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     (
         "iges_sw2010_impeller.igs",
         1,
-        "point 409 nearer by 0.13 mm: our closest point lies on the surface of the 144 DE 181 (5e-15 mm) but 0.143 mm outside the face as Open CASCADE trims it, and the self-check passes the face (not yet decided: the 142's parameter-space and model-space curves may disagree there)",
+        "point 409 nearer by 0.13 mm: our closest point lies on the surface of the 144 DE 181 (5e-15 mm) but 0.143 mm outside the face as Open CASCADE trims it, and the self-check passes the face. The file prefers the p-curves there (142 DE 179: CRTN 1, by projection; PREF 1, parameter space preferred; BPTR 175, CPTR 177) and our trims follow them exactly (dev probe `trim_paths FILE 181`: all 5 coedges from the p-curves); Open CASCADE's trim presumably follows the 3-D curve 177 (not yet measured: the gap between the 177 and the 175's image). `extrack verify` fails 12 other faces, #7097 … #9021 (boundary 5.7e-3 mm)",
     ),
     (
         "iges_autocad_wing128.igs",
