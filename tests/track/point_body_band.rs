@@ -83,7 +83,7 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     (
         "step_blank_fuselage_ap203.stp",
         2,
-        "points 142 and 613 at the nose pole (x, y ≈ 0): ours 3.7e-4 and 1.5e-3 mm nearer than Open CASCADE (band 3e-4; not yet decided)",
+        "points 142 and 613 at the nose pole (x, y ≈ 0): ours 3.7e-4 and 1.5e-3 mm nearer than Open CASCADE (band 3e-4). Leaning against us (session 22): GeomAPI_ProjectPointOnSurf from the queries onto Open CASCADE's surfaces of faces #93 and #55 gives 7.3e-4 and 1.705e-3 mm (ours 2.0e-4 and 2.5e-4), its feet classified IN (tools/oracle/occt_foot_check.py), so no point of those surfaces is at our distance; our closest points near the pole are still to be checked on the Model (dev `vbrute`)",
     ),
     (
         "step_ug_theorem_s1_tailturbine_ap203e2.stp",
