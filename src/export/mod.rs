@@ -250,6 +250,20 @@ pub(crate) fn stable_pole(c: [f64; 4]) -> [f64; 3] {
 }
 
 /// True when every coordinate of the Model that a writer emits is finite.
+/// The number of vertices that no edge starts or ends at (the writers do not
+/// write them: STEP VERTEX_LOOP apexes, for one).
+pub(crate) fn unused_vertex_count(model: &Model) -> usize {
+    let mut used = vec![false; model.vertices.len()];
+    for e in &model.edges {
+        for v in [e.start, e.end].into_iter().flatten() {
+            if let Some(u) = used.get_mut(v) {
+                *u = true;
+            }
+        }
+    }
+    used.iter().filter(|u| !**u).count()
+}
+
 pub(crate) fn check_finite(model: &Model) -> Result<(), ExportError> {
     for (k, v) in model.vertices.iter().enumerate() {
         if !v.point.iter().all(|c| c.is_finite()) {

@@ -107,12 +107,7 @@ pub fn write_iges(model: &Model, opts: &IgesOptions) -> Result<Written, ExportEr
 
 /// Warns of the vertices no edge uses (they are not written).
 fn unused_vertices(w: &mut W, model: &Model) {
-    let unused: usize = model
-        .vertices
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| !model.edges.iter().any(|e| e.start == Some(*k) || e.end == Some(*k)))
-        .count();
+    let unused = super::unused_vertex_count(model);
     if unused > 0 {
         w.warnings.push(format!(
             "{unused} vertices not used by any edge (e.g. STEP VERTEX_LOOP apexes) are not written"

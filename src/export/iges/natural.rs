@@ -311,29 +311,23 @@ fn revolved_boundary(m: &mut Model, f: usize) -> bool {
     };
     let (vs, vn) = (pole(m, south), pole(m, north));
     let e0 = m.edges.len();
-    let point_edge = |v: usize, p: Vec3| Edge {
-        curve: Curve::Line {
-            origin: p,
-            dir: Vec3::zeros(),
-        },
-        t0: 0.0,
-        t1: TAU,
-        start: Some(v),
-        end: Some(v),
+    let edge = |curve: Curve, (t0, t1): (f64, f64), (start, end): (usize, usize)| Edge {
+        curve,
+        t0,
+        t1,
+        start: Some(start),
+        end: Some(end),
         faces: vec![f],
         source: 0,
     };
-    m.edges.push(point_edge(vs, south));
-    m.edges.push(Edge {
-        curve: seam,
-        t0: v0,
-        t1: v1,
-        start: Some(vs),
-        end: Some(vn),
-        faces: vec![f],
-        source: 0,
-    });
-    m.edges.push(point_edge(vn, north));
+    // the poles as edges collapsed to a point (written as vertex uses)
+    let point = |p: Vec3| Curve::Line {
+        origin: p,
+        dir: Vec3::zeros(),
+    };
+    m.edges.push(edge(point(south), (0.0, TAU), (vs, vs)));
+    m.edges.push(edge(seam, (v0, v1), (vs, vn)));
+    m.edges.push(edge(point(north), (0.0, TAU), (vn, vn)));
     // the holes' p-curves into [u_s, u_s + 2π)
     for l in m.faces[f].inner.iter_mut() {
         for c in l.coedges.iter_mut() {

@@ -90,12 +90,7 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
             "{n} surfaces of revolution / extrusion on a non-unit line profile written unit-speed (the profile parameter becomes a length; trims and p-curves scaled with it)"
         ));
     }
-    let loose = model
-        .vertices
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| !model.edges.iter().any(|e| e.start == Some(*k) || e.end == Some(*k)))
-        .count();
+    let loose = super::unused_vertex_count(model);
     if loose > 0 {
         w.warnings.push(format!(
             "{loose} vertices not used by any edge (e.g. VERTEX_LOOP apexes; the Model does not keep their face) are not written"
