@@ -207,3 +207,46 @@ fn non_convex_body_pair_updates_never_allocate_once_the_front_is_sized() {
     });
     assert_eq!(n, 0, "coherent body-pair updates allocated {n} times");
 }
+
+#[test]
+fn penetrating_body_pair_updates_never_allocate_once_sized() {
+    use extrack::geom::{Pose, Vec3};
+    use extrack::track::{BodyPairTracker, BodyState, TrackScene};
+    use nalgebra::UnitQuaternion;
+    // the assembly's knob pushed down through its plate and back: the
+    // penetration probe's seed bounds are sized at the first penetrating
+    // update of the first lap; the second lap must not allocate
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join("assembly.step");
+    let m = extrack::import::import_file(&p).unwrap();
+    let s = extrack::prepare::prepare(&m, &extrack::prepare::PrepareOptions::default()).unwrap();
+    let s = TrackScene::from_data(&s).unwrap();
+    let mut t = BodyPairTracker::new(&s, 0, &s, 1, Default::default()).unwrap();
+    let still = BodyState::default();
+    let path: Vec<BodyState> = (0..400)
+        .map(|k| {
+            let a = k as f64 / 400.0 * std::f64::consts::TAU;
+            BodyState::at(Pose::from_parts(
+                Vec3::new(0.3 * a.sin(), 0.2 * a.cos(), -6.0 * (1.0 - a.cos())),
+                UnitQuaternion::from_scaled_axis(Vec3::new(0.0, 0.0, 0.3) * a.sin()),
+            ))
+        })
+        .collect();
+    t.update(&s, &still, &s, &path[0], 0.0).unwrap();
+    let mut penetrating = 0;
+    for st in &path[1..] {
+        penetrating += usize::from(t.update(&s, &still, &s, st, 1e-3).unwrap().penetrating);
+    }
+    assert!(
+        penetrating > 20,
+        "the path penetrates: {penetrating} of {} updates",
+        path.len()
+    );
+    let n = allocations_during(|| {
+        for st in &path {
+            black_box(t.update(&s, &still, &s, st, 1e-3).unwrap());
+        }
+    });
+    assert_eq!(n, 0, "penetrating body-pair updates allocated {n} times");
+}
