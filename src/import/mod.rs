@@ -5,6 +5,7 @@
 //! 73 is IGES.
 
 internal! {
+    mod curve_agreement;
     mod escape;
     mod eval;
     mod iges;
@@ -97,7 +98,9 @@ pub fn import_file(path: impl AsRef<Path>) -> Result<Model, ImportError> {
 
 /// Imports a file already in memory; `file_name` is recorded in the Model.
 /// The Model has passed the sanity pass ([`sanity::check`]: refused with
-/// [`ImportError::Sanity`], or its warnings appended).
+/// [`ImportError::Sanity`], or its warnings appended), and a warning names
+/// each preferred p-curve that leaves its model-space curve beyond the
+/// file's tolerance ([`curve_agreement::check`]).
 pub fn import_bytes(bytes: &[u8], file_name: &str) -> Result<Model, ImportError> {
     let mut model = match sniff(bytes) {
         None => return Err(ImportError::UnknownFormat(escape::escape_str(file_name))),
@@ -105,5 +108,7 @@ pub fn import_bytes(bytes: &[u8], file_name: &str) -> Result<Model, ImportError>
         Some(FileFormat::Iges) => iges::read_iges(bytes, file_name)?,
     };
     sanity::check(&mut model)?;
+    let disagree = curve_agreement::check(&model);
+    model.warnings.extend(disagree);
     Ok(model)
 }
