@@ -5,7 +5,64 @@
 use super::Region;
 use crate::geom::Vec3;
 use crate::import::eval::{newton_surface, project_surface};
+use crate::verify::budget;
 use crate::verify::sampled_curves::{closest_on_curve, SampledCurves, Scratch};
+
+/// Scan points of [`closest_on_curve_scanned`]: the first scan's, and the
+/// most it doubles to.
+const SCAN_FIRST: usize = 32;
+const SCAN_MOST: usize = 4096;
+
+/// Distance from `p` to the curve `eval` over the unit interval (`eval(x)`:
+/// point and derivative): Gauss–Newton from `x0`
+/// ([`closest_on_curve`]), and where that stays beyond `good`, from the
+/// nearest of a scan of the whole curve.
+///
+/// The traced nodes of a boundary curve need not be dense in 3-D: a line
+/// of the parameter plane along a thread's flank winds round the axis, a
+/// turn every few nodes (build123d_m6_screw), and a polyline's out-and-back
+/// spike folds back at one vertex (nist_144_example2). Gauss–Newton from
+/// the nearest node then ends at a local minimum half a turn away, or at
+/// the fold, and a point on the boundary measured 0.6 mm off it. The scan
+/// doubles until its chords are at most half the distance found (or
+/// [`SCAN_MOST`] points): the curve's nearest point then lies within a
+/// quarter of that distance of a scan point, from which Gauss–Newton
+/// converges. Every distance returned is to a point of the curve: an
+/// upper bound that a point truly off the boundary cannot pass under.
+pub(crate) fn closest_on_curve_scanned(eval: impl Fn(f64) -> (Vec3, Vec3), p: &Vec3, x0: f64, good: f64) -> f64 {
+    let mut best = closest_on_curve(&eval, p, x0);
+    if !(best > good) {
+        return best;
+    }
+    let mut k = SCAN_FIRST;
+    loop {
+        if !budget::charge((k / SCAN_FIRST) as u64) {
+            return best;
+        }
+        let (mut near, mut at, mut chord) = (f64::INFINITY, 0.0, 0.0f64);
+        let mut prev: Option<Vec3> = None;
+        for i in 0..=k {
+            let x = i as f64 / k as f64;
+            let q = eval(x).0;
+            let d = (q - p).norm();
+            if d < near {
+                (near, at) = (d, x);
+            }
+            if let Some(r) = prev {
+                chord = chord.max((q - r).norm());
+            }
+            prev = Some(q);
+        }
+        best = best.min(near);
+        if !(best > good) {
+            return best;
+        }
+        if chord <= 0.5 * best || k >= SCAN_MOST {
+            return best.min(closest_on_curve(&eval, p, at));
+        }
+        k *= 2;
+    }
+}
 
 impl Region<'_> {
     /// The parameter box Newton may use around `(u, v)`.
@@ -92,7 +149,9 @@ impl Region<'_> {
 
     /// Distance from `p` to the face's 3-D boundary (seams excepted): the
     /// nearest traced node, refined on the exact curves wherever it exceeds
-    /// `good` ([`SampledCurves::distance`]).
+    /// `good` ([`SampledCurves::distance`]; each curve searched whole where
+    /// Gauss–Newton from its nearest node stays beyond `good`:
+    /// [`closest_on_curve_scanned`]).
     pub fn boundary_distance(&self, p: &Vec3, good: f64, scratch: &mut Scratch) -> f64 {
         self.sampled_boundary().distance(p, good, scratch, |si, x0| {
             let (seg, param) = &self.segments[si];
@@ -105,7 +164,92 @@ impl Region<'_> {
                     (c.p, c.d1)
                 }
             };
-            closest_on_curve(eval, p, x0)
+            closest_on_curve_scanned(eval, p, x0, good)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::TAU;
+
+    /// A helix of radius 3 and pitch 0.5 round `z`, nine turns over the
+    /// unit interval (a thread flank's boundary line, as in
+    /// build123d_m6_screw).
+    fn helix(x: f64) -> (Vec3, Vec3) {
+        let (turns, r, pitch) = (9.0, 3.0, 0.5);
+        let t = TAU * turns * x;
+        let w = TAU * turns;
+        (
+            Vec3::new(r * t.cos(), r * t.sin(), pitch * turns * x),
+            Vec3::new(-r * t.sin() * w, r * t.cos() * w, pitch * turns),
+        )
+    }
+
+    #[test]
+    fn a_point_on_a_helix_half_a_turn_from_the_start_is_on_it() {
+        // the point of the helix at x = 0.5 + 1/18 (half a turn on from the
+        // start's angle, a turn's fraction 1/9 per 1/9 of x): Gauss–Newton
+        // from x0 = 0.5 stops at a local minimum far off; the scan finds it
+        let (p, _) = helix(0.5 + 1.0 / 18.0);
+        let d = closest_on_curve_scanned(helix, &p, 0.5, 1e-6);
+        assert!(d < 1e-9, "{d}");
+        // a circle's antipode: Gauss–Newton from x0 does not move (its step
+        // is 0) and measures the diameter; the scan finds the point
+        let circle = |x: f64| {
+            let t = TAU * x;
+            (
+                Vec3::new(t.cos(), t.sin(), 0.0),
+                Vec3::new(-t.sin(), t.cos(), 0.0) * TAU,
+            )
+        };
+        let p = Vec3::new(-1.0, 0.0, 0.0);
+        let newton = closest_on_curve(circle, &p, 0.0);
+        assert!(newton > 1.0, "Gauss–Newton alone stays off: {newton}");
+        let d = closest_on_curve_scanned(circle, &p, 0.0, 1e-6);
+        assert!(d < 1e-9, "{d}");
+    }
+
+    #[test]
+    fn a_point_off_the_helix_keeps_its_distance() {
+        // 0.2 mm radially outside the helix (less than half the pitch, so
+        // no other turn is nearer): the scan finds 0.2, not less
+        let (q, _) = helix(0.3 + 1.0 / 18.0);
+        let p = q + Vec3::new(q.x, q.y, 0.0).normalize() * 0.2;
+        let d = closest_on_curve_scanned(helix, &p, 0.3, 1e-6);
+        assert!((d - 0.2).abs() < 1e-9, "{d}");
+    }
+
+    /// The unit-parameter polyline `0 → (1, 0, 0) → (1.12, 0, 0) → (1, 0, 0)
+    /// → (1, 1, 0)`: a 0.12 mm out-and-back spike at the second vertex
+    /// (nist_144_example2's holes, vertices 22-23-24).
+    fn spiked(x: f64) -> (Vec3, Vec3) {
+        let v = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(1.12, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+        ];
+        let t = (x * 4.0).clamp(0.0, 4.0);
+        let i = (t.floor() as usize).min(3);
+        let s = t - i as f64;
+        (v[i] + (v[i + 1] - v[i]) * s, (v[i + 1] - v[i]) * 4.0)
+    }
+
+    #[test]
+    fn a_point_on_an_out_and_back_spike_is_on_the_boundary() {
+        // from the far end of the polyline (x = 1): the spike's points are
+        // boundary all the same
+        for along in [0.01, 0.06, 0.11] {
+            let p = Vec3::new(1.0 + along, 0.0, 0.0);
+            let d = closest_on_curve_scanned(spiked, &p, 1.0, 1e-9);
+            assert!(d < 1e-12, "{along}: {d}");
+        }
+        // a point beyond the tip is off it by its distance
+        let p = Vec3::new(1.2, 0.0, 0.0);
+        let d = closest_on_curve_scanned(spiked, &p, 1.0, 1e-9);
+        assert!((d - 0.08).abs() < 1e-12, "{d}");
     }
 }
