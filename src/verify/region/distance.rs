@@ -5,6 +5,7 @@
 use super::Region;
 use crate::geom::Vec3;
 use crate::import::eval::{newton_surface, project_surface};
+use crate::import::model::Surface;
 use crate::verify::budget;
 use crate::verify::sampled_curves::{closest_on_curve, SampledCurves, Scratch};
 
@@ -123,10 +124,28 @@ impl Region<'_> {
             return (self.to_ab(u, v), (q - p).norm());
         }
         let bounds = s.domain().unwrap_or_else(|| {
+            let feet = unbounded_search_box(s, p);
             let (a, b) = (self.bbox[0], self.bbox[1]);
             let ((u0, v0), (u1, v1)) = (self.to_uv(a), self.to_uv(b));
+            if !(u0.is_finite() && u1.is_finite() && v0.is_finite() && v1.is_finite()) {
+                // no node traced yet (the first point of the first loop)
+                return feet;
+            }
             let (du, dv) = ((u1 - u0).abs() * 0.1 + 1e-9, (v1 - v0).abs() * 0.1 + 1e-9);
-            ((u0.min(u1) - du, u0.max(u1) + du), (v0.min(v1) - dv, v0.max(v1) + dv))
+            let (mut bu, mut bv) = ((u0.min(u1) - du, u0.max(u1) + du), (v0.min(v1) - dv, v0.max(v1) + dv));
+            // a direction without a natural range also spans the feet of `p`:
+            // the loops traced so far may all lie on one line of it (a hole's
+            // first point below an outer loop at one height of an extrusion,
+            // microstation_k1 #828)
+            let hull = |x: (f64, f64), y: (f64, f64)| (x.0.min(y.0), x.1.max(y.1));
+            let (nu, nv) = s.natural_bounds();
+            if nu.is_none() {
+                bu = hull(bu, feet.0);
+            }
+            if nv.is_none() {
+                bv = hull(bv, feet.1);
+            }
+            (bu, bv)
         });
         let r = project_surface(s, p, bounds, 12);
         (self.to_ab(r.u, r.v), r.distance)
@@ -166,6 +185,71 @@ impl Region<'_> {
             };
             closest_on_curve_scanned(eval, p, x0, good)
         })
+    }
+}
+
+/// The `(u, v)` box of the global projection of `p` onto a surface whose
+/// natural domain is unbounded in a direction (a linear extrusion along
+/// `v`; [`Surface::domain`] is `None`), before any node of the face is
+/// traced: the natural range where the surface has one; along an unbounded
+/// direction, the range of its first-order feet `(p − S)·S_w / |S_w|²`
+/// (exact on a ruling) from the points `S` of a grid of the bounded
+/// direction at 0, widened by the largest 3-D step between grid points over
+/// `|S_w|` (how far the foot of a parameter between two grid points can
+/// stray), or round the least-squares foot from `S(0, 0)` when neither
+/// direction is bounded. Without it the projection of a loop's first
+/// point had no box at all (an empty loops' box): it stayed at `(0, 0)`
+/// and the trace wandered from there (a B-spline extrusion whose profile
+/// does not start at 0, catia5_ventilator #6861).
+fn unbounded_search_box(s: &Surface, p: &Vec3) -> ((f64, f64), (f64, f64)) {
+    const N: usize = 24;
+    let (nu, nv) = s.natural_bounds();
+    let at = |u: f64, v: f64| {
+        let d = s.eval_derivs(u, v);
+        (d.p, d.su, d.sv)
+    };
+    // the feet along direction `k` (0: u) of the grid over the other range
+    let ruled = |other: (f64, f64), k: usize| -> Option<(f64, f64)> {
+        let (mut lo, mut hi, mut step, mut prev) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64, None::<Vec3>);
+        let mut speed = f64::INFINITY;
+        for i in 0..=N {
+            let t = other.0 + (other.1 - other.0) * i as f64 / N as f64;
+            let (q, su, sv) = if k == 0 { at(0.0, t) } else { at(t, 0.0) };
+            let sw = if k == 0 { su } else { sv };
+            let w = (p - q).dot(&sw) / sw.norm_squared();
+            lo = lo.min(w);
+            hi = hi.max(w);
+            speed = speed.min(sw.norm());
+            if let Some(r) = prev {
+                step = step.max((q - r).norm());
+            }
+            prev = Some(q);
+        }
+        let pad = 0.1 * (hi - lo) + step / speed + 1e-9 * (1.0 + lo.abs().max(hi.abs()));
+        (lo.is_finite() && hi.is_finite() && pad.is_finite()).then(|| (lo - pad, hi + pad))
+    };
+    let fallback = ((-1.0, 1.0), (-1.0, 1.0));
+    match (nu, nv) {
+        (Some(u), Some(v)) => (u, v),
+        (Some(u), None) => ruled(u, 1).map_or(fallback, |v| (u, v)),
+        (None, Some(v)) => ruled(v, 0).map_or(fallback, |u| (u, v)),
+        (None, None) => {
+            // least squares S_u x + S_v y = p − S(0, 0)
+            let (q, su, sv) = at(0.0, 0.0);
+            let r = p - q;
+            let (g11, g12, g22) = (su.dot(&su), su.dot(&sv), sv.dot(&sv));
+            let (r1, r2) = (su.dot(&r), sv.dot(&r));
+            let det = g11 * g22 - g12 * g12;
+            if !(det > 1e-300) {
+                return fallback;
+            }
+            let (x, y) = ((r1 * g22 - r2 * g12) / det, (r2 * g11 - r1 * g12) / det);
+            let (px, py) = (0.1 * x.abs() + 1e-9, 0.1 * y.abs() + 1e-9);
+            if !(x.is_finite() && y.is_finite()) {
+                return fallback;
+            }
+            ((x - px, x + px), (y - py, y + py))
+        }
     }
 }
 
@@ -251,5 +335,116 @@ mod tests {
         let p = Vec3::new(1.2, 0.0, 0.0);
         let d = closest_on_curve_scanned(spiked, &p, 1.0, 1e-9);
         assert!((d - 0.08).abs() < 1e-12, "{d}");
+    }
+}
+
+#[cfg(test)]
+mod extrusion_tests {
+    use super::super::Region;
+    use crate::geom::{NurbsCurve, Vec3};
+    use crate::import::model::{Coedge, Curve, Edge, Face, Loop, Model, SourceFormat, Surface};
+
+    /// A face on the extrusion of a cubic B-spline profile whose parameter
+    /// range `[20, 40]` does not hold 0, along a tilted direction, bounded
+    /// by four 3-D edges and no p-curves (as catia5_ventilator #6861): the
+    /// profile's copies at `v = 5` and `v = 8` over `u ∈ [24, 36]` and the
+    /// two rulings between them.
+    fn extrusion_face() -> Model {
+        let pts = [[0.0, 0.0, 0.0], [3.0, 4.0, 0.5], [7.0, 5.0, -0.5], [10.0, 3.0, 0.0]];
+        let knots = vec![20.0, 20.0, 20.0, 20.0, 40.0, 40.0, 40.0, 40.0];
+        let d = Vec3::new(0.2, 0.1, 1.0).normalize();
+        let moved = |v: f64| {
+            let p: Vec<[f64; 3]> = pts
+                .iter()
+                .map(|q| [q[0] + v * d.x, q[1] + v * d.y, q[2] + v * d.z])
+                .collect();
+            Curve::BSpline(NurbsCurve::try_new(3, knots.clone(), &p, None).expect("curve"))
+        };
+        let surface = Surface::Extrusion {
+            profile: Box::new(moved(0.0)),
+            direction: d,
+        };
+        let corner = |u: f64, v: f64| surface.eval(u, v);
+        let ruling = |u: f64, from: f64, to: f64| Curve::Line {
+            origin: corner(u, from),
+            dir: d * (to - from),
+        };
+        let edge = |curve: Curve, t0: f64, t1: f64| Edge {
+            curve,
+            t0,
+            t1,
+            start: None,
+            end: None,
+            faces: vec![0],
+            source: 0,
+        };
+        let mut m = Model::new(SourceFormat::Step, "extrusion");
+        m.edges = vec![
+            edge(moved(5.0), 24.0, 36.0),
+            edge(ruling(36.0, 5.0, 8.0), 0.0, 1.0),
+            edge(moved(8.0), 24.0, 36.0),
+            edge(ruling(24.0, 8.0, 5.0), 0.0, 1.0),
+        ];
+        let coedges = [true, true, false, true]
+            .iter()
+            .enumerate()
+            .map(|(e, &forward)| Coedge {
+                edge: Some(e),
+                forward,
+                pcurve: None,
+                curve: None,
+                pcurve_preferred: false,
+                source: 0,
+            })
+            .collect();
+        m.faces.push(Face {
+            surface,
+            same_sense: true,
+            outer: Some(Loop { coedges, source: 0 }),
+            inner: Vec::new(),
+            source: 1,
+        });
+        m
+    }
+
+    #[test]
+    fn first_point_on_an_extrusion_whose_profile_range_misses_zero() {
+        let m = extrusion_face();
+        let face = &m.faces[0];
+        let r = Region::new(&m, face).expect("region");
+        // every traced node lies where its parameters put it
+        for n in r.loops.iter().flat_map(|l| &l.nodes) {
+            let (u, v) = r.to_uv(n.ab);
+            let off = (face.surface.eval(u, v) - n.p).norm();
+            assert!(off < 1e-9, "node {:?} is {off:.3e} mm from its point", n.ab);
+            assert!((24.0 - 1e-9..=36.0 + 1e-9).contains(&u) && (5.0 - 1e-9..=8.0 + 1e-9).contains(&v));
+        }
+        assert!(r.uncertainty < 1e-9, "uncertainty {:.3e}", r.uncertainty);
+        // the exact area: 3 · ∫ |S_u × S_v| du over [24, 36] (composite Simpson, 4000 steps)
+        let n = 4000;
+        let h = 12.0 / n as f64;
+        let jac = |u: f64| {
+            let e = face.surface.eval_derivs(u, 6.0);
+            e.su.cross(&e.sv).norm()
+        };
+        let simpson: f64 = (0..=n)
+            .map(|i| {
+                let w = if i == 0 || i == n {
+                    1.0
+                } else if i % 2 == 1 {
+                    4.0
+                } else {
+                    2.0
+                };
+                w * jac(24.0 + h * i as f64)
+            })
+            .sum::<f64>()
+            * h
+            / 3.0;
+        let exact = 3.0 * simpson;
+        let (a, e) = r.area();
+        assert!((a - exact).abs() < 1e-9 * exact, "area {a} ± {e} vs {exact}");
+        // a point of the face is inside it, a point of the surface beside it is not
+        assert!(r.contains(r.to_ab(30.0, 6.5)) && !r.contains(r.to_ab(30.0, 9.0)) && !r.contains(r.to_ab(38.0, 6.5)));
     }
 }
