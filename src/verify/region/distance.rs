@@ -226,7 +226,7 @@ fn unbounded_search_box(s: &Surface, p: &Vec3) -> ((f64, f64), (f64, f64)) {
             prev = Some(q);
         }
         let pad = 0.1 * (hi - lo) + step / speed + 1e-9 * (1.0 + lo.abs().max(hi.abs()));
-        (lo.is_finite() && hi.is_finite() && pad.is_finite()).then(|| (lo - pad, hi + pad))
+        (lo.is_finite() && hi.is_finite() && pad.is_finite()).then_some((lo - pad, hi + pad))
     };
     let fallback = ((-1.0, 1.0), (-1.0, 1.0));
     match (nu, nv) {
