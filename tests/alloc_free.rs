@@ -167,17 +167,12 @@ fn body_pair_updates_never_allocate_once_the_front_is_sized() {
 #[test]
 fn non_convex_body_pair_updates_never_allocate_once_the_front_is_sized() {
     use extrack::geom::{Pose, Vec3};
-    use extrack::track::{BodyPairTracker, BodyState, TrackScene};
+    use extrack::track::{BodyPairTracker, BodyState};
     use nalgebra::UnitQuaternion;
     // the assembly's box with a hole (not convex) and sphere (a convex
     // solid): the far phase runs on every update, with its tied entries
     // (kept out of the front) and B's convexity sampled once
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join("assembly.step");
-    let m = extrack::import::import_file(&p).unwrap();
-    let s = extrack::prepare::prepare(&m, &extrack::prepare::PrepareOptions::default()).unwrap();
-    let s = TrackScene::from_data(&s).unwrap();
+    let s = assembly_scene();
     let mut t = BodyPairTracker::new(&s, 0, &s, 1, Default::default()).unwrap();
     let still = BodyState::default();
     let path: Vec<BodyState> = (0..1000)
@@ -211,17 +206,12 @@ fn non_convex_body_pair_updates_never_allocate_once_the_front_is_sized() {
 #[test]
 fn penetrating_body_pair_updates_never_allocate_once_sized() {
     use extrack::geom::{Pose, Vec3};
-    use extrack::track::{BodyPairTracker, BodyState, TrackScene};
+    use extrack::track::{BodyPairTracker, BodyState};
     use nalgebra::UnitQuaternion;
     // the assembly's knob pushed down through its plate and back: the
     // penetration probe's seed bounds are sized at the first penetrating
     // update of the first lap; the second lap must not allocate
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join("assembly.step");
-    let m = extrack::import::import_file(&p).unwrap();
-    let s = extrack::prepare::prepare(&m, &extrack::prepare::PrepareOptions::default()).unwrap();
-    let s = TrackScene::from_data(&s).unwrap();
+    let s = assembly_scene();
     let mut t = BodyPairTracker::new(&s, 0, &s, 1, Default::default()).unwrap();
     let still = BodyState::default();
     let path: Vec<BodyState> = (0..400)
@@ -249,4 +239,15 @@ fn penetrating_body_pair_updates_never_allocate_once_sized() {
         }
     });
     assert_eq!(n, 0, "penetrating body-pair updates allocated {n} times");
+}
+
+/// The prepared scene of `fixtures/assembly.step`: a plate with a hole
+/// (body 0, not convex) and a knob (body 1, a convex solid).
+fn assembly_scene() -> extrack::track::TrackScene {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join("assembly.step");
+    let m = extrack::import::import_file(&p).unwrap();
+    let s = extrack::prepare::prepare(&m, &extrack::prepare::PrepareOptions::default()).unwrap();
+    extrack::track::TrackScene::from_data(&s).unwrap()
 }

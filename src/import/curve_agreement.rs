@@ -16,7 +16,8 @@
 //! the face and the coedge's entity, the worst ones first.
 
 use super::eval::distance_to_curve_range;
-use super::model::{Model, SourceFormat};
+use super::model::Model;
+use super::sanity::name_of;
 
 /// Points per p-curve.
 pub const SAMPLES: usize = 9;
@@ -94,10 +95,7 @@ pub fn check(model: &Model) -> Vec<String> {
     let (all, size) = measure(model);
     let tol = tolerance(model, size);
     let found: Vec<&Disagreement> = all.iter().filter(|d| d.gap > tol).collect();
-    let name = |id: u64| match model.format {
-        SourceFormat::Iges => format!("DE {id}"),
-        SourceFormat::Step => format!("#{id}"),
-    };
+    let name = |id: u64| name_of(model, id);
     let mut w: Vec<String> = found
         .iter()
         .take(SHOWN)
@@ -126,7 +124,7 @@ pub fn check(model: &Model) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::geom::{Frame, Vec3};
-    use crate::import::model::{Coedge, Curve, CurveSegment, Face, Loop, Surface};
+    use crate::import::model::{Coedge, Curve, CurveSegment, Face, Loop, SourceFormat, Surface};
 
     /// A unit square on the plane z = 0 bounded by one IGES-like coedge whose
     /// p-curve is the square's side y = 0 and whose model-space curve is that

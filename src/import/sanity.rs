@@ -54,7 +54,7 @@ pub struct SanityError {
 }
 
 /// Formats a source id for a message in the file's own notation.
-fn name_of(model: &Model, id: SourceId) -> String {
+pub(super) fn name_of(model: &Model, id: SourceId) -> String {
     match model.format {
         crate::import::model::SourceFormat::Step => format!("#{id}"),
         crate::import::model::SourceFormat::Iges => format!("DE {id}"),

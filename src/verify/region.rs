@@ -21,7 +21,6 @@ use point_in_face::LoopIndex;
 use quadrature::{quadrature_nodes_on, surface_breaks, G3};
 
 use crate::geom::Vec3;
-use crate::import::eval::newton_surface;
 use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
 
 /// One traced point of a loop.
@@ -199,82 +198,6 @@ impl<'m> Region<'m> {
             };
             (ab, cp.p, d, cp.d1.norm(), off)
         }
-    }
-
-    /// The projection of a loop's first point, which has no traced point
-    /// before it to start from: the global projection when it lands within
-    /// `good` of the surface, else, on a B-spline surface, the nearest of
-    /// the local projections from every knot span whose poles' box lies
-    /// nearer to `p` than the best distance found so far (a span's patch lies
-    /// in its poles' convex hull, so a span left out holds no nearer point).
-    /// The global projection's fixed grid of seeds lands on whichever sheet
-    /// its nearest seed lies on: one turn off on a helical surface whose
-    /// turns are closer together than its seeds. Returns `(ab, distance)`.
-    fn project_start(&self, p: &Vec3, good: f64) -> ([f64; 2], f64) {
-        let (ab, d) = self.project_near(p, None, good);
-        if d <= good {
-            return (ab, d);
-        }
-        let mut s = self.surface();
-        while let Surface::Trimmed { basis, .. } = s {
-            s = basis;
-        }
-        let Surface::BSpline(b) = s else {
-            return (ab, d);
-        };
-        let ((du0, du1), (dv0, dv1)) = self.surface().domain().unwrap_or(b.domain());
-        // the spans (pole index of their last pole, parameter range) inside the domain
-        let spans = |knots: &[f64], n: usize, deg: usize, lo: f64, hi: f64| -> Vec<(usize, f64, f64)> {
-            (deg..n)
-                .filter(|&k| knots[k + 1] > knots[k] && knots[k + 1] > lo && knots[k] < hi)
-                .map(|k| (k, knots[k].max(lo), knots[k + 1].min(hi)))
-                .collect()
-        };
-        let su = spans(&b.knots_u, b.n_u, b.degree_u, du0, du1);
-        let sv = spans(&b.knots_v, b.n_v, b.degree_v, dv0, dv1);
-        let mut near: Vec<(f64, usize, usize)> = Vec::new();
-        for (iu, &(ku, _, _)) in su.iter().enumerate() {
-            for (iv, &(kv, _, _)) in sv.iter().enumerate() {
-                let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-                for i in ku - b.degree_u..=ku {
-                    for c in &b.cw[i * b.n_v + kv - b.degree_v..=i * b.n_v + kv] {
-                        for k in 0..3 {
-                            let x = c[k] / c[3];
-                            lo[k] = lo[k].min(x);
-                            hi[k] = hi[k].max(x);
-                        }
-                    }
-                }
-                let q = [p.x, p.y, p.z];
-                let gap = (0..3)
-                    .map(|k| (lo[k] - q[k]).max(q[k] - hi[k]).max(0.0).powi(2))
-                    .sum::<f64>()
-                    .sqrt();
-                if gap < d {
-                    near.push((gap, iu, iv));
-                }
-            }
-        }
-        near.sort_by(|x, y| x.0.total_cmp(&y.0));
-        let (mut best_ab, mut best) = (ab, d);
-        for (gap, iu, iv) in near {
-            if gap >= best {
-                break;
-            }
-            let ((_, u0, u1), (_, v0, v1)) = (su[iu], sv[iv]);
-            let r = newton_surface(
-                self.surface(),
-                p,
-                0.5 * (u0 + u1),
-                0.5 * (v0 + v1),
-                ((u0, u1), (v0, v1)),
-            );
-            if r.distance < best {
-                best = r.distance;
-                best_ab = self.to_ab(r.u, r.v);
-            }
-        }
-        (best_ab, best)
     }
 
     /// Maps `(u, v)` to `(a, b)`.
@@ -793,7 +716,7 @@ mod tests {
     }
 
     /// A coedge on 3-D edge `e` (no p-curve).
-    fn on_edge(e: usize, forward: bool) -> Coedge {
+    pub(super) fn on_edge(e: usize, forward: bool) -> Coedge {
         Coedge {
             edge: Some(e),
             forward,
@@ -825,7 +748,12 @@ mod tests {
         }
     }
 
-    fn face_model(surface: Surface, outer: Option<Vec<Coedge>>, inner: Vec<Vec<Coedge>>, edges: Vec<Edge>) -> Model {
+    pub(super) fn face_model(
+        surface: Surface,
+        outer: Option<Vec<Coedge>>,
+        inner: Vec<Vec<Coedge>>,
+        edges: Vec<Edge>,
+    ) -> Model {
         let mut m = Model::new(SourceFormat::Step, "face");
         m.edges = edges;
         m.faces.push(Face {
@@ -838,7 +766,7 @@ mod tests {
         m
     }
 
-    fn edge(curve: Curve, t0: f64, t1: f64) -> Edge {
+    pub(super) fn edge(curve: Curve, t0: f64, t1: f64) -> Edge {
         Edge {
             curve,
             t0,
@@ -985,103 +913,5 @@ mod tests {
         );
         assert!((r.perimeter - 8.0).abs() < 1e-12, "{}", r.perimeter);
         assert!(r.contains([1.99, 1.0]) && r.contains([0.01, 1.99]) && !r.contains([2.01, 1.0]));
-    }
-    /// A helical ruled strip: a rational B-spline surface, linear in `u`
-    /// (across the strip, from radius 1 at `z` to radius 1.5 at `z + 0.3`,
-    /// a thread's flank) and quadratic in `v` (one exact quarter circle of
-    /// the plan per unit of `v`, rising by `pitch / 4`), over `quarters`
-    /// quarter turns; not periodic.
-    fn helical_strip(pitch: f64, quarters: usize) -> crate::geom::NurbsSurface {
-        let n_v = 2 * quarters + 1;
-        let (mut points, mut weights) = (Vec::new(), Vec::new());
-        for (r, dz) in [(1.0f64, 0.0), (1.5, 0.3)] {
-            for j in 0..n_v {
-                let half = j as f64 / 2.0;
-                let ang = half * std::f64::consts::FRAC_PI_2;
-                let (rr, w) = if j % 2 == 0 {
-                    (r, 1.0)
-                } else {
-                    (r * std::f64::consts::SQRT_2, std::f64::consts::FRAC_1_SQRT_2)
-                };
-                points.push([rr * ang.cos(), rr * ang.sin(), pitch * half / 4.0 + dz]);
-                weights.push(w);
-            }
-        }
-        let mut knots_v = vec![0.0; 3];
-        for k in 1..quarters {
-            knots_v.extend([k as f64; 2]);
-        }
-        knots_v.extend([quarters as f64; 3]);
-        crate::geom::NurbsSurface::try_new(1, 2, vec![0.0, 0.0, 1.0, 1.0], knots_v, 2, n_v, &points, Some(&weights))
-            .expect("helical strip")
-    }
-
-    #[test]
-    fn a_helical_strip_traced_on_3d_edges_starts_on_its_own_turn() {
-        // the strip between v = 1.3 and v = 28.7 (6.85 turns of pitch 0.5)
-        // bounded by 3-D edges only: a radial line, the outer helix, a
-        // radial line back, the inner helix backwards. The loop's first node
-        // (no hint) lies nearer to a point of the next turn's grid of seeds
-        // than of its own: projected from those seeds it lands one turn off
-        // (0.43 mm from the surface), the loop's first curve runs across a
-        // turn and the area is off
-        let (pitch, quarters, b0, b1) = (0.5, 30, 1.3, 28.7);
-        let s = helical_strip(pitch, quarters);
-        let row = |i: usize| {
-            let cw = (0..s.n_v).map(|j| s.cw[i * s.n_v + j]).collect();
-            Curve::BSpline(crate::geom::NurbsCurve::try_from_homogeneous(2, s.knots_v.clone(), cw).expect("row"))
-        };
-        let line = |a: Vec3, b: Vec3| Curve::Line { origin: a, dir: b - a };
-        let at = |u: f64, v: f64| s.eval(u, v);
-        let edges = vec![
-            edge(line(at(0.0, b0), at(1.0, b0)), 0.0, 1.0),
-            edge(row(1), b0, b1),
-            edge(line(at(1.0, b1), at(0.0, b1)), 0.0, 1.0),
-            edge(row(0), b0, b1),
-        ];
-        let m = face_model(
-            Surface::BSpline(s.clone()),
-            Some(vec![
-                on_edge(0, true),
-                on_edge(1, true),
-                on_edge(2, true),
-                on_edge(3, false),
-            ]),
-            Vec::new(),
-            edges,
-        );
-        let r = Region::new(&m, &m.faces[0]).expect("region");
-        let first = r.loops[0].nodes[0].ab;
-        assert!(
-            (first[0] - 0.0).abs() < 1e-9 && (first[1] - b0).abs() < 1e-9,
-            "the start (0, {b0}) traced at {first:?}"
-        );
-        assert!(
-            r.uncertainty < 1e-9,
-            "no traced point off the surface: {}",
-            r.uncertainty
-        );
-        // the exact area: ∫∫ |S_u × S_v| over [0, 1] × [b0, b1], Gauss on
-        // each knot span (the integrand is smooth inside one)
-        let g8 = crate::verify::piece::G8;
-        let mut cuts = vec![b0];
-        cuts.extend((2..29).map(|k| k as f64));
-        cuts.push(b1);
-        let mut want = 0.0;
-        for w in cuts.windows(2) {
-            for &(y, wy) in &g8 {
-                for &(x, wx) in &g8 {
-                    let v = w[0] + (w[1] - w[0]) * y;
-                    let d = s.eval_derivs(x, v);
-                    want += wx * wy * (w[1] - w[0]) * d.su.cross(&d.sv).norm();
-                }
-            }
-        }
-        // (the traced helices' quadrature: 2e-7 relative, within its own estimate)
-        let (a, e) = r.area();
-        assert!(
-            (a - want).abs() < 1e-6 * want && (a - want).abs() <= e,
-            "{a} vs {want} ± {e}"
-        );
     }
 }
