@@ -113,8 +113,19 @@ pub struct Chol<const N: usize> {
 
 impl<const N: usize> Chol<N> {
     /// Factors `m`; `None` unless every pivot `d_j` satisfies
-    /// `d_j > 1e-14·scale` and `d_j ≥ margin·floor[j]` (the hybrid law's
+    /// `d_j > 1e-14·m_jj` and `d_j ≥ margin·floor[j]` (the hybrid law's
     /// "safely positive definite" test uses `floor` = the metric diagonal).
+    ///
+    /// Each pivot is measured against its own diagonal entry, not the
+    /// matrix's largest: `d_j / m_jj` is how far row `j` stands from the
+    /// span of the rows before it (for a metric, the squared sine of the
+    /// angle between `f_v` and `f_u`), which does not depend on how the
+    /// parameters are scaled. Against the largest entry, a regular
+    /// parametrisation whose derivatives differ in length by 10⁷ (a planar
+    /// fan 10⁻⁶ from its apex: |f_u| 3.6e4, |f_v| 2.2e-3, |f_u × f_v| 80)
+    /// counted as singular, and the preconditioned law fell back to the raw
+    /// gradient, which does not move the short parameter
+    /// (iges_3dipsos320's fan caps).
     #[inline(always)]
     pub fn new(m: &SMatrix<f64, N, N>, floor: Option<(&SMatrix<f64, N, N>, f64)>) -> Option<Self> {
         let mut l = [[0.0f64; N]; N];
@@ -130,7 +141,7 @@ impl<const N: usize> Chol<N> {
             for k in 0..j {
                 d -= l[j][k] * ld[j][k];
             }
-            if !(d > 1e-14 * scale) {
+            if !(d > 1e-14 * m[(j, j)] && d > f64::MIN_POSITIVE * scale) {
                 return None;
             }
             if let Some((g, margin)) = floor {
@@ -187,6 +198,41 @@ impl<const N: usize> Chol<N> {
 #[inline]
 pub fn solve_spd<const N: usize>(m: &SMatrix<f64, N, N>, r: &SVector<f64, N>) -> Option<SVector<f64, N>> {
     Chol::new(m, None)?.solve(r)
+}
+
+#[cfg(test)]
+mod chol_tests {
+    use super::*;
+    use nalgebra::{Matrix2, Vector2, Vector3};
+
+    /// The metric of a planar fan 1.24e-6 from its apex (iges_3dipsos320's
+    /// caps): `f_u` 3.6e4 mm long, `f_v` 2.2e-3 mm, at 60°. Regular (the
+    /// normal |f_u × f_v| is 69 mm²), so the preconditioned step is the
+    /// Gauss–Newton step and reaches an in-plane target in one solve; the
+    /// pivot test against the largest diagonal entry called it singular.
+    #[test]
+    fn a_regular_metric_with_derivatives_of_very_different_lengths_factors() {
+        let su = Vector3::new(3.6e4, 0.0, 0.0);
+        let sv = Vector3::new(2.2e-3 * 0.5, 2.2e-3 * 0.75f64.sqrt(), 0.0);
+        let m = Matrix2::new(su.dot(&su), su.dot(&sv), sv.dot(&su), sv.dot(&sv));
+        // the step to a point reached by (du, dv) = (1e-9, 0.3)
+        let target = su * 1e-9 + sv * 0.3;
+        let r = Vector2::new(su.dot(&target), sv.dot(&target));
+        let x = solve_spd(&m, &r).expect("a regular metric factors");
+        assert!((x[0] - 1e-9).abs() <= 1e-15 && (x[1] - 0.3).abs() <= 1e-9, "{x:?}");
+    }
+
+    /// Derivatives parallel to within 1e-9 rad (a cusp, a collapsed side)
+    /// still count as singular, whatever their lengths.
+    #[test]
+    fn a_metric_of_nearly_parallel_derivatives_does_not_factor() {
+        for (a, b) in [(1.0, 1.0), (3.6e4, 2.2e-3)] {
+            let su = Vector3::new(a, 0.0, 0.0);
+            let sv = Vector3::new(b, b * 1e-9, 0.0);
+            let m = Matrix2::new(su.dot(&su), su.dot(&sv), sv.dot(&su), sv.dot(&sv));
+            assert!(Chol::new(&m, None).is_none(), "lengths {a} {b}");
+        }
+    }
 }
 
 /// Solves a general `m x = r` (Gaussian elimination with partial pivoting on

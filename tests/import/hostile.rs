@@ -172,16 +172,19 @@ fn campaign_inputs_take_little_cpu_time_in_the_cli() {
 }
 
 /// `fixtures/hostile/`, one line per file: `file<TAB>ok|error<TAB>text`
-/// (`text` must appear in the error, or in a warning of import or prepare).
+/// (`text`, or one of its alternatives separated by `" || "`, must appear
+/// in the error, or in a warning of import or prepare).
 #[test]
 fn campaign_inputs_finish_in_time_with_the_expected_outcome() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/hostile");
     // the campaign checks 10 s per run; here a margin for a loaded machine
-    // running the whole suite in parallel
+    // running the whole suite in parallel, where two slow faces can each run
+    // into prepare's per-face wall-clock limit (20 s): the CPU time is
+    // bounded by `campaign_inputs_take_little_cpu_time_in_the_cli`
     let bound = if cfg!(debug_assertions) {
         Duration::from_secs(300)
     } else {
-        Duration::from_secs(30)
+        Duration::from_secs(60)
     };
     let mut n = 0;
     for (name, outcome, text) in expectations() {
@@ -195,12 +198,16 @@ fn campaign_inputs_finish_in_time_with_the_expected_outcome() {
         });
         let dt = t0.elapsed();
         assert!(dt < bound, "{name}: {dt:?}");
+        // a face's work budget and its wall-clock limit both leave the face
+        // out; on a loaded machine the clock can stop it first, so a line
+        // may name either (`text` alternatives separated by " || ")
+        let found = |s: &str| text.split(" || ").any(|t| s.contains(t));
         match (outcome, r) {
             ("error", Err(e)) => {
-                assert!(e.contains(text), "{name}: {e}");
+                assert!(found(&e), "{name}: {e}");
                 assert!(!e.chars().any(char::is_control), "{name}: {e:?}");
             }
-            ("ok", Ok(w)) => assert!(w.iter().any(|w| w.contains(text)), "{name}: {w:?}"),
+            ("ok", Ok(w)) => assert!(w.iter().any(|w| found(w)), "{name}: {w:?}"),
             (o, r) => panic!("{name}: expected {o}, got {r:?}"),
         }
         n += 1;
