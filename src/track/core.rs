@@ -490,6 +490,12 @@ pub fn step_length<const N: usize>(loc: &Local<N>, d: &SVector<f64, N>) -> f64 {
 /// Distance below which `|ΔR|` is treated as contact in the normalised error.
 pub const DIST_FLOOR: f64 = 1e-9;
 
+/// Round-off of a computed distance, mm: a few ulps of the coordinates
+/// (up to about 1e3 mm), whatever the distance. A short step of the
+/// correction loop whose distance is higher by no more than this (plus
+/// 1e-14 relative) does not increase the distance.
+pub const DIST_ROUND_OFF: f64 = 1e-12;
+
 /// Step halvings allowed when a globally convergent step would increase the distance.
 pub const MAX_BACKTRACK: u32 = 30;
 
@@ -668,10 +674,16 @@ where
                 let ln = local(&st);
                 // equal distance is accepted only for short steps (round-off
                 // near the answer), not for a step that merely swaps two
-                // witnesses (e.g. coincident patches)
+                // witnesses (e.g. coincident patches). "Equal" is to within
+                // the round-off of the computed distance, which is that of
+                // the coordinates, not a fraction of the distance: with a
+                // relative 1e-14 alone, a short step onto a bound at a
+                // grazing distance (5.7e-3 mm, read 1e-14 mm higher) was
+                // refused, halved 30 times and taken anyway, iteration after
+                // iteration until the stall window (acis_ujoint, issue 27)
                 let short = step_length(&loc, &d) <= 1e-6 * (d0 + 1.0);
                 let accept = ln.dist < d0
-                    || (ln.dist <= d0 * (1.0 + 1e-14) && short)
+                    || (ln.dist <= d0 * (1.0 + 1e-14) + DIST_ROUND_OFF && short)
                     || (step.newton_like && ln.dist <= DIST_FLOOR);
                 if accept || tries >= MAX_BACKTRACK {
                     x = xn;
@@ -700,5 +712,49 @@ where
         converged: converged && !left_domain,
         left_domain,
         feed_forward,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Vector1, Vector3};
+
+    /// A line `P(t) = (t, 0, 0)`, the query `h` above `P(−δ)`, so the
+    /// minimum on `[0, 1]` is the bound `t = 0`; the distance is read
+    /// `5e-14` mm high left of the start `t₀ = 1e-10` (the round-off of
+    /// coordinates of a few hundred mm), more than the true decrease to the
+    /// bound (`≈ 2e-16` mm). The short step onto the bound is accepted at
+    /// once, not halved 30 times (issue 27: acis_ujoint's grazing path).
+    #[test]
+    fn short_step_onto_a_bound_within_round_off_is_taken_without_halving() {
+        let (h, delta, t0) = (5e-3, 1e-8, 1e-10);
+        let q = Vector3::new(-delta, 0.0, h);
+        let cfg = TrackerConfig {
+            feed_forward: false,
+            ..TrackerConfig::default()
+        };
+        let (lo, hi) = (Vector1::new(0.0), Vector1::new(1.0));
+        let mut eval = |x: &Vector1<f64>| x[0];
+        let local = |t: &f64| {
+            let dr = Vector3::new(*t, 0.0, 0.0) - q;
+            let noise = if *t < t0 { 5e-14 } else { 0.0 };
+            Local {
+                g: Vector1::new(dr[0]),
+                hess: SMatrix::<f64, 1, 1>::new(1.0),
+                metric: SMatrix::<f64, 1, 1>::new(1.0),
+                b: Vector1::zeros(),
+                dist: dr.norm() + noise,
+            }
+        };
+        let out = track_loop(&cfg, Vector1::new(t0), &lo, &hi, &mut eval, &local, &|t: &f64, d: &Vector1<f64>| {
+            t + d[0]
+        });
+        assert!(out.converged, "{out:?}");
+        assert_eq!(out.x[0], 0.0, "{out:?}");
+        assert!(out.active[0], "{out:?}");
+        // one evaluation at the start, one at the bound
+        assert!(out.evaluations <= 2, "{} evaluations", out.evaluations);
+        assert!((out.loc.dist - (h * h + delta * delta).sqrt()).abs() <= 1e-13);
     }
 }
