@@ -21,6 +21,8 @@
 //! on the free components.
 
 use super::config::{ControlLaw, Integrator, TrackerConfig};
+use super::patch_pair::PairState;
+use crate::geom::{CurvePoint, SurfacePoint, Vec3};
 use nalgebra::{SMatrix, SVector};
 
 /// Local first- and second-order data of the distance function at a witness.
@@ -536,6 +538,76 @@ pub fn step_length<const N: usize>(loc: &Local<N>, d: &SVector<f64, N>) -> f64 {
 /// Distance below which `|ΔR|` is treated as contact in the normalised error.
 pub const DIST_FLOOR: f64 = 1e-9;
 
+/// Units of round-off, in `ε·(|S| + |Q|)`, by which two computed distances
+/// `|S(x) − Q|` of a [`track_loop`] may differ while the true ones are
+/// equal ([`dist_round_off`]). A point `S(x)` of a rational B-spline of
+/// degree `p ≤ 3` per direction, evaluated by its basis sums (de Boor),
+/// carries an error of about `(p + 2) ε |S|` per coordinate (`p + 1`
+/// products summed, then the division by the weight), so up to `5 ε |S|`;
+/// the difference `S − Q` adds `ε (|S| + |Q|)` and the norm `ε d`. Two
+/// evaluations at nearby parameters do not share their errors, so their
+/// distances differ by up to twice `6 ε (|S| + |Q|)`: 12, rounded up to 16
+/// (a world-frame point is one rotation and translation further, a few ε
+/// more). The error carried by `Q` itself (its transform into the body
+/// frame) is common to both distances and cancels.
+pub const ROUND_OFF_UNITS: f64 = 16.0;
+
+/// Round-off of the difference of two computed distances `|S − Q|` about
+/// `dist`, mm, where the coordinates involved have magnitude `scale`
+/// (`|S| + |Q|`, [`Coordinates::coordinate_scale`]): [`ROUND_OFF_UNITS`]
+/// `· ε · (scale + dist)`. A fixed allowance fails at large coordinates:
+/// at 1.9e4 mm (iges_3dipsos320's fan caps) one ulp of a coordinate is
+/// 3.6e-12 mm, and a short step whose distance rose by it was halved 30
+/// times; a relative one (of the distance) fails at small distances.
+#[inline]
+pub fn dist_round_off(scale: f64, dist: f64) -> f64 {
+    ROUND_OFF_UNITS * f64::EPSILON * (scale + dist)
+}
+
+/// A [`track_loop`] state that knows the magnitude of the coordinates its
+/// distance is computed from, for [`dist_round_off`].
+pub trait Coordinates {
+    /// `|S| + |Q|` (mm) for the distance `dist = |S − Q|` of this state: for
+    /// a point state `S` with the query `Q` not stored, `2|S| + dist`
+    /// (`|Q| ≤ |S| + dist`); for a pair of points, the sum of their norms.
+    fn coordinate_scale(&self, dist: f64) -> f64;
+}
+
+impl Coordinates for SurfacePoint {
+    #[inline]
+    fn coordinate_scale(&self, dist: f64) -> f64 {
+        2.0 * self.p.norm() + dist
+    }
+}
+
+impl Coordinates for CurvePoint {
+    #[inline]
+    fn coordinate_scale(&self, dist: f64) -> f64 {
+        2.0 * self.p.norm() + dist
+    }
+}
+
+impl Coordinates for Vec3 {
+    #[inline]
+    fn coordinate_scale(&self, dist: f64) -> f64 {
+        2.0 * self.norm() + dist
+    }
+}
+
+impl Coordinates for (CurvePoint, CurvePoint) {
+    #[inline]
+    fn coordinate_scale(&self, _dist: f64) -> f64 {
+        self.0.p.norm() + self.1.p.norm()
+    }
+}
+
+impl Coordinates for PairState {
+    #[inline]
+    fn coordinate_scale(&self, _dist: f64) -> f64 {
+        self.a.p.norm() + self.b.p.norm()
+    }
+}
+
 /// Step halvings allowed when a globally convergent step would increase the distance.
 pub const MAX_BACKTRACK: u32 = 30;
 
@@ -611,7 +683,7 @@ fn inside_box<const N: usize>(x: &SVector<f64, N>, lo: &SVector<f64, N>, hi: &SV
 /// expansion, so a converged tick costs one evaluation), otherwise take a
 /// controller step (law + saturation + integrator) and repeat, at most
 /// `max_iters` times. Allocation-free.
-pub fn track_loop<const N: usize, S: Copy, E, L, X>(
+pub fn track_loop<const N: usize, S: Copy + Coordinates, E, L, X>(
     cfg: &TrackerConfig,
     x0: SVector<f64, N>,
     lo: &SVector<f64, N>,
@@ -714,10 +786,18 @@ where
                 let ln = local(&st);
                 // equal distance is accepted only for short steps (round-off
                 // near the answer), not for a step that merely swaps two
-                // witnesses (e.g. coincident patches)
+                // witnesses (e.g. coincident patches). "Equal" is to within
+                // the round-off of the computed distance, which is that of
+                // the coordinates, not a fraction of the distance: with a
+                // relative 1e-14 alone, a short step onto a bound at a
+                // grazing distance (5.7e-3 mm, read 1e-14 mm higher) was
+                // refused, halved 30 times and taken anyway, iteration after
+                // iteration until the stall window (acis_ujoint, issue 27);
+                // the round-off scales with the coordinates (1.9e4 mm on
+                // iges_3dipsos320's fan caps: one ulp is 3.6e-12 mm)
                 let short = step_length(&loc, &d) <= 1e-6 * (d0 + 1.0);
                 let accept = ln.dist < d0
-                    || (ln.dist <= d0 * (1.0 + 1e-14) && short)
+                    || (short && ln.dist <= d0 + dist_round_off(state.coordinate_scale(d0), d0))
                     || (step.newton_like && ln.dist <= DIST_FLOOR);
                 if accept || tries >= MAX_BACKTRACK {
                     x = xn;
@@ -746,5 +826,73 @@ where
         converged: converged && !left_domain,
         left_domain,
         feed_forward,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Vector1;
+
+    /// The correction loop on a line `P(t) = o + (t, 0, 0)` at `o = (x0, 0, 0)`,
+    /// the query `h` above `P(−δ)`, so the minimum on `[0, 1]` is the bound
+    /// `t = 0`; the distance is read `noise` mm high left of the start
+    /// `t₀ = 1e-10` (more than the true decrease to the bound, `≈ 2e-16`
+    /// mm), as the round-off of coordinates of magnitude `x0` does.
+    fn onto_bound(x0: f64, noise: f64) -> LoopOut<1, Vec3> {
+        let (h, delta, t0) = (5e-3, 1e-8, 1e-10);
+        let o = Vec3::new(x0, 0.0, 0.0);
+        let q = o + Vec3::new(-delta, 0.0, h);
+        let cfg = TrackerConfig {
+            feed_forward: false,
+            ..TrackerConfig::default()
+        };
+        let (lo, hi) = (Vector1::new(0.0), Vector1::new(1.0));
+        let mut eval = |x: &Vector1<f64>| o + Vec3::new(x[0], 0.0, 0.0);
+        let local = |p: &Vec3| {
+            let dr = p - q;
+            let high = if p.x < o.x + t0 { noise } else { 0.0 };
+            Local {
+                g: Vector1::new(dr.x),
+                hess: SMatrix::<f64, 1, 1>::new(1.0),
+                metric: SMatrix::<f64, 1, 1>::new(1.0),
+                b: Vector1::zeros(),
+                dist: dr.norm() + high,
+            }
+        };
+        let out = track_loop(&cfg, Vector1::new(t0), &lo, &hi, &mut eval, &local, &|p: &Vec3, d: &Vector1<f64>| {
+            p + Vec3::new(d[0], 0.0, 0.0)
+        });
+        let exact = (h * h + delta * delta).sqrt();
+        assert!(out.converged, "{out:?}");
+        assert_eq!(out.x[0], 0.0, "{out:?}");
+        assert!(out.active[0], "{out:?}");
+        assert!((out.loc.dist - exact).abs() <= noise + 1e-13, "{out:?}");
+        out
+    }
+
+    /// Coordinates of a few hundred mm, the distance read `5e-14` mm high
+    /// (acis_ujoint's grazing path, issue 27): the short step onto the bound
+    /// is accepted at once, not halved 30 times.
+    #[test]
+    fn short_step_onto_a_bound_within_round_off_is_taken_without_halving() {
+        let out = onto_bound(300.0, 5e-14);
+        // one evaluation at the start, one at the bound
+        assert!(out.evaluations <= 2, "{} evaluations", out.evaluations);
+    }
+
+    /// The same at coordinates of 1e4 mm (iges_3dipsos320's fan caps lie
+    /// at 1.9e4 mm), the distance read 4 ulps of a coordinate (7.3e-12 mm)
+    /// high: more than a fixed 1e-12 mm allowance, within the scaled one
+    /// (`16 ε · 2e4` = 7.1e-11 mm).
+    #[test]
+    fn round_off_allowance_scales_with_the_coordinates() {
+        // one ulp of a coordinate in [8192, 16384) is 2⁻³⁹ mm
+        let noise = 4.0 * 2f64.powi(-39);
+        assert!(noise > 1e-12 && noise < dist_round_off(2e4, 5e-3));
+        let out = onto_bound(1e4, noise);
+        assert!(out.evaluations <= 2, "{} evaluations", out.evaluations);
+        // the allowance is not so loose that a rise far above round-off is taken
+        assert!(dist_round_off(2e4, 5e-3) < 1e-10);
     }
 }
