@@ -714,3 +714,44 @@ fn check_pieces(
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_contradictory_face_says_so_and_still_fails() {
+        let f = FaceReport {
+            source_face: 7,
+            body: 0,
+            failed: BOUNDARY,
+            model_area: 1.0,
+            piece_area: 1.0,
+            worst_containment: 0.0,
+            worst_boundary: 5e-3,
+        };
+        let c = FaceContext {
+            tolerance: 1e-3,
+            area_tolerance: 1e-3,
+            note: format!("{FILE_CONTRADICTORY}: p-curve vs 3-D curve gap 6.000e-3 mm > tolerance 1.0e-3 mm"),
+        };
+        let line = face_line(&f, &c);
+        assert!(
+            line.contains("boundary: an edge point 5.000e-3") && line.contains(FILE_CONTRADICTORY),
+            "{line}"
+        );
+        let r = VerifyReport {
+            faces: vec![f],
+            context: vec![c],
+            bodies: Vec::new(),
+            summary: Summary {
+                faces: 1,
+                failed: 1,
+                file_contradictory: 1,
+                ..Summary::default()
+            },
+        };
+        assert!(!r.passed());
+        assert!(r.to_text().contains("1 file-contradictory: FAIL"), "{}", r.to_text());
+    }
+}

@@ -962,6 +962,30 @@ mod tests {
     }
 
     #[test]
+    fn a_preferred_pcurve_off_its_edge_between_the_three_samples_is_a_contradiction() {
+        // the square's bottom edge with a preferred p-curve that follows the
+        // line except for a 0.1 bump at x = 7/8 (a polyline of 8 equal
+        // steps): the three samples of the uncertainty (x = 1/4, 1/2, 3/4)
+        // lie on the line, the dense ones find the bump
+        let mut m = square(|_| (0.0, 1.0));
+        let pts: Vec<Vec3> = (0..=8)
+            .map(|k| Vec3::new(0.25 * k as f64, if k == 7 { 0.1 } else { 0.0 }, 0.0))
+            .collect();
+        let c = &mut m.faces[0].outer.as_mut().expect("outer").coedges[0];
+        c.pcurve = Some(CurveSegment {
+            curve: Curve::Polyline(pts),
+            t0: 0.0,
+            t1: 8.0,
+            forward: true,
+        });
+        c.pcurve_preferred = true;
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        assert!(r.segments[0].1, "traced on the preferred p-curve");
+        assert!(r.uncertainty < 1e-12, "{}", r.uncertainty);
+        assert!((r.contradiction - 0.1).abs() < 1e-12, "{}", r.contradiction);
+    }
+
+    #[test]
     fn a_pcurve_whose_ends_miss_its_edge_is_traced_on_the_edge() {
         // edge 1's p-curve range covers only the first half of its line (as
         // when a file gives a range the importer cannot place on the
