@@ -118,7 +118,16 @@ pub struct Summary {
     pub not_checked: usize,
     /// Bodies with [`SHELL_INCOMPLETE`].
     pub incomplete_bodies: usize,
+    /// Failed faces whose file contradicts itself beyond the tolerance (a
+    /// p-curve against its 3-D curve: [`FILE_CONTRADICTORY`] notes them).
+    pub file_contradictory: usize,
 }
+
+/// The note of a failed face whose file contradicts itself: a p-curve's
+/// image lies farther from its coedge's 3-D curve than the face's
+/// tolerance, so no trim follows both (the scene follows one of them); the
+/// face still fails (its answers are unverified).
+pub const FILE_CONTRADICTORY: &str = "file-contradictory";
 
 /// The result of [`verify`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -162,13 +171,19 @@ impl VerifyReport {
             }
         }
         let m = &self.summary;
+        let contradictory = if m.file_contradictory > 0 {
+            format!(", {} file-contradictory", m.file_contradictory)
+        } else {
+            String::new()
+        };
         s.push_str(&format!(
-            "verify: {} faces, {} failed ({} dropped), {} not checked, {} incomplete bodies: {}\n",
+            "verify: {} faces, {} failed ({} dropped), {} not checked, {} incomplete bodies{}: {}\n",
             m.faces,
             m.failed,
             m.dropped,
             m.not_checked,
             m.incomplete_bodies,
+            contradictory,
             if self.passed() { "PASS" } else { "FAIL" }
         ));
         s
@@ -251,6 +266,8 @@ pub fn face_line(f: &FaceReport, c: &FaceContext) -> String {
     }
     if f.failed & NOT_CHECKED != 0 {
         what.push(format!("not checked ({})", c.note));
+    } else if f.failed & DROPPED == 0 && c.note.starts_with(FILE_CONTRADICTORY) {
+        what.push(c.note.clone());
     }
     let body = if f.body == u32::MAX {
         "-".to_string()
@@ -480,6 +497,11 @@ pub fn verify_capped(model: &Model, scene: &SceneData, max_units: u64) -> Verify
         dropped: faces.iter().filter(|f| f.failed & DROPPED != 0).count(),
         not_checked: faces.iter().filter(|f| f.failed & NOT_CHECKED != 0).count(),
         incomplete_bodies: bodies.iter().filter(|b| b.failed & SHELL_INCOMPLETE != 0).count(),
+        file_contradictory: faces
+            .iter()
+            .zip(&context)
+            .filter(|(f, c)| f.failed & FAILURE_BITS != 0 && c.note.starts_with(FILE_CONTRADICTORY))
+            .count(),
     };
     VerifyReport {
         faces,
@@ -672,5 +694,64 @@ fn check_pieces(
     // budget ran out before the last point)
     if !(worst_b <= tol) {
         rep.failed |= BOUNDARY;
+    }
+    // a failure where the file's p-curve and 3-D curve part by more than the
+    // tolerance, and by as much as the failure: the file's own (the check
+    // follows the p-curve, the scene may follow either), said so, still a
+    // failure
+    let gap = tol + region.contradiction;
+    let explained = rep.worst_boundary <= gap
+        && rep.worst_containment <= gap
+        && (rep.piece_area - rep.model_area).abs() <= ctx.area_tolerance + region.contradiction * region.perimeter;
+    if rep.failed & (COVERAGE | CONTAINMENT | BOUNDARY) != 0
+        && region.contradiction > tol
+        && explained
+        && ctx.note.is_empty()
+    {
+        ctx.note = format!(
+            "{FILE_CONTRADICTORY}: p-curve vs 3-D curve gap {:.3e} mm > tolerance {:.1e} mm",
+            region.contradiction, tol
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_contradictory_face_says_so_and_still_fails() {
+        let f = FaceReport {
+            source_face: 7,
+            body: 0,
+            failed: BOUNDARY,
+            model_area: 1.0,
+            piece_area: 1.0,
+            worst_containment: 0.0,
+            worst_boundary: 5e-3,
+        };
+        let c = FaceContext {
+            tolerance: 1e-3,
+            area_tolerance: 1e-3,
+            note: format!("{FILE_CONTRADICTORY}: p-curve vs 3-D curve gap 6.000e-3 mm > tolerance 1.0e-3 mm"),
+        };
+        let line = face_line(&f, &c);
+        assert!(
+            line.contains("boundary: an edge point 5.000e-3") && line.contains(FILE_CONTRADICTORY),
+            "{line}"
+        );
+        let r = VerifyReport {
+            faces: vec![f],
+            context: vec![c],
+            bodies: Vec::new(),
+            summary: Summary {
+                faces: 1,
+                failed: 1,
+                file_contradictory: 1,
+                ..Summary::default()
+            },
+        };
+        assert!(!r.passed());
+        assert!(r.to_text().contains("1 file-contradictory: FAIL"), "{}", r.to_text());
     }
 }

@@ -59,6 +59,10 @@ pub struct TracedLoop {
     pub left: bool,
 }
 
+/// Points a traced p-curve is compared with its 3-D curve at
+/// ([`Region::contradiction`]).
+pub const CONTRADICTION_SAMPLES: usize = 33;
+
 /// A Model face prepared for the checks.
 pub struct Region<'m> {
     /// The face.
@@ -90,6 +94,13 @@ pub struct Region<'m> {
     /// p-curve from its 3-D curve, and the largest distance of a traced 3-D
     /// curve from the face's surface.
     pub uncertainty: f64,
+    /// The file's own contradiction in the face's boundary, mm: the
+    /// largest distance of a traced p-curve's image from its coedge's 3-D
+    /// curve, sampled densely ([`CONTRADICTION_SAMPLES`] points a curve;
+    /// [`Self::uncertainty`] takes three). Where it exceeds the tolerance,
+    /// no trim can follow both curves: a failure there is reported as the
+    /// file's (still a failure).
+    pub contradiction: f64,
     /// The seam value `a0` (F = 0 there).
     pub a0: f64,
     /// Sub-intervals of `a` for the quadrature of `F` (knots of a B-spline).
@@ -232,6 +243,67 @@ impl<'m> Region<'m> {
         }
     }
 
+    /// The ends of a traced 3-D curve (its `nodes`, from `x = 0` to `x = 1`)
+    /// that lie on a pole of the surface (a collapsed side whose points are
+    /// all one 3-D point, not periodic): the projection of the pole's point
+    /// leaves the coordinate along the pole line undefined (it keeps the
+    /// previous node's), so each such end takes the curve's own limit there,
+    /// extrapolated from its end interval's three Gauss nodes (and so does
+    /// `db/dx` at any end on a pole, where the least squares are singular).
+    /// The stretch along the pole line between two curves then shows in
+    /// `(a, b)`, where the area integrates it ([`area`]) and the polygon of
+    /// the point-in-face test follows it.
+    fn pole_ends(&self, nodes: &mut [Node]) {
+        let n = nodes.len();
+        if n < 5 {
+            return;
+        }
+        for (end, inner) in [(0, [1, 2, 3]), (n - 1, [n - 4, n - 3, n - 2])] {
+            let at = nodes[end];
+            let free = self.collapsed(at.ab);
+            if !(free[0] || free[1]) || inner.iter().any(|&i| nodes[i].wg == 0.0) {
+                continue;
+            }
+            // Lagrange through the three Gauss nodes, at the end's x
+            let g = inner.map(|i| nodes[i]);
+            let lagrange = |y: &dyn Fn(&Node) -> f64| -> f64 {
+                (0..3)
+                    .map(|i| {
+                        let w: f64 = (0..3)
+                            .filter(|&j| j != i)
+                            .map(|j| (at.x - g[j].x) / (g[i].x - g[j].x))
+                            .product();
+                        w * y(&g[i])
+                    })
+                    .sum()
+            };
+            // `db` by least squares is singular at the pole (|S_a × S_b| = 0):
+            // the curve's own limit
+            let db = lagrange(&|nd: &Node| nd.db);
+            if db.is_finite() {
+                nodes[end].db = db;
+                nodes[end].db_before = db;
+            }
+            for k in 0..2 {
+                if !free[k] || self.period[k].is_some() {
+                    continue;
+                }
+                let lim = lagrange(&|nd: &Node| nd.ab[k]);
+                let mut ab = at.ab;
+                ab[k] = lim;
+                // the same 3-D point: the pole line, not a point where a
+                // derivative vanishes alone
+                let gap = |ab: [f64; 2]| {
+                    let (u, v) = self.to_uv(ab);
+                    (self.face.surface.eval(u, v) - at.p).norm()
+                };
+                if lim.is_finite() && gap(ab) <= gap(at.ab) + 1e-9 * (1.0 + at.p.norm()) {
+                    nodes[end].ab = ab;
+                }
+            }
+        }
+    }
+
     /// Widens the box by a loop's nodes.
     fn push_bbox(&mut self, tl: &TracedLoop) {
         for n in &tl.nodes {
@@ -303,6 +375,7 @@ impl<'m> Region<'m> {
             bbox: [[f64::INFINITY; 2], [f64::NEG_INFINITY; 2]],
             perimeter: 0.0,
             uncertainty: 0.0,
+            contradiction: 0.0,
             a0: 0.0,
             breaks: Vec::new(),
             a_lo: 0.0,
@@ -354,6 +427,14 @@ impl<'m> Region<'m> {
                                 r.uncertainty = r.uncertainty.max(d);
                             }
                         }
+                        let n = CONTRADICTION_SAMPLES - 1;
+                        for k in 0..=n {
+                            let x = k as f64 / n as f64;
+                            let d = crate::import::eval::distance_to_curve_range(curve, t0, t1, &point(x));
+                            if d.is_finite() {
+                                r.contradiction = r.contradiction.max(d);
+                            }
+                        }
                     }
                 }
                 chain.push((seg, param, seam, s0, s1));
@@ -402,6 +483,7 @@ impl<'m> Region<'m> {
                 r.uncertainty = r.uncertainty.max((next.3 - chain[i].4).norm());
             }
             for (seg, param, seam, _, _) in chain {
+                let first = tl.nodes.len();
                 let cuts = r.segment_cuts(&seg, param, 0);
                 let kinked = matches!(seg.curve, Curve::Polyline(_) | Curve::Composite(_));
                 let mut cut = 0;
@@ -440,6 +522,10 @@ impl<'m> Region<'m> {
                         seg: r.segments.len(),
                         x: s,
                     });
+                }
+                if !param {
+                    r.pole_ends(&mut tl.nodes[first..]);
+                    prev = tl.nodes.last().map(|n| n.ab);
                 }
                 r.segments.push((seg, param));
             }
@@ -873,6 +959,30 @@ mod tests {
         let want = 4.0 * std::f64::consts::PI - cap;
         assert!((a - want).abs() < 1e-6, "{a} vs {want} ± {e}");
         assert!(!r.contains([0.0, 0.0]) && r.contains([std::f64::consts::PI, 0.0]));
+    }
+
+    #[test]
+    fn a_preferred_pcurve_off_its_edge_between_the_three_samples_is_a_contradiction() {
+        // the square's bottom edge with a preferred p-curve that follows the
+        // line except for a 0.1 bump at x = 7/8 (a polyline of 8 equal
+        // steps): the three samples of the uncertainty (x = 1/4, 1/2, 3/4)
+        // lie on the line, the dense ones find the bump
+        let mut m = square(|_| (0.0, 1.0));
+        let pts: Vec<Vec3> = (0..=8)
+            .map(|k| Vec3::new(0.25 * k as f64, if k == 7 { 0.1 } else { 0.0 }, 0.0))
+            .collect();
+        let c = &mut m.faces[0].outer.as_mut().expect("outer").coedges[0];
+        c.pcurve = Some(CurveSegment {
+            curve: Curve::Polyline(pts),
+            t0: 0.0,
+            t1: 8.0,
+            forward: true,
+        });
+        c.pcurve_preferred = true;
+        let r = Region::new(&m, &m.faces[0]).expect("region");
+        assert!(r.segments[0].1, "traced on the preferred p-curve");
+        assert!(r.uncertainty < 1e-12, "{}", r.uncertainty);
+        assert!((r.contradiction - 0.1).abs() < 1e-12, "{}", r.contradiction);
     }
 
     #[test]

@@ -146,6 +146,62 @@ impl Region<'_> {
         Some((rule(&G8), rule(&G3) - ends, b_cross))
     }
 
+    /// `∫ F db` along the straight `(a, b)` stretch from `p` to `q`: the
+    /// step from the end of one traced curve to the start of the next, by
+    /// the Gauss rule `g`, broken where `F` is not smooth (the surface's
+    /// knots, the seam line `a = a0 (mod P)` where `F` jumps). Where the
+    /// curves' ends meet in 3-D but not in `(a, b)` the stretch runs along a
+    /// collapsed side of the surface (a pole line: `S(a_p, b)` one point for
+    /// every `b`), where `F(a_p, b)` is the area between `a0` and the pole:
+    /// no traced curve carries it, so without the stretch a face with a
+    /// corner at such a pole loses it (a triangle whose third corner is a
+    /// B-spline's collapsed side came out with area ≈ 0). Elsewhere the
+    /// stretch is the file's own gap between two curves (at most its
+    /// uncertainty), closed straight as Green's theorem needs.
+    fn stretch(&self, p: [f64; 2], q: [f64; 2], g: &[(f64, f64)]) -> f64 {
+        let db = q[1] - p[1];
+        if db == 0.0 {
+            return 0.0;
+        }
+        let mut cuts = vec![0.0, 1.0];
+        let b_knots = super::surface_breaks(self.surface(), !self.swap);
+        for (k, knots) in [(0, &self.breaks), (1, &b_knots)] {
+            let d = q[k] - p[k];
+            if d != 0.0 {
+                cuts.extend(knots.iter().map(|&x| (x - p[k]) / d));
+            }
+        }
+        if let Some(per) = self.period[0] {
+            let d = q[0] - p[0];
+            if d != 0.0 {
+                let (k0, k1) = (((p[0] - self.a0) / per).floor(), ((q[0] - self.a0) / per).floor());
+                let mut k = k0.min(k1) + 1.0;
+                while k <= k0.max(k1) {
+                    cuts.push((self.a0 + k * per - p[0]) / d);
+                    k += 1.0;
+                }
+            }
+        }
+        cuts.retain(|t| t.is_finite() && (0.0..=1.0).contains(t));
+        cuts.sort_by(f64::total_cmp);
+        cuts.dedup();
+        let mut s = 0.0;
+        for w in cuts.windows(2) {
+            // (4 sub-intervals, as the seam strip's)
+            let h = (w[1] - w[0]) / 4.0;
+            if h <= 0.0 {
+                continue;
+            }
+            for i in 0..4 {
+                for &(x, wt) in g {
+                    let t = w[0] + (i as f64 + x) * h;
+                    s += wt * h * self.f(p[0] + t * (q[0] - p[0]), p[1] + t * db, &G8);
+                }
+            }
+        }
+        s * db
+    }
+
     /// The face's trimmed area, mm², from the Model's boundary, and an
     /// estimate of its quadrature error.
     pub fn area(&self) -> (f64, f64) {
@@ -175,6 +231,18 @@ impl Region<'_> {
                 }
             }
             for (i, nd) in l.nodes.iter().enumerate() {
+                // the stretch from this curve's end to the next curve's start
+                let next = &l.nodes[(i + 1) % n];
+                if nd.x == 1.0
+                    && next.x == 0.0
+                    && nd.wg == 0.0
+                    && next.wg == 0.0
+                    && !(nd.seam && next.seam)
+                    && !self.wraps(nd.ab, next.ab)
+                {
+                    sum_g += sign * self.stretch(nd.ab, next.ab, &G8);
+                    sum_s += sign * self.stretch(nd.ab, next.ab, &G5);
+                }
                 if !nd.seam && !inner_node[i] && (nd.db != 0.0 || nd.db_before != 0.0) && (nd.wg > 0.0 || nd.ws > 0.0) {
                     let f = self.f(nd.ab[0], nd.ab[1], &G8);
                     sum_g += sign * f * nd.db * nd.wg;
@@ -268,5 +336,73 @@ impl Region<'_> {
         let area = sum_g + strip;
         let err = (sum_g - sum_s).abs() + strip_err + f_err * area.abs() + 1e-12 * area.abs();
         (area, err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{edge, face_model, on_edge};
+    use super::super::Region;
+    use crate::geom::{Frame, Vec3};
+    use crate::import::model::{Curve, Surface};
+
+    /// A quarter of the cone of base radius `r` (the circle about `z` at
+    /// `z = 0`, from `+x` to `+y`) and apex `(0, 0, h)`, as a rational
+    /// B-spline surface linear in `u` (`u = 1` is the apex: a collapsed
+    /// side, `S(1, v)` one point for every `v`) and quadratic in `v`.
+    fn quarter_cone(r: f64, h: f64) -> crate::geom::NurbsSurface {
+        let w = std::f64::consts::FRAC_1_SQRT_2;
+        let mut points = vec![[r, 0.0, 0.0], [r, r, 0.0], [0.0, r, 0.0]];
+        points.extend([[0.0, 0.0, h]; 3]);
+        let weights = [1.0, w, 1.0, 1.0, w, 1.0];
+        crate::geom::NurbsSurface::try_new(
+            1,
+            2,
+            vec![0.0, 0.0, 1.0, 1.0],
+            vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
+            2,
+            3,
+            &points,
+            Some(&weights),
+        )
+        .expect("quarter cone")
+    }
+
+    #[test]
+    fn a_triangle_with_a_corner_on_a_collapsed_side_counts_the_pole_stretch() {
+        // the whole quarter cone as a face bounded by its 3-D edges only
+        // (no p-curves, as in an ACIS export): the generatrix v = 0 up to the
+        // apex, the generatrix v = 1 down from it, the base arc back. The
+        // side u = 1 is the apex, with no edge: in (u, v) the loop runs from
+        // the end of the first generatrix (1, 0) to the start of the second
+        // (1, 1) along the pole line, the only part of the boundary where
+        // `F db` is not 0 (F = 0 on the arc at u = a0, db = 0 on the
+        // generatrices). Without that stretch the area came out ≈ 0
+        let (r, h) = (2.0, 3.0);
+        let s = quarter_cone(r, h);
+        let apex = Vec3::new(0.0, 0.0, h);
+        let (x, y) = (Vec3::new(r, 0.0, 0.0), Vec3::new(0.0, r, 0.0));
+        let line = |a: Vec3, b: Vec3| Curve::Line { origin: a, dir: b - a };
+        let arc = Curve::Circle {
+            frame: Frame::world(),
+            radius: r,
+        };
+        let m = face_model(
+            Surface::BSpline(s),
+            Some(vec![on_edge(0, true), on_edge(1, true), on_edge(2, false)]),
+            Vec::new(),
+            vec![
+                edge(line(x, apex), 0.0, 1.0),
+                edge(line(apex, y), 0.0, 1.0),
+                edge(arc, 0.0, std::f64::consts::FRAC_PI_2),
+            ],
+        );
+        let reg = Region::new(&m, &m.faces[0]).expect("region");
+        let want = std::f64::consts::PI * r * r.hypot(h) / 4.0;
+        let (a, e) = reg.area();
+        assert!((a - want).abs() < 1e-9 * want, "{a} vs {want} ± {e}");
+        assert!(e < 1e-6 * want, "{e}");
+        // the point-in-face test follows the pole line too
+        assert!(reg.contains([0.99, 0.5]) && reg.contains([0.01, 0.99]) && !reg.contains([0.5, 1.01]));
     }
 }

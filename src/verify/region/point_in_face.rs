@@ -119,7 +119,7 @@ impl Region<'_> {
 
     /// Whether the surface collapses at `ab` along `a` (the line of
     /// constant `b` through it is one point: `[true, false]`) or along `b`.
-    fn collapsed(&self, ab: [f64; 2]) -> [bool; 2] {
+    pub(super) fn collapsed(&self, ab: [f64; 2]) -> [bool; 2] {
         let (_, sa, sb) = self.derivs(ab);
         let (na, nb) = (sa.norm(), sb.norm());
         [na <= POLE * nb, nb <= POLE * na]
