@@ -47,7 +47,10 @@ impl PairFar {
             &bb.hi[ib as usize],
             &slab_dir(best),
         );
-        if let Some(d) = popped.filter(|_| !beaten(lb, best)).and_then(|e| self.decayed_bound(ctx, e)) {
+        if let Some(d) = popped
+            .filter(|_| !beaten(lb, best))
+            .and_then(|e| self.decayed_bound(ctx, e))
+        {
             // the bound made at an earlier pose less this pair's own motion
             // since: when still beaten, neither the hulls nor the cells are
             // bounded again (the entry goes back keyed by it, valid now)
@@ -263,7 +266,17 @@ impl PairFar {
             // whose minimum is trimmed away is kept alive by no bound of the
             // whole cells (only such pairs: elsewhere the leaves cost more
             // than the solves they would save)
-            lb = lb.max(Self::kept_bound([&mut self.kept_a, &mut self.kept_b], ctx, ca, cb, ha, hb, &n0, last.as_ref(), best.d));
+            lb = lb.max(Self::kept_bound(
+                [&mut self.kept_a, &mut self.kept_b],
+                ctx,
+                ca,
+                cb,
+                ha,
+                hb,
+                &n0,
+                last.as_ref(),
+                best.d,
+            ));
             if beaten(lb, best) {
                 return lb;
             }
@@ -306,8 +319,16 @@ impl PairFar {
             }
         };
         let (rect_a, rect_b) = (held(a.rect, pt_a.is_some()), held(b.rect, pt_b.is_some()));
-        let xa = if xa[0].is_nan() || pt_a.is_some() { centre(&a.rect) } else { xa };
-        let xb = if xb[0].is_nan() || pt_b.is_some() { centre(&b.rect) } else { xb };
+        let xa = if xa[0].is_nan() || pt_a.is_some() {
+            centre(&a.rect)
+        } else {
+            xa
+        };
+        let xb = if xb[0].is_nan() || pt_b.is_some() {
+            centre(&b.rect)
+        } else {
+            xb
+        };
         let (sa, sb) = (
             SideRef {
                 body: ctx.a,
@@ -377,12 +398,68 @@ impl PairFar {
             );
         }
         let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
+        if !keep && !best.d.is_finite() && !self.seeding {
+            // no answer yet and this pair's minimum is trimmed away: its
+            // kept part's boundary (trim curves, or the edges along them)
+            // against the other cell gives a first answer, so that the rest
+            // of the search has a bound to prune by
+            let away_a = a.trim == CellTrim::Partial && !keeps(ctx.a, a.item, c.x[0], c.x[1]);
+            let away_b = b.trim == CellTrim::Partial && !keeps(ctx.b, b.item, c.x[2], c.x[3]);
+            self.seed_from_boundary(ctx, ca, cb, [away_a, away_b], best);
+        }
         if unimodal {
             // a held point stands for its cell within its spread
             (c.d - pt_a.unwrap_or(0.0) - pt_b.unwrap_or(0.0)).max(lb)
         } else {
             lb
         }
+    }
+
+    /// A first answer for a search that has none yet, from a cell pair
+    /// `(ca, cb)` whose solve ended on a witness trimmed away (`away`: on
+    /// A's side, on B's): the boundary cells of the trimmed side's piece
+    /// ([`boundary_cells`]) are visited against the other cell (then, both
+    /// sides trimmed away and still no answer, against each other), until
+    /// one gives a kept answer. The visits are ordinary cell-pair visits:
+    /// they only solve pairs the search would solve, earlier, so the answer
+    /// is the same minimum; without it a cold search whose nearest pieces
+    /// have their minima in holes (nist_pmi1's plates under rhino_fusee)
+    /// solves every cell of the other body against them with no bound to
+    /// prune by (10,500 idle solves per cold query).
+    fn seed_from_boundary(&mut self, ctx: &Ctx, ca: u32, cb: u32, away: [bool; 2], best: &mut PairCandidate) {
+        let piece = |body: &BodyGeom, c: u32| match body.cells[c as usize].item {
+            Item::Piece(k) => k,
+            _ => u32::MAX,
+        };
+        let (ka, kb) = (piece(ctx.a, ca), piece(ctx.b, cb));
+        self.seeding = true;
+        if away[0] {
+            for x in boundary_cells(ctx.a, ka) {
+                if best.d.is_finite() {
+                    break;
+                }
+                self.visit_cells(ctx, x, cb, best);
+            }
+        }
+        if away[1] {
+            for y in boundary_cells(ctx.b, kb) {
+                if best.d.is_finite() {
+                    break;
+                }
+                self.visit_cells(ctx, ca, y, best);
+            }
+        }
+        if away[0] && away[1] {
+            'pairs: for x in boundary_cells(ctx.a, ka) {
+                for y in boundary_cells(ctx.b, kb) {
+                    if best.d.is_finite() {
+                        break 'pairs;
+                    }
+                    self.visit_cells(ctx, x, y, best);
+                }
+            }
+        }
+        self.seeding = false;
     }
 
     /// The kept-region bound of cell pair `(ca, cb)` ([`KeptLeaves::kept_gap`]):
@@ -447,4 +524,17 @@ impl PairFar {
         }
         f64::NEG_INFINITY
     }
+}
+
+/// The cells of the kept region's boundary of piece `k`: each trim curve's
+/// cell, or the cells of the B-rep edge along it (the exact curve the far
+/// phase takes instead, `ItemBoxes::redundant`). Nothing for `u32::MAX`.
+fn boundary_cells(body: &BodyGeom, k: u32) -> impl Iterator<Item = u32> + '_ {
+    body.trims
+        .iter()
+        .filter(move |t| t.piece == k)
+        .flat_map(|t| match body.edges.get(t.edge as usize) {
+            Some(e) => e.cells.clone(),
+            None => t.cell..t.cell + 1,
+        })
 }

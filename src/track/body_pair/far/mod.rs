@@ -19,8 +19,8 @@ use warm::{Warm, WARM_NONE};
 use super::candidate::PairCandidate;
 use super::dominated::Dominated;
 use super::hulls::CellHulls;
-use super::kept::KeptLeaves;
 use super::items::ItemBoxes;
+use super::kept::KeptLeaves;
 use super::relative::Rel;
 use super::ties::Ties;
 use crate::geom::Vec3;
@@ -134,6 +134,9 @@ pub struct PairFar {
     kept_b: KeptLeaves,
     /// Searches since the last reset.
     searches: u32,
+    /// A first answer is being sought from a trimmed cell's boundary
+    /// ([`PairFar::seed_from_boundary`]): no nested seeding.
+    seeding: bool,
     /// Cell pairs solved in the last search.
     pub solved: u32,
     /// Controller iterations of the last search.
@@ -284,6 +287,7 @@ impl PairFar {
             kept_a: KeptLeaves::new(a),
             kept_b: KeptLeaves::new(b),
             searches: 0,
+            seeding: false,
             solved: 0,
             iterations: 0,
             counts: FarCounts::default(),
