@@ -59,7 +59,7 @@ impl PairFar {
                 lb = d;
             }
         }
-        if !beaten(lb, best) && ctx.ties.some() && ctx.ties.has(ba.item(ia), bb.item(ib)) {
+        if !self.beaten(lb, best) && ctx.ties.some() && ctx.ties.has(ba.item(ia), bb.item(ib)) {
             // its minimum is at least the tracked distance (the box bound,
             // when higher, keeps the entry from being popped again soon)
             let k = ctx.ties.d.max(lb);
@@ -77,7 +77,7 @@ impl PairFar {
             }
             return k;
         }
-        if !beaten(lb, best) {
+        if !self.beaten(lb, best) {
             // along the best pair's direction (a pair tied with it, e.g. a
             // face beside its edge, has that gap: exact between affine items),
             // then along the pair's own last witness direction
@@ -86,12 +86,12 @@ impl PairFar {
             if n != Vec3::zeros() {
                 lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
             }
-            if !beaten(lb, best) && !warm.n[0].is_nan() {
+            if !self.beaten(lb, best) && !warm.n[0].is_nan() {
                 lb = lb.max(ctx.rel.hull_bound(ha, hb, &warm.n));
             }
         }
         let keep = depth <= FRONT_DEPTH;
-        if beaten(lb, best) {
+        if self.beaten(lb, best) {
             if keep {
                 self.push_warm(EntryKind::Items, ia, ib, depth, lb, warm);
             }
@@ -226,7 +226,7 @@ impl PairFar {
         self.counts.cells += 1;
         let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
         let mut lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
-        if beaten(lb, best) {
+        if self.beaten(lb, best) {
             return lb;
         }
         // the gap of the cells' control hulls along the best pair's direction
@@ -250,14 +250,14 @@ impl PairFar {
         let n0 = slab_dir(best);
         if n0 != Vec3::zeros() {
             lb = lb.max(ctx.rel.hull_bound(ha, hb, &n0));
-            if beaten(lb, best) {
+            if self.beaten(lb, best) {
                 return lb;
             }
         }
         let last = self.dirs.get(&(ca, cb)).copied();
         if let Some(DirEntry { n, .. }) = last.filter(|e| !e.n[0].is_nan()) {
             lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
-            if beaten(lb, best) {
+            if self.beaten(lb, best) {
                 return lb;
             }
         }
@@ -277,7 +277,7 @@ impl PairFar {
                 last.as_ref(),
                 best.d,
             ));
-            if beaten(lb, best) {
+            if self.beaten(lb, best) {
                 return lb;
             }
         }
@@ -287,6 +287,12 @@ impl PairFar {
                 // the tracker's basin: its answer is `best`
                 return best.d.max(lb);
             }
+        }
+        if let Some(e) = last.filter(|e| e.at == self.searches) {
+            // solved before in this search (an earlier pass of a cold
+            // search, a seed, or before a restart from the root): its answer
+            // is in `best` already, its bound holds at this pose
+            return e.bound.max(lb);
         }
         self.solved += 1;
         self.counts.cell_solves += 1;
@@ -381,6 +387,13 @@ impl PairFar {
             n = (c.pb - c.pa) / c.d;
             lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
         }
+        let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
+        let bound = if unimodal {
+            // a held point stands for its cell within its spread
+            (c.d - pt_a.unwrap_or(0.0) - pt_b.unwrap_or(0.0)).max(lb)
+        } else {
+            lb
+        };
         if c.x.iter().all(|x| x.is_finite()) {
             let r = &ctx.rel.frame;
             let pb = r.r.tr_mul(&(c.pb - r.t));
@@ -394,10 +407,11 @@ impl PairFar {
                     pb,
                     trimmed,
                     iterations: sol.iterations,
+                    at: self.searches,
+                    bound,
                 },
             );
         }
-        let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
         if !keep && !best.d.is_finite() && !self.seeding {
             // no answer yet and this pair's minimum is trimmed away: its
             // kept part's boundary (trim curves, or the edges along them)
@@ -407,12 +421,7 @@ impl PairFar {
             let away_b = b.trim == CellTrim::Partial && !keeps(ctx.b, b.item, c.x[2], c.x[3]);
             self.seed_from_boundary(ctx, ca, cb, [away_a, away_b], best);
         }
-        if unimodal {
-            // a held point stands for its cell within its spread
-            (c.d - pt_a.unwrap_or(0.0) - pt_b.unwrap_or(0.0)).max(lb)
-        } else {
-            lb
-        }
+        bound
     }
 
     /// A first answer for a search that has none yet, from a cell pair
@@ -433,6 +442,8 @@ impl PairFar {
         };
         let (ka, kb) = (piece(ctx.a, ca), piece(ctx.b, cb));
         self.seeding = true;
+        // the seed is an upper bound, wanted whatever a cold pass's cap
+        let cap = std::mem::replace(&mut self.cap, f64::INFINITY);
         if away[0] {
             for x in boundary_cells(ctx.a, ka) {
                 if best.d.is_finite() {
@@ -459,6 +470,7 @@ impl PairFar {
                 }
             }
         }
+        self.cap = cap;
         self.seeding = false;
     }
 
