@@ -653,3 +653,26 @@ impl PairFar {
         kf.min(kg)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Least;
+
+    /// [`Least`] keeps the least bound lowered into it since its last reset,
+    /// and a clone starts from the same value.
+    #[test]
+    fn least_keeps_the_least_bound() {
+        let l = Least::new();
+        assert_eq!(l.get(), f64::INFINITY);
+        for x in [5.0, 7.5, 2.25, 3.0] {
+            l.lower(x);
+        }
+        assert_eq!(l.get(), 2.25);
+        let c = l.clone();
+        l.reset();
+        assert_eq!(l.get(), f64::INFINITY);
+        assert_eq!(c.get(), 2.25);
+        c.lower(f64::INFINITY);
+        assert_eq!(c.get(), 2.25);
+    }
+}
