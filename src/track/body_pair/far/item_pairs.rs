@@ -47,7 +47,10 @@ impl PairFar {
             &bb.hi[ib as usize],
             &slab_dir(best),
         );
-        if let Some(d) = popped.filter(|_| !beaten(lb, best)).and_then(|e| self.decayed_bound(ctx, e)) {
+        if let Some(d) = popped
+            .filter(|_| !beaten(lb, best))
+            .and_then(|e| self.decayed_bound(ctx, e))
+        {
             // the bound made at an earlier pose less this pair's own motion
             // since: when still beaten, neither the hulls nor the cells are
             // bounded again (the entry goes back keyed by it, valid now)
@@ -56,7 +59,7 @@ impl PairFar {
                 lb = d;
             }
         }
-        if !beaten(lb, best) && ctx.ties.some() && ctx.ties.has(ba.item(ia), bb.item(ib)) {
+        if !self.beaten(lb, best) && ctx.ties.some() && ctx.ties.has(ba.item(ia), bb.item(ib)) {
             // its minimum is at least the tracked distance (the box bound,
             // when higher, keeps the entry from being popped again soon)
             let k = ctx.ties.d.max(lb);
@@ -74,7 +77,7 @@ impl PairFar {
             }
             return k;
         }
-        if !beaten(lb, best) {
+        if !self.beaten(lb, best) {
             // along the best pair's direction (a pair tied with it, e.g. a
             // face beside its edge, has that gap: exact between affine items),
             // then along the pair's own last witness direction
@@ -83,12 +86,12 @@ impl PairFar {
             if n != Vec3::zeros() {
                 lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
             }
-            if !beaten(lb, best) && !warm.n[0].is_nan() {
+            if !self.beaten(lb, best) && !warm.n[0].is_nan() {
                 lb = lb.max(ctx.rel.hull_bound(ha, hb, &warm.n));
             }
         }
         let keep = depth <= FRONT_DEPTH;
-        if beaten(lb, best) {
+        if self.beaten(lb, best) {
             if keep {
                 self.push_warm(EntryKind::Items, ia, ib, depth, lb, warm);
             }
@@ -223,7 +226,7 @@ impl PairFar {
         self.counts.cells += 1;
         let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
         let mut lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
-        if beaten(lb, best) {
+        if self.beaten(lb, best) {
             return lb;
         }
         // the gap of the cells' control hulls along the best pair's direction
@@ -247,14 +250,14 @@ impl PairFar {
         let n0 = slab_dir(best);
         if n0 != Vec3::zeros() {
             lb = lb.max(ctx.rel.hull_bound(ha, hb, &n0));
-            if beaten(lb, best) {
+            if self.beaten(lb, best) {
                 return lb;
             }
         }
         let last = self.dirs.get(&(ca, cb)).copied();
         if let Some(DirEntry { n, .. }) = last.filter(|e| !e.n[0].is_nan()) {
             lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
-            if beaten(lb, best) {
+            if self.beaten(lb, best) {
                 return lb;
             }
         }
@@ -263,8 +266,18 @@ impl PairFar {
             // whose minimum is trimmed away is kept alive by no bound of the
             // whole cells (only such pairs: elsewhere the leaves cost more
             // than the solves they would save)
-            lb = lb.max(Self::kept_bound([&mut self.kept_a, &mut self.kept_b], ctx, ca, cb, ha, hb, &n0, last.as_ref(), best.d));
-            if beaten(lb, best) {
+            lb = lb.max(Self::kept_bound(
+                [&mut self.kept_a, &mut self.kept_b],
+                ctx,
+                ca,
+                cb,
+                ha,
+                hb,
+                &n0,
+                last.as_ref(),
+                best.d,
+            ));
+            if self.beaten(lb, best) {
                 return lb;
             }
         }
@@ -274,6 +287,12 @@ impl PairFar {
                 // the tracker's basin: its answer is `best`
                 return best.d.max(lb);
             }
+        }
+        if let Some(e) = last.filter(|e| e.at == self.searches) {
+            // solved before in this search (an earlier pass of a cold
+            // search, a seed, or before a restart from the root): its answer
+            // is in `best` already, its bound holds at this pose
+            return e.bound.max(lb);
         }
         self.solved += 1;
         self.counts.cell_solves += 1;
@@ -306,8 +325,16 @@ impl PairFar {
             }
         };
         let (rect_a, rect_b) = (held(a.rect, pt_a.is_some()), held(b.rect, pt_b.is_some()));
-        let xa = if xa[0].is_nan() || pt_a.is_some() { centre(&a.rect) } else { xa };
-        let xb = if xb[0].is_nan() || pt_b.is_some() { centre(&b.rect) } else { xb };
+        let xa = if xa[0].is_nan() || pt_a.is_some() {
+            centre(&a.rect)
+        } else {
+            xa
+        };
+        let xb = if xb[0].is_nan() || pt_b.is_some() {
+            centre(&b.rect)
+        } else {
+            xb
+        };
         let (sa, sb) = (
             SideRef {
                 body: ctx.a,
@@ -360,6 +387,13 @@ impl PairFar {
             n = (c.pb - c.pa) / c.d;
             lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
         }
+        let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
+        let bound = if unimodal {
+            // a held point stands for its cell within its spread
+            (c.d - pt_a.unwrap_or(0.0) - pt_b.unwrap_or(0.0)).max(lb)
+        } else {
+            lb
+        };
         if c.x.iter().all(|x| x.is_finite()) {
             let r = &ctx.rel.frame;
             let pb = r.r.tr_mul(&(c.pb - r.t));
@@ -373,16 +407,71 @@ impl PairFar {
                     pb,
                     trimmed,
                     iterations: sol.iterations,
+                    at: self.searches,
+                    bound,
                 },
             );
         }
-        let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
-        if unimodal {
-            // a held point stands for its cell within its spread
-            (c.d - pt_a.unwrap_or(0.0) - pt_b.unwrap_or(0.0)).max(lb)
-        } else {
-            lb
+        if !keep && !best.d.is_finite() && !self.seeding {
+            // no answer yet and this pair's minimum is trimmed away: its
+            // kept part's boundary (trim curves, or the edges along them)
+            // against the other cell gives a first answer, so that the rest
+            // of the search has a bound to prune by
+            let away_a = a.trim == CellTrim::Partial && !keeps(ctx.a, a.item, c.x[0], c.x[1]);
+            let away_b = b.trim == CellTrim::Partial && !keeps(ctx.b, b.item, c.x[2], c.x[3]);
+            self.seed_from_boundary(ctx, ca, cb, [away_a, away_b], best);
         }
+        bound
+    }
+
+    /// A first answer for a search that has none yet, from a cell pair
+    /// `(ca, cb)` whose solve ended on a witness trimmed away (`away`: on
+    /// A's side, on B's): the boundary cells of the trimmed side's piece
+    /// ([`boundary_cells`]) are visited against the other cell (then, both
+    /// sides trimmed away and still no answer, against each other), until
+    /// one gives a kept answer. The visits are ordinary cell-pair visits:
+    /// they only solve pairs the search would solve, earlier, so the answer
+    /// is the same minimum; without it a cold search whose nearest pieces
+    /// have their minima in holes (nist_pmi1's plates under rhino_fusee)
+    /// solves every cell of the other body against them with no bound to
+    /// prune by (10,500 idle solves per cold query).
+    fn seed_from_boundary(&mut self, ctx: &Ctx, ca: u32, cb: u32, away: [bool; 2], best: &mut PairCandidate) {
+        let piece = |body: &BodyGeom, c: u32| match body.cells[c as usize].item {
+            Item::Piece(k) => k,
+            _ => u32::MAX,
+        };
+        let (ka, kb) = (piece(ctx.a, ca), piece(ctx.b, cb));
+        self.seeding = true;
+        // the seed is an upper bound, wanted whatever a cold pass's cap
+        let cap = std::mem::replace(&mut self.cap, f64::INFINITY);
+        if away[0] {
+            for x in boundary_cells(ctx.a, ka) {
+                if best.d.is_finite() {
+                    break;
+                }
+                self.visit_cells(ctx, x, cb, best);
+            }
+        }
+        if away[1] {
+            for y in boundary_cells(ctx.b, kb) {
+                if best.d.is_finite() {
+                    break;
+                }
+                self.visit_cells(ctx, ca, y, best);
+            }
+        }
+        if away[0] && away[1] {
+            'pairs: for x in boundary_cells(ctx.a, ka) {
+                for y in boundary_cells(ctx.b, kb) {
+                    if best.d.is_finite() {
+                        break 'pairs;
+                    }
+                    self.visit_cells(ctx, x, y, best);
+                }
+            }
+        }
+        self.cap = cap;
+        self.seeding = false;
     }
 
     /// The kept-region bound of cell pair `(ca, cb)` ([`KeptLeaves::kept_gap`]):
@@ -447,4 +536,17 @@ impl PairFar {
         }
         f64::NEG_INFINITY
     }
+}
+
+/// The cells of the kept region's boundary of piece `k`: each trim curve's
+/// cell, or the cells of the B-rep edge along it (the exact curve the far
+/// phase takes instead, `ItemBoxes::redundant`). Nothing for `u32::MAX`.
+fn boundary_cells(body: &BodyGeom, k: u32) -> impl Iterator<Item = u32> + '_ {
+    body.trims
+        .iter()
+        .filter(move |t| t.piece == k)
+        .flat_map(|t| match body.edges.get(t.edge as usize) {
+            Some(e) => e.cells.clone(),
+            None => t.cell..t.cell + 1,
+        })
 }
