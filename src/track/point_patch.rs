@@ -411,3 +411,34 @@ impl PointPatchTracker {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local(h: [f64; 3]) -> Local<2> {
+        Local {
+            g: Vector2::zeros(),
+            hess: Matrix2::new(h[0], h[1], h[1], h[2]),
+            metric: Matrix2::new(9.0, 0.0, 0.0, 4.0),
+            b: Vector2::zeros(),
+            dist: 1.0,
+        }
+    }
+
+    #[test]
+    fn a_stationary_point_is_a_saddle_only_with_negative_curvature_on_free_parameters() {
+        // a minimum, and a degenerate one whose curvature is round-off
+        assert!(!saddle(&local([9.0, 0.0, 4.0]), &[false, false]));
+        assert!(!saddle(&local([-1e-15, 0.0, 4.0]), &[false, false]));
+        // negative along u, and along a diagonal only (positive diagonal)
+        assert!(saddle(&local([-0.02, 0.0, 4.0]), &[false, false]));
+        assert!(saddle(&local([1.0, 3.0, 1.0]), &[false, false]));
+        // u saturated on a side: only v's curvature counts
+        assert!(!saddle(&local([-0.02, 0.0, 4.0]), &[true, false]));
+        assert!(saddle(&local([-0.02, 0.0, 4.0]), &[false, true]));
+        assert!(!saddle(&local([-1.0, 0.0, -1.0]), &[true, true]));
+        // a non-finite Hessian proves no minimum
+        assert!(saddle(&local([f64::NAN, 0.0, 4.0]), &[false, false]));
+    }
+}
