@@ -562,7 +562,6 @@ impl FarState {
         let before = best.d;
         let first = solve_cell(body, cfg, c, x0, lb, q, best);
         let (mut x, mut bound, iters, d, sing) = (first.x, first.bound, first.iters, first.d, first.singular);
-        let mut held = first.held;
         let mut piece_min = first.piece_min.then_some(d);
         if self.count_why {
             self.note_why(body, c, key, bound, d, before, best);
@@ -585,13 +584,11 @@ impl FarState {
             bound = bound.max(bc);
             if dc < d {
                 (x, at_singular) = (xc, sc && !apex_certified(body, c, &xc, q));
-                held = again.held;
             }
         }
         // such a witness is never a warm start: the next solve of the cell
-        // starts where the cold query's does; nor is one held on a side of
-        // the cell inside its piece (`warm_start`)
-        self.cell_x[c as usize] = warm_start(at_singular, held, x, centre);
+        // starts where the cold query's does
+        self.cell_x[c as usize] = if at_singular { centre } else { x };
         let k = bound + self.s;
         self.cell_key[c as usize] = k;
         (k, piece_min)
@@ -681,24 +678,6 @@ fn apex_certified(body: &BodyGeom, c: u32, x: &[f64; 2], q: &Vec3) -> bool {
     })
 }
 
-/// The next warm start of a cell whose solve ended at `x`: the centre
-/// (the cold query's start) when `x` is a singular point that is no minimum
-/// (`at_singular`) or is held on a side of the cell's rectangle inside its
-/// piece (`held`: a point where the piece's distance still decreases out of
-/// the cell). From such a side the controller saturates at once and slides
-/// along it, so a minimum inside the cell that the cold query's solve from
-/// the centre reaches stays hidden: iges_ansa9_occ131_2 point 284, where
-/// the surface folds back on itself, a warm start held on the side
-/// `v = 0.75` kept 2.214 mm while the cell's minimum is 2.042 mm.
-#[inline]
-fn warm_start(at_singular: bool, held: bool, x: [f64; 2], centre: [f64; 2]) -> [f64; 2] {
-    if at_singular || held {
-        centre
-    } else {
-        x
-    }
-}
-
 /// No home cell for a piece (`FarState::home`).
 const NO_HOME: u32 = u32::MAX;
 
@@ -774,9 +753,6 @@ pub(crate) struct CellSolve {
     pub piece_min: bool,
     /// The controller met its tolerance at the witness.
     pub converged: bool,
-    /// A piece cell's witness is held on a side of the cell's rectangle
-    /// inside the piece (not a stationary point of the piece's distance).
-    pub held: bool,
 }
 
 /// Whether a cell solve found the minimum of its whole piece: the distance
@@ -879,7 +855,6 @@ pub(crate) fn solve_cell(
         singular,
         piece_min: piece_minimum(unimodal, free),
         converged: conv,
-        held: matches!(cell.item, Item::Piece(_)) && !free,
     }
 }
 
