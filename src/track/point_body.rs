@@ -25,7 +25,9 @@ use super::config::{ControlLaw, Mode, TrackError, TrackerConfig};
 use super::curves::PointCurveTracker;
 use super::batch_order::hilbert_order;
 use super::cold::cold_search_below;
-use super::far::{cell_config, cold_search, solve_edge, solve_piece, solve_trim, trim_point, Candidate, FarState, Skip};
+use super::far::{
+    cell_config, cold_search, solve_edge, solve_piece, solve_trim, trim_point, trim_start, Candidate, FarState, Skip,
+};
 use super::motion::{BodyState, PointState};
 use super::point_patch::PointPatchTracker;
 use super::status::AnswerStatus;
@@ -526,6 +528,7 @@ impl PointBodyTracker {
             None => Candidate::NONE,
         };
         let tracked_item = (best.d.is_finite()).then_some(best.item);
+        let tracked_x = best.x;
         // the tracked item is left to the tracker: whole when it is unimodal
         // for the distance, else the witness's basin
         // what the tracker answered for is left out of the far phase: a whole
@@ -570,6 +573,10 @@ impl PointBodyTracker {
             if previous.is_some() {
                 switches += 1;
             }
+            self.restart_at(&best);
+        } else if best.x != tracked_x {
+            // a closer point of the tracked item (another basin of it, or the
+            // minimum beside a saddle the tracker stopped at): from there
             self.restart_at(&best);
         }
         self.active = Some(best);
@@ -676,7 +683,10 @@ impl PointBodyTracker {
                 }
             }
             Item::Trim(k) => {
-                let (d, point, s, mode, it, converged) = solve_trim(body, &cell_cfg, k, a.x[0], q);
+                // from the far phase's start for the curve (`trim_start`), not
+                // the last witness: the curve is one cell whose minimum the
+                // far phase, skipping it, takes from here
+                let (d, point, s, mode, it, converged) = solve_trim(body, &cell_cfg, k, trim_start(body, k, q), q);
                 *iterations += it;
                 Candidate {
                     d,

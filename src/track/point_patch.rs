@@ -64,6 +64,41 @@ pub fn point_patch_local(sp: &SurfacePoint, q: &Vec3, q_dot: &Vec3) -> Local<2> 
     }
 }
 
+/// How far below zero the distance's curvature on the free parameters must
+/// be, relative to the first fundamental form, for [`saddle`] to call the
+/// witness no minimum (round-off leaves a degenerate minimum's curvature at
+/// about `1e-16`; a saddle of wing128's root side had `−2.2e-2`).
+pub const SADDLE_CURVATURE: f64 = 1e-6;
+
+/// Whether the point–patch witness with local data `loc` and saturated
+/// components `active` is a stationary point that is no minimum: the
+/// Hessian `M` of `½|ΔR|²` restricted to the free parameters has a
+/// direction `δ` with `δᵀMδ < −SADDLE_CURVATURE·δᵀIδ` (`I` the metric), so
+/// the distance decreases along it to second order. The controller's
+/// first-order convergence test (normalised projection error below `tol`)
+/// accepts such a point when the gradient vanishes there exactly, e.g. by
+/// symmetry: on a side of a piece that meets a symmetry plane at a right
+/// angle, the witness of a query in that plane stays on the side as the
+/// query passes the side's focal point, where the side's points turn from
+/// minima to maxima across it and two minima split off into the piece
+/// (a pitchfork; iges_autocad_wing128). Four products and a 2×2 test.
+#[inline]
+pub fn saddle(loc: &Local<2>, active: &[bool; 2]) -> bool {
+    let h = &loc.hess;
+    let g = &loc.metric;
+    // M + ε·I on the free components, tested for positive definiteness
+    let a = |i: usize, j: usize| h[(i, j)] + SADDLE_CURVATURE * g[(i, j)];
+    match active {
+        [false, false] => {
+            let (a11, a12, a22) = (a(0, 0), a(0, 1), a(1, 1));
+            !(a11 > 0.0 && a22 > 0.0 && a11 * a22 - a12 * a12 > 0.0)
+        }
+        [false, true] => !(a(0, 0) > 0.0),
+        [true, false] => !(a(1, 1) > 0.0),
+        [true, true] => false,
+    }
+}
+
 /// Second-order Taylor expansion of a surface point by a parameter step.
 #[inline(always)]
 pub fn taylor(sp: &SurfacePoint, d: &Vector2<f64>) -> SurfacePoint {
@@ -283,7 +318,8 @@ impl PointPatchTracker {
             mode: mode_of(&x, &out.active, &lo),
             iterations: out.iterations,
             evaluations: out.evaluations,
-            converged: out.converged,
+            // a stationary point that is no minimum has not converged
+            converged: out.converged && !saddle(&loc, &out.active),
             left_domain: out.left_domain,
         };
         if !(out.point.iter().all(|c| c.is_finite())
@@ -373,5 +409,36 @@ impl PointPatchTracker {
             converged: true,
             left_domain: false,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local(h: [f64; 3]) -> Local<2> {
+        Local {
+            g: Vector2::zeros(),
+            hess: Matrix2::new(h[0], h[1], h[1], h[2]),
+            metric: Matrix2::new(9.0, 0.0, 0.0, 4.0),
+            b: Vector2::zeros(),
+            dist: 1.0,
+        }
+    }
+
+    #[test]
+    fn a_stationary_point_is_a_saddle_only_with_negative_curvature_on_free_parameters() {
+        // a minimum, and a degenerate one whose curvature is round-off
+        assert!(!saddle(&local([9.0, 0.0, 4.0]), &[false, false]));
+        assert!(!saddle(&local([-1e-15, 0.0, 4.0]), &[false, false]));
+        // negative along u, and along a diagonal only (positive diagonal)
+        assert!(saddle(&local([-0.02, 0.0, 4.0]), &[false, false]));
+        assert!(saddle(&local([1.0, 3.0, 1.0]), &[false, false]));
+        // u saturated on a side: only v's curvature counts
+        assert!(!saddle(&local([-0.02, 0.0, 4.0]), &[true, false]));
+        assert!(saddle(&local([-0.02, 0.0, 4.0]), &[false, true]));
+        assert!(!saddle(&local([-1.0, 0.0, -1.0]), &[true, true]));
+        // a non-finite Hessian proves no minimum
+        assert!(saddle(&local([f64::NAN, 0.0, 4.0]), &[false, false]));
     }
 }

@@ -366,3 +366,76 @@ fn newer_major_scene_version_is_rejected() {
     let err = extrack::scene::SceneFile::from_aligned(aligned).unwrap_err();
     assert!(err.to_string().to_lowercase().contains("version"), "{err}");
 }
+
+/// A loose face: the parabolic trough `z = x²/3` over `[0, 3]²`, a bicubic
+/// Bézier patch with `x = 3u`, `y = 3v`, `z = 3u²`. Its side `u = 0` (the
+/// line `x = z = 0`) has `f_u = (3, 0, 0)`, perpendicular to `q − f` for
+/// every query in the plane `x = 0`.
+fn parabolic_trough() -> TrackScene {
+    use extrack::geom::NurbsSurface;
+    use extrack::import::model::{Body, BodyKind, Face, Model, Shell, SourceFormat, Surface};
+    let z = [0.0, 0.0, 1.0, 3.0];
+    let cw = (0..4)
+        .flat_map(|i| (0..4).map(move |j| [i as f64, j as f64, z[i], 1.0]))
+        .collect();
+    let mut m = Model::new(SourceFormat::Step, "trough");
+    m.faces.push(Face {
+        surface: Surface::BSpline(NurbsSurface::bezier(3, 3, cw).unwrap()),
+        same_sense: true,
+        outer: None,
+        inner: Vec::new(),
+        source: 1,
+    });
+    m.bodies.push(Body {
+        name: "trough".into(),
+        kind: BodyKind::Faces,
+        placement: Pose::identity(),
+        shells: vec![Shell {
+            faces: vec![0],
+            closed: false,
+            void: false,
+            source: 0,
+        }],
+        source: 0,
+    });
+    TrackScene::from_data(&prepare(&m, &PrepareOptions::default()).unwrap()).unwrap()
+}
+
+#[test]
+fn a_tracked_witness_left_at_a_saddle_by_a_pitchfork_is_no_minimum() {
+    // queries (0, 1.5, h) rising above the trough's side u = 0: below the
+    // side's focal height 1.5 (curvature 2/3) its point (0, 1.5, 0) is the
+    // closest, at h; above it that point is a maximum along u (a saddle of
+    // the distance, with a gradient that stays exactly zero) and the minima
+    // are at x = √(3(h − 1.5)), at √(3h − 2.25). A tracker that took the
+    // first-order convergence test for a minimum stayed on the side and left
+    // its cell to itself (iges_autocad_wing128 point 938, 8e-6 mm farther)
+    let scene = parabolic_trough();
+    let mut t = PointBodyTracker::new(&scene, 0, TrackerConfig::default()).unwrap();
+    let target = Target::Body {
+        index: 0,
+        pose: Pose::identity(),
+    };
+    // (steps of 0.025 mm that miss the focal height itself, where the
+    // minimum is degenerate and the distance converges to 4e-8 only)
+    for i in 0..=80 {
+        let h = 0.5125 + 0.025 * i as f64;
+        let q = Vec3::new(0.0, 1.5, h);
+        let exact = if h <= 1.5 { h } else { (3.0 * h - 2.25).sqrt() };
+        let cold = closest_point(&scene, &target, q).unwrap();
+        let r = t
+            .update(&scene, &PointState::at(q), &BodyState::default(), 1e-3)
+            .unwrap();
+        assert!(
+            (cold.distance - exact).abs() <= 1e-9,
+            "h {h}: cold {} exact {exact}",
+            cold.distance
+        );
+        assert!(
+            (r.distance - cold.distance).abs() <= 1e-9 * (1.0 + exact),
+            "h {h}: tracked {} cold {} (exact {exact})",
+            r.distance,
+            cold.distance
+        );
+    }
+}
