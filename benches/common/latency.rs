@@ -32,6 +32,8 @@ pub struct PathStats {
     pub iters_mean: f64,
     /// Max iterations in one update.
     pub iters_max: u32,
+    /// Of the iterations, the far phase's: mean per update.
+    pub far_iters_mean: f64,
     /// Max feature switches in one update.
     pub switches_max: u32,
     /// Cells solved and iterations of the slowest update.
@@ -109,7 +111,7 @@ fn run_path(scene: &TrackScene, body: u32, path: &[PointState]) -> PathStats {
     }
     t.update(scene, &path[0], &still, 0.0).expect("first update");
     let mut times = Vec::with_capacity(path.len());
-    let (mut cells, mut iters) = (0u64, 0u64);
+    let (mut cells, mut iters, mut far_iters) = (0u64, 0u64, 0u64);
     let mut slowest = 0.0;
     for (i, p) in path[1..].iter().enumerate() {
         let t0 = Instant::now();
@@ -119,6 +121,7 @@ fn run_path(scene: &TrackScene, body: u32, path: &[PointState]) -> PathStats {
         times.push(dt);
         cells += u64::from(r.cells_solved);
         iters += u64::from(r.iterations);
+        far_iters += u64::from(t.far_state().iterations);
         st.cells_max = st.cells_max.max(r.cells_solved);
         st.iters_max = st.iters_max.max(r.iterations);
         st.switches_max = st.switches_max.max(r.switches);
@@ -140,6 +143,7 @@ fn run_path(scene: &TrackScene, body: u32, path: &[PointState]) -> PathStats {
     let k = times.len().max(1) as f64;
     st.cells_mean = cells as f64 / k;
     st.iters_mean = iters as f64 / k;
+    st.far_iters_mean = far_iters as f64 / k;
     times.sort_by(f64::total_cmp);
     st.times = times;
     st

@@ -83,6 +83,10 @@ pub struct FarState {
     /// For each piece, the cell whose last solve found the piece's minimum
     /// ([`piece_minimum`]), solved first ([`NO_HOME`] for none).
     home: Vec<u32>,
+    /// Each trim curve's [`trim_samples`], evaluated at its first solve
+    /// (the curve's start is then 17 distances, not 17 evaluations:
+    /// [`FarState::trim_start`]).
+    trim_pts: Vec<Option<TrimSamples>>,
     /// Path length travelled by the query in the body frame.
     s: f64,
     /// Cells solved in the last search.
@@ -339,13 +343,29 @@ pub const TRIM_SAMPLES: usize = 16;
 /// `q` alone makes both solves the same, and the nearest sample lies in
 /// the global minimum's basin unless the samples miss it.
 pub fn trim_start(body: &BodyGeom, k: u32, q: &Vec3) -> f64 {
+    nearest_sample(body, k, &trim_samples(body, k), q)
+}
+
+/// The points of trim curve `k` among which [`trim_start`] picks its
+/// start, at [`TRIM_SAMPLES`] + 1 evenly spaced parameters.
+pub fn trim_samples(body: &BodyGeom, k: u32) -> TrimSamples {
+    let (a, b) = trim_domain(body, k);
+    std::array::from_fn(|i| trim_point(body, k, a + (b - a) * i as f64 / TRIM_SAMPLES as f64).0.p)
+}
+
+/// The sample points of one trim curve ([`trim_samples`]).
+pub type TrimSamples = [Vec3; TRIM_SAMPLES + 1];
+
+/// [`trim_start`] from the curve's sample points `pts` ([`trim_samples`]):
+/// the parameter of the sample nearest to `q` (the first of equals; the
+/// middle of the domain when none is finite).
+fn nearest_sample(body: &BodyGeom, k: u32, pts: &TrimSamples, q: &Vec3) -> f64 {
     let (a, b) = trim_domain(body, k);
     let mut best = (f64::INFINITY, 0.5 * (a + b));
-    for i in 0..=TRIM_SAMPLES {
-        let s = a + (b - a) * i as f64 / TRIM_SAMPLES as f64;
-        let d2 = (trim_point(body, k, s).0.p - q).norm_squared();
+    for (i, p) in pts.iter().enumerate() {
+        let d2 = (p - q).norm_squared();
         if d2 < best.0 {
-            best = (d2, s);
+            best = (d2, a + (b - a) * i as f64 / TRIM_SAMPLES as f64);
         }
     }
     best.1
@@ -376,6 +396,7 @@ impl FarState {
             cell_key: vec![f64::NEG_INFINITY; body.cells.len()],
             cell_x,
             home: vec![NO_HOME; body.pieces.len()],
+            trim_pts: vec![None; body.trims.len()],
             s: 0.0,
             solved: 0,
             iterations: 0,
@@ -419,6 +440,15 @@ impl FarState {
             fresh: solved,
             ..FarWhy::default()
         };
+    }
+
+    /// [`trim_start`] of trim curve `k` for `q`, the same start, from the
+    /// curve's sample points kept since its first use (the geometry does
+    /// not change; [`reset`](Self::reset) keeps them).
+    #[inline]
+    pub fn trim_start(&mut self, body: &BodyGeom, k: u32, q: &Vec3) -> f64 {
+        let pts = self.trim_pts[k as usize].get_or_insert_with(|| trim_samples(body, k));
+        nearest_sample(body, k, pts, q)
     }
 
     /// `(nodes, cells)` of the body this state was sized for.
@@ -560,7 +590,11 @@ impl FarState {
         let r = &body.cells[c as usize].rect;
         let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         let before = best.d;
-        let first = solve_cell(body, cfg, c, x0, lb, q, best);
+        let trim_s = match body.cells[c as usize].item {
+            Item::Trim(t) => self.trim_start(body, t, q),
+            Item::Piece(_) | Item::Edge(_) => f64::NAN,
+        };
+        let first = solve_cell_at(body, cfg, c, x0, trim_s, lb, q, best);
         let (mut x, mut bound, iters, d, sing) = (first.x, first.bound, first.iters, first.d, first.singular);
         let mut piece_min = first.piece_min.then_some(d);
         if self.count_why {
@@ -571,10 +605,15 @@ impl FarState {
         // minimum of the surface: `apex_certified`)
         let mut at_singular = sing && !apex_certified(body, c, &x, q);
         let stalled = !first.converged && matches!(body.cells[c as usize].item, Item::Piece(_));
-        if x0 != centre && (at_singular || stalled || held_on_side(body, c, &x0, &x, bound, d, best)) {
+        if x0 != centre
+            && (at_singular
+                || stalled
+                || held_on_side(body, c, &x0, &x, bound, d, best)
+                || held_inside(body, c, &x0, &x, best))
+        {
             // a warm start that may have kept the cell's minimum hidden:
             // solved again from the centre, the cold query's start
-            let again = solve_cell(body, cfg, c, centre, lb, q, best);
+            let again = solve_cell_at(body, cfg, c, centre, trim_s, lb, q, best);
             let (xc, bc, itc, dc, sc) = (again.x, again.bound, again.iters, again.d, again.singular);
             // a second minimum: the first is no longer known to be the piece's
             piece_min = None;
@@ -707,6 +746,41 @@ fn held_on_side(body: &BodyGeom, c: u32, x0: &[f64; 2], x: &[f64; 2], bound: f64
         && d <= best.d * (1.0 + 1e-9) + 1e-12
 }
 
+/// Whether the warm-started solve of cell `c` (from `x0` to `x`) may have
+/// slid along a side of the cell's rectangle past the cell's minimum, so
+/// that the cell is solved again from its centre (the cold query's start):
+/// the cell belongs to the piece holding the best answer, and the start
+/// and the end lie on the same side of the rectangle, a side inside the
+/// piece that does not face the answer's witness (the answer's parameter is
+/// not beyond it). The answer across such a side is the usual case (the
+/// cell's constrained minimum is the point nearest the answer's basin:
+/// nothing is hidden, and restarting those cells raised iterations per
+/// update by 25 % on nist_144); a start held on a side turned away from
+/// the answer is the case of iges_ansa9_occ131_2 point 284: cell 126's
+/// last witness held on its side v = 0.75 slid along it to 2.214 mm while
+/// the answer on the same piece, at v = 0.5, and the cell's own minimum
+/// (2.042 mm, the cold answer) lay the other way.
+#[inline]
+fn held_inside(body: &BodyGeom, c: u32, x0: &[f64; 2], x: &[f64; 2], best: &Candidate) -> bool {
+    let cell = &body.cells[c as usize];
+    if !matches!(cell.item, Item::Piece(_)) || cell.item != best.item {
+        return false;
+    }
+    held_away(&cell.rect, x0, x, &best.x)
+}
+
+/// Whether `x0` and `x` lie on the same side of the rectangle `r`
+/// (`[u0, u1, v0, v1]`), a side inside the piece's `[0,1]²` (not on its
+/// border) that does not face `w` (`w` is not on the far side of it).
+#[inline]
+fn held_away(r: &[f64; 4], x0: &[f64; 2], x: &[f64; 2], w: &[f64; 2]) -> bool {
+    (0..4).any(|s| {
+        let (i, v) = (s / 2, r[s]);
+        let faces = if s % 2 == 0 { w[i] <= v } else { w[i] >= v };
+        !faces && (SIDE..=1.0 - SIDE).contains(&v) && (x0[i] - v).abs() <= SIDE && (x[i] - v).abs() <= SIDE
+    })
+}
+
 /// The lower bound of cell `c` for `q`: `Err(bound)` when it is not below
 /// `best` (the cell cannot hold a closer point), else `Ok(bound)`. The
 /// axis-aligned box first (cheapest), then the cell's oriented box.
@@ -782,6 +856,22 @@ pub(crate) fn solve_cell(
     q: &Vec3,
     best: &mut Candidate,
 ) -> CellSolve {
+    solve_cell_at(body, cfg, c, x0, f64::NAN, lb, q, best)
+}
+
+/// [`solve_cell`] with a trim curve's start `trim_s` (its [`trim_start`]
+/// for `q`, from [`FarState::trim_start`]; NaN: computed here).
+#[allow(clippy::too_many_arguments)]
+fn solve_cell_at(
+    body: &BodyGeom,
+    cfg: &TrackerConfig,
+    c: u32,
+    x0: [f64; 2],
+    trim_s: f64,
+    lb: f64,
+    q: &Vec3,
+    best: &mut Candidate,
+) -> CellSolve {
     let cell = &body.cells[c as usize];
     let zero = Vec3::zeros();
     let ((d, point, x, mode, iters, conv, normal), singular, free) = match cell.item {
@@ -812,7 +902,8 @@ pub(crate) fn solve_cell(
         }
         Item::Trim(t) => {
             // (a trim curve is one cell: its start depends on `q` only, `trim_start`)
-            let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, trim_start(body, t, q), q);
+            let s0 = if trim_s.is_nan() { trim_start(body, t, q) } else { trim_s };
+            let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, s0, q);
             ((d, point, [s, 0.0], mode, it, conv, zero), false, false)
         }
     };
@@ -868,5 +959,26 @@ pub(crate) fn item_cells(body: &BodyGeom, item: Item) -> std::ops::Range<u32> {
             let c = body.trims[t as usize].cell;
             c..c + 1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::held_away;
+
+    #[test]
+    fn a_start_held_on_an_inner_side_turned_away_from_the_answer_is_re_solved() {
+        // the cell [0.5, 1] × [0.5, 0.75] of a piece
+        let r = [0.5, 1.0, 0.5, 0.75];
+        let (x0, x) = ([0.8, 0.75], [0.95, 0.75]);
+        // the answer at v = 0.5 (below the side v = 0.75): held away from it
+        assert!(held_away(&r, &x0, &x, &[1.0, 0.5]));
+        // the answer beyond the side (v ≥ 0.75): the usual constrained minimum
+        assert!(!held_away(&r, &x0, &x, &[0.9, 0.8]));
+        // start and end on different sides, or the end inside: nothing held
+        assert!(!held_away(&r, &[0.8, 0.5], &x, &[1.0, 0.5]));
+        assert!(!held_away(&r, &x0, &[0.9, 0.7], &[1.0, 0.5]));
+        // a side on the piece's border (u = 1) holds a KKT point of the piece, not a cell artefact
+        assert!(!held_away(&r, &[1.0, 0.6], &[1.0, 0.7], &[0.6, 0.6]));
     }
 }

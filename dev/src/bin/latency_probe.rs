@@ -41,8 +41,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("{}", latency::table_row(&s));
         for (p, st) in latency::PATHS.iter().zip(&s.paths) {
             eprintln!(
-                "  {name} {p}: cells/update mean {:.2} max {}, iters mean {:.1} max {}, switches max {}, slowest update {:.0} µs had cells {} iters {}; coherent=cold {}/{} mismatches, worst {:.1e} mm",
-                st.cells_mean, st.cells_max, st.iters_mean, st.iters_max, st.switches_max,
+                "  {name} {p}: cells/update mean {:.2} max {}, iters mean {:.1} (far {:.1}) max {}, switches max {}, slowest update {:.0} µs had cells {} iters {}; coherent=cold {}/{} mismatches, worst {:.1e} mm",
+                st.cells_mean, st.cells_max, st.iters_mean, st.far_iters_mean, st.iters_max, st.switches_max,
                 st.times.last().copied().unwrap_or(0.0), st.slowest.0, st.slowest.1, st.mismatches, st.checked, st.worst_diff
             );
         }
