@@ -31,7 +31,7 @@
 
 mod brep;
 mod curves;
-mod natural;
+pub(super) mod natural;
 mod pspace;
 mod records;
 mod surfaces;

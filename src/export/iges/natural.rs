@@ -7,11 +7,19 @@
 //! faces their rectangle as an explicit loop of exact edges:
 //! - a clamped B-spline: its four boundary rows of poles as iso-parameter
 //!   edges;
-//! - a sphere, or a surface of revolution whose profile ends on the axis
-//!   (the STEP face bounded by holes and VERTEX_LOOPs at its poles): the
-//!   meridian `u = 0` as a seam edge used twice (`u = 2π` up, `u = 0` down),
-//!   the poles as collapsed edges, which the 508 writes as vertex uses (as
-//!   Open CASCADE writes a sphere's poles).
+//! - a sphere, or a surface of revolution over a whole turn (also an IGES
+//!   120 from 0 to 6.2831853, a `Trimmed` revolution): the meridian `u = 0`
+//!   as a seam edge used twice (`u = 2π` up, `u = 0` down); a profile end on
+//!   the axis (the STEP face bounded by holes and VERTEX_LOOPs at its poles)
+//!   is a pole, a collapsed edge, which the 508 writes as a vertex use (as
+//!   Open CASCADE writes a sphere's poles); an end off the axis is the
+//!   parallel circle through it, a closed edge (the rim of nist_144's cone
+//!   DE135, a 144 bounded by its 16 holes and the surface's own boundary).
+//!
+//! The STEP writer needs the same where the face has a rim: Open CASCADE
+//! reads an ADVANCED_FACE of FACE_BOUNDs only on such a surface as one face
+//! per hole ([`with_rims`]; its poles are left out of the EDGE_LOOP, as
+//! STEP has no collapsed edges).
 //!
 //! The seam is the meridian `u = 0` unless a hole comes near it; then the
 //! meridian in the middle of the widest gap between the holes. A face whose
@@ -23,6 +31,41 @@ use super::curves::shift_curve;
 use crate::geom::{Frame, NurbsCurve, Vec3};
 use crate::import::model::{Coedge, Curve, CurveSegment, Edge, Loop, Model, Surface, Vertex};
 use std::f64::consts::TAU;
+
+/// A copy of `model` where every face of revolution without an outer loop
+/// whose profile has an end off the axis (a rim) gets its natural boundary
+/// as its outer loop, without the collapsed edges of its poles (the STEP
+/// writer's; faces whose ends are both poles, as a STEP sphere with holes,
+/// are read by Open CASCADE as they are); a warning counts the faces changed.
+pub(in crate::export) fn with_rims(model: &Model, warnings: &mut Vec<String>) -> Model {
+    let mut m = model.clone();
+    let mut n = 0;
+    for f in 0..m.faces.len() {
+        if m.faces[f].outer.is_some() {
+            continue;
+        }
+        let rim = Revolved::of(&m.faces[f].surface).is_some_and(|rev| {
+            let (v0, v1) = rev.v;
+            let p = [rev.meridian.eval(v0), rev.meridian.eval(v1)];
+            let scale = 1.0 + (p[0] - rev.origin).norm().max((p[1] - rev.origin).norm());
+            p.iter().any(|&q| rev.off_axis(q) > 1e-9 * scale)
+        });
+        if !(rim && revolved_boundary(&mut m, f)) {
+            continue;
+        }
+        n += 1;
+        let poles: Vec<bool> = (0..m.edges.len()).map(|e| collapsed(&m, e)).collect();
+        if let Some(o) = m.faces[f].outer.as_mut() {
+            o.coedges.retain(|c| !c.edge.is_some_and(|e| poles[e]));
+        }
+    }
+    if n > 0 {
+        warnings.push(format!(
+            "{n} faces of revolution bounded by holes only written with their natural boundary: a meridian as a seam edge and the rim as a parallel circle (Open CASCADE reads FACE_BOUNDs alone there as one face per hole)"
+        ));
+    }
+    m
+}
 
 /// A copy of `model` where every face without an outer loop whose natural
 /// boundary can be written exactly gets it as its outer loop; a warning per
@@ -36,8 +79,7 @@ pub(super) fn with_natural_boundaries(model: &Model, warnings: &mut Vec<String>)
         }
         let (is_bspline, is_revolved) = match &m.faces[f].surface {
             Surface::BSpline(_) => (true, false),
-            Surface::Sphere { .. } | Surface::Revolution { .. } => (false, true),
-            _ => (false, false),
+            s => (false, Revolved::of(s).is_some()),
         };
         if is_bspline && bspline_boundary(&mut m, f, warnings) {
             bspline += 1;
@@ -52,7 +94,7 @@ pub(super) fn with_natural_boundaries(model: &Model, warnings: &mut Vec<String>)
     }
     if revolved > 0 {
         warnings.push(format!(
-            "{revolved} faces of revolution bounded by holes only written with their natural boundary: a meridian as a seam edge and the poles as vertex uses (a 510 face needs an outer loop)"
+            "{revolved} faces of revolution bounded by holes only written with their natural boundary: a meridian as a seam edge, the poles as vertex uses and a rim as a parallel circle (a 510 face needs an outer loop)"
         ));
     }
     m
@@ -161,8 +203,8 @@ fn iso_coedge(e: usize, forward: bool, o: Vec3, d: Vec3, (t0, t1): (f64, f64)) -
 
 /// The axis of a surface of revolution (origin, unit direction), the
 /// meridian `u = 0` as a curve with its range `v0..v1`, and the circles
-/// `v = c` (centre, radius). `None` for other surfaces and unbounded
-/// profiles.
+/// `v = c` (centre, radius). `None` for other surfaces, unbounded
+/// profiles and trims short of a whole turn.
 struct Revolved {
     origin: Vec3,
     axis: Vec3,
@@ -206,14 +248,24 @@ impl Revolved {
                     v: profile.natural_range()?,
                 })
             }
+            // an IGES 120 over a whole turn (0 to 6.2831853): its profile's
+            // trimmed range
+            Surface::Trimmed { basis, u, v } => {
+                if !(u.1 - u.0 >= TAU * (1.0 - 1e-6)) {
+                    return None;
+                }
+                let mut r = Revolved::of(basis)?;
+                r.v = (v.0.max(r.v.0), v.1.min(r.v.1));
+                (r.v.0 < r.v.1).then_some(r)
+            }
             _ => None,
         }
     }
 
     /// The meridian `u = us`, parameterised by `v` as the surface is: the
     /// meridian `u = 0` turned about the axis. `None` when it cannot be
-    /// turned exactly with its parameter (a profile other than a circle or
-    /// a B-spline).
+    /// turned exactly with its parameter (a profile other than a line, a
+    /// polyline, a circle or a B-spline).
     fn meridian_at(&self, us: f64) -> Option<Curve> {
         if us == 0.0 {
             return Some(self.meridian.clone());
@@ -223,6 +275,13 @@ impl Revolved {
             v * c + self.axis.cross(&v) * s + self.axis * (self.axis.dot(&v) * (1.0 - c))
         };
         match &self.meridian {
+            Curve::Line { origin, dir } => Some(Curve::Line {
+                origin: self.origin + turn(origin - self.origin),
+                dir: turn(*dir),
+            }),
+            Curve::Polyline(p) => Some(Curve::Polyline(
+                p.iter().map(|q| self.origin + turn(q - self.origin)).collect(),
+            )),
             Curve::Circle { frame, radius } => Some(Curve::Circle {
                 frame: Frame {
                     origin: self.origin + turn(frame.origin - self.origin),
@@ -268,13 +327,15 @@ impl Revolved {
 
 /// Gives face `f` (a sphere or a surface of revolution without an outer
 /// loop) the outer loop of its natural rectangle `[u_s, u_s + 2π] × [v0, v1]`:
-/// the pole `v0` (collapsed edge), the seam up at `u_s + 2π`, the pole `v1`,
-/// the seam down at `u_s`. The seam meridian `u_s` is `0` when no loop comes
-/// near it, else the middle of the widest gap between the loops' angles
-/// about the axis (the holes' p-curves are moved by whole periods into the
-/// rectangle). False (the face unchanged) when an end of the meridian is off
-/// the axis, a loop comes near the axis or winds about it, or the seam
-/// cannot be turned exactly (a profile other than a B-spline).
+/// the side `v0`, the seam up at `u_s + 2π`, the side `v1`, the seam down at
+/// `u_s`; a side is a pole (collapsed edge) where the meridian's end lies on
+/// the axis, else the parallel circle through that end (parameterised by
+/// `u`, from and to the seam's end). The seam meridian `u_s` is `0` when no
+/// loop comes near it, else the middle of the widest gap between the loops'
+/// angles about the axis (the holes' p-curves are moved by whole periods
+/// into the rectangle). False (the face unchanged) when a loop comes near
+/// the axis or winds about it, or the seam cannot be turned exactly (a
+/// profile other than a line, polyline, circle or B-spline).
 fn revolved_boundary(m: &mut Model, f: usize) -> bool {
     let Some(rev) = Revolved::of(&m.faces[f].surface) else {
         return false;
@@ -282,9 +343,6 @@ fn revolved_boundary(m: &mut Model, f: usize) -> bool {
     let (v0, v1) = rev.v;
     let (south, north) = (rev.meridian.eval(v0), rev.meridian.eval(v1));
     let scale = 1.0 + (south - rev.origin).norm().max((north - rev.origin).norm());
-    if rev.off_axis(south) > 1e-9 * scale || rev.off_axis(north) > 1e-9 * scale {
-        return false;
-    }
     // the meridian u = 0's direction off the axis (its middle is off it)
     let mid = rev.meridian.eval(0.5 * (v0 + v1)) - rev.origin;
     let Some(x0) = (mid - rev.axis * rev.axis.dot(&mid)).try_normalize(1e-12 * scale) else {
@@ -309,7 +367,8 @@ fn revolved_boundary(m: &mut Model, f: usize) -> bool {
             m.vertices.len() - 1
         })
     };
-    let (vs, vn) = (pole(m, south), pole(m, north));
+    let on_axis = |p: Vec3| rev.off_axis(p) <= 1e-9 * scale;
+    let (vs, vn) = (pole(m, seam.eval(v0)), pole(m, seam.eval(v1)));
     let e0 = m.edges.len();
     let edge = |curve: Curve, (t0, t1): (f64, f64), (start, end): (usize, usize)| Edge {
         curve,
@@ -320,14 +379,37 @@ fn revolved_boundary(m: &mut Model, f: usize) -> bool {
         faces: vec![f],
         source: 0,
     };
-    // the poles as edges collapsed to a point (written as vertex uses)
-    let point = |p: Vec3| Curve::Line {
-        origin: p,
-        dir: Vec3::zeros(),
+    // the poles as edges collapsed to a point (written as vertex uses), a
+    // rim as the parallel circle through the end `p` of the meridian u = 0:
+    // its point at t is `p` turned by t about the axis, the surface's (t, v)
+    let side = |p: Vec3| -> (Curve, (f64, f64)) {
+        if on_axis(p) {
+            let c = Curve::Line {
+                origin: p,
+                dir: Vec3::zeros(),
+            };
+            return (c, (0.0, TAU));
+        }
+        let w = p - rev.origin;
+        let centre = rev.origin + rev.axis * rev.axis.dot(&w);
+        let radius = (p - centre).norm();
+        let x = (p - centre) / radius;
+        let c = Curve::Circle {
+            frame: Frame {
+                origin: centre,
+                x,
+                y: rev.axis.cross(&x),
+                z: rev.axis,
+            },
+            radius,
+        };
+        (c, (us, us + TAU))
     };
-    m.edges.push(edge(point(south), (0.0, TAU), (vs, vs)));
+    let (s_curve, s_range) = side(south);
+    let (n_curve, n_range) = side(north);
+    m.edges.push(edge(s_curve, s_range, (vs, vs)));
     m.edges.push(edge(seam, (v0, v1), (vs, vn)));
-    m.edges.push(edge(point(north), (0.0, TAU), (vn, vn)));
+    m.edges.push(edge(n_curve, n_range, (vn, vn)));
     // the holes' p-curves into [u_s, u_s + 2π)
     for l in m.faces[f].inner.iter_mut() {
         for c in l.coedges.iter_mut() {
@@ -343,9 +425,9 @@ fn revolved_boundary(m: &mut Model, f: usize) -> bool {
     // counter-clockwise in (u, v): the face on the left about f_u × f_v
     let mut outer = Loop {
         coedges: vec![
-            iso_coedge(e0, true, Vec3::new(us, v0, 0.0), Vec3::x(), (0.0, TAU)),
+            iso_coedge(e0, true, Vec3::new(us - s_range.0, v0, 0.0), Vec3::x(), s_range),
             iso_coedge(e0 + 1, true, Vec3::new(us + TAU, 0.0, 0.0), Vec3::y(), (v0, v1)),
-            iso_coedge(e0 + 2, false, Vec3::new(us, v1, 0.0), Vec3::x(), (0.0, TAU)),
+            iso_coedge(e0 + 2, false, Vec3::new(us - n_range.0, v1, 0.0), Vec3::x(), n_range),
             iso_coedge(e0 + 1, false, Vec3::new(us, 0.0, 0.0), Vec3::y(), (v0, v1)),
         ],
         source: 0,
@@ -546,6 +628,115 @@ mod tests {
             let p = seam.curve.eval(t);
             assert!((p.norm() - 1.0).abs() < 1e-14 && p.x <= 1e-12);
         }
+    }
+
+    /// The cone of nist_144 DE135 as the IGES reader builds it: the 120
+    /// revolution of the segment (−10, 0, 0)–(0, 0, 10) about z from 0 to
+    /// 6.2831853 (`Trimmed`), rim r = 10 at z = 0, apex at z = 10; one hole
+    /// (a free polyline coedge round u ≈ 1.55, v ≈ 0.5), no outer loop.
+    fn holed_cone() -> Model {
+        let mut m = Model::new(crate::import::model::SourceFormat::Iges, "holed_cone.igs");
+        let basis = Surface::Revolution {
+            profile: Box::new(Curve::Polyline(vec![Vec3::new(-10.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 10.0)])),
+            axis_origin: Vec3::zeros(),
+            axis_dir: Vec3::z(),
+        };
+        let surface = Surface::Trimmed {
+            basis: Box::new(basis),
+            u: (0.0, 6.2831853),
+            v: (0.0, 1.0),
+        };
+        let hole: Vec<Vec3> = [(1.4, 0.4), (1.7, 0.4), (1.7, 0.6), (1.4, 0.6), (1.4, 0.4)]
+            .iter()
+            .map(|&(u, v)| surface.eval(u, v))
+            .collect();
+        m.faces.push(Face {
+            surface,
+            same_sense: false,
+            outer: None,
+            inner: vec![Loop {
+                coedges: vec![Coedge {
+                    edge: None,
+                    forward: false,
+                    pcurve: None,
+                    curve: Some(CurveSegment {
+                        curve: Curve::Polyline(hole),
+                        t0: 0.0,
+                        t1: 4.0,
+                        forward: true,
+                    }),
+                    pcurve_preferred: false,
+                    source: 0,
+                }],
+                source: 0,
+            }],
+            source: 0,
+        });
+        m
+    }
+
+    #[test]
+    fn a_holed_cone_gets_its_rim_its_seam_and_its_apex() {
+        let mut w = Vec::new();
+        let m = with_natural_boundaries(&holed_cone(), &mut w);
+        let outer = m.faces[0].outer.as_ref().expect("outer loop");
+        assert_eq!(outer.coedges.len(), 4);
+        let es: Vec<usize> = outer.coedges.iter().map(|c| c.edge.unwrap()).collect();
+        // the face's normal is the reversed one: the loop runs the other way
+        // round, apex first; the rim is a circle, the apex a collapsed edge
+        let rim = es.iter().copied().find(|&e| matches!(m.edges[e].curve, Curve::Circle { .. }));
+        let rim = rim.expect("a rim circle");
+        assert_eq!(es.iter().filter(|&&e| collapsed(&m, e)).count(), 1);
+        assert!(!collapsed(&m, rim));
+        let s = &m.faces[0].surface;
+        let ed = &m.edges[rim];
+        for k in 0..=16 {
+            // the rim's point at t is the surface's (t, 0)
+            let t = ed.t0 + (ed.t1 - ed.t0) * k as f64 / 16.0;
+            assert!((ed.curve.eval(t) - s.eval(t, 0.0)).norm() < 1e-12, "{t}");
+        }
+        // each p-curve's surface points are the 3-D curve's at both ends
+        for c in &outer.coedges {
+            let pc = c.pcurve.as_ref().unwrap();
+            let ed = &m.edges[c.edge.unwrap()];
+            let (a, b) = if c.forward { (ed.t0, ed.t1) } else { (ed.t1, ed.t0) };
+            let (pa, pb) = if pc.forward { (pc.t0, pc.t1) } else { (pc.t1, pc.t0) };
+            let q = |t: f64| {
+                let uv = pc.curve.eval(t);
+                s.eval(uv.x, uv.y)
+            };
+            assert!((q(pa) - ed.curve.eval(a)).norm() < 1e-12);
+            assert!((q(pb) - ed.curve.eval(b)).norm() < 1e-12);
+        }
+        // consecutive coedges meet (the loop closes in space)
+        let ends: Vec<(Vec3, Vec3)> = outer
+            .coedges
+            .iter()
+            .map(|c| {
+                let ed = &m.edges[c.edge.unwrap()];
+                let (a, b) = (ed.curve.eval(ed.t0), ed.curve.eval(ed.t1));
+                if c.forward {
+                    (a, b)
+                } else {
+                    (b, a)
+                }
+            })
+            .collect();
+        for k in 0..ends.len() {
+            assert!((ends[k].1 - ends[(k + 1) % ends.len()].0).norm() < 1e-12, "{k}");
+        }
+        assert!(w.iter().any(|x| x.contains("rim as a parallel circle")), "{w:?}");
+        // the STEP writer's: the same without the apex's collapsed edge
+        let mut w = Vec::new();
+        let m = with_rims(&holed_cone(), &mut w);
+        let outer = m.faces[0].outer.as_ref().expect("outer loop");
+        assert_eq!(outer.coedges.len(), 3);
+        assert!(outer.coedges.iter().all(|c| !collapsed(&m, c.edge.unwrap())));
+        assert_eq!(w.len(), 1, "{w:?}");
+        // a sphere's holes (both ends poles) are left to the STEP reader
+        let mut w = Vec::new();
+        assert!(with_rims(&holed_sphere(Vec3::y()), &mut w).faces[0].outer.is_none());
+        assert!(w.is_empty());
     }
 
     #[test]

@@ -77,7 +77,10 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
     let model: &Model = if n > 0 { &profiled } else { model };
     // every length in the source unit (declared below), cone v as STEP's height
     let scaled = crate::export::units::to_step_units(model);
-    let model: &Model = &scaled;
+    // faces of revolution bounded by holes only get their rim and seam
+    let mut rim_warnings = Vec::new();
+    let rimmed = crate::export::iges::natural::with_rims(&scaled, &mut rim_warnings);
+    let model: &Model = &rimmed;
     let mut w = W {
         model,
         ents: Vec::new(),
@@ -90,6 +93,7 @@ pub fn write_step(model: &Model, opts: &StepOptions) -> Result<Written, ExportEr
             "{n} surfaces of revolution / extrusion on a non-unit line profile written unit-speed (the profile parameter becomes a length; trims and p-curves scaled with it)"
         ));
     }
+    w.warnings.append(&mut rim_warnings);
     let loose = super::unused_vertex_count(model);
     if loose > 0 {
         w.warnings.push(format!(

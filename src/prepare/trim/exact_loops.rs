@@ -24,6 +24,19 @@ use crate::geom::bez2::{self, H2};
 use crate::import::eval::FaceTrim;
 use crate::import::model::{Curve, CurveSegment, Face, Model};
 
+/// How far the image of a p-curve the file prefers (IGES 142 `PREF = 1`,
+/// 141 preference 2) may lie from its 3-D curve and still bound the face, in
+/// link tolerances (`1e-6` of the face's size): 1 % of the face's size.
+/// IGES 5.3 §4.32 makes the parameter-space curve `S∘B` the preferred
+/// representation there, and Open CASCADE (`read.surfacecurve.mode` 0, its
+/// default) builds the edge from it; the 3-D curve is the secondary, often
+/// fitted, copy (sw2010_impeller: 5.8e-3 mm apart on faces of ~4 mm, where
+/// the default `1e3` refused the p-curve and the pieces followed the 3-D
+/// curve). A preferred p-curve farther than this from its edge is taken for
+/// another curve (another way round a seam or pole) and the 3-D curve is
+/// projected instead.
+pub(super) const PREFERRED_PCURVE_GATE: f64 = 1e4;
+
 /// A face's loops as chains of rational Bézier segments in face parameters
 /// (one chain per loop of [`FaceTrim`], same unwrapping).
 #[derive(Debug, Clone, Default)]
@@ -361,7 +374,7 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                     let c = pcurve_chain(ce.pcurve.as_ref()?)?;
                     let seg = coedge_segment(model, ce)?;
                     path = TrimPath::PCurveInSpace;
-                    fit_chain_3d(c, samples, trim.periods, face, &seg, 1e3 * *on_tol)
+                    fit_chain_3d(c, samples, trim.periods, face, &seg, PREFERRED_PCURVE_GATE * *on_tol)
                 }),
             }
             .or_else(|| {

@@ -248,15 +248,20 @@ mod tests {
     /// face by `dy` mm at its middle (a quadratic Bézier), the other three
     /// edges are the sides. `tol`: the file's tolerance.
     fn bowed_strip(dy: f64, tol: Option<f64>) -> Model {
+        bowed_strip_wide(dy, tol, 1.0)
+    }
+
+    /// [`bowed_strip`] `width` mm wide: `y = width · v`.
+    fn bowed_strip_wide(dy: f64, tol: Option<f64>, width: f64) -> Model {
         use crate::geom::{NurbsCurve, NurbsSurface, Vec3};
         use crate::import::model::{Loop, SourceFormat, Surface};
         let mut m = Model::new(SourceFormat::Iges, "strip");
         m.tolerance = tol;
         let cw = vec![
             [0.0, 0.0, 0.0, 1.0],
-            [0.0, 1.0, 0.0, 1.0],
+            [0.0, width, 0.0, 1.0],
             [100.0, 0.0, 0.0, 1.0],
-            [100.0, 1.0, 0.0, 1.0],
+            [100.0, width, 0.0, 1.0],
         ];
         let surface = Surface::BSpline(NurbsSurface::bezier(1, 1, cw).unwrap());
         let bow = NurbsCurve::bezier(vec![
@@ -271,9 +276,9 @@ mod tests {
         };
         let curves = [
             Curve::BSpline(bow),
-            line([100.0, 0.0], [0.0, 1.0]),
-            line([100.0, 1.0], [-100.0, 0.0]),
-            line([0.0, 1.0], [0.0, -1.0]),
+            line([100.0, 0.0], [0.0, width]),
+            line([100.0, width], [-100.0, 0.0]),
+            line([0.0, width], [0.0, -width]),
         ];
         let pcurves = [
             line([0.0, 0.0], [1.0, 0.0]),
@@ -399,6 +404,32 @@ mod tests {
             assert!(off_sides(&ex) <= 1e-12, "{}", off_sides(&ex));
             let ((u0, v0), (u1, v1)) = ex.extent().unwrap();
             assert!(u0.abs() <= 1e-12 && (u1 - 1.0).abs() <= 1e-12 && v0.abs() <= 1e-12 && (v1 - 1.0).abs() <= 1e-12);
+        }
+    }
+
+    #[test]
+    fn a_preferred_p_curve_bounds_its_coedge_up_to_one_percent_of_the_face() {
+        // a strip 100 × 10 mm; the file prefers the side v = 0's p-curve
+        // (IGES 142 PREF = 1). Its edge bowing 0.5 mm off it (5e-3 of the
+        // face's size, beyond the loop test's 1e-3) no longer makes the side
+        // the projected edge; a bow of 5 mm (5 %) does: that p-curve is
+        // taken for another curve
+        for (dy, by_pcurve) in [(0.5, true), (5.0, false)] {
+            let mut m = bowed_strip_wide(dy, None, 10.0);
+            m.faces[0].outer.as_mut().unwrap().coedges[0].pcurve_preferred = true;
+            let face = &m.faces[0];
+            let ex = exact_loops(&m, face, &FaceTrim::new(&m, face));
+            assert!(ex.by_pcurves.is_empty(), "{dy}");
+            if by_pcurve {
+                assert_eq!(ex.projected, 0, "{dy}");
+                assert_eq!(ex.paths[0][0], crate::prepare::trim::TrimPath::PCurveInSpace);
+                assert!(off_sides(&ex) <= 1e-12, "{dy}: {}", off_sides(&ex));
+            } else {
+                assert_eq!(ex.projected, 1, "{dy}");
+                assert_eq!(ex.paths[0][0], crate::prepare::trim::TrimPath::Projected);
+                // the bow in the strip's parameters (v = y / 10)
+                assert!((off_sides(&ex) - 0.1 * dy).abs() <= 1e-3 * dy, "{dy}: {}", off_sides(&ex));
+            }
         }
     }
 
