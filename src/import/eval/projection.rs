@@ -135,6 +135,19 @@ fn gauss_newton_step(su: Vec3, sv: Vec3, g: [f64; 2]) -> (f64, f64) {
 
 /// Projects `p` onto `s` within the parameter box `bounds` (grid seed of
 /// `grid × grid` samples, then Newton). Analytic surfaces use closed forms.
+///
+/// Three places where Newton from a grid node stops short of the foot are
+/// handled (iges_3dipsos320's swept rectangle tube: fan caps collapsed to
+/// the rectangle's centre, closed round the rectangle, folded onto the
+/// sweep at C0 knots where the cap's parametrization has zero speed):
+/// * the nodes of a side collapsed to one point are one seed, started on
+///   the generator (the derivative off the side) that passes nearest `p`
+///   ([`generator_miss`]), not on the first node's;
+/// * the lines just either side of a B-spline's C0 knot lines (a fold) are
+///   seed lines too, and a Newton that ends within its distance of a fold
+///   goes on from the fold's other side (one side's speed may vanish there);
+/// * in a closed direction (the bounds are the whole period) a Newton that
+///   ends on the seam goes on from the seam's other copy.
 pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), grid: usize) -> SurfaceProjection {
     if let Some((mut u, v)) = s.analytic_params(p) {
         if u.is_nan() {
@@ -150,29 +163,59 @@ pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), 
     }
     let ((u0, u1), (v0, v1)) = bounds;
     let n = grid.max(2);
+    let folds = [fold_lines(s, 0, (u0, u1)), fold_lines(s, 1, (v0, v1))];
+    let lines = |lo: f64, hi: f64, f: &[f64]| -> Vec<f64> {
+        let d = FOLD_SIDE * (hi - lo);
+        (0..=n)
+            .map(|i| lo + (hi - lo) * i as f64 / n as f64)
+            .chain(f.iter().flat_map(|&k| [k - d, k + d]))
+            .collect()
+    };
+    let (us, vs) = (lines(u0, u1, &folds[0]), lines(v0, v1, &folds[1]));
     // keep the best few grid nodes as Newton seeds, one per 3-D point: the
     // nodes of a side collapsed to a point (a pole, a fan's centre) are one
-    // point and would otherwise fill every seed
+    // point and would otherwise fill every seed; of those, the node whose
+    // generator passes nearest `p`
     let mut seeds = [(u0, v0, f64::INFINITY, Vec3::zeros()); 4];
-    for i in 0..=n {
-        let u = u0 + (u1 - u0) * i as f64 / n as f64;
-        for j in 0..=n {
-            let v = v0 + (v1 - v0) * j as f64 / n as f64;
+    let mut miss = [f64::INFINITY; 4];
+    for &u in &us {
+        for &v in &vs {
             let q = s.eval(u, v);
             let d = (q - p).norm_squared();
             let seen = |seed: &(f64, f64, f64, Vec3)| seed.2.is_finite() && (seed.3 - q).norm() <= 1e-12 * (1.0 + q.norm());
-            if d < seeds[3].2 && !seeds.iter().any(seen) {
-                seeds[3] = (u, v, d, q);
-                seeds.sort_by(|a, b| a.2.total_cmp(&b.2));
+            match seeds.iter().position(seen) {
+                Some(k) => {
+                    if let Some(m) = generator_miss(s, p, u, v, bounds) {
+                        if miss[k].is_infinite() {
+                            miss[k] = generator_miss(s, p, seeds[k].0, seeds[k].1, bounds).unwrap_or(f64::INFINITY);
+                        }
+                        if m < miss[k] {
+                            (seeds[k].0, seeds[k].1, miss[k]) = (u, v, m);
+                        }
+                    }
+                }
+                None if d < seeds[3].2 => {
+                    seeds[3] = (u, v, d, q);
+                    miss[3] = f64::INFINITY;
+                    let mut order = [0, 1, 2, 3];
+                    order.sort_by(|&a, &b| seeds[a].2.total_cmp(&seeds[b].2));
+                    let (was, was_miss) = (seeds, miss);
+                    for (k, &i) in order.iter().enumerate() {
+                        seeds[k] = was[i];
+                        miss[k] = was_miss[i];
+                    }
+                }
+                None => {}
             }
         }
     }
+    let closed = closed_directions(s, bounds);
     let mut best: Option<SurfaceProjection> = None;
     for &(u, v, d, _) in &seeds {
         if !d.is_finite() {
             continue;
         }
-        let r = newton_surface(s, p, u, v, bounds);
+        let r = go_on(s, p, newton_surface(s, p, u, v, bounds), bounds, &folds, closed);
         if best.map_or(true, |b| r.distance < b.distance) {
             best = Some(r);
         }
@@ -181,6 +224,119 @@ pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), 
         }
     }
     best.unwrap_or_else(|| newton_surface(s, p, u0, v0, bounds))
+}
+
+/// How far beside a fold (a C0 knot line) [`project_surface`] seeds and
+/// restarts, relative to the parameter range: inside the span on that side,
+/// well above the parameters' rounding.
+const FOLD_SIDE: f64 = 1e-9;
+
+/// The C0 knot lines (multiplicity at least the degree) of a B-spline
+/// surface inside `range` of parameter `k` (0: u, 1: v); none for the other
+/// kinds.
+fn fold_lines(s: &Surface, k: usize, range: (f64, f64)) -> Vec<f64> {
+    let Surface::BSpline(b) = s else {
+        return Vec::new();
+    };
+    let (knots, degree) = if k == 0 { (&b.knots_u, b.degree_u) } else { (&b.knots_v, b.degree_v) };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < knots.len() {
+        let j = i + knots[i..].iter().take_while(|&&x| x == knots[i]).count();
+        if j - i >= degree.max(1) && knots[i] > range.0 && knots[i] < range.1 {
+            out.push(knots[i]);
+        }
+        i = j;
+    }
+    out
+}
+
+/// The directions in which `bounds` spans a whole period of `s` (the seam
+/// lines `u0` and `u1` are one curve).
+fn closed_directions(s: &Surface, bounds: ((f64, f64), (f64, f64))) -> [bool; 2] {
+    let (pu, pv) = s.periods();
+    let whole = |per: Option<f64>, (lo, hi): (f64, f64)| per.is_some_and(|t| ((hi - lo) - t).abs() <= 1e-9 * t);
+    [whole(pu, bounds.0), whole(pv, bounds.1)]
+}
+
+/// At a node on a side collapsed to one point, the distance from `p` to the
+/// generator leaving the point there: the ray along the non-vanishing
+/// derivative into the box (the line, off the box's sides). `None` where
+/// the surface does not collapse.
+fn generator_miss(s: &Surface, p: &Vec3, u: f64, v: f64, bounds: ((f64, f64), (f64, f64))) -> Option<f64> {
+    let e = s.eval_derivs(u, v);
+    let (a, b) = (e.su.norm(), e.sv.norm());
+    let side = |x: f64, (lo, hi): (f64, f64)| {
+        if x <= lo {
+            1.0
+        } else if x >= hi {
+            -1.0
+        } else {
+            0.0
+        }
+    };
+    let (g, sign) = if b <= 1e-7 * a {
+        (e.su, side(u, bounds.0))
+    } else if a <= 1e-7 * b {
+        (e.sv, side(v, bounds.1))
+    } else {
+        return None;
+    };
+    let gn = g.norm();
+    if !(gn > 0.0) {
+        return None;
+    }
+    let w = p - e.p;
+    let t = w.dot(&g) / gn;
+    let t = if sign == 0.0 { t } else { (t * sign).max(0.0) * sign };
+    Some((w - g * (t / gn)).norm())
+}
+
+/// Newton's end `r` carried on past a fold or a seam (see
+/// [`project_surface`]): from the other side of a fold lying within `r`'s
+/// distance of its foot, from the other copy of a seam it ends on; the
+/// nearest result, at most four times.
+fn go_on(
+    s: &Surface,
+    p: &Vec3,
+    mut r: SurfaceProjection,
+    bounds: ((f64, f64), (f64, f64)),
+    folds: &[Vec<f64>; 2],
+    closed: [bool; 2],
+) -> SurfaceProjection {
+    let ranges = [bounds.0, bounds.1];
+    for _ in 0..4 {
+        let mut starts: Vec<(f64, f64)> = Vec::new();
+        for k in 0..2 {
+            let x = if k == 0 { r.u } else { r.v };
+            let at = |y: f64| if k == 0 { (y, r.v) } else { (r.u, y) };
+            let (lo, hi) = ranges[k];
+            if closed[k] && (x <= lo || x >= hi) {
+                starts.push(at(if x <= lo { hi } else { lo }));
+            }
+            // the nearest fold, when it lies within the distance
+            let near = folds[k]
+                .iter()
+                .copied()
+                .min_by(|a, b| (a - x).abs().total_cmp(&(b - x).abs()));
+            if let Some(f) = near {
+                let (fu, fv) = at(f);
+                if (s.eval(fu, fv) - r.point).norm() <= r.distance {
+                    let d = FOLD_SIDE * (hi - lo);
+                    starts.push(at(if x >= f { f - d } else { f + d }));
+                }
+            }
+        }
+        let next = starts
+            .into_iter()
+            .map(|(u, v)| newton_surface(s, p, u, v, bounds))
+            .min_by(|a, b| a.distance.total_cmp(&b.distance));
+        match next {
+            Some(n) if n.distance < r.distance => r = n,
+            _ => break,
+        }
+    }
+    r
 }
 
 /// Parameter of the point of `c` nearest to `p` (closed forms for lines and
@@ -447,6 +603,61 @@ mod tests {
         let r = newton_surface(&s, &p, 0.0, 0.2, ((0.0, 1.0), (0.0, 1.0)));
         assert!((r.distance - 0.3).abs() < 1e-12, "distance {}", r.distance);
         assert!((r.u - 0.01).abs() < 1e-9 && (r.v - 0.5).abs() < 1e-9, "({}, {})", r.u, r.v);
+    }
+
+    /// A planar cap in the proportions of iges_3dipsos320's: a rectangle
+    /// 900 × 36,000 mm (`v` round it, closed: `v = 0` and `v = 1` are its
+    /// corner (−450, 18000)) collapsed to its centre at `u = 0`. Feet
+    /// 0.018 mm from the centre whose generators lie across the seam from
+    /// `v = 0` (the top side, `v` in (0.75, 1)): the centre's grid nodes
+    /// are one point, and Newton from the first of them (`v = 0`) ran
+    /// along that generator into the seam and stopped 3e-4 mm short.
+    #[test]
+    fn projection_beside_a_closed_caps_centre_takes_the_nearest_generator_and_crosses_the_seam() {
+        let c = [0.0, 0.0, 0.0];
+        let (a, b) = ([-450.0, 18000.0, 0.0], [-450.0, -18000.0, 0.0]);
+        let (d, e) = ([450.0, -18000.0, 0.0], [450.0, 18000.0, 0.0]);
+        let pts = [c, c, c, c, c, a, b, d, e, a];
+        let ku = vec![0.0, 0.0, 1.0, 1.0];
+        let kv = vec![0.0, 0.0, 0.25, 0.5, 0.75, 1.0, 1.0];
+        let s = Surface::BSpline(crate::geom::NurbsSurface::try_new(1, 1, ku, kv, 2, 5, &pts, None).unwrap());
+        for &(u, v) in &[(1e-6, 0.9), (1e-6, 0.97), (2e-6, 0.999), (1e-6, 0.02)] {
+            let foot = s.eval(u, v);
+            for h in [0.0, 2.6e-3] {
+                let p = foot + Vec3::new(0.0, 0.0, h);
+                for grid in [48, 256] {
+                    let r = project_surface(&s, &p, ((0.0, 1.0), (0.0, 1.0)), grid);
+                    assert!((r.distance - h).abs() < 1e-9, "({u}, {v}) +{h} grid {grid}: distance {}", r.distance);
+                    assert!((r.point - foot).norm() < 1e-8, "({u}, {v}) +{h}: foot {:?} vs {foot:?}", r.point);
+                }
+            }
+        }
+    }
+
+    /// Two planar sheets meeting at a C0 knot `u = 0.45` (a fold, as
+    /// iges_3dipsos320's caps meet its sweep): the first (`z = 0`, poles
+    /// A, B, B) has zero speed at the fold, the second (`x = 0`) does not.
+    /// Feet on the second sheet just past the fold, where the nearest grid
+    /// nodes lie on the first: Newton from them stops on the fold (its
+    /// gradient in `u` vanishes there) at the distance to the first sheet.
+    #[test]
+    fn projection_beside_a_fold_goes_on_past_it() {
+        let row = |x: f64, z: f64| [[x, 0.0, z], [x, 1.0, z]];
+        let pts: Vec<[f64; 3]> = [row(-1.0, 0.0), row(0.0, 0.0), row(0.0, 0.0), row(0.0, 0.5), row(0.0, 1.0)]
+            .concat();
+        let ku = vec![0.0, 0.0, 0.0, 0.45, 0.45, 1.0, 1.0, 1.0];
+        let kv = vec![0.0, 0.0, 1.0, 1.0];
+        let s = Surface::BSpline(crate::geom::NurbsSurface::try_new(2, 1, ku, kv, 5, 2, &pts, None).unwrap());
+        for &(z, y) in &[(1e-4, 0.365), (1e-3, 0.81), (1e-5, 0.5)] {
+            for h in [0.0, 0.05] {
+                let p = Vec3::new(h, y, z);
+                for grid in [12, 48, 256] {
+                    let r = project_surface(&s, &p, ((0.0, 1.0), (0.0, 1.0)), grid);
+                    assert!((r.distance - h).abs() < 1e-12, "({y}, {z}) +{h} grid {grid}: distance {}", r.distance);
+                    assert!((r.point - Vec3::new(0.0, y, z)).norm() < 1e-12, "({y}, {z}) +{h}: foot {:?}", r.point);
+                }
+            }
+        }
     }
 
     #[test]
