@@ -345,12 +345,12 @@ const CONVERSION_KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ),
     (
         "iges_nist_144_example2.igs",
-        "→ STEP: 32 faces (source 17), 12 distances moved: the holes of the 144 DE135 are wrong on import (point_body_band.rs)",
+        "→ STEP: 17 faces (was 32 before session 25, when the cone DE135, bounded by its 16 holes and the surface's own rim, was written with FACE_BOUNDs only and read as one face per hole; it now gets its rim circle and a seam as FACE_OUTER_BOUND), 5 of 40 distances moved (was 12): points 11, 17, 23, 27, 38 on the 16 revolutions of the 42-vertex polyline profiles (one chord 5.7 mm long among chords of 0.05 mm), where Open CASCADE's BRepExtrema misses the minimum of the converted surface: the source oracle's closest point lies on Open CASCADE's own face of the converted file (3e-15 – 1e-14 mm, classifier IN), 0.026 – 0.39 mm nearer than its answer. Open CASCADE's IGES reader parameterises that profile by arc length, the STEP POLYLINE by vertex index (both exact)",
     ),
-    // writer or reader classes not yet found
+    // Open CASCADE's reading of the source is the approximate one
     (
         "iges_hm_nentity.igs",
-        "→ STEP: 2 of 40 distances moved, 3.1e-7 relative (its 140 offset DE 623 has no exact form; cause not yet confirmed)",
+        "→ STEP: 2 of 40 distances moved (points 21 and 27, 3.1e-7 relative, 3.5e-6 and 5.5e-6 mm nearer), both on the 114 spline surface DE 535, not the 140 offset DE 623: Open CASCADE's IGES reader raises a 114's continuity by knot removal within its tolerance (`read.iges.bspline.continuity` = 1, its default), which moves the surface; read with `read.iges.bspline.continuity` = 0 (the 114 as it is, C0 at its breakpoints, as the importer and the STEP writer keep it) the source gives the conversion's distances to 1e-12 (11.249092901498, 17.666263238049; checked with OCP, session 25)",
     ),
 ];
 

@@ -634,6 +634,7 @@ mod tests {
     /// revolution of the segment (−10, 0, 0)–(0, 0, 10) about z from 0 to
     /// 6.2831853 (`Trimmed`), rim r = 10 at z = 0, apex at z = 10; one hole
     /// (a free polyline coedge round u ≈ 1.55, v ≈ 0.5), no outer loop.
+    #[allow(clippy::approx_constant)] // the file's own 6.2831853, not 2π
     fn holed_cone() -> Model {
         let mut m = Model::new(crate::import::model::SourceFormat::Iges, "holed_cone.igs");
         let basis = Surface::Revolution {
