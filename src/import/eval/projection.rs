@@ -144,8 +144,10 @@ fn gauss_newton_step(su: Vec3, sv: Vec3, g: [f64; 2]) -> (f64, f64) {
 ///   the generator (the derivative off the side) that passes nearest `p`
 ///   ([`generator_miss`]), not on the first node's;
 /// * the lines just either side of a B-spline's C0 knot lines (a fold) are
-///   seed lines too, and a Newton that ends within its distance of a fold
-///   goes on from the fold's other side (one side's speed may vanish there);
+///   seed lines too (where there are at most `grid / 4` of them in a
+///   direction: at most 2.25 times the grid's evaluations), and a Newton
+///   that ends within its distance of a fold goes on from the fold's other
+///   side (one side's speed may vanish there);
 /// * in a closed direction (the bounds are the whole period) a Newton that
 ///   ends on the seam goes on from the seam's other copy.
 pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), grid: usize) -> SurfaceProjection {
@@ -168,7 +170,7 @@ pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), 
         let d = FOLD_SIDE * (hi - lo);
         (0..=n)
             .map(|i| lo + (hi - lo) * i as f64 / n as f64)
-            .chain(f.iter().flat_map(|&k| [k - d, k + d]))
+            .chain(f.iter().filter(|_| f.len() <= n / 4).flat_map(|&k| [k - d, k + d]))
             .collect()
     };
     let (us, vs) = (lines(u0, u1, &folds[0]), lines(v0, v1, &folds[1]));
