@@ -169,7 +169,7 @@ impl Region<'_> {
                 skip.push(off);
                 // (along one traced curve, forwards: not the step that
                 // closes a loop of one closed curve from its end to its start)
-                if !off && !(fp[0] || fp[1] || fq[0] || fq[1]) && np.seg == nq.seg && np.x < nq.x {
+                if !(off || fp[0] || fp[1] || fq[0] || fq[1]) && np.seg == nq.seg && np.x < nq.x {
                     let mut mids = Vec::new();
                     self.follow_chord(np.seg, (np.x, p), (nq.x, q), 0, &mut mids);
                     for m in mids {
