@@ -264,7 +264,8 @@ fn closed_directions(s: &Surface, bounds: ((f64, f64), (f64, f64))) -> [bool; 2]
 /// At a node on a side collapsed to one point, the distance from `p` to the
 /// generator leaving the point there: the ray along the non-vanishing
 /// derivative into the box (the line, off the box's sides). `None` where
-/// the surface does not collapse.
+/// the surface does not collapse, and for `p` on the collapsed point itself
+/// (no generator is nearer: the first node's seed stays).
 fn generator_miss(s: &Surface, p: &Vec3, u: f64, v: f64, bounds: ((f64, f64), (f64, f64))) -> Option<f64> {
     let e = s.eval_derivs(u, v);
     let (a, b) = (e.su.norm(), e.sv.norm());
@@ -289,6 +290,10 @@ fn generator_miss(s: &Surface, p: &Vec3, u: f64, v: f64, bounds: ((f64, f64), (f
         return None;
     }
     let w = p - e.p;
+    // at the collapsed point itself every generator is as near
+    if w.norm() <= 1e-12 * (1.0 + p.norm()) {
+        return None;
+    }
     let t = w.dot(&g) / gn;
     let t = if sign == 0.0 { t } else { (t * sign).max(0.0) * sign };
     Some((w - g * (t / gn)).norm())
