@@ -607,7 +607,7 @@ fn check_pieces(
         rep.piece_area += a;
         piece_err += e;
     }
-    let Some(region) = Region::new(model, face) else {
+    let Some(mut region) = Region::new(model, face) else {
         rep.failed |= NOT_CHECKED;
         ctx.note = "the face has no boundary and no bounded natural domain".into();
         return;
@@ -642,6 +642,7 @@ fn check_pieces(
     let linear = linear_tolerance(model.tolerance, size, diag);
     let tol = (linear + region.uncertainty).min(1e-3 * diag).max(linear);
     ctx.tolerance = tol;
+    region.follow_curves_within(tol);
 
     // coverage
     let (area, model_err) = region.area();

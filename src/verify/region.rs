@@ -111,6 +111,10 @@ pub struct Region<'m> {
     /// Boxes of runs of loop segments (built on the first point-in-face
     /// test), so that the tests skip runs no ray or line of theirs can cross.
     index: std::cell::OnceCell<Vec<LoopIndex>>,
+    /// The loops' polygons follow their curves within a quarter of this,
+    /// in 3-D, on the surface ([`Self::follow_curves_within`]; infinite:
+    /// the traced nodes alone).
+    chord_tolerance: f64,
     /// The boundary's nodes indexed for distances (built on the first
     /// distance asked).
     boundary: std::cell::OnceCell<crate::verify::sampled_curves::SampledCurves>,
@@ -320,6 +324,7 @@ impl<'m> Region<'m> {
             breaks: Vec::new(),
             a_lo: 0.0,
             index: std::cell::OnceCell::new(),
+            chord_tolerance: f64::INFINITY,
             boundary: std::cell::OnceCell::new(),
         };
         let loops: Vec<&crate::import::model::Loop> = face.outer.iter().chain(face.inner.iter()).collect();

@@ -144,8 +144,10 @@ fn gauss_newton_step(su: Vec3, sv: Vec3, g: [f64; 2]) -> (f64, f64) {
 ///   the generator (the derivative off the side) that passes nearest `p`
 ///   ([`generator_miss`]), not on the first node's;
 /// * the lines just either side of a B-spline's C0 knot lines (a fold) are
-///   seed lines too, and a Newton that ends within its distance of a fold
-///   goes on from the fold's other side (one side's speed may vanish there);
+///   seed lines too (where there are at most `grid / 4` of them in a
+///   direction: at most 2.25 times the grid's evaluations), and a Newton
+///   that ends within its distance of a fold goes on from the fold's other
+///   side (one side's speed may vanish there);
 /// * in a closed direction (the bounds are the whole period) a Newton that
 ///   ends on the seam goes on from the seam's other copy.
 pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), grid: usize) -> SurfaceProjection {
@@ -168,7 +170,7 @@ pub fn project_surface(s: &Surface, p: &Vec3, bounds: ((f64, f64), (f64, f64)), 
         let d = FOLD_SIDE * (hi - lo);
         (0..=n)
             .map(|i| lo + (hi - lo) * i as f64 / n as f64)
-            .chain(f.iter().flat_map(|&k| [k - d, k + d]))
+            .chain(f.iter().filter(|_| f.len() <= n / 4).flat_map(|&k| [k - d, k + d]))
             .collect()
     };
     let (us, vs) = (lines(u0, u1, &folds[0]), lines(v0, v1, &folds[1]));
@@ -262,7 +264,8 @@ fn closed_directions(s: &Surface, bounds: ((f64, f64), (f64, f64))) -> [bool; 2]
 /// At a node on a side collapsed to one point, the distance from `p` to the
 /// generator leaving the point there: the ray along the non-vanishing
 /// derivative into the box (the line, off the box's sides). `None` where
-/// the surface does not collapse.
+/// the surface does not collapse, and for `p` on the collapsed point itself
+/// (no generator is nearer: the first node's seed stays).
 fn generator_miss(s: &Surface, p: &Vec3, u: f64, v: f64, bounds: ((f64, f64), (f64, f64))) -> Option<f64> {
     let e = s.eval_derivs(u, v);
     let (a, b) = (e.su.norm(), e.sv.norm());
@@ -287,6 +290,10 @@ fn generator_miss(s: &Surface, p: &Vec3, u: f64, v: f64, bounds: ((f64, f64), (f
         return None;
     }
     let w = p - e.p;
+    // at the collapsed point itself every generator is as near
+    if w.norm() <= 1e-12 * (1.0 + p.norm()) {
+        return None;
+    }
     let t = w.dot(&g) / gn;
     let t = if sign == 0.0 { t } else { (t * sign).max(0.0) * sign };
     Some((w - g * (t / gn)).norm())

@@ -65,6 +65,10 @@ pub(super) struct LoopIndex {
 /// it are a quadrature step away, where the ratio is that step's order).
 const POLE: f64 = 1e-7;
 
+/// Most halvings of a chord in [`Region::follow_curves_within`] (a chord
+/// bulging 4¹⁰ times the allowance ends as 1,024 chords).
+const CHORD_SPLITS: u32 = 10;
+
 /// True when some `x + k·per` (`k` any integer; `k = 0` without a period)
 /// may lie in `[lo, hi]` (with a margin for rounding: never false when a
 /// segment of the run could be crossed).
@@ -163,6 +167,16 @@ impl Region<'_> {
             });
             if corners.is_empty() {
                 skip.push(off);
+                // (along one traced curve, forwards: not the step that
+                // closes a loop of one closed curve from its end to its start)
+                if !(off || fp[0] || fp[1] || fq[0] || fq[1]) && np.seg == nq.seg && np.x < nq.x {
+                    let mut mids = Vec::new();
+                    self.follow_chord(np.seg, (np.x, p), (nq.x, q), 0, &mut mids);
+                    for m in mids {
+                        pts.push(m);
+                        skip.push(false);
+                    }
+                }
             } else {
                 // the pole line and the step off it bound the face even
                 // where the jump is half a period or more
@@ -174,6 +188,53 @@ impl Region<'_> {
             }
         }
         Polygon { pts, skip }
+    }
+
+    /// The polygons of the loops (built again) follow the traced curves
+    /// within `tol / 4` in 3-D: a chord between two traced nodes whose
+    /// curve bulges farther from it (measured on the surface at its
+    /// midpoint) is split at the curve's midpoint, at most
+    /// [`CHORD_SPLITS`] times. A point between a chord and its curve was
+    /// on the wrong side of the polygon, and then as far from the boundary
+    /// as the bulge (step_rhino_fusee #290: 0.15 mm inside the face, its
+    /// outer loop's 89 nodes 0.02 apart in `(a, b)` round a curved end);
+    /// within `tol / 4` such a point is within the tolerance of the
+    /// boundary whichever side the polygon puts it.
+    pub fn follow_curves_within(&mut self, tol: f64) {
+        self.chord_tolerance = tol;
+        self.index = std::cell::OnceCell::new();
+    }
+
+    /// The points to put between the traced nodes at unit parameters `x0`
+    /// and `x1` of segment `si` (see [`Self::follow_curves_within`]), in
+    /// order.
+    fn follow_chord(
+        &self,
+        si: usize,
+        (x0, p): (f64, [f64; 2]),
+        (x1, q): (f64, [f64; 2]),
+        depth: u32,
+        out: &mut Vec<[f64; 2]>,
+    ) {
+        let tol = 0.25 * self.chord_tolerance;
+        if depth >= CHORD_SPLITS || !(tol.is_finite() && tol > 0.0) || x0 == x1 {
+            return;
+        }
+        let (seg, param) = &self.segments[si];
+        let xm = 0.5 * (x0 + x1);
+        let (m, ..) = self.trace_at(seg, *param, xm, Some(p));
+        let chord = [0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1])];
+        let at = |ab: [f64; 2]| {
+            let (u, v) = self.to_uv(ab);
+            self.face.surface.eval(u, v)
+        };
+        let bulge = (at(m) - at(chord)).norm();
+        if !(bulge > tol) || !m.iter().all(|x| x.is_finite()) {
+            return;
+        }
+        self.follow_chord(si, (x0, p), (xm, m), depth + 1, out);
+        out.push(m);
+        self.follow_chord(si, (xm, m), (x1, q), depth + 1, out);
     }
 
     /// The polygon, runs and groups of runs of every loop (see [`Run`]).
@@ -491,6 +552,50 @@ mod tests {
             source: 1,
         });
         m
+    }
+
+    #[test]
+    fn a_point_between_a_chord_and_its_curve_is_inside_once_the_polygon_follows_the_curve() {
+        // a disc of radius 10 on the plane z = 0, bounded by a 3-D circle:
+        // between two traced nodes the arc bulges beyond their chord, and a
+        // point in the bulge (inside the disc) lay outside the polygon
+        use super::super::tests::{edge, face_model, on_edge};
+        let circle = Curve::Circle {
+            frame: Frame::world(),
+            radius: 10.0,
+        };
+        let m = face_model(
+            Surface::Plane { frame: Frame::world() },
+            Some(vec![on_edge(0, true)]),
+            Vec::new(),
+            vec![edge(circle, 0.0, TAU)],
+        );
+        let mut r = Region::new(&m, &m.faces[0]).expect("region");
+        let nodes = &r.loops[0].nodes;
+        let n = nodes.len();
+        let gap = |i: usize| {
+            let (p, q) = (nodes[i].p, nodes[(i + 1) % n].p);
+            (p - q).norm()
+        };
+        let i = (0..n).max_by(|&a, &b| gap(a).total_cmp(&gap(b))).expect("nodes");
+        let (p, q) = (nodes[i].p, nodes[(i + 1) % n].p);
+        let mid = (p + q) * 0.5;
+        let sagitta = 10.0 - mid.norm();
+        assert!(sagitta > 1e-4, "the widest chord bulges {sagitta} mm");
+        let dir = mid / mid.norm();
+        let at = |rho: f64| {
+            let x = dir * rho;
+            r.to_ab(x.x, x.y)
+        };
+        let (bulge, beyond, inner, outer) = (at(10.0 - 0.5 * sagitta), at(10.0 + 1e-3), at(9.0), at(11.0));
+        assert!(!r.contains(bulge), "the traced nodes' polygon leaves the bulge out");
+        r.follow_curves_within(1e-5);
+        assert!(
+            r.contains(bulge),
+            "inside the disc, {} mm from its circle",
+            0.5 * sagitta
+        );
+        assert!(!r.contains(beyond) && r.contains(inner) && !r.contains(outer));
     }
 
     #[test]
