@@ -23,6 +23,28 @@ fn scene(path: &std::path::Path) -> TrackScene {
 /// Tracks `updates` random poses about the orbit of `sb` around `sa` and
 /// compares every `every`-th with a cold query; returns the separated poses
 /// checked.
+/// The cold query of body 0 of `sb` at `pose` against body 0 of `sa`: its
+/// penetration flag, and a line when the tracked answer (`signed`,
+/// `penetrating`) differs from it (beyond 1e-9 relative to 1 + d, or in the
+/// flag).
+fn against_cold(
+    sa: &TrackScene,
+    sb: &TrackScene,
+    pose: &Pose,
+    signed: f64,
+    penetrating: bool,
+) -> (bool, Option<String>) {
+    let q = body_distance(sa, 0, &Pose::identity(), sb, 0, pose).unwrap();
+    let e = (q.signed_distance - signed).abs() / (1.0 + q.distance);
+    let differs = (e > 1e-9 || q.penetrating != penetrating).then(|| {
+        format!(
+            "tracked {signed} (pen {penetrating}) vs cold {} (pen {}), relative {e:.2e}",
+            q.signed_distance, q.penetrating
+        )
+    });
+    (q.penetrating, differs)
+}
+
 fn check_random_poses(name: &str, sa: &TrackScene, sb: &TrackScene, updates: usize, every: usize) -> usize {
     let orbit = scenarios::body_orbit(&sa.bodies[0], &sb.bodies[0], 2000, 1e-3);
     let mut seed = 0x2645_u64;
@@ -51,15 +73,9 @@ fn check_random_poses(name: &str, sa: &TrackScene, sb: &TrackScene, updates: usi
         if k % every != 0 {
             continue;
         }
-        let q = body_distance(sa, 0, &Pose::identity(), sb, 0, &pose).unwrap();
-        separated += usize::from(!q.penetrating);
-        let e = (q.signed_distance - r.signed_distance).abs() / (1.0 + q.distance);
-        if e > 1e-9 || q.penetrating != r.penetrating {
-            report.push(format!(
-                "{name} update {k}: tracked {} (pen {}) vs cold {} (pen {}), relative {e:.2e}",
-                r.signed_distance, r.penetrating, q.signed_distance, q.penetrating
-            ));
-        }
+        let (cold_penetrating, differs) = against_cold(sa, sb, &pose, r.signed_distance, r.penetrating);
+        separated += usize::from(!cold_penetrating);
+        report.extend(differs.map(|d| format!("{name} update {k}: {d}")));
     }
     assert!(report.is_empty(), "{}", report.join("\n"));
     separated
@@ -122,14 +138,8 @@ fn pole_trim_curves_are_solved_as_points() {
             report.push(format!("update {k}: {} controller iterations", r.iterations));
         }
         if k % 4 == 0 {
-            let q = body_distance(&sa, 0, &Pose::identity(), &sb, 0, &st.pose).unwrap();
-            let e = (q.signed_distance - r.signed_distance).abs() / (1.0 + q.distance);
-            if e > 1e-9 || q.penetrating != r.penetrating {
-                report.push(format!(
-                    "update {k}: tracked {} vs cold {}",
-                    r.signed_distance, q.signed_distance
-                ));
-            }
+            let (_, differs) = against_cold(&sa, &sb, &st.pose, r.signed_distance, r.penetrating);
+            report.extend(differs.map(|d| format!("update {k}: {d}")));
         }
     }
     assert!(report.is_empty(), "{}", report.join("\n"));
@@ -169,14 +179,8 @@ fn the_front_is_kept_along_a_smooth_orbit() {
             from_root += 1;
         }
         if k % 25 == 0 {
-            let q = body_distance(&sa, 0, &Pose::identity(), &sb, 0, &st.pose).unwrap();
-            let e = (q.signed_distance - r.signed_distance).abs() / (1.0 + q.distance);
-            if e > 1e-9 || q.penetrating != r.penetrating {
-                report.push(format!(
-                    "update {k}: tracked {} vs cold {}",
-                    r.signed_distance, q.signed_distance
-                ));
-            }
+            let (_, differs) = against_cold(&sa, &sb, &st.pose, r.signed_distance, r.penetrating);
+            report.extend(differs.map(|d| format!("update {k}: {d}")));
         }
     }
     assert!(report.is_empty(), "{}", report.join("\n"));

@@ -572,6 +572,24 @@ mod tests {
         m
     }
 
+    /// Each coedge's p-curve, on face 0's surface, starts and ends at its
+    /// 3-D edge's ends (within 1e-12).
+    fn p_curves_end_on_their_edges(m: &Model, outer: &Loop) {
+        let s = &m.faces[0].surface;
+        for c in &outer.coedges {
+            let pc = c.pcurve.as_ref().unwrap();
+            let ed = &m.edges[c.edge.unwrap()];
+            let (a, b) = if c.forward { (ed.t0, ed.t1) } else { (ed.t1, ed.t0) };
+            let (pa, pb) = if pc.forward { (pc.t0, pc.t1) } else { (pc.t1, pc.t0) };
+            let q = |t: f64| {
+                let uv = pc.curve.eval(t);
+                s.eval(uv.x, uv.y)
+            };
+            assert!((q(pa) - ed.curve.eval(a)).norm() < 1e-12);
+            assert!((q(pb) - ed.curve.eval(b)).norm() < 1e-12);
+        }
+    }
+
     #[test]
     fn a_holed_sphere_gets_the_seam_and_its_poles() {
         let mut w = Vec::new();
@@ -594,19 +612,7 @@ mod tests {
             assert!((seam.curve.eval(t).norm() - 1.0).abs() < 1e-15);
         }
         // each p-curve's surface points are the 3-D curve's (the loop closes on the surface)
-        let s = &m.faces[0].surface;
-        for c in &outer.coedges {
-            let pc = c.pcurve.as_ref().unwrap();
-            let ed = &m.edges[c.edge.unwrap()];
-            let (a, b) = if c.forward { (ed.t0, ed.t1) } else { (ed.t1, ed.t0) };
-            let (pa, pb) = if pc.forward { (pc.t0, pc.t1) } else { (pc.t1, pc.t0) };
-            let q = |t: f64| {
-                let uv = pc.curve.eval(t);
-                s.eval(uv.x, uv.y)
-            };
-            assert!((q(pa) - ed.curve.eval(a)).norm() < 1e-12);
-            assert!((q(pb) - ed.curve.eval(b)).norm() < 1e-12);
-        }
+        p_curves_end_on_their_edges(&m, outer);
         assert!(w.iter().any(|x| x.contains("faces of revolution")), "{w:?}");
     }
 
@@ -697,18 +703,7 @@ mod tests {
             assert!((ed.curve.eval(t) - s.eval(t, 0.0)).norm() < 1e-12, "{t}");
         }
         // each p-curve's surface points are the 3-D curve's at both ends
-        for c in &outer.coedges {
-            let pc = c.pcurve.as_ref().unwrap();
-            let ed = &m.edges[c.edge.unwrap()];
-            let (a, b) = if c.forward { (ed.t0, ed.t1) } else { (ed.t1, ed.t0) };
-            let (pa, pb) = if pc.forward { (pc.t0, pc.t1) } else { (pc.t1, pc.t0) };
-            let q = |t: f64| {
-                let uv = pc.curve.eval(t);
-                s.eval(uv.x, uv.y)
-            };
-            assert!((q(pa) - ed.curve.eval(a)).norm() < 1e-12);
-            assert!((q(pb) - ed.curve.eval(b)).norm() < 1e-12);
-        }
+        p_curves_end_on_their_edges(&m, outer);
         // consecutive coedges meet (the loop closes in space)
         let ends: Vec<(Vec3, Vec3)> = outer
             .coedges
