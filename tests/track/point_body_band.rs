@@ -151,7 +151,7 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     (
         "iges_sw2010_impeller.igs",
         1,
-        "point 409 nearer by 0.13 mm: our closest point lies on the surface of the 144 DE 181 (5e-15 mm) but 0.143 mm outside the face as Open CASCADE trims it, and the self-check passes the face. The file prefers the p-curves there (142 DE 179: CRTN 1, by projection; PREF 1, parameter space preferred; BPTR 175, CPTR 177) and our trims follow them exactly (dev probe `trim_paths FILE 181`: all 5 coedges from the p-curves); Open CASCADE's trim presumably follows the 3-D curve 177 (not yet measured: the gap between the 177 and the 175's image). `extrack verify` fails 12 other faces, #7097 … #9021 (boundary 5.7e-3 mm)",
+        "point 409 nearer by 0.13 mm: our closest point lies on the surface of the 144 DE 181 (5e-15 mm) but 0.143 mm outside the face as Open CASCADE trims it, and the self-check passes the face. The file prefers the p-curves there (142 DE 179: CRTN 1, by projection; PREF 1, parameter space preferred; BPTR 175, CPTR 177) and our trims follow them exactly (dev probe `trim_paths FILE 181`: all 5 coedges from the p-curves); Open CASCADE's trim presumably follows the 3-D curve 177 (not yet measured: the gap between the 177 and the 175's image). `extrack verify` passes every face since session 25 (prepare takes a p-curve the file prefers up to 1 % of the face's size from its 3-D curve)",
     ),
     (
         "iges_inventor2011_spring.igs",
