@@ -22,11 +22,6 @@ const CLOSEST_EXCEPTIONS: &[(&str, usize, &str)] = &[
         2,
         "points 161 and 170: Open CASCADE's closest points lie 34 and 202 mm from the file's 128 surfaces as we evaluate them; both are among the points where Open CASCADE misses the minimum (tests/track/point_body_band.rs, OCC_MISSES)",
     ),
-    (
-        "iges_nist_144_example2.igs",
-        11,
-        "points 8 11 18 27 38 47 54 71 78 80 114, all on the 16 untrimmed 120 revolutions DE 11 … 131 (not the 144 DE135, whose holes are read right: Model and pieces 299.7502 mm², Open CASCADE 299.7510), at v 19.7 – 19.9 on the profile's one long chord: each profile is a 42-vertex 106/12 polyline whose chord 19–20 is 5.7 mm long among chords of 0.05 mm. The oracle's points lie on the imported surfaces (Open CASCADE's closest point is the profile point at its arc length turned by −u about the axis, as the importer builds it), but this test's projection (`import::eval::project`, a 40 × 40 grid, then Gauss–Newton from its local minima) seeds the 41 chords with 41 samples and ends 0.37 – 1.46 mm away on a neighbouring chord; a 2001 × 2001 grid on the same surface finds each point within its spacing (0.004 – 0.057 mm). Open: the projection should seed a polyline or B-spline profile per span, as it does a B-spline surface (import/eval/projection.rs)",
-    ),
 ];
 
 #[test]

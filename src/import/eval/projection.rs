@@ -499,26 +499,26 @@ pub fn project(s: &Surface, q: &Vec3, bx: ((f64, f64), (f64, f64)), grid: usize,
     }
     .max(2);
     let (per_u, per_v) = s.periods();
-    let mut samples = Vec::with_capacity((g + 1) * (g + 1));
-    for i in 0..=g {
-        let u = u0 + (u1 - u0) * i as f64 / g as f64;
-        for j in 0..=g {
-            let v = v0 + (v1 - v0) * j as f64 / g as f64;
+    let (us, vs) = (seed_lines(s, 0, (u0, u1), g), seed_lines(s, 1, (v0, v1), g));
+    let (nu, nv) = (us.len(), vs.len());
+    let mut samples = Vec::with_capacity(nu * nv);
+    for &u in &us {
+        for &v in &vs {
             samples.push(((s.eval(u, v) - q).norm_squared(), u, v));
         }
     }
     // Gauss–Newton from the best few local minima of the grid: on folded or
     // self-overlapping patches the best sample can lie on the wrong sheet
-    let at = |i: usize, j: usize| samples[i * (g + 1) + j].0;
+    let at = |i: usize, j: usize| samples[i * nv + j].0;
     let mut firsts: Vec<(f64, f64, f64)> = Vec::new();
-    for i in 0..=g {
-        for j in 0..=g {
+    for i in 0..nu {
+        for j in 0..nv {
             let d = at(i, j);
-            let lower = (i.saturating_sub(1)..=(i + 1).min(g))
-                .flat_map(|a| (j.saturating_sub(1)..=(j + 1).min(g)).map(move |b| (a, b)))
+            let lower = (i.saturating_sub(1)..=(i + 1).min(nu - 1))
+                .flat_map(|a| (j.saturating_sub(1)..=(j + 1).min(nv - 1)).map(move |b| (a, b)))
                 .any(|(a, b)| at(a, b) < d);
             if !lower {
-                firsts.push(samples[i * (g + 1) + j]);
+                firsts.push(samples[i * nv + j]);
             }
         }
     }
@@ -575,6 +575,65 @@ pub fn project(s: &Surface, q: &Vec3, bx: ((f64, f64), (f64, f64)), grid: usize,
         }
     }
     best.unwrap_or_else(|| finish(u0, v0))
+}
+
+/// The seed lines of [`project`] in parameter direction `k` (0 = u, 1 = v)
+/// over `range`: `g + 1` evenly spaced lines and, where `k` runs along the
+/// profile of a swept surface (a revolution's v, an extrusion's u), lines
+/// just either side of each of the profile's corners (a polyline's or
+/// composite's inner vertices, a B-spline's C0 knots) and one in the middle
+/// of each span between them.
+/// Each smooth strip of such a surface then has seeds of its own: Newton
+/// stops at a crease, and a long span between short ones (iges_nist_144's
+/// polyline profiles: one 5.7 mm chord among 0.05 mm chords) can fall
+/// between the even lines.
+fn seed_lines(s: &Surface, k: usize, range: (f64, f64), g: usize) -> Vec<f64> {
+    let (a, b) = range;
+    let mut out: Vec<f64> = (0..=g).map(|i| a + (b - a) * i as f64 / g as f64).collect();
+    let swept = match s {
+        Surface::Trimmed { basis, .. } => &**basis,
+        s => s,
+    };
+    let profile = match swept {
+        Surface::Revolution { profile, .. } if k == 1 => Some(profile),
+        Surface::Extrusion { profile, .. } if k == 0 => Some(profile),
+        _ => None,
+    };
+    let corners: Vec<f64> = match profile.map(|p| &**p) {
+        Some(Curve::Polyline(p)) => (1..p.len().saturating_sub(1)).map(|i| i as f64).collect(),
+        Some(Curve::Composite(c)) => (1..c.len()).map(|i| i as f64).collect(),
+        Some(Curve::BSpline(c)) => {
+            let mut v = Vec::new();
+            let mut i = c.degree + 1;
+            while i < c.cw.len() {
+                let m = c.knots[i..].iter().take_while(|&&x| x == c.knots[i]).count();
+                if m >= c.degree.max(1) {
+                    v.push(c.knots[i]);
+                }
+                i += m;
+            }
+            v
+        }
+        _ => Vec::new(),
+    };
+    if !corners.is_empty() {
+        let (lo, hi) = (a.min(b), a.max(b));
+        let mut breaks = vec![lo];
+        breaks.extend(corners.into_iter().filter(|&t| t > lo && t < hi));
+        breaks.push(hi);
+        // just inside each span's ends (Newton at a corner itself follows
+        // the next span's tangent) and in its middle
+        let eps = 1e-9 * (hi - lo);
+        for w in breaks.windows(2) {
+            out.extend([w[0] + eps, 0.5 * (w[0] + w[1]), w[1] - eps]);
+        }
+        out.sort_by(f64::total_cmp);
+        if a > b {
+            out.reverse();
+        }
+        out.dedup();
+    }
+    out
 }
 
 #[cfg(test)]
@@ -663,6 +722,38 @@ mod tests {
                     assert!((r.distance - h).abs() < 1e-12, "({y}, {z}) +{h} grid {grid}: distance {}", r.distance);
                     assert!((r.point - Vec3::new(0.0, y, z)).norm() < 1e-12, "({y}, {z}) +{h}: foot {:?}", r.point);
                 }
+            }
+        }
+    }
+
+    /// A surface of revolution whose profile is a polyline in the shape of
+    /// iges_nist_144's: an arc of 19 chords of 0.05 mm (radius 3 at
+    /// z = 7), one chord of 5.7 mm down to a second arc (radius 7 at z = 3)
+    /// and a closing chord, turned about a horizontal axis. Feet on the long
+    /// chord's strip: from the even grid (40) Newton stopped at the strip's
+    /// creases 0.2 – 1.5 mm off (and from a seed on a corner itself, along
+    /// the next span); with seed lines just either side of each corner and in
+    /// each span's middle every foot is found.
+    #[test]
+    fn projection_onto_a_swept_polyline_seeds_every_span() {
+        let arc = |r: f64, z: f64, deg: f64| {
+            let a = deg.to_radians();
+            Vec3::new(r * a.cos(), r * a.sin(), z)
+        };
+        let mut pts: Vec<Vec3> = (0..20).map(|k| arc(3.0, 7.0, 213.0 + k as f64)).collect();
+        pts.extend((0..21).map(|k| arc(7.0, 3.0, 232.0 - k as f64)));
+        pts.push(pts[0]);
+        let s = Surface::Revolution {
+            profile: Box::new(Curve::Polyline(pts)),
+            axis_origin: Vec3::new(-6.4278761, 7.6604444, 10.0),
+            axis_dir: Vec3::new(0.6427876114062824, -0.7660444416759421, 0.0),
+        };
+        let bx = ((0.0, TAU), (0.0, 41.0));
+        for u in [0.3, 2.0, 4.1, 5.93] {
+            for v in [19.1, 19.5, 19.74, 19.9, 40.5] {
+                let foot = s.eval(u, v);
+                let r = project(&s, &foot, bx, 40, 1e-15);
+                assert!(r.distance < 1e-9, "({u}, {v}): {} from the surface", r.distance);
             }
         }
     }
