@@ -477,14 +477,19 @@ impl FarState {
             return;
         }
         let cfg = cell_config(cfg);
-        self.visit(body, &cfg, body.root, q, skip, best);
+        let root = &body.nodes[body.root as usize];
+        let lb2 = box_dist2(&root.lo, &root.hi, q);
+        self.visit(body, &cfg, body.root, lb2, q, skip, best);
     }
 
+    /// Visits node `n`, whose box is `lb2` (squared) from `q`: its key.
+    #[allow(clippy::too_many_arguments)]
     fn visit(
         &mut self,
         body: &BodyGeom,
         cfg: &TrackerConfig,
         n: u32,
+        lb2: f64,
         q: &Vec3,
         skip: Option<Skip>,
         best: &mut Candidate,
@@ -494,7 +499,7 @@ impl FarState {
             return key;
         }
         let node = &body.nodes[n as usize];
-        let lb = box_dist2(&node.lo, &node.hi, q).sqrt();
+        let lb = lb2.sqrt();
         if lb >= best.d {
             let k = lb + self.s;
             self.node_key[n as usize] = k;
@@ -504,9 +509,9 @@ impl FarState {
             NodeKind::Interior(l, r) => {
                 let (nl, nr) = (&body.nodes[l as usize], &body.nodes[r as usize]);
                 let (dl, dr) = (box_dist2(&nl.lo, &nl.hi, q), box_dist2(&nr.lo, &nr.hi, q));
-                let (a, b) = if dl <= dr { (l, r) } else { (r, l) };
-                let ka = self.visit(body, cfg, a, q, skip, best);
-                let kb = self.visit(body, cfg, b, q, skip, best);
+                let ((a, da), (b, db)) = if dl <= dr { ((l, dl), (r, dr)) } else { ((r, dr), (l, dl)) };
+                let ka = self.visit(body, cfg, a, da, q, skip, best);
+                let kb = self.visit(body, cfg, b, db, q, skip, best);
                 ka.min(kb)
             }
             NodeKind::Leaf(f, e) => {
