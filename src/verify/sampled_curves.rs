@@ -13,11 +13,15 @@
 //! again for the bulge of the curve between two samples).
 //!
 //! The nearest sample is an upper bound of the distance; a curve's nearest
-//! sample less its reach is a lower bound of its distance. When the upper
-//! bound exceeds the tolerance, the curve of the nearest sample is refined
-//! on the exact curve first (Gauss–Newton from that sample,
-//! [`closest_on_curve`]); then every curve whose lower bound comes nearer
-//! than the best distance found, nearest lower bound first. The samples sit
+//! sample less its reach is a lower bound of its distance, and a sample's
+//! distance less its *local reach* (the longer chord to its neighbours) a
+//! lower bound of the distance to the curve on either side of it. When the
+//! upper bound exceeds the tolerance, the curve of the nearest sample is
+//! refined on the exact curve first (Gauss–Newton from that sample,
+//! [`closest_on_curve`]); then from every sample whose lower bound comes
+//! nearer than the best distance found, nearest lower bound first (not only
+//! from each curve's nearest sample: where a curve's speed varies much, the
+//! steps from its nearest sample end in a local minimum of the distance). The samples sit
 //! in one [`PointTree`]: a point gathers only the samples within the upper
 //! bound plus the largest reach (every curve with a lower bound under the
 //! best distance has one there), instead of scanning every sample, which
@@ -34,8 +38,10 @@ pub struct SampledCurves {
     at: Vec<(usize, f64)>,
     pts: Vec<Vec3>,
     tree: PointTree,
-    /// Per curve id: its reach, mm.
-    reach: Vec<f64>,
+    /// Per sample: the longer of the chords to its neighbours on its curve,
+    /// mm (its *local reach*: the points of the curve between it and its
+    /// neighbours lie within it of the sample).
+    local: Vec<f64>,
     /// The largest reach, mm.
     max_reach: f64,
 }
@@ -44,7 +50,7 @@ pub struct SampledCurves {
 #[derive(Default)]
 pub struct Scratch {
     near: Vec<usize>,
-    /// Per gathered curve: (lower bound, nearest sample).
+    /// Per gathered sample: (lower bound, sample).
     curves: Vec<(f64, usize)>,
 }
 
@@ -53,21 +59,21 @@ impl SampledCurves {
     /// of one curve consecutive and in order along it (curve ids are small
     /// integers: the caller's index of its curves).
     pub fn new(samples: Vec<(Vec3, usize, f64)>) -> Self {
-        let curves = samples.iter().map(|s| s.1 + 1).max().unwrap_or(0);
-        let mut reach = vec![0.0f64; curves];
-        for w in samples.windows(2) {
+        let mut local = vec![0.0f64; samples.len()];
+        for (i, w) in samples.windows(2).enumerate() {
             if w[0].1 == w[1].1 {
-                let r = &mut reach[w[0].1];
-                *r = r.max((w[1].0 - w[0].0).norm());
+                let c = (w[1].0 - w[0].0).norm();
+                local[i] = local[i].max(c);
+                local[i + 1] = local[i + 1].max(c);
             }
         }
-        let max_reach = reach.iter().copied().fold(0.0, f64::max);
+        let max_reach = local.iter().copied().fold(0.0, f64::max);
         let pts: Vec<Vec3> = samples.iter().map(|s| s.0).collect();
         SampledCurves {
             tree: PointTree::new(&pts),
             at: samples.iter().map(|s| (s.1, s.2)).collect(),
             pts,
-            reach,
+            local,
             max_reach,
         }
     }
@@ -100,26 +106,17 @@ impl SampledCurves {
         scratch.near.clear();
         self.tree.within(p, best + self.max_reach, &mut scratch.near);
         budget::charge(scratch.near.len() as u64 / budget::GATHER_PER_UNIT);
-        // (samples of one curve are consecutive indices)
-        scratch.near.sort_unstable();
+        // every gathered sample with its lower bound (its distance less its
+        // local reach), not only each curve's nearest: on a curve whose
+        // speed varies much (a trim arc whose image runs most of its length
+        // in a few hundredths of its parameter) the refinement from the
+        // nearest sample ends in a local minimum of the distance, and the
+        // foot lies beside another sample of the same curve
         scratch.curves.clear();
-        let mut s = 0;
-        while s < scratch.near.len() {
-            let c = self.at[scratch.near[s]].0;
-            let (mut d2, mut at) = (f64::INFINITY, 0);
-            let mut e = s;
-            while e < scratch.near.len() && self.at[scratch.near[e]].0 == c {
-                let i = scratch.near[e];
-                let q = (self.pts[i] - p).norm_squared();
-                if q < d2 {
-                    (d2, at) = (q, i);
-                }
-                e += 1;
+        for &i in &scratch.near {
+            if i != first {
+                scratch.curves.push(((self.pts[i] - p).norm() - self.local[i], i));
             }
-            if c != c0 {
-                scratch.curves.push((d2.sqrt() - self.reach[c], at));
-            }
-            s = e;
         }
         scratch.curves.sort_by(|a, b| a.0.total_cmp(&b.0));
         for &(lb, i) in &scratch.curves {
@@ -137,7 +134,13 @@ impl SampledCurves {
     /// bounds `(upper, lower)` themselves.
     #[cfg(test)]
     pub fn distance_by_scan(&self, p: &Vec3, tol: f64, mut refine: impl FnMut(usize, f64) -> f64) -> (f64, f64, f64) {
-        let mut nearest: Vec<(f64, usize)> = vec![(f64::INFINITY, 0); self.reach.len()];
+        // per curve: its reach (the longest chord between its samples)
+        let n_curves = self.at.iter().map(|a| a.0 + 1).max().unwrap_or(0);
+        let mut reach = vec![0.0f64; n_curves];
+        for (i, &(c, _)) in self.at.iter().enumerate() {
+            reach[c] = reach[c].max(self.local[i]);
+        }
+        let mut nearest: Vec<(f64, usize)> = vec![(f64::INFINITY, 0); n_curves];
         for (i, q) in self.pts.iter().enumerate() {
             let d = (q - p).norm();
             let c = self.at[i].0;
@@ -150,22 +153,27 @@ impl SampledCurves {
             .enumerate()
             .map(|(c, n)| (n.0, c))
             .fold((f64::INFINITY, usize::MAX), |a, b| if b.0 < a.0 { b } else { a });
-        let mut curves: Vec<(f64, usize)> = nearest
+        let curves: Vec<(f64, usize)> = nearest
             .iter()
             .enumerate()
             .filter(|n| n.1 .0.is_finite())
-            .map(|(c, n)| (n.0 - self.reach[c], n.1))
+            .map(|(c, n)| (n.0 - reach[c], n.1))
             .collect();
         let lb = curves.iter().map(|c| c.0).fold(f64::INFINITY, f64::min).max(0.0);
         let mut best = ub;
         if !(best > tol) || c0 == usize::MAX {
             return (best, ub, lb);
         }
-        // (the nearest sample's curve first, as `distance`)
-        best = best.min(refine(c0, self.at[nearest[c0].1].1));
-        curves.retain(|&(_, i)| self.at[i].0 != c0);
-        curves.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for &(l, i) in &curves {
+        // (the nearest sample's curve first, then every other sample by its
+        // lower bound, as `distance`)
+        let first = nearest[c0].1;
+        best = best.min(refine(c0, self.at[first].1));
+        let mut each: Vec<(f64, usize)> = (0..self.pts.len())
+            .filter(|&i| i != first)
+            .map(|i| ((self.pts[i] - p).norm() - self.local[i], i))
+            .collect();
+        each.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for &(l, i) in &each {
             if l >= best || best <= tol {
                 break;
             }
@@ -338,6 +346,57 @@ mod tests {
         let half = |x: f64| circle(0.5 * x);
         let d = closest_on_curve(half, &p, 0.0);
         assert!((d - (p - Vec3::new(1.0, 0.0, 0.0)).norm()).abs() < 1e-12, "{d}");
+    }
+
+    /// One curve sampled at 25 even parameters whose first 24th runs 10 mm
+    /// out along y = 0, its next 24th 0.3 mm up, and the rest slowly back
+    /// along y = 0.3 (as a trim arc whose image runs most of its length in a
+    /// few hundredths of its parameter, iges_ansa9_occ131_2 #53): a point on
+    /// the fast part lies nearest a sample of the slow part, and the steps
+    /// from there end at its local minimum 0.3 mm away. The samples at the
+    /// fast part's ends (5 mm away, local reach 10 mm) may bound a nearer
+    /// point: refined from there, the distance is 0.
+    #[test]
+    fn a_fast_stretch_between_two_samples_is_refined_from_its_ends() {
+        let (l, h, a) = (10.0, 0.3, 1.0 / 24.0);
+        let eval = |x: f64| {
+            if x <= a {
+                (Vec3::new(l * x / a, 0.0, 0.0), Vec3::new(l / a, 0.0, 0.0))
+            } else if x <= 2.0 * a {
+                (Vec3::new(l, h * (x - a) / a, 0.0), Vec3::new(0.0, h / a, 0.0))
+            } else {
+                let t = (x - 2.0 * a) / (1.0 - 2.0 * a);
+                (
+                    Vec3::new(l * (1.0 - t), h, 0.0),
+                    Vec3::new(-l / (1.0 - 2.0 * a), 0.0, 0.0),
+                )
+            }
+        };
+        let samples: Vec<(Vec3, usize, f64)> = (0..=24)
+            .map(|i| {
+                let x = i as f64 / 24.0;
+                (eval(x).0, 0, x)
+            })
+            .collect();
+        let curves = SampledCurves::new(samples);
+        let p = Vec3::new(0.5 * l + 0.1, 0.0, 0.0);
+        // from the nearest sample (on the slow part) alone: 0.3
+        let nearest_x = (0..=24)
+            .map(|i| i as f64 / 24.0)
+            .min_by(|x, y| (eval(*x).0 - p).norm().total_cmp(&(eval(*y).0 - p).norm()))
+            .unwrap();
+        assert!(nearest_x > 2.0 * a);
+        let from_nearest = closest_on_curve(eval, &p, nearest_x);
+        assert!((from_nearest - h).abs() < 1e-12, "{from_nearest}");
+        let refine = |_: usize, x: f64| closest_on_curve(eval, &p, x);
+        let fast = curves.distance(&p, 1e-9, &mut Scratch::default(), refine);
+        assert!(fast < 1e-12, "{fast}");
+        let (scan, _, _) = curves.distance_by_scan(&p, 1e-9, refine);
+        assert!(scan < 1e-12, "{scan}");
+        // a point 0.01 off the fast part: 0.01
+        let q = Vec3::new(0.3 * l, -0.01, 0.0);
+        let d = curves.distance(&q, 1e-9, &mut Scratch::default(), |_, x| closest_on_curve(eval, &q, x));
+        assert!((d - 0.01).abs() < 1e-12, "{d}");
     }
 
     #[test]

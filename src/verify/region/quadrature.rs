@@ -47,7 +47,8 @@ pub(super) fn quadrature_nodes_on(cuts: &[f64]) -> Vec<(f64, f64, f64, f64)> {
 
 /// The distinct knots of `surface` in `u` (`v_dir` false) or `v`: where its
 /// area element may lose smoothness (a B-spline's knots, a revolution's or
-/// an extrusion's profile knots), so that quadratures break there.
+/// an extrusion's profile knots, a polyline profile's vertices), so that
+/// quadratures break there.
 pub(super) fn surface_breaks(surface: &Surface, v_dir: bool) -> Vec<f64> {
     let curve_breaks = |c: &Curve| -> Vec<f64> {
         match c {
@@ -57,6 +58,8 @@ pub(super) fn surface_breaks(surface: &Surface, v_dir: bool) -> Vec<f64> {
                 k
             }
             Curve::Composite(parts) => (0..=parts.len()).map(|k| k as f64).collect(),
+            // (a polyline's vertex k at t = k: its kinks)
+            Curve::Polyline(p) => (0..p.len()).map(|k| k as f64).collect(),
             _ => Vec::new(),
         }
     };
