@@ -22,7 +22,6 @@ use crate::scene::data::{Piece, TrimCurve};
 /// Largest degree handled.
 pub const MAX_DEGREE: usize = 15;
 
-/// Gauss–Legendre nodes and weights on `[0, 1]`, 5 points.
 /// [`Patch::area`] halves its quadrature intervals while its error estimate
 /// exceeds this fraction of the area.
 const AREA_REL_ERR: f64 = 1e-9;
@@ -31,6 +30,7 @@ const AREA_REL_ERR: f64 = 1e-9;
 /// `4^AREA_HALVINGS` times the work of the base rules).
 const AREA_HALVINGS: u32 = 3;
 
+/// Gauss–Legendre nodes and weights on `[0, 1]`, 5 points.
 pub(crate) const G5: [(f64, f64); 5] = [
     (0.046_910_077_030_668, 0.118_463_442_528_095),
     (0.230_765_344_947_158, 0.239_314_335_249_683),

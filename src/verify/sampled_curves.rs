@@ -51,7 +51,7 @@ pub struct SampledCurves {
 pub struct Scratch {
     near: Vec<usize>,
     /// Per gathered sample: (lower bound, sample).
-    curves: Vec<(f64, usize)>,
+    candidates: Vec<(f64, usize)>,
 }
 
 impl SampledCurves {
@@ -112,14 +112,14 @@ impl SampledCurves {
         // in a few hundredths of its parameter) the refinement from the
         // nearest sample ends in a local minimum of the distance, and the
         // foot lies beside another sample of the same curve
-        scratch.curves.clear();
+        scratch.candidates.clear();
         for &i in &scratch.near {
             if i != first {
-                scratch.curves.push(((self.pts[i] - p).norm() - self.local[i], i));
+                scratch.candidates.push(((self.pts[i] - p).norm() - self.local[i], i));
             }
         }
-        scratch.curves.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for &(lb, i) in &scratch.curves {
+        scratch.candidates.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for &(lb, i) in &scratch.candidates {
             if lb >= best || best <= tol || !budget::charge(budget::REFINE_UNITS) {
                 break;
             }
