@@ -21,7 +21,7 @@ pub struct TrackArgs {
     /// Point–body mode: the point's path, CSV with columns `t,x,y,z` (seconds, mm; a header line is allowed).
     #[arg(long, required_unless_present = "motion", conflicts_with_all = ["motion", "bodies", "scene_b"])]
     pub path: Option<PathBuf>,
-    /// Body–body mode: the motion of both bodies, a CSV file of `t, A's position and quaternion, B's` (formats/motion.md) or `builtin:orbit` / `builtin:approach`.
+    /// Body–body mode: the motion of both bodies, a CSV file of `t, A's position and quaternion, B's` (formats/motion.md) or `builtin:orbit` / `builtin:approach` / `builtin:haptic`.
     #[arg(long, requires = "bodies")]
     pub motion: Option<String>,
     /// Body–body mode: body I of SCENE (A) and body J of SCENE or of `--scene-b` (B).
