@@ -368,15 +368,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let (mut cells, mut n) = (0u64, 0u64);
             // INSTR_PROBE_PROFILE: one profile of all updates (no per-update dumps)
             let per_update = std::env::var_os("INSTR_PROBE_PROFILE").is_none();
-            for p in &path[1..] {
-                if per_update {
+            // INSTR_PROBE_ONLY=i,j,…: one profile of those updates only (the
+            // indices of `sum`'s dumps), each one's answer printed
+            let only: Option<Vec<usize>> = std::env::var("INSTR_PROBE_ONLY")
+                .ok()
+                .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect());
+            for (i, p) in path[1..].iter().enumerate() {
+                let measured = only.as_ref().is_none_or(|o| o.contains(&i));
+                if per_update && only.is_none() {
                     client_request(CG_ZERO);
                 }
-                client_request(CG_TOGGLE);
+                if measured {
+                    client_request(CG_TOGGLE);
+                }
                 let r = t.update(&scene, p, &still, H);
-                client_request(CG_TOGGLE);
-                if per_update {
+                if measured {
+                    client_request(CG_TOGGLE);
+                }
+                if per_update && only.is_none() {
                     client_request(CG_DUMP);
+                }
+                if let (Some(_), true, Ok(r)) = (&only, measured, &r) {
+                    println!(
+                        "update {i}: q {:?} d {:.6} {:?} piece {} mode {:?} cells {} switches {} iterations {}",
+                        p.q, r.distance, r.feature, r.piece, r.mode, r.cells_solved, r.switches, r.iterations
+                    );
                 }
                 if let Ok(r) = r {
                     cells += u64::from(r.cells_solved);
