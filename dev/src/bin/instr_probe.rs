@@ -374,7 +374,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .ok()
                 .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect());
             for (i, p) in path[1..].iter().enumerate() {
-                let measured = only.as_ref().is_none_or(|o| o.contains(&i));
+                let measured = only.as_ref().map_or(true, |o| o.contains(&i));
                 if per_update && only.is_none() {
                     client_request(CG_ZERO);
                 }
