@@ -19,7 +19,7 @@ mod poles;
 mod quadrature;
 
 use point_in_face::LoopIndex;
-use quadrature::{quadrature_nodes_on, surface_breaks, G3};
+use quadrature::{quadrature_nodes_on, surface_breaks, surface_creases, G3};
 
 use crate::geom::Vec3;
 use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
@@ -430,7 +430,7 @@ impl<'m> Region<'m> {
             for (seg, param, seam, _, _) in chain {
                 let first = tl.nodes.len();
                 let cuts = r.segment_cuts(&seg, param, 0);
-                let kinked = matches!(seg.curve, Curve::Polyline(_) | Curve::Composite(_));
+                let kinked = quadrature::kinked(&seg.curve);
                 let mut cut = 0;
                 for (s, wg, ws, ws_before) in quadrature_nodes_on(&cuts) {
                     let (ab, p, d, len, off) = r.trace_at(&seg, param, s, prev);

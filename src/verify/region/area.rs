@@ -18,6 +18,24 @@ impl Region<'_> {
         super::surface_breaks(self.surface(), self.swap)
     }
 
+    /// How far a step off `b` must go to leave the crease (of `creases`,
+    /// in `b`) that `b` lies on up to rounding, or `None` when it lies on
+    /// none: an interval end there takes `F` from beside it, on the side of
+    /// its interval.
+    fn crease_gap(&self, b: f64, creases: &[f64]) -> Option<f64> {
+        creases.iter().find_map(|&c| {
+            let eps = 1e-9 * (1.0 + c.abs());
+            let d = match self.period[1] {
+                Some(p) => {
+                    let r = (b - c).rem_euclid(p);
+                    r.min(p - r)
+                }
+                None => (b - c).abs(),
+            };
+            (d <= eps).then_some(eps)
+        })
+    }
+
     /// `J(a, b)`.
     fn jac(&self, a: f64, b: f64) -> f64 {
         let a = match self.period[0] {
@@ -208,6 +226,7 @@ impl Region<'_> {
         let (mut sum_g, mut sum_s) = (0.0, 0.0);
         let mut f_err = 0.0f64;
         let mut seam_b: Vec<f64> = Vec::new();
+        let b_creases = super::surface_creases(self.surface(), !self.swap);
         for (li, l) in self.loops.iter().enumerate() {
             let sign = if l.left { 1.0 } else { -1.0 };
             let n = l.nodes.len();
@@ -246,7 +265,20 @@ impl Region<'_> {
                 if !nd.seam && !inner_node[i] && (nd.db != 0.0 || nd.db_before != 0.0) && (nd.wg > 0.0 || nd.ws > 0.0) {
                     let f = self.f(nd.ab[0], nd.ab[1], &G8);
                     sum_g += sign * f * nd.db * nd.wg;
-                    sum_s += sign * f * ((nd.ws - nd.ws_before) * nd.db + nd.ws_before * nd.db_before);
+                    // an interval end on a crease in b: each interval takes
+                    // F from its own side (F jumps there)
+                    let (f_before, f_after) =
+                        match (nd.wg == 0.0).then(|| self.crease_gap(nd.ab[1], &b_creases)).flatten() {
+                            Some(gap) => {
+                                let side = |s: f64| if s == 0.0 { 0.0 } else { 2.0 * gap * s.signum() };
+                                (
+                                    self.f(nd.ab[0], nd.ab[1] - side(nd.db_before), &G8),
+                                    self.f(nd.ab[0], nd.ab[1] + side(nd.db), &G8),
+                                )
+                            }
+                            None => (f, f),
+                        };
+                    sum_s += sign * (f_after * (nd.ws - nd.ws_before) * nd.db + f_before * nd.ws_before * nd.db_before);
                     if nd.ws > 0.0 && nd.wg > 0.0 {
                         // a midpoint: the error of F
                         let f5 = self.f(nd.ab[0], nd.ab[1], &G5);
