@@ -83,11 +83,11 @@ impl PairFar {
             // then along the pair's own last witness direction
             let (ha, hb) = (ba.hull_of(ia), bb.hull_of(ib));
             let n = slab_dir(best);
-            if n != Vec3::zeros() {
-                lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
-            }
-            if !self.beaten(lb, best) && !warm.n[0].is_nan() {
-                lb = lb.max(ctx.rel.hull_bound(ha, hb, &warm.n));
+            let own = (!warm.n[0].is_nan()).then_some(&warm.n);
+            let [b0, b1] = Self::hull_bounds(ctx, ha, hb, &n, own);
+            lb = lb.max(b0);
+            if !self.beaten(lb, best) {
+                lb = lb.max(b1);
             }
         }
         let keep = depth <= FRONT_DEPTH;
@@ -248,15 +248,11 @@ impl PairFar {
             h => h,
         };
         let n0 = slab_dir(best);
-        if n0 != Vec3::zeros() {
-            lb = lb.max(ctx.rel.hull_bound(ha, hb, &n0));
-            if self.beaten(lb, best) {
-                return lb;
-            }
-        }
         let last = self.dirs.get(&(ca, cb)).copied();
-        if let Some(DirEntry { n, .. }) = last.filter(|e| !e.n[0].is_nan()) {
-            lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+        let own = last.as_ref().map(|e| &e.n).filter(|n| !n[0].is_nan());
+        let [b0, b1] = Self::hull_bounds(ctx, ha, hb, &n0, own);
+        for b in [b0, b1] {
+            lb = lb.max(b);
             if self.beaten(lb, best) {
                 return lb;
             }
@@ -422,6 +418,22 @@ impl PairFar {
             self.seed_from_boundary(ctx, ca, cb, [away_a, away_b], best);
         }
         bound
+    }
+
+    /// The hull bounds of a pair along the best pair's direction `n0` (none
+    /// while it is zero) and along the pair's own last witness direction
+    /// `own`, in one pass over the hulls when there are both
+    /// ([`Rel::hull_bounds2`](crate::track::body_pair::relative::Rel::hull_bounds2));
+    /// `−∞` for a missing one (a bound that changes nothing).
+    #[inline]
+    fn hull_bounds(ctx: &Ctx, ha: &[Vec3], hb: &[Vec3], n0: &Vec3, own: Option<&Vec3>) -> [f64; 2] {
+        let none = f64::NEG_INFINITY;
+        match (*n0 != Vec3::zeros(), own) {
+            (true, Some(n1)) => ctx.rel.hull_bounds2(ha, hb, n0, n1),
+            (true, None) => [ctx.rel.hull_bound(ha, hb, n0), none],
+            (false, Some(n1)) => [none, ctx.rel.hull_bound(ha, hb, n1)],
+            (false, None) => [none, none],
+        }
     }
 
     /// A first answer for a search that has none yet, from a cell pair
