@@ -4,7 +4,7 @@
 
 use super::front::{Entry, EntryKind, FRONT_DEPTH};
 use super::prune::{beaten, improves, proves_minimum, slab_dir};
-use super::warm::{Warm, ITEM_RETRY, WARM_NONE};
+use super::warm::{Warm, ITEM_RETRY, NO_WARM, WARM_NONE};
 use super::{Ctx, DirEntry, PairFar, PairSkip, KEPT_MIN_ITERATIONS};
 use crate::track::body_pair::hulls::CellHulls;
 use crate::track::body_pair::kept::{pair_gap, KeptLeaves};
@@ -23,6 +23,8 @@ impl PairFar {
     /// distance; returns a lower bound of the pair. `popped`: the front
     /// entry it comes from, whose own decayed bound ([`PairFar::decayed_bound`])
     /// is tried after the box bound, before the hull bounds and the cells.
+    /// `slot`: the pair's warm data ([`Warms`](super::warm::Warms),
+    /// [`NO_WARM`]: none), owned by this call (kept with the pair or freed).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn expand_items(
         &mut self,
@@ -30,7 +32,7 @@ impl PairFar {
         ia: u32,
         ib: u32,
         depth: u32,
-        warm: Warm,
+        slot: u32,
         popped: Option<&Entry>,
         best: &mut PairCandidate,
     ) -> f64 {
@@ -38,6 +40,7 @@ impl PairFar {
         let (ba, bb) = (ctx.boxes_a, ctx.boxes_b);
         if ba.redundant[ia as usize] || bb.redundant[ib as usize] {
             // a trim curve along a B-rep edge: the edge (exact) stands for it
+            self.warms.release(slot);
             return f64::INFINITY;
         }
         let mut lb = ctx.rel.box_bound(
@@ -63,6 +66,7 @@ impl PairFar {
             // its minimum is at least the tracked distance (the box bound,
             // when higher, keeps the entry from being popped again soon)
             let k = ctx.ties.d.max(lb);
+            self.warms.release(slot);
             if depth <= FRONT_DEPTH {
                 self.tied.push(Entry {
                     kind: EntryKind::Items,
@@ -72,11 +76,12 @@ impl PairFar {
                     key: k + self.s,
                     lb: k,
                     at: self.searches,
-                    warm: WARM_NONE,
+                    warm: NO_WARM,
                 });
             }
             return k;
         }
+        let warm = self.warms.get(slot);
         if !self.beaten(lb, best) {
             // along the best pair's direction (a pair tied with it, e.g. a
             // face beside its edge, has that gap: exact between affine items),
@@ -93,7 +98,10 @@ impl PairFar {
         let keep = depth <= FRONT_DEPTH;
         if self.beaten(lb, best) {
             if keep {
-                self.push_warm(EntryKind::Items, ia, ib, depth, lb, warm);
+                // kept with its slot as it is (nothing copied)
+                self.push_warm(EntryKind::Items, ia, ib, depth, lb, slot);
+            } else {
+                self.warms.release(slot);
             }
             return lb;
         }
@@ -105,6 +113,7 @@ impl PairFar {
             // tracked by the caller, unimodal: its minimum is `best.d`
             // (items on the two pieces' patches: at least that)
             let k = best.d.max(lb);
+            self.warms.release(slot);
             if keep {
                 self.push(EntryKind::Items, ia, ib, depth, k);
             }
@@ -118,7 +127,10 @@ impl PairFar {
             } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, &warm, best) {
                 let k = k.max(lb);
                 if keep {
-                    self.push_warm(EntryKind::Items, ia, ib, depth, k, w);
+                    let slot = self.warms.put(slot, w);
+                    self.push_warm(EntryKind::Items, ia, ib, depth, k, slot);
+                } else {
+                    self.warms.release(slot);
                 }
                 return k;
             } else {
@@ -140,8 +152,15 @@ impl PairFar {
             }
         }
         let k = bound.max(lb);
-        if keep {
-            self.push_warm(EntryKind::Items, ia, ib, depth, k, Warm { wait, ..WARM_NONE });
+        if keep && wait > 0 {
+            let slot = self.warms.put(slot, Warm { wait, ..WARM_NONE });
+            self.push_warm(EntryKind::Items, ia, ib, depth, k, slot);
+        } else {
+            // no warm data left (`Warm { wait: 0, ..WARM_NONE }` is none)
+            self.warms.release(slot);
+            if keep {
+                self.push(EntryKind::Items, ia, ib, depth, k);
+            }
         }
         k
     }
