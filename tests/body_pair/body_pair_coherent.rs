@@ -175,6 +175,13 @@ fn the_front_is_kept_along_a_smooth_orbit() {
     for (k, st) in orbit.iter().enumerate().take(601) {
         let r = t.update(&sa, &still, &sb, st, if k == 0 { 0.0 } else { 1e-3 }).unwrap();
         let c = t.far_counts();
+        // the front's warm data lives in slots owned by its entries: none leaks
+        assert!(
+            t.warm_slots() <= t.front_len(),
+            "update {k}: {} warm slots for {} front entries",
+            t.warm_slots(),
+            t.front_len()
+        );
         if k > 0 && (c.popped <= 1 || c.restarts > 0) {
             from_root += 1;
         }

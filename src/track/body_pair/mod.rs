@@ -251,6 +251,12 @@ impl BodyPairTracker {
         self.far.front_len()
     }
 
+    /// Warm-data slots of the far phase's front entries in use (at most
+    /// [`BodyPairTracker::front_len`]).
+    pub fn warm_slots(&self) -> usize {
+        self.far.warm_slots()
+    }
+
     /// Work counters of the last update's far-phase search (all zero when
     /// the update made none).
     pub fn far_counts(&self) -> FarCounts {

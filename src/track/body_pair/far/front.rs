@@ -2,8 +2,6 @@
 //! where the last search stopped, a min-heap of entries keyed by their
 //! lower bound plus the accumulated relative motion.
 
-use super::warm::Warm;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum EntryKind {
     Nodes,
@@ -28,8 +26,9 @@ pub(super) struct Entry {
     pub(super) lb: f64,
     /// The search whose relative pose `lb` holds at ([`NO_POSE`]: none).
     pub(super) at: u32,
-    /// An item pair's warm data (witness, direction, retry count).
-    pub(super) warm: Warm,
+    /// An item pair's warm data (witness, direction, retry count): its slot
+    /// in [`Warms`](super::warm::Warms), [`NO_WARM`](super::warm::NO_WARM) for none.
+    pub(super) warm: u32,
 }
 
 /// The front's order: a min-heap on the key, so an update visits only the

@@ -4,7 +4,7 @@
 
 use super::front::{Entry, EntryKind, FRONT_DEPTH};
 use super::prune::{beaten, improves, proves_minimum, slab_dir};
-use super::warm::{Warm, ITEM_RETRY, WARM_NONE};
+use super::warm::{Warm, ITEM_RETRY, NO_WARM, WARM_NONE};
 use super::{Ctx, DirEntry, PairFar, PairSkip, KEPT_MIN_ITERATIONS};
 use crate::track::body_pair::hulls::CellHulls;
 use crate::track::body_pair::kept::{pair_gap, KeptLeaves};
@@ -23,6 +23,8 @@ impl PairFar {
     /// distance; returns a lower bound of the pair. `popped`: the front
     /// entry it comes from, whose own decayed bound ([`PairFar::decayed_bound`])
     /// is tried after the box bound, before the hull bounds and the cells.
+    /// `slot`: the pair's warm data ([`Warms`](super::warm::Warms),
+    /// [`NO_WARM`]: none), owned by this call (kept with the pair or freed).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn expand_items(
         &mut self,
@@ -30,7 +32,7 @@ impl PairFar {
         ia: u32,
         ib: u32,
         depth: u32,
-        warm: Warm,
+        slot: u32,
         popped: Option<&Entry>,
         best: &mut PairCandidate,
     ) -> f64 {
@@ -38,6 +40,7 @@ impl PairFar {
         let (ba, bb) = (ctx.boxes_a, ctx.boxes_b);
         if ba.redundant[ia as usize] || bb.redundant[ib as usize] {
             // a trim curve along a B-rep edge: the edge (exact) stands for it
+            self.warms.release(slot);
             return f64::INFINITY;
         }
         let mut lb = ctx.rel.box_bound(
@@ -63,6 +66,7 @@ impl PairFar {
             // its minimum is at least the tracked distance (the box bound,
             // when higher, keeps the entry from being popped again soon)
             let k = ctx.ties.d.max(lb);
+            self.warms.release(slot);
             if depth <= FRONT_DEPTH {
                 self.tied.push(Entry {
                     kind: EntryKind::Items,
@@ -72,28 +76,32 @@ impl PairFar {
                     key: k + self.s,
                     lb: k,
                     at: self.searches,
-                    warm: WARM_NONE,
+                    warm: NO_WARM,
                 });
             }
             return k;
         }
+        let warm = self.warms.get(slot);
         if !self.beaten(lb, best) {
             // along the best pair's direction (a pair tied with it, e.g. a
             // face beside its edge, has that gap: exact between affine items),
             // then along the pair's own last witness direction
             let (ha, hb) = (ba.hull_of(ia), bb.hull_of(ib));
             let n = slab_dir(best);
-            if n != Vec3::zeros() {
-                lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
-            }
-            if !self.beaten(lb, best) && !warm.n[0].is_nan() {
-                lb = lb.max(ctx.rel.hull_bound(ha, hb, &warm.n));
+            let own = (!warm.n[0].is_nan()).then_some(&warm.n);
+            let [b0, b1] = Self::hull_bounds(ctx, ha, hb, &n, own);
+            lb = lb.max(b0);
+            if !self.beaten(lb, best) {
+                lb = lb.max(b1);
             }
         }
         let keep = depth <= FRONT_DEPTH;
         if self.beaten(lb, best) {
             if keep {
-                self.push_warm(EntryKind::Items, ia, ib, depth, lb, warm);
+                // kept with its slot as it is (nothing copied)
+                self.push_warm(EntryKind::Items, ia, ib, depth, lb, slot);
+            } else {
+                self.warms.release(slot);
             }
             return lb;
         }
@@ -105,6 +113,7 @@ impl PairFar {
             // tracked by the caller, unimodal: its minimum is `best.d`
             // (items on the two pieces' patches: at least that)
             let k = best.d.max(lb);
+            self.warms.release(slot);
             if keep {
                 self.push(EntryKind::Items, ia, ib, depth, k);
             }
@@ -118,7 +127,10 @@ impl PairFar {
             } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, &warm, best) {
                 let k = k.max(lb);
                 if keep {
-                    self.push_warm(EntryKind::Items, ia, ib, depth, k, w);
+                    let slot = self.warms.put(slot, w);
+                    self.push_warm(EntryKind::Items, ia, ib, depth, k, slot);
+                } else {
+                    self.warms.release(slot);
                 }
                 return k;
             } else {
@@ -140,8 +152,15 @@ impl PairFar {
             }
         }
         let k = bound.max(lb);
-        if keep {
-            self.push_warm(EntryKind::Items, ia, ib, depth, k, Warm { wait, ..WARM_NONE });
+        if keep && wait > 0 {
+            let slot = self.warms.put(slot, Warm { wait, ..WARM_NONE });
+            self.push_warm(EntryKind::Items, ia, ib, depth, k, slot);
+        } else {
+            // no warm data left (`Warm { wait: 0, ..WARM_NONE }` is none)
+            self.warms.release(slot);
+            if keep {
+                self.push(EntryKind::Items, ia, ib, depth, k);
+            }
         }
         k
     }
@@ -248,15 +267,11 @@ impl PairFar {
             h => h,
         };
         let n0 = slab_dir(best);
-        if n0 != Vec3::zeros() {
-            lb = lb.max(ctx.rel.hull_bound(ha, hb, &n0));
-            if self.beaten(lb, best) {
-                return lb;
-            }
-        }
         let last = self.dirs.get(&(ca, cb)).copied();
-        if let Some(DirEntry { n, .. }) = last.filter(|e| !e.n[0].is_nan()) {
-            lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+        let own = last.as_ref().map(|e| &e.n).filter(|n| !n[0].is_nan());
+        let [b0, b1] = Self::hull_bounds(ctx, ha, hb, &n0, own);
+        for b in [b0, b1] {
+            lb = lb.max(b);
             if self.beaten(lb, best) {
                 return lb;
             }
@@ -422,6 +437,22 @@ impl PairFar {
             self.seed_from_boundary(ctx, ca, cb, [away_a, away_b], best);
         }
         bound
+    }
+
+    /// The hull bounds of a pair along the best pair's direction `n0` (none
+    /// while it is zero) and along the pair's own last witness direction
+    /// `own`, in one pass over the hulls when there are both
+    /// ([`Rel::hull_bounds2`](crate::track::body_pair::relative::Rel::hull_bounds2));
+    /// `−∞` for a missing one (a bound that changes nothing).
+    #[inline]
+    fn hull_bounds(ctx: &Ctx, ha: &[Vec3], hb: &[Vec3], n0: &Vec3, own: Option<&Vec3>) -> [f64; 2] {
+        let none = f64::NEG_INFINITY;
+        match (*n0 != Vec3::zeros(), own) {
+            (true, Some(n1)) => ctx.rel.hull_bounds2(ha, hb, n0, n1),
+            (true, None) => [ctx.rel.hull_bound(ha, hb, n0), none],
+            (false, Some(n1)) => [none, ctx.rel.hull_bound(ha, hb, n1)],
+            (false, None) => [none, none],
+        }
     }
 
     /// A first answer for a search that has none yet, from a cell pair

@@ -14,7 +14,7 @@ mod warm;
 use decay::PoseRing;
 use front::{Entry, EntryKind, Front, FRONT_CAP, FRONT_DEPTH, NO_POSE};
 use prune::{beaten, slab_dir};
-use warm::{Warm, WARM_NONE};
+use warm::{Warms, NO_WARM};
 
 use super::candidate::PairCandidate;
 use super::dominated::Dominated;
@@ -106,6 +106,8 @@ pub struct PairFar {
     /// front it would be popped and pushed back on every update.
     tied: Vec<Entry>,
     tied_set: Ties,
+    /// The warm data of the entries of `front`, `next` and `tied`.
+    warms: Warms,
     /// Each cell's last witness parameters on its side (warm starts).
     xa: Vec<[f64; 2]>,
     xb: Vec<[f64; 2]>,
@@ -331,6 +333,7 @@ impl PairFar {
             next: Vec::with_capacity(1024),
             tied: Vec::with_capacity(256),
             tied_set: Ties::NONE,
+            warms: Warms::with_capacity(1024),
             xa: centres(a),
             xb: centres(b),
             ya: vec![[f64::NAN; 2]; a.pieces.len() + a.edges.len() + a.trims.len()],
@@ -357,9 +360,7 @@ impl PairFar {
 
     /// Forgets every bound and warm start: the next search is cold.
     pub fn forget(&mut self) {
-        self.front.clear();
-        self.next.clear();
-        self.tied.clear();
+        self.clear_entries();
         self.xa.fill([f64::NAN; 2]);
         self.xb.fill([f64::NAN; 2]);
         self.ya.fill([f64::NAN; 2]);
@@ -385,6 +386,12 @@ impl PairFar {
     /// Entries in the front (a measure of the work a cold search did).
     pub fn front_len(&self) -> usize {
         self.front.len()
+    }
+
+    /// Warm-data slots in use: one per kept item entry with warm data
+    /// (at most [`PairFar::front_len`] between searches).
+    pub fn warm_slots(&self) -> usize {
+        self.warms.live()
     }
 
     pub(super) fn search(&mut self, ctx: &Ctx, best: &mut PairCandidate) {
@@ -418,8 +425,7 @@ impl PairFar {
         if self.root_next > 0 {
             // the front did not pay lately: from the root (warm starts kept)
             self.root_next -= 1;
-            self.front.clear();
-            self.tied.clear();
+            self.clear_entries();
         }
         let mut from_root = self.front.is_empty() && self.tied.is_empty();
         let mut restarted = false;
@@ -457,9 +463,7 @@ impl PairFar {
                 passes += 1;
                 self.cap = if passes < MAX_PASSES { m + step } else { f64::INFINITY };
                 self.capped.reset();
-                self.front.clear();
-                self.tied.clear();
-                self.next.clear();
+                self.clear_entries();
                 self.push_root(ctx);
                 continue;
             }
@@ -487,8 +491,7 @@ impl PairFar {
         }
         if self.front.len() > FRONT_CAP {
             let k = self.front.min_key();
-            self.front.clear();
-            self.tied.clear();
+            self.clear_entries();
             self.front.push(Entry {
                 kind: EntryKind::Nodes,
                 a: ctx.a.root,
@@ -497,7 +500,7 @@ impl PairFar {
                 key: k,
                 lb: f64::NEG_INFINITY,
                 at: NO_POSE,
-                warm: WARM_NONE,
+                warm: NO_WARM,
             });
         }
     }
@@ -528,9 +531,7 @@ impl PairFar {
                 // the front's stale bounds cost more than a search from the
                 // root would: start over from the root with the best pair so
                 // far (every bound made afresh, warm starts kept)
-                self.front.clear();
-                self.tied.clear();
-                self.next.clear();
+                self.clear_entries();
                 self.push_root(ctx);
                 self.counts.restarts += 1;
                 *from_root = true;
@@ -544,6 +545,15 @@ impl PairFar {
         }
     }
 
+    /// Drops every entry (the front, the tied ones, the next ones) and their
+    /// warm data.
+    fn clear_entries(&mut self) {
+        self.front.clear();
+        self.tied.clear();
+        self.next.clear();
+        self.warms.clear();
+    }
+
     /// The root pair of the test tree, below every bound.
     fn push_root(&mut self, ctx: &Ctx) {
         self.front.push(Entry {
@@ -554,15 +564,16 @@ impl PairFar {
             key: f64::NEG_INFINITY,
             lb: f64::NEG_INFINITY,
             at: NO_POSE,
-            warm: WARM_NONE,
+            warm: NO_WARM,
         });
     }
 
     fn push(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64) {
-        self.push_warm(kind, a, b, depth, bound, WARM_NONE);
+        self.push_warm(kind, a, b, depth, bound, NO_WARM);
     }
 
-    fn push_warm(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64, warm: Warm) {
+    /// Keeps a pair with bound `bound`, owning warm slot `warm` ([`Warms`]).
+    fn push_warm(&mut self, kind: EntryKind, a: u32, b: u32, depth: u32, bound: f64, warm: u32) {
         self.next.push(Entry {
             kind,
             a,
@@ -625,7 +636,7 @@ impl PairFar {
                     for j in fb..eb {
                         let ib = ctx.boxes_b.index(ctx.b.leaf_items[j as usize]) as u32;
                         // item pairs below the front are summarised by their ancestor
-                        k = k.min(self.expand_items(ctx, ia, ib, below, WARM_NONE, None, best));
+                        k = k.min(self.expand_items(ctx, ia, ib, below, NO_WARM, None, best));
                     }
                 }
                 k
