@@ -83,10 +83,6 @@ pub struct FarState {
     /// For each piece, the cell whose last solve found the piece's minimum
     /// ([`piece_minimum`]), solved first ([`NO_HOME`] for none).
     home: Vec<u32>,
-    /// Each trim curve's [`trim_samples`], evaluated at its first solve
-    /// (the curve's start is then 17 distances, not 17 evaluations:
-    /// [`FarState::trim_start`]).
-    trim_pts: Vec<Option<TrimSamples>>,
     /// Path length travelled by the query in the body frame.
     s: f64,
     /// Cells solved in the last search.
@@ -342,12 +338,18 @@ pub const TRIM_SAMPLES: usize = 16;
 /// 2.48448 against 2.49098 mm on the same curve). A start that depends on
 /// `q` alone makes both solves the same, and the nearest sample lies in
 /// the global minimum's basin unless the samples miss it.
+///
+/// The samples are the body's ([`TrimGeom::samples`](super::body::TrimGeom),
+/// computed once when it is built): the start is 17 squared distances, and
+/// the cold query, the far phase and the tracker read the same array.
+#[inline]
 pub fn trim_start(body: &BodyGeom, k: u32, q: &Vec3) -> f64 {
-    nearest_sample(body, k, &trim_samples(body, k), q)
+    nearest_sample(body, k, &body.trims[k as usize].samples, q)
 }
 
 /// The points of trim curve `k` among which [`trim_start`] picks its
-/// start, at [`TRIM_SAMPLES`] + 1 evenly spaced parameters.
+/// start, at [`TRIM_SAMPLES`] + 1 evenly spaced parameters (evaluated once
+/// per body, into [`TrimGeom::samples`](super::body::TrimGeom)).
 pub fn trim_samples(body: &BodyGeom, k: u32) -> TrimSamples {
     let (a, b) = trim_domain(body, k);
     std::array::from_fn(|i| trim_point(body, k, a + (b - a) * i as f64 / TRIM_SAMPLES as f64).0.p)
@@ -396,7 +398,6 @@ impl FarState {
             cell_key: vec![f64::NEG_INFINITY; body.cells.len()],
             cell_x,
             home: vec![NO_HOME; body.pieces.len()],
-            trim_pts: vec![None; body.trims.len()],
             s: 0.0,
             solved: 0,
             iterations: 0,
@@ -440,15 +441,6 @@ impl FarState {
             fresh: solved,
             ..FarWhy::default()
         };
-    }
-
-    /// [`trim_start`] of trim curve `k` for `q`, the same start, from the
-    /// curve's sample points kept since its first use (the geometry does
-    /// not change; [`reset`](Self::reset) keeps them).
-    #[inline]
-    pub fn trim_start(&mut self, body: &BodyGeom, k: u32, q: &Vec3) -> f64 {
-        let pts = self.trim_pts[k as usize].get_or_insert_with(|| trim_samples(body, k));
-        nearest_sample(body, k, pts, q)
     }
 
     /// `(nodes, cells)` of the body this state was sized for.
@@ -595,11 +587,7 @@ impl FarState {
         let r = &body.cells[c as usize].rect;
         let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         let before = best.d;
-        let trim_s = match body.cells[c as usize].item {
-            Item::Trim(t) => self.trim_start(body, t, q),
-            Item::Piece(_) | Item::Edge(_) => f64::NAN,
-        };
-        let first = solve_cell_at(body, cfg, c, x0, trim_s, lb, q, best);
+        let first = solve_cell(body, cfg, c, x0, lb, q, best);
         let (mut x, mut bound, iters, d, sing) = (first.x, first.bound, first.iters, first.d, first.singular);
         let mut piece_min = first.piece_min.then_some(d);
         if self.count_why {
@@ -618,7 +606,7 @@ impl FarState {
         {
             // a warm start that may have kept the cell's minimum hidden:
             // solved again from the centre, the cold query's start
-            let again = solve_cell_at(body, cfg, c, centre, trim_s, lb, q, best);
+            let again = solve_cell(body, cfg, c, centre, lb, q, best);
             let (xc, bc, itc, dc, sc) = (again.x, again.bound, again.iters, again.d, again.singular);
             // a second minimum: the first is no longer known to be the piece's
             piece_min = None;
@@ -861,22 +849,6 @@ pub(crate) fn solve_cell(
     q: &Vec3,
     best: &mut Candidate,
 ) -> CellSolve {
-    solve_cell_at(body, cfg, c, x0, f64::NAN, lb, q, best)
-}
-
-/// [`solve_cell`] with a trim curve's start `trim_s` (its [`trim_start`]
-/// for `q`, from [`FarState::trim_start`]; NaN: computed here).
-#[allow(clippy::too_many_arguments)]
-fn solve_cell_at(
-    body: &BodyGeom,
-    cfg: &TrackerConfig,
-    c: u32,
-    x0: [f64; 2],
-    trim_s: f64,
-    lb: f64,
-    q: &Vec3,
-    best: &mut Candidate,
-) -> CellSolve {
     let cell = &body.cells[c as usize];
     let zero = Vec3::zeros();
     let ((d, point, x, mode, iters, conv, normal), singular, free) = match cell.item {
@@ -907,8 +879,7 @@ fn solve_cell_at(
         }
         Item::Trim(t) => {
             // (a trim curve is one cell: its start depends on `q` only, `trim_start`)
-            let s0 = if trim_s.is_nan() { trim_start(body, t, q) } else { trim_s };
-            let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, s0, q);
+            let (d, point, s, mode, it, conv) = solve_trim(body, cfg, t, trim_start(body, t, q), q);
             ((d, point, [s, 0.0], mode, it, conv, zero), false, false)
         }
     };

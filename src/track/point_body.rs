@@ -26,7 +26,7 @@ use super::curves::PointCurveTracker;
 use super::batch_order::hilbert_order;
 use super::cold::cold_search_below;
 use super::far::{
-    cell_config, cold_search, solve_edge, solve_piece, solve_trim, trim_point, Candidate, FarState, Skip,
+    cell_config, cold_search, solve_edge, solve_piece, solve_trim, trim_point, trim_start, Candidate, FarState, Skip,
 };
 use super::motion::{BodyState, PointState};
 use super::point_patch::PointPatchTracker;
@@ -685,9 +685,9 @@ impl PointBodyTracker {
             Item::Trim(k) => {
                 // from the far phase's start for the curve (`trim_start`), not
                 // the last witness: the curve is one cell whose minimum the
-                // far phase, skipping it, takes from here (the curve's samples
-                // are kept by the far phase: 17 distances, no evaluation)
-                let s0 = self.far.trim_start(body, k, q);
+                // far phase, skipping it, takes from here (the body's samples
+                // of the curve: 17 distances, no evaluation)
+                let s0 = trim_start(body, k, q);
                 let (d, point, s, mode, it, converged) = solve_trim(body, &cell_cfg, k, s0, q);
                 *iterations += it;
                 Candidate {

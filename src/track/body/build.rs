@@ -11,6 +11,7 @@ use super::placement::pose_from_placement;
 use super::trim_curves::build_trims;
 use super::BodyError;
 use crate::geom::Vec3;
+use crate::track::far::trim_samples;
 use crate::scene::data::{Body, FeatureRef, SceneData, Span, NONE};
 
 pub(super) fn v3(a: [f64; 3]) -> Vec3 {
@@ -70,6 +71,10 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
         root,
         status: Default::default(),
     };
+    // each trim curve's start samples, on the surface (needs the pieces)
+    for k in 0..geom.trims.len() {
+        geom.trims[k].samples = trim_samples(&geom, k as u32);
+    }
     if geom.kind == crate::scene::data::BodyKind::Solid {
         resolve_cusps(&mut geom);
     }

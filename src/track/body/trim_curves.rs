@@ -10,7 +10,8 @@ use super::geom::{Cell, CellTrim, Item, TrimGeom, TrimPath};
 use super::oriented::OrientedBox;
 use super::pieces::sub_patch;
 use super::trim_loops::bezier2;
-use crate::geom::{bez2, NurbsCurve};
+use crate::geom::{bez2, NurbsCurve, Vec3};
+use crate::track::far::TRIM_SAMPLES;
 use crate::scene::bvh::hull_box;
 use crate::scene::data::{Body, Boundary, FeatureRef, SceneData, TrimCurve, NONE};
 
@@ -96,6 +97,8 @@ pub(super) fn build_trims(scene: &SceneData, b: &Body, cells: &mut Vec<Cell>, bo
                         path,
                         edge,
                         cell: cells.len() as u32,
+                        // filled by `build_body` once the surfaces are in place
+                        samples: [Vec3::zeros(); TRIM_SAMPLES + 1],
                     });
                     cells.push(Cell {
                         item: Item::Trim(t),
