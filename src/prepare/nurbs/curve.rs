@@ -49,6 +49,69 @@ pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), S
     }
 }
 
+/// Widest hyperbola span of [`conic_image_nurbs`] in the curve's parameter
+/// (the middle weight is `cosh(Δ/2)`: at most `cosh(0.5) ≈ 1.13`).
+const HYPERBOLA_SPAN: f64 = 1.0;
+
+/// The exact image of a parabola or hyperbola arc on `t` as a NURBS of
+/// degree 2 (`None` for another curve or bad data). A parabola is a
+/// polynomial quadratic (its parameter is kept: knots `t0, t1`); a
+/// hyperbola `o + a cosh t·x + b sinh t·y` is a rational quadratic per span
+/// of at most [`HYPERBOLA_SPAN`], with poles `H(t0)`, the tangents'
+/// intersection `o + (a cosh m·x + b sinh m·y)/cosh h` (`m` the span's
+/// middle, `h` its half-width) and `H(t1)`, the middle weight `cosh h`: the
+/// image of the symmetric arc `(cosh s, sinh s)`, `|s| ≤ h`, under the
+/// hyperbolic rotation by `m` (affine, so poles and weights carry over). The
+/// hyperbola's NURBS parameter is the curve's only at the span ends, so this
+/// is for trims (images), not for profiles whose parameter matters.
+pub fn conic_image_nurbs(c: &Curve, t: (f64, f64)) -> Option<NurbsCurve> {
+    let (t0, t1) = t;
+    if !(t0.is_finite() && t1.is_finite() && t0 < t1) {
+        return None;
+    }
+    let hp = |p: crate::geom::Vec3, w: f64| -> Hpoint { [p.x * w, p.y * w, p.z * w, w] };
+    let (knots, cw) = match c {
+        Curve::Parabola { frame, focal } => {
+            if !(*focal > 0.0 && focal.is_finite()) {
+                return None;
+            }
+            let at = |s: f64| frame.origin + frame.x * (s * s / (4.0 * focal)) + frame.y * s;
+            let d0 = frame.x * (t0 / (2.0 * focal)) + frame.y;
+            let mid = at(t0) + d0 * (0.5 * (t1 - t0));
+            (vec![t0, t0, t0, t1, t1, t1], vec![hp(at(t0), 1.0), hp(mid, 1.0), hp(at(t1), 1.0)])
+        }
+        Curve::Hyperbola { frame, semi_x, semi_y } => {
+            let (a, b) = (*semi_x, *semi_y);
+            if !(a > 0.0 && b > 0.0 && a.is_finite() && b.is_finite()) {
+                return None;
+            }
+            let n = ((t1 - t0) / HYPERBOLA_SPAN).ceil().max(1.0);
+            if n > 1e4 {
+                return None;
+            }
+            let n = n as usize;
+            let at = |s: f64| frame.origin + frame.x * (a * s.cosh()) + frame.y * (b * s.sinh());
+            let ends: Vec<f64> = (0..=n).map(|i| t0 + (t1 - t0) * i as f64 / n as f64).collect();
+            let mut knots = vec![t0; 3];
+            let mut cw = vec![hp(at(t0), 1.0)];
+            for (i, w) in ends.windows(2).enumerate() {
+                let (m, h) = (0.5 * (w[0] + w[1]), 0.5 * (w[1] - w[0]));
+                let mid = frame.origin + frame.x * (a * m.cosh() / h.cosh()) + frame.y * (b * m.sinh() / h.cosh());
+                cw.push(hp(mid, h.cosh()));
+                cw.push(hp(at(w[1]), 1.0));
+                let k = if i + 1 == n { 3 } else { 2 };
+                knots.extend(std::iter::repeat_n(w[1], k));
+            }
+            (knots, cw)
+        }
+        _ => return None,
+    };
+    if !cw.iter().flatten().all(|x| x.is_finite()) {
+        return None;
+    }
+    NurbsCurve::try_from_homogeneous(2, knots, cw).ok()
+}
+
 /// The degree-1 B-spline through the polyline's points, vertex `k` at
 /// parameter `k` (the Model's parameter `t ∈ [0, n−1]`).
 fn polyline_nurbs(pts: &[crate::geom::Vec3]) -> Result<NurbsCurve, String> {
@@ -221,6 +284,49 @@ mod tests {
                 "{c:?} at {x}: {p:?} vs {q:?}"
             );
         }
+    }
+
+    #[test]
+    fn parabola_and_hyperbola_arcs_have_exact_images() {
+        let f = Frame::from_axis_ref(Vec3::new(1.0, -2.0, 0.5), Vec3::new(0.0, 0.6, 0.8), Some(Vec3::x())).unwrap();
+        let curves = [
+            (Curve::Parabola { frame: f, focal: 0.7 }, (-2.0, 3.0)),
+            (
+                Curve::Hyperbola {
+                    frame: f,
+                    semi_x: 2.0,
+                    semi_y: 0.5,
+                },
+                (-0.4, 2.7),
+            ),
+        ];
+        for (c, t) in curves {
+            let n = conic_image_nurbs(&c, t).expect("a conic arc");
+            let (d0, d1) = n.domain();
+            // ends exact, every NURBS point on the conic (its own equation), and
+            // every conic point near the NURBS (dense)
+            assert!((n.eval(d0) - c.eval_derivs(t.0).p).norm() <= 1e-12);
+            assert!((n.eval(d1) - c.eval_derivs(t.1).p).norm() <= 1e-12);
+            for i in 0..=200 {
+                let p = n.eval(d0 + (d1 - d0) * i as f64 / 200.0) - f.origin;
+                let (x, y, z) = (p.dot(&f.x), p.dot(&f.y), p.dot(&f.z));
+                let r = match c {
+                    Curve::Parabola { focal, .. } => x - y * y / (4.0 * focal),
+                    _ => (x / 2.0).powi(2) - (y / 0.5).powi(2) - 1.0,
+                };
+                // (the hyperbola's branch: x > 0; the parabola: x ≥ 0)
+                assert!(r.abs() <= 1e-10 && z.abs() <= 1e-12 && x >= -1e-12, "{c:?}: residual {r}, off-plane {z}");
+            }
+            for i in 0..=50 {
+                let q = c.eval_derivs(t.0 + (t.1 - t.0) * i as f64 / 50.0).p;
+                let near = (0..=20000)
+                    .map(|k| (n.eval(d0 + (d1 - d0) * k as f64 / 20000.0) - q).norm())
+                    .fold(f64::INFINITY, f64::min);
+                assert!(near <= 1e-3, "{c:?}: conic point {q:?} {near} from the NURBS");
+            }
+        }
+        assert!(conic_image_nurbs(&Curve::Parabola { frame: f, focal: 0.0 }, (0.0, 1.0)).is_none());
+        assert!(conic_image_nurbs(&Curve::Parabola { frame: f, focal: 1.0 }, (1.0, 1.0)).is_none());
     }
 
     #[test]

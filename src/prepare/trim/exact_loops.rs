@@ -1,10 +1,10 @@
 //! **Exact loops.** Each loop of [`FaceTrim`] (3-D edge samples projected
 //! and unwrapped in the face parameters) is rebuilt from the coedges'
-//! p-curves ([`exact_loops`]): a line, circle, ellipse or (rational)
-//! B-spline p-curve becomes its rational Bézier spans (knot insertion),
+//! p-curves ([`exact_loops`]): a line, circle, ellipse, parabola,
+//! hyperbola or (rational) B-spline p-curve becomes its rational Bézier spans (knot insertion),
 //! oriented and shifted by whole periods to match the coedge's samples. On
 //! a plane, a coedge without a usable p-curve gets the same from its 3-D
-//! curve (line, circle, ellipse, B-spline), mapped exactly by the plane's
+//! curve (line, conic, B-spline), mapped exactly by the plane's
 //! affine parametrisation (the samples still decide orientation and
 //! whether the curve lies on the plane). A
 //! coedge keeps its samples as a polyline only when it has no p-curve,
@@ -151,8 +151,20 @@ fn mapped_chain(seg: &CurveSegment, map: &dyn Fn([f64; 4]) -> H2) -> Option<Vec<
             }
             v
         }
-        Curve::Line { .. } | Curve::Circle { .. } | Curve::Ellipse { .. } | Curve::BSpline(_) => {
-            let (c, _) = crate::prepare::nurbs::curve_nurbs(&seg.curve, (seg.t0, seg.t1)).ok()?;
+        Curve::Line { .. }
+        | Curve::Circle { .. }
+        | Curve::Ellipse { .. }
+        | Curve::Parabola { .. }
+        | Curve::Hyperbola { .. }
+        | Curve::BSpline(_) => {
+            let c = match &seg.curve {
+                // the image is what a trim needs (a hyperbola's rational
+                // parameter is not its own)
+                Curve::Parabola { .. } | Curve::Hyperbola { .. } => {
+                    crate::prepare::nurbs::conic_image_nurbs(&seg.curve, (seg.t0, seg.t1))?
+                }
+                _ => crate::prepare::nurbs::curve_nurbs(&seg.curve, (seg.t0, seg.t1)).ok()?.0,
+            };
             // the scene stores Bézier trims of degree ≤ 15
             if c.degree > 15 {
                 return None;
@@ -448,6 +460,56 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A hyperbola or parabola p-curve (m6_screw #250: the file's hyperbola
+    /// p-curves were refused and the edges projected) is taken as it is.
+    #[test]
+    fn conic_pcurves_have_exact_chains() {
+        use crate::geom::{Frame, Vec3};
+        let frame = Frame::from_axis_ref(Vec3::new(0.5, -1.0, 0.0), Vec3::z(), Some(Vec3::new(0.6, 0.8, 0.0))).unwrap();
+        let hyperbola = CurveSegment {
+            curve: Curve::Hyperbola {
+                frame,
+                semi_x: 1.5,
+                semi_y: 0.25,
+            },
+            t0: -1.2,
+            t1: 0.9,
+            forward: false,
+        };
+        let parabola = CurveSegment {
+            curve: Curve::Parabola { frame, focal: 0.3 },
+            t0: -1.0,
+            t1: 2.0,
+            forward: true,
+        };
+        for seg in [hyperbola, parabola] {
+            let chain = pcurve_chain(&seg).expect("a conic p-curve has an exact chain");
+            let uv = |t: f64| {
+                let p = seg.curve.eval_derivs(t).p;
+                [p.x, p.y]
+            };
+            let (first, last) = (bez2::eval(&chain[0], 0.0), bez2::eval(&chain[chain.len() - 1], 1.0));
+            let (a, b) = if seg.forward { (seg.t0, seg.t1) } else { (seg.t1, seg.t0) };
+            assert!(dist(first, uv(a)) <= 1e-12 && dist(last, uv(b)) <= 1e-12, "{first:?} {last:?}");
+            // consecutive spans meet; every point on the conic
+            for w in chain.windows(2) {
+                assert!(dist(bez2::eval(&w[0], 1.0), bez2::eval(&w[1], 0.0)) <= 1e-12);
+            }
+            for h in &chain {
+                for k in 0..=32 {
+                    let p = bez2::eval(h, k as f64 / 32.0);
+                    let d = Vec3::new(p[0], p[1], 0.0) - frame.origin;
+                    let (x, y) = (d.dot(&frame.x), d.dot(&frame.y));
+                    let r = match seg.curve {
+                        Curve::Hyperbola { .. } => (x / 1.5).powi(2) - (y / 0.25).powi(2) - 1.0,
+                        _ => x - y * y / (4.0 * 0.3),
+                    };
+                    assert!(r.abs() <= 1e-10, "{:?}: residual {r}", seg.curve);
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_circle_on_a_tilted_plane_maps_to_an_exact_parameter_circle() {
