@@ -100,7 +100,7 @@ pub fn conic_image_nurbs(c: &Curve, t: (f64, f64)) -> Option<NurbsCurve> {
                 cw.push(hp(mid, h.cosh()));
                 cw.push(hp(at(w[1]), 1.0));
                 let k = if i + 1 == n { 3 } else { 2 };
-                knots.extend(std::iter::repeat_n(w[1], k));
+                knots.extend(std::iter::repeat(w[1]).take(k));
             }
             (knots, cw)
         }
