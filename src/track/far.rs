@@ -22,7 +22,8 @@
 //! face's minimum is then on an edge, which has cells of its own).
 
 pub use super::cold::cold_search;
-use super::body::{box_dist2, BodyGeom, CellTrim, Item, NodeKind, TrimPath};
+use super::body::{box_dist2, BodyGeom, CellTrim, Item, NodeKind};
+pub use super::body::{trim_domain, trim_point, trim_samples, TrimSamples, TRIM_SAMPLES};
 use super::config::{ControlLaw, Mode, TrackerConfig};
 use super::core::{clamp_box, track_loop};
 use super::curves::point_curve_local;
@@ -291,43 +292,6 @@ pub fn solve_edge(
     solve_curve(cfg, &mut |t| curve.eval_derivs(t), curve.domain(), t0, t1, t_start, q)
 }
 
-/// Point and derivatives of trim curve `k` as a curve on its piece's
-/// surface, `c(s) = f(γ(s))`, and `γ(s)`.
-pub fn trim_point(body: &BodyGeom, k: u32, s: f64) -> (CurvePoint, [f64; 2]) {
-    let t = &body.trims[k as usize];
-    let (g, d1, d2) = match &t.path {
-        TrimPath::Segment(a, b) => (
-            [a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1])],
-            [b[0] - a[0], b[1] - a[1]],
-            [0.0, 0.0],
-        ),
-        TrimPath::Curve(c) => {
-            let cp = c.eval_derivs(s);
-            ([cp.p.x, cp.p.y], [cp.d1.x, cp.d1.y], [cp.d2.x, cp.d2.y])
-        }
-    };
-    let uv = [g[0].clamp(0.0, 1.0), g[1].clamp(0.0, 1.0)];
-    let sp = body.pieces[t.piece as usize].surface.eval_derivs(uv[0], uv[1]);
-    let (du, dv) = (d1[0], d1[1]);
-    let cp = CurvePoint {
-        p: sp.p,
-        d1: sp.su * du + sp.sv * dv,
-        d2: sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv) + sp.su * d2[0] + sp.sv * d2[1],
-    };
-    (cp, uv)
-}
-
-/// Domain of trim curve `k`.
-pub fn trim_domain(body: &BodyGeom, k: u32) -> (f64, f64) {
-    match &body.trims[k as usize].path {
-        TrimPath::Segment(..) => (0.0, 1.0),
-        TrimPath::Curve(c) => c.domain(),
-    }
-}
-
-/// Samples of a trim curve from which [`trim_start`] picks its start.
-pub const TRIM_SAMPLES: usize = 16;
-
 /// The start of a solve of trim curve `k`'s cell for `q`: the nearest to
 /// `q` of [`TRIM_SAMPLES`] + 1 points evenly spaced in its parameter. A
 /// trim curve is a single far-phase cell over its whole parameter range,
@@ -346,17 +310,6 @@ pub const TRIM_SAMPLES: usize = 16;
 pub fn trim_start(body: &BodyGeom, k: u32, q: &Vec3) -> f64 {
     nearest_sample(body, k, &body.trims[k as usize].samples, q)
 }
-
-/// The points of trim curve `k` among which [`trim_start`] picks its
-/// start, at [`TRIM_SAMPLES`] + 1 evenly spaced parameters (evaluated once
-/// per body, into [`TrimGeom::samples`](super::body::TrimGeom)).
-pub fn trim_samples(body: &BodyGeom, k: u32) -> TrimSamples {
-    let (a, b) = trim_domain(body, k);
-    std::array::from_fn(|i| trim_point(body, k, a + (b - a) * i as f64 / TRIM_SAMPLES as f64).0.p)
-}
-
-/// The sample points of one trim curve ([`trim_samples`]).
-pub type TrimSamples = [Vec3; TRIM_SAMPLES + 1];
 
 /// [`trim_start`] from the curve's sample points `pts` ([`trim_samples`]):
 /// the parameter of the sample nearest to `q` (the first of equals; the

@@ -8,10 +8,9 @@ use super::edges::{build_edges, build_vertices};
 use super::geom::BodyGeom;
 use super::pieces::build_pieces;
 use super::placement::pose_from_placement;
-use super::trim_curves::build_trims;
+use super::trim_curves::{build_trims, trim_samples};
 use super::BodyError;
 use crate::geom::Vec3;
-use crate::track::far::trim_samples;
 use crate::scene::data::{Body, FeatureRef, SceneData, Span, NONE};
 
 pub(super) fn v3(a: [f64; 3]) -> Vec3 {

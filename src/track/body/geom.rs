@@ -40,12 +40,12 @@ pub struct TrimGeom {
     pub edge: u32,
     /// Its far-phase cell.
     pub cell: u32,
-    /// The surface points at [`TRIM_SAMPLES`](crate::track::far::TRIM_SAMPLES) + 1
-    /// evenly spaced parameters of the curve ([`trim_samples`](crate::track::far::trim_samples)),
+    /// The surface points at [`TRIM_SAMPLES`](super::TRIM_SAMPLES) + 1
+    /// evenly spaced parameters of the curve ([`trim_samples`](super::trim_samples)),
     /// computed once when the body is built: the start of every solve of the
     /// curve, cold or tracked, is the nearest of them to the query
     /// ([`trim_start`](crate::track::far::trim_start)), the same bit for bit.
-    pub samples: crate::track::far::TrimSamples,
+    pub samples: super::TrimSamples,
 }
 
 /// How a piece cell lies with respect to the piece's trim loops.

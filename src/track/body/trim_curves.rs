@@ -10,8 +10,8 @@ use super::geom::{Cell, CellTrim, Item, TrimGeom, TrimPath};
 use super::oriented::OrientedBox;
 use super::pieces::sub_patch;
 use super::trim_loops::bezier2;
-use crate::geom::{bez2, NurbsCurve, Vec3};
-use crate::track::far::TRIM_SAMPLES;
+use super::geom::BodyGeom;
+use crate::geom::{bez2, CurvePoint, NurbsCurve, Vec3};
 use crate::scene::bvh::hull_box;
 use crate::scene::data::{Body, Boundary, FeatureRef, SceneData, TrimCurve, NONE};
 
@@ -139,3 +139,51 @@ pub(super) fn param_rect(pts: &[[f64; 2]]) -> [f64; 4] {
         r[3].clamp(0.0, 1.0),
     ]
 }
+
+/// Point and derivatives of trim curve `k` as a curve on its piece's
+/// surface, `c(s) = f(γ(s))`, and `γ(s)`.
+pub fn trim_point(body: &BodyGeom, k: u32, s: f64) -> (CurvePoint, [f64; 2]) {
+    let t = &body.trims[k as usize];
+    let (g, d1, d2) = match &t.path {
+        TrimPath::Segment(a, b) => (
+            [a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1])],
+            [b[0] - a[0], b[1] - a[1]],
+            [0.0, 0.0],
+        ),
+        TrimPath::Curve(c) => {
+            let cp = c.eval_derivs(s);
+            ([cp.p.x, cp.p.y], [cp.d1.x, cp.d1.y], [cp.d2.x, cp.d2.y])
+        }
+    };
+    let uv = [g[0].clamp(0.0, 1.0), g[1].clamp(0.0, 1.0)];
+    let sp = body.pieces[t.piece as usize].surface.eval_derivs(uv[0], uv[1]);
+    let (du, dv) = (d1[0], d1[1]);
+    let cp = CurvePoint {
+        p: sp.p,
+        d1: sp.su * du + sp.sv * dv,
+        d2: sp.suu * (du * du) + sp.suv * (2.0 * du * dv) + sp.svv * (dv * dv) + sp.su * d2[0] + sp.sv * d2[1],
+    };
+    (cp, uv)
+}
+
+/// Domain of trim curve `k`.
+pub fn trim_domain(body: &BodyGeom, k: u32) -> (f64, f64) {
+    match &body.trims[k as usize].path {
+        TrimPath::Segment(..) => (0.0, 1.0),
+        TrimPath::Curve(c) => c.domain(),
+    }
+}
+
+/// Samples of a trim curve from which [`trim_start`](crate::track::far::trim_start) picks its start.
+pub const TRIM_SAMPLES: usize = 16;
+
+/// The points of trim curve `k` among which [`trim_start`](crate::track::far::trim_start) picks its
+/// start, at [`TRIM_SAMPLES`] + 1 evenly spaced parameters (evaluated once
+/// per body, into [`TrimGeom::samples`]).
+pub fn trim_samples(body: &BodyGeom, k: u32) -> TrimSamples {
+    let (a, b) = trim_domain(body, k);
+    std::array::from_fn(|i| trim_point(body, k, a + (b - a) * i as f64 / TRIM_SAMPLES as f64).0.p)
+}
+
+/// The sample points of one trim curve ([`trim_samples`]).
+pub type TrimSamples = [Vec3; TRIM_SAMPLES + 1];
