@@ -1,6 +1,6 @@
 //! Writers: the B-rep [`Model`] and prepared scenes to STEP AP214
-//! ([`step`]) and IGES 5.3 ([`iges`]), and the structural comparison of two
-//! Models ([`compare`]) the round-trip tests use. `formats/export.md`
+//! (`step`) and IGES 5.3 (`iges`), and the structural comparison of two
+//! Models (`compare`) the round-trip tests use. `formats/export.md`
 //! documents what is written.
 //!
 //! Every writer is deterministic (same Model → same bytes: no time stamps,
@@ -92,7 +92,7 @@ pub fn write_model(model: &Model, format: Format) -> Result<Written, ExportError
     }
 }
 
-/// Writes a prepared scene (every piece a face, see [`scene`]); returns the
+/// Writes a prepared scene (every piece a face, see `scene`); returns the
 /// bytes and the warnings of the conversion and the writer.
 pub fn write_scene(
     data: &crate::scene::SceneData,

@@ -9,7 +9,7 @@
 //! `f_u = (A_u − W_u f)/W`, `f_uu = (A_uu − 2 W_u f_u − W_uu f)/W`,
 //! `f_uv = (A_uv − W_u f_v − W_v f_u − W_uv f)/W`.
 //!
-//! All SIMD is in [`simd`] (the AVX2 + FMA kernels and the safe run-time
+//! All SIMD is in `simd` (the AVX2 + FMA kernels and the safe run-time
 //! dispatch to them), the one module of `geom` and of the trackers that
 //! holds unchecked code.
 

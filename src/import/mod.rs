@@ -50,7 +50,7 @@ pub enum ImportError {
     Step(#[from] step::StepError),
     /// The Model holds values that cannot be prepared meaningfully
     /// (non-finite or absurd coordinates, broken knot vectors or weights;
-    /// see [`sanity`]).
+    /// see `sanity`).
     #[error(transparent)]
     Sanity(#[from] sanity::SanityError),
 }
@@ -97,10 +97,10 @@ pub fn import_file(path: impl AsRef<Path>) -> Result<Model, ImportError> {
 }
 
 /// Imports a file already in memory; `file_name` is recorded in the Model.
-/// The Model has passed the sanity pass ([`sanity::check`]: refused with
+/// The Model has passed the sanity pass (`sanity::check`: refused with
 /// [`ImportError::Sanity`], or its warnings appended), and a warning names
 /// each preferred p-curve that leaves its model-space curve beyond the
-/// file's tolerance ([`curve_agreement::check`]).
+/// file's tolerance (`curve_agreement::check`).
 pub fn import_bytes(bytes: &[u8], file_name: &str) -> Result<Model, ImportError> {
     let mut model = match sniff(bytes) {
         None => return Err(ImportError::UnknownFormat(escape::escape_str(file_name))),

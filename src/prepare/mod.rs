@@ -1,12 +1,12 @@
 //! The offline stage: Model → convex "nice" rational Bézier pieces, feature
 //! graph, Voronoi data and BVH, as a [`SceneData`].
 //!
-//! Per face: exact NURBS over the face's parameter range ([`nurbs`]), Bézier
+//! Per face: exact NURBS over the face's parameter range (`nurbs`), Bézier
 //! decomposition by knot insertion, convexity classification with
-//! subdivision ([`convexity`]), splitting of convex patches until their
-//! normal cone is below [`PrepareOptions::max_cone_angle`] ([`split`]), trim
-//! classification ([`trim`]). Then per body the feature graph ([`features`])
-//! and the BVH ([`bvh`]).
+//! subdivision (`convexity`), splitting of convex patches until their
+//! normal cone is below [`PrepareOptions::max_cone_angle`] (`split`), trim
+//! classification (`trim`). Then per body the feature graph (`features`)
+//! and the BVH (`bvh`).
 //!
 //! This file is the pipeline driver ([`prepare`], [`prepare_with_stats`],
 //! their options and errors); the per-face piece builder is in
@@ -60,7 +60,7 @@ pub struct PrepareOptions<'a> {
     /// Wall-clock limit of the whole preparation: once it passes, every
     /// face's work budget runs out and [`prepare`] fails with
     /// [`PrepareError::TimeLimit`]. `None`: only the per-face work budgets
-    /// ([`budget::face_budget`]) bound the work.
+    /// (`budget::face_budget`) bound the work.
     pub time_limit: Option<std::time::Duration>,
 }
 

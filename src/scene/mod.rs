@@ -8,12 +8,12 @@
 //! - [`SceneView`] (`view/`): zero-copy reader validating once, then
 //!   infallible accessors returning record slices in place; [`SceneFile`] and
 //!   [`AlignedBytes`] own the 8-aligned buffer it borrows;
-//! - [`derived`]: the fields a packed scene (codec 2) derives instead of storing;
+//! - `derived`: the fields a packed scene (codec 2) derives instead of storing;
 //! - [`packed`]: the Zstandard-compressed container `extrack import` writes
 //!   by default, unpacked into an aligned buffer before viewing;
-//! - [`checksum`]: CRC-32 of the header and of every section;
+//! - `checksum`: CRC-32 of the header and of every section;
 //! - [`dump()`]: deterministic text dump;
-//! - [`gltf`]: glTF 2.0 tessellation of the pieces coloured by class;
+//! - `gltf`: glTF 2.0 tessellation of the pieces coloured by class;
 //! - [`SceneError`]: why a buffer is not a valid scene.
 //!
 //! ```

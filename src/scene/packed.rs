@@ -31,7 +31,7 @@ pub const CODEC_ZSTD: u16 = 1;
 /// Codec id of Zstandard over the scene's *residual image*: the plain bytes
 /// with every field the reader can derive (pieces' poles from their surfaces,
 /// boxes, BVHs) XORed with its derivation
-/// ([`derived`](super::derived)). What [`pack`] writes whenever unpacking
+/// (`derived`). What [`pack`] writes whenever unpacking
 /// reproduces the scene exactly; otherwise it falls back to [`CODEC_ZSTD`].
 pub const CODEC_ZSTD_DERIVED: u16 = 2;
 /// Compression level `extrack import` uses (Zstandard levels 1–22; 9 takes
@@ -84,7 +84,7 @@ pub fn pack(scene: &[u8], level: i32) -> Result<Vec<u8>, SceneError> {
 }
 
 /// Packs `image` as it is under `codec`: the scene's bytes for
-/// [`CODEC_ZSTD`], a residual image ([`derived::encode`](super::derived::encode))
+/// [`CODEC_ZSTD`], a residual image (`derived::encode`)
 /// for [`CODEC_ZSTD_DERIVED`]. Nothing is checked: [`pack`] is the writer;
 /// this is for tools and tests that need containers of either codec.
 pub fn pack_raw(image: &[u8], codec: u16, level: i32) -> Result<Vec<u8>, SceneError> {

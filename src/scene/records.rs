@@ -365,7 +365,7 @@ pub struct PieceRecord {
     pub flags: u32,
     /// Reserved, must be 0.
     pub reserved: u32,
-    /// `[u0, u1, v0, v1]`: piece `(s, t)` ∈ [0,1]² is face `(u0 + s(u1−u0), v0 + t(v1−v0))`.
+    /// `[u0, u1, v0, v1]`: piece `(s, t)` ∈ `[0,1]²` is face `(u0 + s(u1−u0), v0 + t(v1−v0))`.
     pub domain: [f64; 4],
     /// Normal cone of the outward normals.
     pub cone: NormalCone,
@@ -399,7 +399,7 @@ pub struct SurfaceRecord {
 
 /// Where a piece lies on its surface (section `piece_origins`, optional since
 /// 2.1, one record per piece): its poles are the surface's Bézier span
-/// `(span_u, span_v)` restricted to `rect` ([`restrict_poles`](crate::geom::bernstein::restrict_poles)).
+/// `(span_u, span_v)` restricted to `rect` (`geom::bernstein::restrict_poles`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub struct PieceOriginRecord {

@@ -1,9 +1,9 @@
 //! Trackers: the controllers of the seeds on patches and curves.
 //!
-//! - [`core`]: the shared box-constrained controller (laws, saturation, integrators);
-//! - [`point_patch`]: point–patch (PG-GUAS eq. 1/3, feedback linearisation, hybrid, Newton);
+//! - `core`: the shared box-constrained controller (laws, saturation, integrators);
+//! - `point_patch`: point–patch (PG-GUAS eq. 1/3, feedback linearisation, hybrid, Newton);
 //! - [`gains`]: discrete stability window and the motion lower bound (PG-GUAS Theorem 1);
-//! - [`motion`]: poses, twists and relative velocities;
+//! - `motion`: poses, twists and relative velocities;
 //! - [`status`]: the verification status of answers (the scene's self-check).
 
 internal! {

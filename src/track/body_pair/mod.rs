@@ -235,7 +235,7 @@ impl BodyPairTracker {
         (self.body_a, self.body_b)
     }
 
-    /// Both bodies are convex solids (see [`convex_solid`]): a settled
+    /// Both bodies are convex solids (see `convex_solid`): a settled
     /// feature pair is then the global answer and the far phase is skipped.
     pub fn convex(&self) -> bool {
         self.convex
