@@ -216,7 +216,7 @@ fn orient_local(body: &BodyGeom, c: &Candidate, q: &Vec3) -> Oriented {
             let facing = n.dot(&dr).abs() >= (1.0 - 1e-6) * n.norm() * dist;
             let claims_inside = n.dot(&dr) < 0.0;
             let border = (body.kind == BodyKind::Solid && dist > 0.0 && (!facing || claims_inside))
-                .then(|| border_pseudo_normal(body, k, &c.point))
+                .then(|| border_pseudo_normal(body, k, &c.point).or_else(|| side_edge_pseudo_normal(body, k, c)))
                 .flatten();
             // a border witness with no bordering edge found through it and
             // q − c tangent to the face (|n·(q − c)| within 1e-6 of |n|·d):
@@ -379,6 +379,43 @@ fn border_pseudo_normal(body: &BodyGeom, k: u32, p: &Vec3) -> Option<Vec3> {
             _ => None,
         })
         .filter_map(on_edge)
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, n)| n)
+        .filter(|n| n.norm() > 0.0)
+}
+
+/// The pseudo-normal of the B-rep edge that the piece's adjacency lists
+/// across the side the witness lies on (`x` exactly on `u = 0`, `u = 1`,
+/// `v = 0` or `v = 1`), for a border witness through which no bordering
+/// edge passes within rounding ([`border_pseudo_normal`]): the file's edge
+/// lies off the face's surface (step_catia5_ventilator's LINE edge #315,
+/// read as the line through its vertices, runs 0.014 mm beside the wall it
+/// bounds, so the floor ends 0.014 mm short of the wall and a point under
+/// that strip has the wall's border as its witness). The side borders that
+/// edge by the topology, so its pseudo-normal (the concave corner's) tells
+/// the side where the wall's normal alone says "outside". The edge's foot
+/// must lie within 1e-3 of the body's diagonal (the tolerance band's cap);
+/// farther, the gap is no longer a file's tolerance and `None` is returned.
+/// Allocation-free.
+fn side_edge_pseudo_normal(body: &BodyGeom, k: u32, c: &Candidate) -> Option<Vec3> {
+    let on = |b: &Boundary| match b {
+        Boundary::U0 => c.x[0] <= 0.0,
+        Boundary::U1 => c.x[0] >= 1.0,
+        Boundary::V0 => c.x[1] <= 0.0,
+        Boundary::V1 => c.x[1] >= 1.0,
+        Boundary::Trim { .. } => false,
+    };
+    let reach = 1e-3 * (body.hi - body.lo).norm();
+    body.pieces[k as usize]
+        .adjacency
+        .iter()
+        .filter(|(b, _)| on(b))
+        .filter_map(|(_, f)| match f {
+            FeatureRef::Edge(e) => Some(*e),
+            _ => None,
+        })
+        .filter_map(|e| edge_side_normal(body, e, &c.point, reach))
+        .filter(|(d, _)| *d <= reach)
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, n)| n)
         .filter(|n| n.norm() > 0.0)
