@@ -151,9 +151,15 @@ fn body_pair_updates_never_allocate_once_the_front_is_sized() {
         })
         .collect();
     // the first lap sizes the far phase's front (its buffers grow to their
-    // working size); the second lap over the same poses must not allocate
+    // working size) and makes the per-cell data it meets (cell hulls, kept
+    // leaves: made on a cell's first use); a second lap over the same poses
+    // makes those of cells first met there (the front, hence the search's
+    // path, differs from the first lap's); the third must not allocate
     t.update(&a, &still, &b, &path[0], 0.0).unwrap();
     for st in &path[1..] {
+        black_box(t.update(&a, &still, &b, st, 1e-3).unwrap());
+    }
+    for st in &path {
         black_box(t.update(&a, &still, &b, st, 1e-3).unwrap());
     }
     let n = allocations_during(|| {

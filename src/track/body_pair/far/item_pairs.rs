@@ -267,8 +267,10 @@ impl PairFar {
             h => h,
         };
         let n0 = slab_dir(best);
-        let last = self.dirs.get(&(ca, cb)).copied();
-        let own = last.as_ref().map(|e| &e.n).filter(|n| !n[0].is_nan());
+        // read in place: a `DirEntry` is ~130 bytes and this runs for every
+        // cell pair that passes its box bound
+        let last = self.dirs.get(&(ca, cb));
+        let own = last.map(|e| &e.n).filter(|n| !n[0].is_nan());
         let [b0, b1] = Self::hull_bounds(ctx, ha, hb, &n0, own);
         for b in [b0, b1] {
             lb = lb.max(b);
@@ -289,7 +291,7 @@ impl PairFar {
                 ha,
                 hb,
                 &n0,
-                last.as_ref(),
+                last,
                 best.d,
             ));
             if self.beaten(lb, best) {
@@ -318,7 +320,7 @@ impl PairFar {
         // warm start from each cell's last witness (its centre after a reset)
         let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         let (xa, xb) = match last {
-            Some(DirEntry { x, .. }) => ([x[0], x[1]], [x[2], x[3]]),
+            Some(&DirEntry { x, .. }) => ([x[0], x[1]], [x[2], x[3]]),
             None => (self.xa[ca as usize], self.xb[cb as usize]),
         };
         // a curve cell whose points lie within `ctx.point` of each other (a
