@@ -365,7 +365,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let still = BodyState::default();
             let mut t = PointBodyTracker::new(&scene, body, TrackerConfig::default())?;
             t.update(&scene, &path[0], &still, 0.0)?;
-            let (mut cells, mut n) = (0u64, 0u64);
+            let (mut cells, mut n, mut iters, mut max_iters, mut dsum) = (0u64, 0u64, 0u64, 0u32, 0.0f64);
             // INSTR_PROBE_PROFILE: one profile of all updates (no per-update dumps)
             let per_update = std::env::var_os("INSTR_PROBE_PROFILE").is_none();
             // INSTR_PROBE_ONLY=i,j,…: one profile of those updates only (the
@@ -396,14 +396,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
                 if let Ok(r) = r {
                     cells += u64::from(r.cells_solved);
+                    iters += u64::from(r.iterations);
+                    max_iters = max_iters.max(r.iterations);
+                    dsum += r.distance;
                     n += 1;
                 }
             }
+            // the iterations (load-independent work) and the sum of the
+            // answers' distances (a change of any answer shows in it)
             println!(
-                "{} {}: {n} updates, cells solved per update {:.2}",
+                "{} {}: {n} updates, cells solved per update {:.2}, iterations per update {:.2} (max {max_iters}), sum of distances {dsum:.12e}",
                 a[1],
                 a[2],
-                cells as f64 / n.max(1) as f64
+                cells as f64 / n.max(1) as f64,
+                iters as f64 / n.max(1) as f64
             );
             Ok(())
         }
