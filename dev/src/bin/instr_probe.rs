@@ -364,13 +364,13 @@ fn bernstein_excludes(geom: &extrack::track::body::BodyGeom, k: u32, rect: &[f64
     (0..2).any(|d| {
         let der = |p: &extrack::geom::bernstein::Poly| if d == 0 { p.ds() } else { p.dt() };
         let mut dot = a[0].mul(&der(&a[0]));
-        for c in 1..3 {
-            dot = dot.add_scaled(&a[c].mul(&der(&a[c])), 1.0);
+        for ac in &a[1..] {
+            dot = dot.add_scaled(&ac.mul(&der(ac)), 1.0);
         }
         let g = if s.rational {
             let mut sq = a[0].mul(&a[0]);
-            for c in 1..3 {
-                sq = sq.add_scaled(&a[c].mul(&a[c]), 1.0);
+            for ac in &a[1..] {
+                sq = sq.add_scaled(&ac.mul(ac), 1.0);
             }
             w.mul(&dot).add_scaled(&der(&w).mul(&sq), -1.0)
         } else {
