@@ -18,6 +18,12 @@
 //!   convex piece seen from outside, `far::piece_minimum`) bounds the
 //!   piece's other cells in the leaf: they are not solved once that
 //!   minimum is not below the best answer;
+//! - a piece cell on which the distance is strictly monotone in `u` or
+//!   `v` towards a side inside its piece (its tangent cones,
+//!   [`CellCones::excludes`](super::body::CellCones::excludes)) is not
+//!   solved: moving off that side lowers the distance, so the body's
+//!   nearest point is not in it (a point on a trim curve or an edge is
+//!   found by that item's own cell);
 //! - the search stops when the queue's front is not below the best
 //!   distance: no remaining node can hold a closer point.
 //!
@@ -201,6 +207,11 @@ fn leaf(
         let Ok(lb) = cell_bound(body, c, q, best.d) else {
             continue;
         };
+        // the distance is monotone over it towards a side inside its piece:
+        // it holds no minimum of the body (`CellCones::excludes`)
+        if body.cell_cones[c as usize].excludes(&cell.rect, q) {
+            continue;
+        }
         let r = &cell.rect;
         let x0 = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         let solve = solve_cell(body, cfg, c, x0, lb, q, best);

@@ -26,6 +26,11 @@
 //! best first, `far::FarState::best_first`).
 //! `first NAME N STEPS [bf]` brackets the first update of N fresh trackers at
 //! the cold mode's points (`bf`: best first).
+//! `coldcells NAME N STEPS` (natively) counts, at the cold mode's points, the
+//! piece cells whose tight bound is below the answer, those the tangent
+//! cones exclude (`CellCones::excludes`) and those an exact Bernstein sign
+//! test of the parameter gradient would (`INSTR_PROBE_NO_BERN=1`: not
+//! computed), and checks every excluded cell against the answer.
 #[path = "../../../benches/common/lissajous.rs"]
 mod lissajous_path;
 #[path = "../../../benches/common/point_paths.rs"]
@@ -345,9 +350,125 @@ fn bounds(a: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// The parameter gradient's sign test by Bernstein coefficients (exact
+/// polynomial bounds, the tightest test of its kind): whether `g_u` or
+/// `g_v` of piece `k` over `rect` is strictly one-signed towards a side
+/// inside the piece.
+fn bernstein_excludes(geom: &extrack::track::body::BodyGeom, k: u32, rect: &[f64; 4], q: &Vec3) -> bool {
+    use extrack::geom::bernstein::{coordinate_polys, restrict_poles};
+    let s = &geom.pieces[k as usize].surface;
+    let (du, dv) = (s.degree_u, s.degree_v);
+    let sub = restrict_poles(du, dv, &s.cw, *rect);
+    let [x, y, z, w] = coordinate_polys(du, dv, &sub);
+    let a = [x.add_scaled(&w, -q.x), y.add_scaled(&w, -q.y), z.add_scaled(&w, -q.z)];
+    (0..2).any(|d| {
+        let der = |p: &extrack::geom::bernstein::Poly| if d == 0 { p.ds() } else { p.dt() };
+        let mut dot = a[0].mul(&der(&a[0]));
+        for ac in &a[1..] {
+            dot = dot.add_scaled(&ac.mul(&der(ac)), 1.0);
+        }
+        let g = if s.rational {
+            let mut sq = a[0].mul(&a[0]);
+            for ac in &a[1..] {
+                sq = sq.add_scaled(&ac.mul(ac), 1.0);
+            }
+            w.mul(&dot).add_scaled(&der(&w).mul(&sq), -1.0)
+        } else {
+            dot
+        };
+        let (lo, hi) = g.bounds();
+        (lo > 0.0 && rect[2 * d] > 0.0) || (hi < 0.0 && rect[2 * d + 1] < 1.0)
+    })
+}
+
+/// `coldcells NAME N STEPS`: at the cold mode's N points, the piece cells
+/// whose tight bound (boxes, quarters) is below the answer, how many of them
+/// the tangent cones exclude (`CellCones::excludes`) and how many the exact
+/// Bernstein sign test would; each excluded cell is solved from its centre
+/// and must hold no kept point nearer than the answer (a violation is printed).
+fn coldcells(a: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    use extrack::track::body::{box_dist2, Item};
+    use extrack::track::far::{cell_config, solve_piece};
+    let scene = load(&a[1])?;
+    let n: usize = a[2].parse()?;
+    let steps: usize = a[3].parse()?;
+    let body = main_body(&scene);
+    let src = std::fs::read_to_string(cache(&a[1]).with_extension("src"))?;
+    let paths = [
+        lissajous_path::lissajous_of(&scene, body, steps),
+        random_segments(&scene, body, &oracle_points(Path::new(&src)), steps, 27),
+        grazing(&scene, body, steps),
+    ];
+    let all: Vec<Vec3> = paths.iter().flat_map(|p| p.iter().map(|s| s.q)).collect();
+    let stride = (all.len() / n.max(1)).max(1);
+    let geom = scene.body(body)?;
+    let pose = extrack::track::point_body::body_pose(geom, &Pose::identity());
+    let cfg = cell_config(&TrackerConfig::default());
+    let target = Target::Body {
+        index: body,
+        pose: Pose::identity(),
+    };
+    let bern = std::env::var_os("INSTR_PROBE_NO_BERN").is_none();
+    // must, cones, bernstein, solved, violations, near (min within 1 % of the answer) among must
+    let (mut must, mut cones, mut bst, mut solved, mut bad, mut near, mut near_kept) =
+        (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut queries, mut blocked) = (0u64, 0u64);
+    for qw in all.iter().step_by(stride).take(n) {
+        let r = closest_point(&scene, &target, *qw)?;
+        queries += 1;
+        solved += u64::from(r.cells_solved);
+        let q = pose.inverse_transform_point(qw);
+        let d = r.distance.abs();
+        for (c, cell) in geom.cells.iter().enumerate() {
+            let Item::Piece(k) = cell.item else { continue };
+            let aabb = box_dist2(&cell.lo, &cell.hi, &q).sqrt();
+            let obb = geom.cell_boxes.get(c).map_or(0.0, |b| b.dist2(&q).sqrt());
+            let qb = geom.cell_quarters.get(c).map_or(0.0, |qs| {
+                qs.iter().map(|b| b.dist2(&q)).fold(f64::INFINITY, f64::min).sqrt()
+            });
+            if aabb.max(obb).max(qb) >= d {
+                continue;
+            }
+            must += 1;
+            let ex = geom.cell_cones[c].excludes(&cell.rect, &q);
+            cones += u64::from(ex);
+            blocked += u64::from(!ex && geom.cell_cones[c].monotone(&q).iter().any(Option::is_some));
+            if bern && bernstein_excludes(geom, k, &cell.rect, &q) {
+                bst += 1;
+            }
+            let rc = &cell.rect;
+            let centre = [0.5 * (rc[0] + rc[1]), 0.5 * (rc[2] + rc[3])];
+            let (m, _, x, ..) = solve_piece(geom, &cfg, k, rc, centre, &q);
+            let is_near = m <= d * 1.01;
+            near += u64::from(is_near);
+            if !ex {
+                near_kept += u64::from(is_near);
+                continue;
+            }
+            if m < d - 1e-9 * (1.0 + d) && geom.piece_keeps(k, x[0], x[1]) {
+                bad += 1;
+                println!("  VIOLATION cell {c} piece {k} rect {rc:?}: min {m:.12} at {x:?} < answer {d:.12} (q {q:?})");
+            }
+        }
+    }
+    let s = queries.max(1) as f64;
+    println!(
+        "{} coldcells: {queries} queries; per query: cells solved {:.1}, tight bound < answer {:.1} (min within 1 % {:.1}), excluded by cones {:.1} (left within 1 % {:.1}; monotone towards a piece side only {:.1}), by Bernstein signs {:.1}; violations {bad}",
+        a[1],
+        solved as f64 / s,
+        must as f64 / s,
+        near as f64 / s,
+        cones as f64 / s,
+        near_kept as f64 / s,
+        blocked as f64 / s,
+        bst as f64 / s
+    );
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "instr_probe prep NAME FILE | run NAME PATH STEPS | cold NAME N STEPS | first NAME N STEPS [bf] | why NAME PATH STEPS [bf] | bounds NAME PATH STEPS EVERY | sum OUT";
+    let usage = "instr_probe prep NAME FILE | run NAME PATH STEPS | cold NAME N STEPS | first NAME N STEPS [bf] | why NAME PATH STEPS [bf] | bounds NAME PATH STEPS EVERY | coldcells NAME N STEPS | sum OUT";
     match a.first().map(String::as_str) {
         Some("prep") if a.len() == 3 => {
             let m = extrack::import::import_file(&a[2])?;
@@ -462,6 +583,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("why") if a.len() == 4 || a.len() == 5 => why(&a),
         Some("first") if a.len() == 4 || a.len() == 5 => first(&a),
         Some("bounds") if a.len() == 5 => bounds(&a),
+        Some("coldcells") if a.len() == 4 => coldcells(&a),
         Some("sum") if a.len() == 2 => summarize(Path::new(&a[1])),
         _ => Err(usage.into()),
     }

@@ -7,6 +7,7 @@ use super::cusps::resolve_cusps;
 use super::edges::{build_edges, build_vertices};
 use super::geom::BodyGeom;
 use super::pieces::build_pieces;
+use super::tangent_cones::CellCones;
 use super::placement::pose_from_placement;
 use super::trim_curves::{build_trims, trim_samples};
 use super::BodyError;
@@ -45,11 +46,14 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
     let mut cells = Vec::new();
     let mut cell_boxes = Vec::new();
     let mut cell_quarters = Vec::new();
-    let pieces = build_pieces(scene, b, &mut cells, &mut cell_boxes, &mut cell_quarters)?;
+    let mut cell_cones = Vec::new();
+    let pieces = build_pieces(scene, b, &mut cells, &mut cell_boxes, &mut cell_quarters, &mut cell_cones)?;
     let trims = build_trims(scene, b, &mut cells, &mut cell_boxes);
     let edges = build_edges(scene, b, &mut cells, &mut cell_boxes)?;
     // cells other than piece cells: four copies of the whole box
     cell_quarters.extend(cell_boxes[cell_quarters.len()..].iter().map(|b| [*b; 4]));
+    // and no tangent cones
+    cell_cones.resize(cell_boxes.len(), CellCones::NONE);
     let vertices = build_vertices(scene, b);
     let (nodes, leaf_items, root) = build_nodes(scene, b, &pieces, &edges, &trims, &cells);
     let mut geom = BodyGeom {
@@ -65,6 +69,7 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
         cells,
         cell_boxes,
         cell_quarters,
+        cell_cones,
         nodes,
         leaf_items,
         root,

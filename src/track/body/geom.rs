@@ -4,6 +4,7 @@
 //! in [`BodyGeom`].
 
 use super::oriented::OrientedBox;
+use super::tangent_cones::CellCones;
 use super::trim_loops::TrimEdge;
 use crate::geom::{NurbsCurve, NurbsSurface, Pose, SpanCurve, Vec3};
 use crate::scene::data::{BodyKind, Boundary, ConvexityClass, EdgeKind, FeatureRef};
@@ -191,6 +192,11 @@ pub struct BodyGeom {
     /// lies in their union, so the least of their distances is a lower
     /// bound about four times tighter than the whole box's on a curved cell.
     pub cell_quarters: Vec<[OrientedBox; 4]>,
+    /// The tangent cones of each cell (same order as [`cells`](Self::cells);
+    /// [`CellCones::NONE`] for edges and trim curves): a cell on which the
+    /// distance is monotone towards a side inside its piece holds no
+    /// minimum of the body ([`CellCones::excludes`]).
+    pub cell_cones: Vec<CellCones>,
     /// BVH nodes (children after their parent).
     pub nodes: Vec<Node>,
     /// Items of the leaves.

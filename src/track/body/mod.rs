@@ -25,6 +25,7 @@
 //! - [`clip`]: Liang–Barsky clipping in the parameter plane;
 //! - [`boxes`]: the box distance bound;
 //! - [`oriented`]: the cells' oriented boxes (the tight distance bound);
+//! - [`tangent_cones`]: the cells' tangent cones (cells that hold no minimum);
 //! - [`placement`]: rigid poses from scene placements;
 //! - [`build`]: a body assembled from the scene.
 
@@ -39,11 +40,13 @@ mod normals;
 mod oriented;
 mod pieces;
 mod placement;
+mod tangent_cones;
 mod trim_curves;
 mod trim_loops;
 
 pub use boxes::box_dist2;
 pub use oriented::OrientedBox;
+pub use tangent_cones::{CellCones, Cone};
 pub use cusps::Cusp;
 pub use geom::{BodyGeom, Cell, CellTrim, EdgeGeom, Item, Node, NodeKind, PieceGeom, TrimGeom, TrimPath, VertexGeom};
 pub(crate) use pieces::sub_patch;

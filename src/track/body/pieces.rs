@@ -7,6 +7,7 @@ use super::build::{local_feature, span_range};
 use super::clip::segment_hits_rect;
 use super::geom::{Cell, CellTrim, Item, PieceGeom};
 use super::oriented::OrientedBox;
+use super::tangent_cones::CellCones;
 use super::trim_loops::{edges_contain, trim_edges, trim_polygons, TrimEdge};
 use super::BodyError;
 use crate::geom::bernstein::{split_u, split_v};
@@ -21,6 +22,7 @@ pub(super) fn build_pieces(
     cells: &mut Vec<Cell>,
     boxes: &mut Vec<OrientedBox>,
     quarters: &mut Vec<[OrientedBox; 4]>,
+    cones: &mut Vec<CellCones>,
 ) -> Result<Vec<PieceGeom>, BodyError> {
     let mut pieces = Vec::with_capacity(b.pieces.count as usize);
     for (k, p) in scene.pieces[span_range(&b.pieces)].iter().enumerate() {
@@ -68,6 +70,7 @@ pub(super) fn build_pieces(
                 }
                 let whole = OrientedBox::of_patch(du, dv, &sub).unwrap_or_else(|| OrientedBox::aabb(&lo, &hi));
                 boxes.push(whole);
+                cones.push(CellCones::of_patch(du, dv, &sub, surface.rational, &whole));
                 quarters.push(OrientedBox::of_quarters(du, dv, &sub).unwrap_or([whole; 4]));
                 cells.push(Cell {
                     item: Item::Piece(k as u32),

@@ -1,0 +1,333 @@
+//! Tangent cones of the far phase's piece cells: a test that a cell holds
+//! no minimum of the body, so a cold query need not solve it.
+//!
+//! The distance from `q` to a piece `S(u, v)` has the parameter gradient
+//! `g_u = (S − q)·S_u`, `g_v = (S − q)·S_v`. Over a cell, `S − q` points from
+//! `q` into the cell's bounding ball (a cone of half-angle `asin(r / |c − q|)`
+//! about `c − q`), and `S_u` lies in the cone of the cell's control-net
+//! differences (a polynomial patch: `S_u = m Σ B (P_{i+1,j} − P_ij)`; a
+//! rational one with positive weights: a non-negative combination of
+//! `P_kl − P_ij`, `k > i`, since `b_k' b_i − b_k b_i' ≥ 0` for `k > i`). When
+//! the two cones are strictly on one side of a right angle, `g_u` has one
+//! strict sign over the closed cell ([`CellCones::monotone`]): the distance
+//! grows along `u` everywhere on the cell (or shrinks), and the cell's
+//! minimum lies on its side `u = u0` (or `u1`).
+//!
+//! **Why such a cell can be skipped** (SM-1988's tangent-cone argument,
+//! applied to the distance): let `p*` be the body's nearest point and
+//! suppose it lies in the closed cell, with `g_u > 0` there and the cell's
+//! side `u = u0` inside the piece (`u0 > 0`). Moving from `p*` in `−u`
+//! lowers the distance at first order; the move stays on the cell or
+//! enters the cell beside it on the same piece (the side is inside the
+//! piece), so it stays on the face unless `p*` lies on a trim curve — and
+//! trim curves and edges are items of their own, whose cells the search
+//! solves. So `p*` is not in this cell, and skipping it changes no answer.
+//! The side must be inside the piece: across a piece's side a crease, a
+//! collapsed side (a pole) or a B-rep edge could hold a minimum that is no
+//! stationary point. A cone with a zero difference (a collapsed side, where
+//! `S_u` vanishes and `g_u = 0`) is not used.
+
+use super::oriented::OrientedBox;
+use crate::geom::{Hpoint, Vec3};
+
+/// Relative allowance for rounding in the cones' angles.
+const MARGIN: f64 = 1e-9;
+
+/// A cone of directions: every direction `t` it holds has `t·axis ≥ cos`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cone {
+    /// Unit axis (zero for no cone: the test is not made).
+    pub axis: Vec3,
+    /// Cosine of the half-angle (`> 0`).
+    pub cos: f64,
+    /// Sine of the half-angle.
+    pub sin: f64,
+}
+
+impl Cone {
+    /// No cone (the differences span a half-space or more, or one is zero).
+    pub const NONE: Cone = Cone {
+        axis: Vec3::new(0.0, 0.0, 0.0),
+        cos: 0.0,
+        sin: 1.0,
+    };
+
+    /// The cone about the normalised sum of `dirs`' unit vectors holding
+    /// them all; [`NONE`](Self::NONE) when one is zero (relative to `scale`),
+    /// not finite, or the half-angle is not below a right angle.
+    pub fn holding(dirs: &[Vec3], scale: f64) -> Cone {
+        let mut sum = Vec3::zeros();
+        for d in dirs {
+            let n = d.norm();
+            if !(n > 1e-12 * scale && n.is_finite()) {
+                return Cone::NONE;
+            }
+            sum += d / n;
+        }
+        let sn = sum.norm();
+        if !(sn > 0.0 && sn.is_finite()) {
+            return Cone::NONE;
+        }
+        let axis = sum / sn;
+        let cos = dirs
+            .iter()
+            .map(|d| axis.dot(d) / d.norm())
+            .fold(f64::INFINITY, f64::min)
+            - MARGIN;
+        if !(cos > MARGIN) {
+            return Cone::NONE;
+        }
+        let cos = cos.min(1.0);
+        Cone {
+            axis,
+            cos,
+            sin: (1.0 - cos * cos).max(0.0).sqrt() + MARGIN,
+        }
+    }
+}
+
+/// A piece cell's bounding ball and the cones of its `S_u` and `S_v`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CellCones {
+    /// Centre of a ball holding the cell.
+    pub centre: Vec3,
+    /// Its radius.
+    pub radius: f64,
+    /// Cones of `S_u` and of `S_v`.
+    pub tangent: [Cone; 2],
+}
+
+impl CellCones {
+    /// Cones that never answer (cells of edges and trim curves).
+    pub const NONE: CellCones = CellCones {
+        centre: Vec3::new(0.0, 0.0, 0.0),
+        radius: f64::INFINITY,
+        tangent: [Cone::NONE; 2],
+    };
+
+    /// The cones of a cell whose sub-patch has degrees `(du, dv)` and the
+    /// homogeneous control net `poles` (`du + 1` rows of `dv + 1`),
+    /// polynomial (`rational` false: every weight equal) or rational
+    /// (positive weights), inside the oriented box `bx`.
+    pub fn of_patch(du: usize, dv: usize, poles: &[Hpoint], rational: bool, bx: &OrientedBox) -> CellCones {
+        if poles.len() != (du + 1) * (dv + 1) || poles.iter().any(|h| !(h[3] > 0.0)) {
+            return CellCones::NONE;
+        }
+        let pts: Vec<Vec3> = poles
+            .iter()
+            .map(|h| Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]))
+            .collect();
+        let at = |i: usize, j: usize| pts[i * (dv + 1) + j];
+        let scale = pts.iter().map(|p| p.amax()).fold(0.0f64, f64::max) + bx.half.amax();
+        // differences along u (d = 0) and along v (d = 1)
+        let diffs = |d: usize| -> Vec<Vec3> {
+            let (n, m) = if d == 0 { (du, dv) } else { (dv, du) };
+            let p = |a: usize, b: usize| if d == 0 { at(a, b) } else { at(b, a) };
+            let mut out = Vec::new();
+            for a in 0..n {
+                for b in 0..=m {
+                    if rational {
+                        for a2 in a + 1..=n {
+                            for b2 in 0..=m {
+                                out.push(p(a2, b2) - p(a, b));
+                            }
+                        }
+                    } else {
+                        out.push(p(a + 1, b) - p(a, b));
+                    }
+                }
+            }
+            out
+        };
+        let tangent = [0, 1].map(|d| {
+            if (d == 0 && du == 0) || (d == 1 && dv == 0) {
+                Cone::NONE
+            } else {
+                Cone::holding(&diffs(d), scale)
+            }
+        });
+        CellCones {
+            centre: bx.center,
+            radius: bx.half.norm() * (1.0 + MARGIN),
+            tangent,
+        }
+    }
+
+    /// How the distance from `q` changes along each parameter over the
+    /// whole closed cell: `[u, v]`, each `Some(up)` when it is strictly
+    /// monotone along that parameter, with `up` when it *falls* as the
+    /// parameter grows (the cell's minimum then lies on its upper side in
+    /// it), `None` when the cones do not decide.
+    #[inline]
+    pub fn monotone(&self, q: &Vec3) -> [Option<bool>; 2] {
+        let mut out = [None; 2];
+        let e = self.centre - q;
+        let l = e.norm();
+        if !(l > self.radius) {
+            return out;
+        }
+        // the cone of S − q: half-angle γ with sin γ = r / l
+        let sg = self.radius / l;
+        let cg = (1.0 - sg * sg).sqrt();
+        for (o, t) in out.iter_mut().zip(&self.tangent) {
+            if t.cos <= 0.0 {
+                continue;
+            }
+            // γ + β below a right angle, and |cos θ| > sin(γ + β)
+            if cg * t.cos - sg * t.sin <= MARGIN {
+                continue;
+            }
+            let c = e.dot(&t.axis) / l;
+            let s = sg * t.cos + cg * t.sin + MARGIN;
+            if c.abs() > s {
+                *o = Some(c < 0.0);
+            }
+        }
+        out
+    }
+
+    /// Whether a cell with parameter rectangle `rect` (`[u0, u1, v0, v1]`
+    /// in its piece's `[0,1]²`) holds no minimum of the body for `q`: the
+    /// distance is strictly monotone over it along `u` or `v`
+    /// ([`monotone`](Self::monotone)) towards a side inside the piece (see
+    /// the module doc).
+    #[inline]
+    pub fn excludes(&self, rect: &[f64; 4], q: &Vec3) -> bool {
+        let m = self.monotone(q);
+        (0..2).any(|k| match m[k] {
+            // falls towards the upper side: it must lie inside the piece
+            Some(true) => rect[2 * k + 1] < 1.0,
+            Some(false) => rect[2 * k] > 0.0,
+            None => false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bicubic polynomial patch `(x, y, h(x, y))` over `[x0, x0 + w] × [y0, y0 + w]`.
+    fn graph(x0: f64, y0: f64, w: f64, h: impl Fn(f64, f64) -> f64) -> Vec<Hpoint> {
+        // the control net of a graph whose height is sampled at the Greville
+        // points is not exact for a general h; use bilinear h (exact in any degree)
+        let mut poles = Vec::new();
+        for i in 0..4 {
+            for j in 0..4 {
+                let (x, y) = (x0 + w * i as f64 / 3.0, y0 + w * j as f64 / 3.0);
+                poles.push([x, y, h(x, y), 1.0]);
+            }
+        }
+        poles
+    }
+
+    fn eval(poles: &[Hpoint], u: f64, v: f64) -> (Vec3, Vec3, Vec3) {
+        let b = |t: f64| [(1.0 - t).powi(3), 3.0 * t * (1.0 - t).powi(2), 3.0 * t * t * (1.0 - t), t.powi(3)];
+        let db = |t: f64| {
+            [
+                -3.0 * (1.0 - t).powi(2),
+                3.0 * (1.0 - t).powi(2) - 6.0 * t * (1.0 - t),
+                6.0 * t * (1.0 - t) - 3.0 * t * t,
+                3.0 * t * t,
+            ]
+        };
+        let (bu, bv, dbu, dbv) = (b(u), b(v), db(u), db(v));
+        let (mut s, mut su, mut sv) = (Vec3::zeros(), Vec3::zeros(), Vec3::zeros());
+        for i in 0..4 {
+            for j in 0..4 {
+                let h = poles[i * 4 + j];
+                let p = Vec3::new(h[0], h[1], h[2]);
+                s += p * (bu[i] * bv[j]);
+                su += p * (dbu[i] * bv[j]);
+                sv += p * (bu[i] * dbv[j]);
+            }
+        }
+        (s, su, sv)
+    }
+
+    #[test]
+    fn monotone_cells_have_a_one_signed_gradient() {
+        // a tilted plane cut into 1 × 1 cells, queries above and beside it
+        let h = |x: f64, y: f64| 0.3 * x - 0.2 * y + 0.05 * x * y;
+        let poles = graph(2.0, -1.0, 1.0, h);
+        let (du, dv) = (3, 3);
+        let bx = OrientedBox::of_patch(du, dv, &poles).unwrap();
+        let cones = CellCones::of_patch(du, dv, &poles, false, &bx);
+        let mut decided = 0;
+        for q in [
+            Vec3::new(0.0, 0.0, 5.0),
+            Vec3::new(10.0, -0.5, 1.0),
+            Vec3::new(2.5, -0.5, 20.0),
+            Vec3::new(-3.0, 4.0, -2.0),
+            Vec3::new(2.5, 5.0, 0.5),
+        ] {
+            let m = cones.monotone(&q);
+            let Some((k, up)) = (0..2).find_map(|k| m[k].map(|up| (k, up))) else {
+                continue;
+            };
+            decided += 1;
+            for a in 0..=10 {
+                for b in 0..=10 {
+                    let (s, su, sv) = eval(&poles, a as f64 / 10.0, b as f64 / 10.0);
+                    let g = (s - q).dot(if k == 0 { &su } else { &sv });
+                    assert!(if up { g < 0.0 } else { g > 0.0 }, "q {q:?} k {k} g {g}");
+                }
+            }
+        }
+        assert!(decided >= 3, "decided {decided}");
+        // straight above the cell's middle: no direction is monotone
+        let (mid, _, _) = eval(&poles, 0.5, 0.5);
+        let (_, su, sv) = eval(&poles, 0.5, 0.5);
+        assert_eq!(cones.monotone(&(mid + su.cross(&sv).normalize() * 3.0)), [None, None]);
+    }
+
+    #[test]
+    fn only_sides_inside_the_piece_exclude() {
+        let poles = graph(0.0, 0.0, 1.0, |x, _| 0.1 * x);
+        let bx = OrientedBox::of_patch(3, 3, &poles).unwrap();
+        let cones = CellCones::of_patch(3, 3, &poles, false, &bx);
+        // far out along +x: the distance falls as u grows (the minimum on u = u1)
+        let q = Vec3::new(30.0, 0.5, 3.0);
+        assert_eq!(cones.monotone(&q)[0], Some(true));
+        assert!(cones.excludes(&[0.25, 0.5, 0.0, 0.25], &q));
+        // the upper side is the piece's side u = 1: a crease or an edge could hold the minimum
+        assert!(!cones.excludes(&[0.75, 1.0, 0.0, 0.25], &q));
+    }
+
+    #[test]
+    fn collapsed_sides_and_bad_nets_give_no_cone() {
+        // the side v = 0 collapsed to one point: S_u vanishes there
+        let mut poles = graph(0.0, 0.0, 1.0, |_, _| 0.0);
+        for i in 0..4 {
+            poles[i * 4] = [0.0, 0.0, 0.0, 1.0];
+        }
+        let bx = OrientedBox::of_patch(3, 3, &poles).unwrap();
+        let cones = CellCones::of_patch(3, 3, &poles, false, &bx);
+        assert_eq!(cones.tangent[0], Cone::NONE);
+        assert!(cones.tangent[1].cos > 0.0);
+        let bad = CellCones::of_patch(3, 3, &poles[..4], false, &bx);
+        assert_eq!(bad, CellCones::NONE);
+        assert_eq!(CellCones::NONE.monotone(&Vec3::new(1.0, 2.0, 3.0)), [None, None]);
+    }
+
+    #[test]
+    fn rational_cones_hold_the_derivative() {
+        // a quarter circle in u (weights 1, 1/√2, 1) extruded in v
+        let w = std::f64::consts::FRAC_1_SQRT_2;
+        let mut poles = Vec::new();
+        for (p, wt) in [([1.0, 0.0], 1.0), ([1.0, 1.0], w), ([0.0, 1.0], 1.0)] {
+            for z in [0.0, 1.0] {
+                poles.push([p[0] * wt, p[1] * wt, z * wt, wt]);
+            }
+        }
+        let bx = OrientedBox::of_patch(2, 1, &poles).unwrap();
+        let cones = CellCones::of_patch(2, 1, &poles, true, &bx);
+        let t = cones.tangent[0];
+        assert!(t.cos > 0.0);
+        for a in 0..=20 {
+            let ang = std::f64::consts::FRAC_PI_2 * a as f64 / 20.0;
+            let su = Vec3::new(-ang.sin(), ang.cos(), 0.0);
+            assert!(su.dot(&t.axis) >= t.cos - 1e-12, "angle {ang}");
+        }
+    }
+}
