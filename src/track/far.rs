@@ -535,6 +535,15 @@ impl FarState {
                 return (k, None);
             }
         };
+        // the distance is monotone over it towards a side inside its piece:
+        // it holds no minimum of the body at `q` (`CellCones::excludes`, as
+        // the cold query); it keeps its bound and is tested again when the
+        // point has moved
+        if body.cell_cones[c as usize].excludes(&body.cells[c as usize].rect, q) {
+            let k = lb + self.s;
+            self.cell_key[c as usize] = k;
+            return (k, None);
+        }
         self.solved += 1;
         let x0 = self.cell_x[c as usize];
         let r = &body.cells[c as usize].rect;
