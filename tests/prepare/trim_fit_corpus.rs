@@ -32,6 +32,9 @@ const KNOWN: &[(&str, f64)] = &[
     ("iges_catia4_x28_tabcyl.igs", 4.0e-6),
 ];
 
+/// A file's name, size and its fitted coedges' deviations (face id, deviation).
+type FileDeviations = (String, f64, Vec<(u64, trim::CoedgeDeviation)>);
+
 fn files() -> Option<(Vec<PathBuf>, Vec<String>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
     if !root.join("wave2/corpus").is_dir() {
@@ -89,7 +92,7 @@ fn measure(p: &Path) -> (f64, Vec<(u64, trim::CoedgeDeviation)>) {
 fn fitted_trims_lie_within_1e_6_of_the_models_size_of_their_edges() {
     let Some((files, skipped)) = files() else { return };
     let start = std::time::Instant::now();
-    let results: Vec<(String, f64, Vec<(u64, trim::CoedgeDeviation)>)> = files
+    let results: Vec<FileDeviations> = files
         .par_iter()
         .map(|p| {
             let (size, devs) = measure(p);

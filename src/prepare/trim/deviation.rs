@@ -256,7 +256,7 @@ fn measure(
 
 /// Up to [`NEAREST`] items of `v` with the smallest `key`, each far from
 /// the ones before it (`far`): the starts of distinct refinements.
-fn nearest<'a, T>(v: &'a [T], key: impl Fn(&T) -> f64, far: impl Fn(&T, &T) -> bool) -> Vec<&'a T> {
+fn nearest<T>(v: &[T], key: impl Fn(&T) -> f64, far: impl Fn(&T, &T) -> bool) -> Vec<&T> {
     let mut order: Vec<(f64, usize)> = v.iter().enumerate().map(|(i, x)| (key(x), i)).collect();
     let mut out: Vec<&T> = Vec::with_capacity(NEAREST);
     // the nearest few dozen hold the distinct ones
