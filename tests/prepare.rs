@@ -15,6 +15,8 @@ mod prepare_fixtures;
 mod prepare_snapshot;
 #[path = "prepare/prepare_triage.rs"]
 mod prepare_triage;
+#[path = "prepare/trim_fit_corpus.rs"]
+mod trim_fit_corpus;
 #[path = "prepare/trim_pcurve_sheet.rs"]
 mod trim_pcurve_sheet;
 #[path = "prepare/verify_accounting.rs"]

@@ -62,6 +62,10 @@ pub struct ExactLoops {
     /// How each coedge's piece of each chain was built (one entry per
     /// coedge span, per loop; empty for a loop without coedge records).
     pub paths: Vec<Vec<TrimPath>>,
+    /// Parallel to [`ExactLoops::paths`]: each coedge's index in the
+    /// loop's [`FaceTrim::coedge_spans`] and the range of its pieces in the
+    /// loop's chain (without the line bridging a gap before it).
+    pub coedge_pieces: Vec<Vec<(usize, std::ops::Range<usize>)>>,
 }
 
 /// How one coedge of a loop got its chain in [`exact_loops`].
@@ -324,14 +328,18 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
     for (li, l) in trim.loops.iter().enumerate() {
         let spans = trim.coedge_spans.get(li).map_or(&[][..], |v| &v[..]);
         let mut chain: Vec<Vec<H2>> = Vec::new();
-        let push = |chain: &mut Vec<Vec<H2>>, h: Vec<H2>| {
+        // (whether a line bridged a gap before `h`)
+        let push = |chain: &mut Vec<Vec<H2>>, h: Vec<H2>| -> bool {
+            let mut bridged = false;
             if let Some(prev) = chain.last() {
                 let (a, b) = (bez2::eval(prev, 1.0), bez2::eval(&h, 0.0));
                 if a != b {
                     chain.push(line(a, b));
+                    bridged = true;
                 }
             }
             chain.push(h);
+            bridged
         };
         let covered: usize = spans.iter().map(|s| s.samples.len()).sum();
         if spans.is_empty() || covered != l.len() {
@@ -342,14 +350,18 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
             out.approximated += 1;
             out.chains.push(chain);
             out.paths.push(Vec::new());
+            out.coedge_pieces.push(Vec::new());
             continue;
         }
         // each coedge's samples, coedge and p-curve fitted to the samples
-        let kept: Vec<&crate::import::eval::CoedgeSpan> =
-            spans.iter().filter(|sp| l.get(sp.samples.clone()).is_some()).collect();
+        let kept: Vec<(usize, &crate::import::eval::CoedgeSpan)> = spans
+            .iter()
+            .enumerate()
+            .filter(|(_, sp)| l.get(sp.samples.clone()).is_some())
+            .collect();
         let parts: Vec<_> = kept
             .iter()
-            .filter_map(|sp| {
+            .filter_map(|(_, sp)| {
                 let samples = l.get(sp.samples.clone())?;
                 let coedge = face_loops.get(sp.face_loop).and_then(|fl| fl.coedges.get(sp.coedge));
                 let uv = coedge
@@ -371,7 +383,10 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
         }
         let by_pcurves = by_pcurves.map(|(c, _)| c);
         let mut paths = Vec::with_capacity(parts.len());
-        for (k, (sp, (uv, coedge, samples))) in kept.into_iter().zip(parts).enumerate() {
+        let mut pieces = Vec::with_capacity(parts.len());
+        for (k, ((si, sp), (uv, coedge, samples))) in kept.into_iter().zip(parts).enumerate() {
+            let first = chain.len();
+            let mut bridged = None;
             let mut path = TrimPath::PCurve;
             let exact = match &by_pcurves {
                 Some(chains) => {
@@ -415,7 +430,8 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                         path = TrimPath::Projected;
                     }
                     for h in c {
-                        push(&mut chain, h);
+                        let b = push(&mut chain, h);
+                        bridged.get_or_insert(b);
                     }
                 }
                 None => {
@@ -423,14 +439,19 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                     path = TrimPath::Samples;
                     for w in samples.windows(2) {
                         if w[0] != w[1] {
-                            push(&mut chain, line([w[0].0, w[0].1], [w[1].0, w[1].1]));
+                            let b = push(&mut chain, line([w[0].0, w[0].1], [w[1].0, w[1].1]));
+                            bridged.get_or_insert(b);
                         }
                     }
                 }
             }
             paths.push(path);
+            // (after the line bridging a gap before its first piece)
+            let start = first + usize::from(bridged == Some(true));
+            pieces.push((si, start.min(chain.len())..chain.len()));
         }
         out.paths.push(paths);
+        out.coedge_pieces.push(pieces);
         out.chains.push(chain);
     }
     out.hulls = out

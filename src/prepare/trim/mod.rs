@@ -6,6 +6,8 @@
 //!   segments in face parameters ([`exact_loops`](fn@exact_loops));
 //! - `pcurve_loop.rs`: p-curves against 3-D edges, and loops bounded by
 //!   their p-curves as a whole where the two disagree;
+//! - `deviation.rs`: how far a fitted coedge's chain lies from its 3-D
+//!   edge ([`fitted_deviations`]);
 //! - `projection.rs`: a 3-D curve without a usable p-curve projected onto
 //!   the face as fitted Bézier pieces;
 //! - `polyline.rs`: a polyline edge without a usable p-curve, each chord
@@ -25,6 +27,7 @@
 //! inside / outside.
 
 mod clipping;
+mod deviation;
 mod exact_loops;
 mod pcurve_loop;
 mod piece_map;
@@ -32,6 +35,7 @@ mod polyline;
 mod projection;
 mod winding;
 
+pub use deviation::{face_box, fitted_deviations, CoedgeDeviation};
 pub use exact_loops::{exact_loops, ExactLoops, TrimPath};
 
 use crate::geom::bez2::{self, H2};
