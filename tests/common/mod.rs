@@ -18,24 +18,37 @@ pub fn fixtures() -> Option<PathBuf> {
     }
 }
 
-/// All IGES files of corpus/, wave2/corpus/ and generated/.
-pub fn iges_files(root: &std::path::Path) -> Vec<PathBuf> {
+/// The CAD files (STEP and IGES by extension) of folders `dirs` under
+/// `root`, sorted; `None` when a folder cannot be read.
+pub fn cad_files_in(root: &std::path::Path, dirs: &[&str], exts: &[&str]) -> Option<Vec<PathBuf>> {
     let mut v = Vec::new();
-    for dir in ["corpus", "wave2/corpus", "generated"] {
-        if let Ok(rd) = std::fs::read_dir(root.join(dir)) {
-            for e in rd.flatten() {
-                let p = e.path();
-                let ext = p
-                    .extension()
-                    .and_then(|x| x.to_str())
-                    .unwrap_or("")
-                    .to_ascii_lowercase();
-                if ext == "igs" || ext == "iges" {
-                    v.push(p);
-                }
+    for dir in dirs {
+        for e in std::fs::read_dir(root.join(dir)).ok()?.flatten() {
+            let p = e.path();
+            let ext = p
+                .extension()
+                .and_then(|x| x.to_str())
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            if exts.contains(&ext.as_str()) {
+                v.push(p);
             }
         }
     }
+    v.sort();
+    Some(v)
+}
+
+/// STEP and IGES extensions.
+pub const CAD_EXTENSIONS: &[&str] = &["step", "stp", "igs", "iges"];
+
+/// All IGES files of corpus/, wave2/corpus/ and generated/.
+pub fn iges_files(root: &std::path::Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = ["corpus", "wave2/corpus", "generated"]
+        .iter()
+        .filter_map(|d| cad_files_in(root, &[d], &["igs", "iges"]))
+        .flatten()
+        .collect();
     v.sort();
     v
 }

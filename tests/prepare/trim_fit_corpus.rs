@@ -42,22 +42,11 @@ fn files() -> Option<(Vec<PathBuf>, Vec<String>)> {
         return None;
     }
     let (mut v, mut skipped) = (Vec::new(), Vec::new());
-    for dir in [root.join("corpus"), root.join("wave2/corpus")] {
-        for e in std::fs::read_dir(dir).ok()?.flatten() {
-            let p = e.path();
-            let ext = p
-                .extension()
-                .and_then(|x| x.to_str())
-                .unwrap_or("")
-                .to_ascii_lowercase();
-            if !["step", "stp", "igs", "iges"].contains(&ext.as_str()) {
-                continue;
-            }
-            if std::fs::metadata(&p).map(|m| m.len()).unwrap_or(u64::MAX) <= MAX_BYTES {
-                v.push(p);
-            } else {
-                skipped.push(p.file_name().expect("name").to_string_lossy().to_string());
-            }
+    for p in crate::common::cad_files_in(&root, &["corpus", "wave2/corpus"], crate::common::CAD_EXTENSIONS)? {
+        if std::fs::metadata(&p).map(|m| m.len()).unwrap_or(u64::MAX) <= MAX_BYTES {
+            v.push(p);
+        } else {
+            skipped.push(p.file_name().expect("name").to_string_lossy().to_string());
         }
     }
     v.sort();

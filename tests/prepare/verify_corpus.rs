@@ -26,23 +26,13 @@ fn files() -> Option<Vec<PathBuf>> {
         return None;
     }
     let mut v = Vec::new();
-    for dir in [root.join("corpus"), root.join("wave2/corpus")] {
-        for e in std::fs::read_dir(dir).ok()?.flatten() {
-            let p = e.path();
-            let ext = p
-                .extension()
-                .and_then(|x| x.to_str())
-                .unwrap_or("")
-                .to_ascii_lowercase();
-            let listed = p
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| LARGE_CHECKED.contains(&n));
-            if ["step", "stp", "igs", "iges"].contains(&ext.as_str())
-                && (listed || std::fs::metadata(&p).map(|m| m.len()).unwrap_or(u64::MAX) <= MAX_BYTES)
-            {
-                v.push(p);
-            }
+    for p in crate::common::cad_files_in(&root, &["corpus", "wave2/corpus"], crate::common::CAD_EXTENSIONS)? {
+        let listed = p
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| LARGE_CHECKED.contains(&n));
+        if listed || std::fs::metadata(&p).map(|m| m.len()).unwrap_or(u64::MAX) <= MAX_BYTES {
+            v.push(p);
         }
     }
     v.sort();
