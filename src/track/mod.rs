@@ -17,6 +17,7 @@ internal! {
     mod curves;
     mod far;
     mod motion;
+    mod orient;
     mod patch_foot;
     mod patch_pair;
     mod point_body;

@@ -14,7 +14,7 @@ use crate::geom::Vec3;
 use crate::track::body::{BodyGeom, Item};
 use crate::track::config::{ControlLaw, TrackerConfig};
 use crate::track::far::{cell_config, trim_point, Candidate, FarState};
-use crate::track::point_body::orient;
+use crate::track::orient::orient;
 
 /// A sampled seed point: (depth, item on A, x on A, item on B, x on B, the
 /// sampled point is B's).

@@ -7,7 +7,8 @@ use crate::geom::{Pose, Vec3};
 use crate::scene::data::FeatureRef;
 use crate::track::body::BodyGeom;
 use crate::track::config::Mode;
-use crate::track::point_body::{feature_of, orient, status_of};
+use crate::track::orient::{feature_of, orient};
+use crate::track::point_body::status_of;
 use crate::track::status::AnswerStatus;
 use nalgebra::Matrix3;
 
