@@ -455,12 +455,22 @@ impl FarState {
         }
         let k = match node.kind {
             NodeKind::Interior(l, r) => {
-                let (nl, nr) = (&body.nodes[l as usize], &body.nodes[r as usize]);
-                let (dl, dr) = (box_dist2(&nl.lo, &nl.hi, q), box_dist2(&nr.lo, &nr.hi, q));
-                let ((a, da), (b, db)) = if dl <= dr { ((l, dl), (r, dr)) } else { ((r, dr), (l, dl)) };
-                let ka = self.visit(body, cfg, a, da, q, skip, best);
-                let kb = self.visit(body, cfg, b, db, q, skip, best);
-                ka.min(kb)
+                // a child whose key still bounds it out is not looked at (its
+                // box distance is not needed: `best` only falls in this search)
+                let (kl, kr) = (self.node_key[l as usize], self.node_key[r as usize]);
+                match (kl - self.s < best.d, kr - self.s < best.d) {
+                    (false, false) => kl.min(kr),
+                    (true, false) => self.visit_box(body, cfg, l, q, skip, best).min(kr),
+                    (false, true) => self.visit_box(body, cfg, r, q, skip, best).min(kl),
+                    (true, true) => {
+                        let (nl, nr) = (&body.nodes[l as usize], &body.nodes[r as usize]);
+                        let (dl, dr) = (box_dist2(&nl.lo, &nl.hi, q), box_dist2(&nr.lo, &nr.hi, q));
+                        let ((a, da), (b, db)) = if dl <= dr { ((l, dl), (r, dr)) } else { ((r, dr), (l, dl)) };
+                        let ka = self.visit(body, cfg, a, da, q, skip, best);
+                        let kb = self.visit(body, cfg, b, db, q, skip, best);
+                        ka.min(kb)
+                    }
+                }
             }
             NodeKind::Leaf(f, e) => {
                 let mut k = f64::INFINITY;
@@ -506,6 +516,22 @@ impl FarState {
         let k = k.max(lb + self.s);
         self.node_key[n as usize] = k;
         k
+    }
+
+    /// [`visit`](Self::visit) of node `n`, its box distance computed here.
+    #[inline]
+    fn visit_box(
+        &mut self,
+        body: &BodyGeom,
+        cfg: &TrackerConfig,
+        n: u32,
+        q: &Vec3,
+        skip: Option<Skip>,
+        best: &mut Candidate,
+    ) -> f64 {
+        let node = &body.nodes[n as usize];
+        let lb2 = box_dist2(&node.lo, &node.hi, q);
+        self.visit(body, cfg, n, lb2, q, skip, best)
     }
 
     /// Visits cell `c` whose piece's minimum at `q` is known to be at least
