@@ -7,7 +7,7 @@ use super::build::{local_index, span_range, v3};
 use super::geom::{Cell, CellTrim, EdgeGeom, Item, VertexGeom};
 use super::oriented::OrientedBox;
 use super::BodyError;
-use crate::geom::{NurbsCurve, SpanCurve};
+use crate::geom::{NurbsCurve, SpanCurve, Vec3};
 use crate::scene::bvh::hull_box;
 use crate::scene::data::{Body, SceneData, NONE};
 
@@ -70,6 +70,10 @@ pub(super) fn build_edges(
             ],
             pseudo_normals,
             cusp: None,
+            bounds: cells[first as usize..].iter().fold(
+                (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY)),
+                |(lo, hi), c| (lo.inf(&c.lo), hi.sup(&c.hi)),
+            ),
             cells: first..cells.len() as u32,
         });
     }

@@ -124,6 +124,9 @@ pub struct EdgeGeom {
     pub cusp: Option<super::cusps::Cusp>,
     /// Range of the edge's cells.
     pub cells: std::ops::Range<u32>,
+    /// The box around all the edge's cells (`lo`, `hi`): a point farther
+    /// from it than a tolerance is off the edge without a look at its cells.
+    pub bounds: (Vec3, Vec3),
 }
 
 /// Runtime form of one vertex.

@@ -106,6 +106,9 @@ impl BodyGeom {
     /// root's to rounding.
     pub fn edge_foot(&self, k: u32, p: &Vec3, tol: f64) -> Option<(f64, f64)> {
         let g = &self.edges[k as usize];
+        if super::boxes::box_dist2(&g.bounds.0, &g.bounds.1, p) > tol * tol {
+            return None;
+        }
         let cells = self.cells.get(g.cells.start as usize..g.cells.end as usize)?;
         let mut range: Option<(f64, f64)> = None;
         for c in cells {
