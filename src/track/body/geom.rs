@@ -5,7 +5,7 @@
 
 use super::oriented::OrientedBox;
 use super::tangent_cones::CellCones;
-use super::trim_loops::TrimEdge;
+use super::trim_loops::{TrimBands, TrimEdge};
 use crate::geom::{NurbsCurve, NurbsSurface, Pose, SpanCurve, Vec3};
 use crate::scene::data::{BodyKind, Boundary, ConvexityClass, EdgeKind, FeatureRef};
 
@@ -94,6 +94,8 @@ pub struct PieceGeom {
     /// The exact trim loops as `y`-monotone pieces (the containment test of
     /// [`BodyGeom::piece_keeps`]); empty when the piece is untrimmed.
     pub trim_edges: Vec<TrimEdge>,
+    /// `trim_edges` by bands of `v` (what [`BodyGeom::piece_keeps`] scans).
+    pub trim_bands: TrimBands,
     /// Neighbours across the sides (body-local feature indices).
     pub adjacency: Vec<(Boundary, FeatureRef)>,
     /// Range of this piece's cells in [`BodyGeom::cells`].

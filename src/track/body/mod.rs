@@ -52,7 +52,7 @@ pub use geom::{BodyGeom, Cell, CellTrim, EdgeGeom, Item, Node, NodeKind, PieceGe
 pub(crate) use pieces::sub_patch;
 pub use placement::pose_from_placement;
 pub use trim_curves::{trim_domain, trim_point, trim_samples, TrimSamples, TRIM_SAMPLES};
-pub use trim_loops::{edges_contain, trim_edges, TrimEdge, TRIM_EDGE_POINTS};
+pub use trim_loops::{edges_contain, trim_edges, TrimBands, TrimEdge, TRIM_EDGE_POINTS};
 
 use crate::scene::data::SceneData;
 use crate::scene::{SceneError, SceneView};

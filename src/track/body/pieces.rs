@@ -8,7 +8,7 @@ use super::clip::segment_hits_rect;
 use super::geom::{Cell, CellTrim, Item, PieceGeom};
 use super::oriented::OrientedBox;
 use super::tangent_cones::CellCones;
-use super::trim_loops::{edges_contain, trim_edges, trim_polygons, TrimEdge};
+use super::trim_loops::{edges_contain, trim_edges, trim_polygons, TrimBands, TrimEdge};
 use super::BodyError;
 use crate::geom::bernstein::{split_u, split_v};
 use crate::geom::NurbsSurface;
@@ -94,6 +94,7 @@ pub(super) fn build_pieces(
             reversed: p.reversed,
             domain: p.domain,
             trims,
+            trim_bands: TrimBands::new(&trim_edges),
             trim_edges,
             adjacency,
             cells: first..cells.len() as u32,

@@ -119,6 +119,83 @@ pub fn edges_contain(edges: &[TrimEdge], s: f64, t: f64) -> bool {
     inside
 }
 
+/// A piece's trim edges by bands of `v`: each band lists the edges whose
+/// `v`-range meets it, so the even-odd test at `(s, t)` looks only at the
+/// edges of `t`'s band (the others cannot cross the ray at height `t`).
+/// Built once with the body; a query does not allocate.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TrimBands {
+    /// `v` of the first band's lower side.
+    v0: f64,
+    /// Bands per unit of `v`.
+    scale: f64,
+    /// `edges[start[b]..start[b + 1]]` are band `b`'s edges.
+    start: Vec<u32>,
+    /// Edge indices, band after band.
+    edges: Vec<u32>,
+}
+
+/// Fewest edges for which [`TrimBands`] has more than one band.
+const BAND_EDGES: usize = 8;
+
+impl TrimBands {
+    /// The bands of `edges`: about one band per four edges, at most 64.
+    pub fn new(edges: &[TrimEdge]) -> Self {
+        let (lo, hi) = edges
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), e| (lo.min(e.hull[2]), hi.max(e.hull[3])));
+        let n = if edges.len() < BAND_EDGES || !(hi > lo) { 1 } else { (edges.len() / 4).min(64) };
+        let scale = if hi > lo { n as f64 / (hi - lo) } else { 0.0 };
+        let band = |v: f64| (((v - lo) * scale) as usize).min(n - 1);
+        let mut count = vec![0u32; n + 1];
+        for e in edges {
+            for b in band(e.hull[2])..=band(e.hull[3]) {
+                count[b + 1] += 1;
+            }
+        }
+        for b in 0..n {
+            count[b + 1] += count[b];
+        }
+        let mut at = count.clone();
+        let mut list = vec![0u32; count[n] as usize];
+        for (k, e) in edges.iter().enumerate() {
+            for b in band(e.hull[2])..=band(e.hull[3]) {
+                list[at[b] as usize] = k as u32;
+                at[b] += 1;
+            }
+        }
+        Self {
+            v0: lo,
+            scale,
+            start: count,
+            edges: list,
+        }
+    }
+
+    /// [`edges_contain`] of `edges` (those the bands were built from) at `(s, t)`.
+    pub fn contain(&self, edges: &[TrimEdge], s: f64, t: f64) -> bool {
+        let n = self.start.len().saturating_sub(1);
+        // `(t − v0)·scale` is monotone in `t` under rounding, as it was for
+        // each edge's `v`-range when the bands were made: every edge whose
+        // range holds `t` is listed in `t`'s band (NaN falls in band 0)
+        if n == 0 || !(t >= self.v0) {
+            return edges_contain(edges, s, t);
+        }
+        let b = (((t - self.v0) * self.scale) as usize).min(n - 1);
+        let mut inside = false;
+        for &k in &self.edges[self.start[b] as usize..self.start[b + 1] as usize] {
+            let e = &edges[k as usize];
+            if t < e.hull[2] || t > e.hull[3] || s >= e.hull[1] {
+                continue;
+            }
+            if bez2::ray_crosses(e.points(), e.hull[0], e.hull[1], s, t) {
+                inside = !inside;
+            }
+        }
+        inside
+    }
+}
+
 /// Flattens a piece's trim loops into closed polygons in `[0,1]²`.
 pub(super) fn trim_polygons(p: &crate::scene::data::Piece) -> Vec<Vec<[f64; 2]>> {
     let mut out = Vec::with_capacity(p.trim_loops.len());
@@ -177,7 +254,7 @@ impl BodyGeom {
             .unwrap_or(&[])
             .iter()
             .any(|c| c.trim == CellTrim::Inside && u >= c.rect[0] && u <= c.rect[1] && v >= c.rect[2] && v <= c.rect[3]);
-        inside_cell || edges_contain(&p.trim_edges, u, v)
+        inside_cell || p.trim_bands.contain(&p.trim_edges, u, v)
     }
 }
 
@@ -279,5 +356,56 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A star polygon of `n` straight edges plus the four arcs of a circle
+    /// hole: many edges, so the bands split them.
+    fn star_and_hole(n: usize, jag: f64) -> Vec<TrimEdge> {
+        let mut edges = trim_edges(&circle_piece([0.52, 0.47], 0.11));
+        let star: Vec<[f64; 2]> = (0..n)
+            .map(|k| {
+                let a = std::f64::consts::TAU * k as f64 / n as f64;
+                let r = 0.4 + if k % 2 == 0 { jag } else { -jag };
+                [0.5 + r * a.cos(), 0.5 + r * a.sin()]
+            })
+            .collect();
+        for k in 0..n {
+            let (a, b) = (star[k], star[(k + 1) % n]);
+            edges.extend(TrimEdge::new(&[[a[0], a[1], 1.0], [b[0], b[1], 1.0]]));
+        }
+        edges
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn trim_bands_answer_as_the_scan_of_every_edge(
+            n in 3usize..200, jag in 0.0f64..0.09,
+            pts in proptest::collection::vec((-0.1f64..1.1, -0.1f64..1.1), 64),
+        ) {
+            let edges = star_and_hole(n, jag);
+            let bands = TrimBands::new(&edges);
+            for (s, t) in pts {
+                proptest::prop_assert_eq!(bands.contain(&edges, s, t), edges_contain(&edges, s, t), "({}, {})", s, t);
+            }
+            // on the edges' own ends and band sides too
+            for e in &edges {
+                for v in [e.hull[2], e.hull[3]] {
+                    for s in [e.hull[0], 0.5 * (e.hull[0] + e.hull[1]), e.hull[1]] {
+                        proptest::prop_assert_eq!(bands.contain(&edges, s, v), edges_contain(&edges, s, v));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn trim_bands_split_many_edges() {
+        let edges = star_and_hole(120, 0.05);
+        let bands = TrimBands::new(&edges);
+        assert_eq!(bands.start.len() - 1, edges.len() / 4);
+        // each band lists a small part of the edges
+        let widest = bands.start.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0) as usize;
+        assert!(widest * 4 < edges.len(), "widest band {widest} of {}", edges.len());
+        assert!(TrimBands::new(&[]).contain(&[], 0.5, 0.5) == edges_contain(&[], 0.5, 0.5));
     }
 }
