@@ -82,6 +82,9 @@ pub enum Skip {
 #[derive(Debug, Clone)]
 pub struct FarState {
     node_key: Vec<f64>,
+    /// Per slot of `body.leaf_items`: the least key of the item's cells (a
+    /// leaf passes over an item whose cells are all bounded out).
+    item_key: Vec<f64>,
     cell_key: Vec<f64>,
     cell_x: Vec<[f64; 2]>,
     /// For each piece, the cell whose last solve found the piece's minimum
@@ -351,6 +354,7 @@ impl FarState {
             .collect();
         Self {
             node_key: vec![f64::NEG_INFINITY; body.nodes.len()],
+            item_key: vec![f64::NEG_INFINITY; body.leaf_items.len()],
             cell_key: vec![f64::NEG_INFINITY; body.cells.len()],
             cell_x,
             home: vec![NO_HOME; body.pieces.len()],
@@ -366,6 +370,7 @@ impl FarState {
     /// Forgets every bound (the next search is cold) and restarts the cells at their centres.
     pub fn reset(&mut self, body: &BodyGeom) {
         self.node_key.fill(f64::NEG_INFINITY);
+        self.item_key.fill(f64::NEG_INFINITY);
         self.cell_key.fill(f64::NEG_INFINITY);
         for (x, c) in self.cell_x.iter_mut().zip(&body.cells) {
             *x = [0.5 * (c.rect[0] + c.rect[1]), 0.5 * (c.rect[2] + c.rect[3])];
@@ -475,11 +480,17 @@ impl FarState {
             NodeKind::Leaf(f, e) => {
                 let mut k = f64::INFINITY;
                 for i in f..e {
+                    let key = self.item_key[i as usize];
+                    if key - self.s >= best.d {
+                        k = k.min(key);
+                        continue;
+                    }
                     let item = body.leaf_items[i as usize];
                     let basin = match skip {
                         Some(Skip::Item(it)) if it == item => {
                             // tracked by the caller: its minimum is `best.d`
                             k = k.min(best.d + self.s);
+                            self.item_key[i as usize] = best.d + self.s;
                             continue;
                         }
                         Some(Skip::Basin(it, x)) if it == item => Some(x),
@@ -493,21 +504,24 @@ impl FarState {
                         Item::Edge(_) | Item::Trim(_) => None,
                     };
                     let mut floor = f64::NEG_INFINITY;
+                    let mut ki = f64::INFINITY;
                     for c in home.into_iter().chain(cells.filter(|&c| Some(c) != home)) {
                         if let Some(x) = basin {
                             let r = &body.cells[c as usize].rect;
                             if x[0] >= r[0] && x[0] <= r[1] && x[1] >= r[2] && x[1] <= r[3] {
-                                k = k.min(best.d + self.s);
+                                ki = ki.min(best.d + self.s);
                                 continue;
                             }
                         }
                         let (kc, piece_min) = self.visit_cell(body, cfg, c, q, floor, best);
-                        k = k.min(kc);
+                        ki = ki.min(kc);
                         if let (Some(d), Item::Piece(p)) = (piece_min, item) {
                             floor = d;
                             self.home[p as usize] = c;
                         }
                     }
+                    self.item_key[i as usize] = ki;
+                    k = k.min(ki);
                 }
                 k
             }
