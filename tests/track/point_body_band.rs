@@ -125,8 +125,8 @@ const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     ),
     (
         "step_build123d_m6_screw.step",
-        18,
-        "17 points 3e-6 – 4.5e-6 mm farther (band 2e-6) at the edges where the thread's B-spline faces meet the flats y = ±0.83 (faces #250, #336): our edge points lie ~4e-5 mm along the edge from Open CASCADE's (trims fitted, not exact: the self-check's BOUNDARY class of these faces); one sign decided for us: point 992, 0.0018 mm inside face #3458 along its normal (kind fn), where Open CASCADE's classifier says 'out' along the whole segment but its own outward normal at our closest point has (q − c)·n = −d (tools/oracle/occt_sign_segment.py --boundary-rows 992) and 14 of 15 random rays from the point cross the shape an odd number of times (IntCurvesFace_ShapeIntersector; the 15th has a double hit): inside, as we answer",
+        1,
+        "one sign decided for us: point 992, 0.0018 mm inside face #3458 along its normal (kind fn), where Open CASCADE's classifier says 'out' along the whole segment but its own outward normal at our closest point has (q − c)·n = −d (tools/oracle/occt_sign_segment.py --boundary-rows 992) and 14 of 15 random rays from the point cross the shape an odd number of times (IntCurvesFace_ShapeIntersector; the 15th has a double hit): inside, as we answer. Session 29: the 17 points 2e-6 – 4.5e-6 mm farther at the slot's hyperbola edges (plane y = ±0.83 ∩ the 45° cone, #256, #311, #399, #464) were ours: those edges were stored as 17-point polylines whose chords lay 2.8e-6 – 6.3e-6 mm inside the cone, while Open CASCADE's distances equal the distances to the exact hyperbola within 3e-15 mm (40-digit brute force, tools/oracle/occt_edge_check.py); now exact rational quadratics (`features::edge_nurbs`), worst |Δd| 4.9e-8 mm",
     ),
     (
         "step_microstation_k1.stp",
