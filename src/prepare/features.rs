@@ -170,7 +170,7 @@ fn nearest_side(st: [f64; 2]) -> Boundary {
 /// quadratic images ([`conic_image_nurbs`], whose parameter is the curve's
 /// only at span ends): an edge needs its point set exactly, its samples and
 /// side maps are taken on the NURBS itself. A hyperbola stored as a
-/// 17-point polyline lay up to 6e-6 mm inside the cone it bounds
+/// 17-point polyline lay up to 4.5e-6 mm off the cone it bounds
 /// (m6_screw's slot, edges #256, #311, #399, #464), and its chords were the
 /// closest points.
 fn edge_nurbs(curve: &crate::import::model::Curve, t: (f64, f64)) -> Option<NurbsCurve> {
@@ -676,7 +676,7 @@ mod tests {
     use super::*;
 
     /// Parabola and hyperbola edges get their exact curves (before: a
-    /// 17-point polyline whose chords lay off the faces by up to 6e-6 mm on
+    /// 17-point polyline whose chords lay off the cone by up to 4.5e-6 mm on
     /// m6_screw's hyperbolas, parameter range 2.227 – 2.505, semi-axes 0.83).
     #[test]
     fn parabola_and_hyperbola_edges_are_exact_not_polylines() {
