@@ -350,32 +350,22 @@ pub(super) fn sub_net(cw: &[Hpoint], p: usize, q: usize, r: &[f64; 4], net: &mut
 
 /// Appends to `out` Euclidean points whose convex hull holds the curve's
 /// points on `[t0, t1]`; false (nothing appended) when a weight is not
-/// positive or the knots are malformed. A single clamped (Bézier) span is cut to
-/// `[t0, t1]` by de Casteljau (the sub-curve's poles); a curve of several
-/// spans gives the poles whose basis functions do not vanish on `[t0, t1]`
-/// (local convex hull property: on span `[k_i, k_{i+1})` the curve is a
-/// convex combination of poles `i − p … i`).
+/// positive or the knots are malformed. The one-part case of
+/// [`curve_parts_poles`]: each knot span met is cut to `[t0, t1]` and given
+/// by its Bézier poles ([`part_poles`], blossoms; no allocation). Where that
+/// does not apply (an empty interval `t0 = t1`, a degree above
+/// [`MAX_PART_DEGREE`]), the poles whose basis functions do not vanish on
+/// `[t0, t1]` (local convex hull property: on span `[k_i, k_{i+1})` the
+/// curve is a convex combination of poles `i − p … i`).
 pub(super) fn curve_piece_poles(c: &NurbsCurve, t0: f64, t1: f64, out: &mut Vec<Vec3>) -> bool {
     let (p, n) = (c.degree, c.cw.len());
     if n == 0 || c.knots.len() != n + p + 1 || !(t0 <= t1) || c.cw.iter().any(|h| !(h[3] > 0.0)) {
         return false;
     }
-    let (a, b) = c.domain();
-    let s = out.len();
-    // a clamped single span (end knots repeated `p + 1` times) is a Bézier curve
-    let clamped = c.knots[..=p].iter().all(|&k| k == a) && c.knots[n..].iter().all(|&k| k == b);
-    if n == p + 1 && clamped && b > a {
-        let (s0, s1) = (((t0 - a) / (b - a)).clamp(0.0, 1.0), ((t1 - a) / (b - a)).clamp(0.0, 1.0));
-        if s1 > 0.0 {
-            let left = split(&c.cw, s1).0;
-            let sub = split(&left, (s0 / s1).min(1.0)).1;
-            if let Some(pts) = euclidean_poles(&sub) {
-                out.extend(pts);
-                return true;
-            }
-            out.truncate(s);
-        }
+    if curve_parts_poles(c, t0, t1, 1, out) {
+        return true;
     }
+    let (a, b) = c.domain();
     let i0 = crate::geom::find_span(n, p, t0.max(a), &c.knots);
     let i1 = crate::geom::find_span(n, p, t1.min(b), &c.knots);
     if i0 < p || i1 >= n || i0 > i1 {
@@ -388,27 +378,6 @@ pub(super) fn curve_piece_poles(c: &NurbsCurve, t0: f64, t1: f64, out: &mut Vec<
         }
         None => false,
     }
-}
-
-/// De Casteljau split of Bézier poles (homogeneous) at `s`: the poles of
-/// the pieces on `[0, s]` and `[s, 1]`.
-fn split(cw: &[Hpoint], s: f64) -> (Vec<Hpoint>, Vec<Hpoint>) {
-    let n = cw.len();
-    let mut w = cw.to_vec();
-    let mut left = Vec::with_capacity(n);
-    let mut right = vec![[0.0; 4]; n];
-    left.push(w[0]);
-    right[n - 1] = w[n - 1];
-    for k in 1..n {
-        for i in 0..n - k {
-            for j in 0..4 {
-                w[i][j] = (1.0 - s) * w[i][j] + s * w[i + 1][j];
-            }
-        }
-        left.push(w[0]);
-        right[n - 1 - k] = w[n - 1 - k];
-    }
-    (left, right)
 }
 
 /// The parameter box (within `[0, 1]²`) of a trim path's control points:
@@ -512,6 +481,60 @@ mod tests {
     /// `[t0, t1]` (along directions: the hull's support), on a rational
     /// Bézier arc and a two-span B-spline (split into its Bézier spans), and
     /// their support lies closer to the curve than the whole piece's net.
+    /// On one Bézier span, [`curve_piece_poles`] (blossoms of the span cut
+    /// to `[t0, t1]`) gives the poles of the sub-curve that two de Casteljau
+    /// splits give (its form before session 29), within `1e-12` relative.
+    #[test]
+    fn curve_piece_poles_on_one_span_are_the_split_sub_curve() {
+        // the reference: split at `s1`, keep the left part, split it at `s0 / s1`, keep the right
+        fn split(cw: &[Hpoint], s: f64) -> (Vec<Hpoint>, Vec<Hpoint>) {
+            let n = cw.len();
+            let mut w = cw.to_vec();
+            let mut left = vec![w[0]];
+            let mut right = vec![[0.0; 4]; n];
+            right[n - 1] = w[n - 1];
+            for k in 1..n {
+                for i in 0..n - k {
+                    for j in 0..4 {
+                        w[i][j] = (1.0 - s) * w[i][j] + s * w[i + 1][j];
+                    }
+                }
+                left.push(w[0]);
+                right[n - 1 - k] = w[n - 1 - k];
+            }
+            (left, right)
+        }
+        let arc = NurbsCurve::try_new(
+            2,
+            vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
+            &[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+            Some(&[1.0, std::f64::consts::FRAC_1_SQRT_2, 1.0]),
+        )
+        .unwrap();
+        let cubic = NurbsCurve::try_new(
+            3,
+            vec![2.0, 2.0, 2.0, 2.0, 5.0, 5.0, 5.0, 5.0],
+            &[[0.0, 0.0, 0.0], [10.0, 20.0, 5.0], [20.0, -10.0, 0.0], [30.0, 10.0, 10.0]],
+            Some(&[1.0, 0.5, 2.0, 1.0]),
+        )
+        .unwrap();
+        for c in [&arc, &cubic] {
+            let (a, b) = c.domain();
+            for &(f0, f1) in &[(0.0, 1.0), (0.1, 0.3), (0.45, 0.55), (0.0, 0.2), (0.8, 1.0)] {
+                let (t0, t1) = (a + (b - a) * f0, a + (b - a) * f1);
+                let mut pts = Vec::new();
+                assert!(curve_piece_poles(c, t0, t1, &mut pts));
+                let (s0, s1) = ((t0 - a) / (b - a), (t1 - a) / (b - a));
+                let sub = split(&split(&c.cw, s1).0, (s0 / s1).min(1.0)).1;
+                let want: Vec<Vec3> = euclidean_poles(&sub).unwrap().collect();
+                assert_eq!(pts.len(), want.len());
+                for (p, q) in pts.iter().zip(&want) {
+                    assert!((p - q).norm() <= 1e-12 * q.norm().max(1.0), "[{t0}, {t1}]: {p} vs {q}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn curve_parts_poles_hold_the_curve_and_are_tighter() {
         let arc = NurbsCurve::try_new(
