@@ -798,25 +798,21 @@ pub(crate) fn solve_cell(
             // controller cannot leave it, so the cell is solved again from
             // its quarters' centres (iges_3dipsos320's fan caps), unless the
             // cell cannot beat the answer
-            if s.1
-                && !floor
-                && !apex_certified(body, c, &s.0 .2, q)
-                && !(verdict.is_none() && s.0 .0 >= d_best && {
-                    floor = cannot_beat(body, c, q, d_best);
-                    floor
-                })
-            {
-                let r = &cell.rect;
-                let mut iters = s.0 .4;
-                for (a, b) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
-                    let x = [r[0] + a * (r[1] - r[0]), r[2] + b * (r[3] - r[2])];
-                    let t = solve_piece_checked(body, cfg, p, r, x, q, u32::MAX, &mut |_: &Local<2>| false);
-                    iters += t.0 .4;
-                    if t.0 .0 < s.0 .0 {
-                        s = t;
+            if s.1 && !floor && !apex_certified(body, c, &s.0 .2, q) {
+                floor = verdict.is_none() && s.0 .0 >= d_best && cannot_beat(body, c, q, d_best);
+                if !floor {
+                    let r = &cell.rect;
+                    let mut iters = s.0 .4;
+                    for (a, b) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                        let x = [r[0] + a * (r[1] - r[0]), r[2] + b * (r[3] - r[2])];
+                        let t = solve_piece_checked(body, cfg, p, r, x, q, u32::MAX, &mut |_: &Local<2>| false);
+                        iters += t.0 .4;
+                        if t.0 .0 < s.0 .0 {
+                            s = t;
+                        }
                     }
+                    s.0 .4 = iters;
                 }
-                s.0 .4 = iters;
             }
             s
         }
