@@ -12,6 +12,8 @@ mod batch_queries;
 mod cold_cones;
 #[path = "track/cusp_edges.rs"]
 mod cusp_edges;
+#[path = "track/focal_set.rs"]
+mod focal_set;
 #[path = "track/point_body.rs"]
 mod point_body;
 #[path = "track/point_body_band.rs"]

@@ -683,6 +683,7 @@ fn inside_box<const N: usize>(x: &SVector<f64, N>, lo: &SVector<f64, N>, hi: &SV
 /// expansion, so a converged tick costs one evaluation), otherwise take a
 /// controller step (law + saturation + integrator) and repeat, at most
 /// `max_iters` times. Allocation-free.
+#[inline]
 pub fn track_loop<const N: usize, S: Copy + Coordinates, E, L, X>(
     cfg: &TrackerConfig,
     x0: SVector<f64, N>,
@@ -696,6 +697,32 @@ where
     E: FnMut(&SVector<f64, N>) -> S,
     L: Fn(&S) -> Local<N>,
     X: Fn(&S, &SVector<f64, N>) -> S,
+{
+    track_loop_until(cfg, x0, lo, hi, eval, local, extrapolate, u32::MAX, &mut |_: &Local<N>| false)
+}
+
+/// [`track_loop`] that asks `give_up` once, with the local data of the
+/// iterate, when `check_at` iterations have not converged, and stops there
+/// unconverged when it answers `true` (a far-phase cell solve that need not
+/// find its minimum: `far::cell_floor`). Until then, and when it answers
+/// `false`, the iterates are exactly [`track_loop`]'s.
+#[allow(clippy::too_many_arguments)]
+pub fn track_loop_until<const N: usize, S: Copy + Coordinates, E, L, X, G>(
+    cfg: &TrackerConfig,
+    x0: SVector<f64, N>,
+    lo: &SVector<f64, N>,
+    hi: &SVector<f64, N>,
+    eval: &mut E,
+    local: &L,
+    extrapolate: &X,
+    check_at: u32,
+    give_up: &mut G,
+) -> LoopOut<N, S>
+where
+    E: FnMut(&SVector<f64, N>) -> S,
+    L: Fn(&S) -> Local<N>,
+    X: Fn(&S, &SVector<f64, N>) -> S,
+    G: FnMut(&Local<N>) -> bool,
 {
     let plain_newton = cfg.law == ControlLaw::Newton;
     let mut x = x0;
@@ -716,6 +743,9 @@ where
             break;
         }
         if iters >= cfg.max_iters {
+            break;
+        }
+        if iters == check_at && give_up(&loc) {
             break;
         }
         if iters > 0 && iters % STALL_WINDOW == 0 {

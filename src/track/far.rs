@@ -25,7 +25,7 @@ pub use super::cold::cold_search;
 use super::body::{box_dist2, BodyGeom, CellTrim, Item, NodeKind};
 pub use super::body::{trim_domain, trim_point, trim_samples, TrimSamples, TRIM_SAMPLES};
 use super::config::{ControlLaw, Mode, TrackerConfig};
-use super::core::{clamp_box, track_loop};
+use super::core::{clamp_box, track_loop, track_loop_until, Local};
 use super::curves::point_curve_local;
 use super::point_patch::{mode_of, point_patch_local, saddle, taylor};
 use crate::geom::{CurveEval, CurvePoint, Vec3};
@@ -34,6 +34,8 @@ use nalgebra::{Vector1, Vector2};
 
 mod apex;
 use apex::apex_certified;
+mod cell_floor;
+use cell_floor::cannot_beat;
 
 /// The best answer found so far (body-local).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -172,8 +174,15 @@ pub type PieceSolve = (f64, Vec3, [f64; 2], Mode, u32, bool, Vec3);
 /// Closest point of piece `k` to `q` within the parameter box `rect`,
 /// started at `x0`: `(distance, point, params, mode w.r.t. the piece, iterations)`.
 pub fn solve_piece(body: &BodyGeom, cfg: &TrackerConfig, k: u32, rect: &[f64; 4], x0: [f64; 2], q: &Vec3) -> PieceSolve {
-    solve_piece_checked(body, cfg, k, rect, x0, q).0
+    solve_piece_checked(body, cfg, k, rect, x0, q, u32::MAX, &mut |_: &Local<2>| false).0
 }
+
+/// Controller iterations after which a cell solve that has not converged
+/// asks whether the cell can beat the answer at all ([`cannot_beat`]): a
+/// converged cell solve takes 1–8 iterations; one still running after
+/// this many is crawling over a nearly flat distance (a query near the
+/// focal set), and the certificate costs a few iterations' worth.
+pub(crate) const CHECK_AT: u32 = 12;
 
 /// How small `|f_u × f_v|` is, relative to the larger of `|f_u|²` and
 /// `|f_v|²`, at a [`singular`] point of a piece.
@@ -196,19 +205,25 @@ fn singular(su: &Vec3, sv: &Vec3) -> bool {
 /// is *free*: only sides of the piece are active there, no side of `rect`
 /// inside the piece (a KKT point of the distance on the piece's square, not
 /// a minimum held by the cell's rectangle).
-fn solve_piece_checked(
+///
+/// `give_up` is asked once after `check_at` unconverged iterations whether
+/// the solve may stop there (unconverged; [`track_loop_until`]).
+#[allow(clippy::too_many_arguments)]
+fn solve_piece_checked<G: FnMut(&Local<2>) -> bool>(
     body: &BodyGeom,
     cfg: &TrackerConfig,
     k: u32,
     rect: &[f64; 4],
     x0: [f64; 2],
     q: &Vec3,
+    check_at: u32,
+    give_up: &mut G,
 ) -> (PieceSolve, bool, bool) {
     let surf = &body.pieces[k as usize].surface;
     let lo = Vector2::new(rect[0], rect[2]);
     let hi = Vector2::new(rect[1], rect[3]);
     let zero = Vec3::zeros();
-    let out = track_loop(
+    let out = track_loop_until(
         cfg,
         clamp_box(&Vector2::new(x0[0], x0[1]), &lo, &hi),
         &lo,
@@ -216,6 +231,8 @@ fn solve_piece_checked(
         &mut |x: &Vector2<f64>| surf.eval_derivs(x[0], x[1]),
         &|sp| point_patch_local(sp, q, &zero),
         &taylor,
+        check_at,
+        give_up,
     );
     let x = out.x;
     let p = out.state.p;
@@ -604,6 +621,7 @@ impl FarState {
         let mut at_singular = sing && !apex_certified(body, c, &x, q);
         let stalled = !first.converged && matches!(body.cells[c as usize].item, Item::Piece(_));
         if x0 != centre
+            && !first.floor
             && (at_singular
                 || stalled
                 || held_on_side(body, c, &x0, &x, bound, d, best)
@@ -765,6 +783,10 @@ pub(crate) struct CellSolve {
     pub piece_min: bool,
     /// The controller met its tolerance at the witness.
     pub converged: bool,
+    /// The solve stopped (or skipped its re-solves) because the cell's
+    /// minimum is proven not below the answer it was given
+    /// ([`cannot_beat`]): `bound` is that answer, `x` and `d` an iterate.
+    pub floor: bool,
 }
 
 /// Whether a cell solve found the minimum of its whole piece: the distance
@@ -796,25 +818,41 @@ pub(crate) fn solve_cell(
 ) -> CellSolve {
     let cell = &body.cells[c as usize];
     let zero = Vec3::zeros();
+    let d_best = best.d;
+    // the cell's minimum is proven not below `d_best` (`cannot_beat`)
+    let mut floor = false;
     let ((d, point, x, mode, iters, conv, normal), singular, free) = match cell.item {
         Item::Piece(p) => {
-            let mut s = solve_piece_checked(body, cfg, p, &cell.rect, x0, q);
+            // a solve still running after `CHECK_AT` iterations stops when
+            // the cell cannot beat the answer (`cannot_beat`): its minimum
+            // is not needed
+            let mut verdict = None;
+            let mut s = solve_piece_checked(body, cfg, p, &cell.rect, x0, q, CHECK_AT, &mut |loc: &Local<2>| {
+                let v = loc.dist >= d_best && cannot_beat(body, c, q, d_best);
+                verdict = Some(v);
+                v
+            });
+            floor = verdict == Some(true);
             // a singular end that is no minimum of the surface (a side where
             // `f_u` vanishes: a doubled row of poles, a collapsed side): the
             // controller cannot leave it, so the cell is solved again from
-            // its quarters' centres (iges_3dipsos320's fan caps)
-            if s.1 && !apex_certified(body, c, &s.0 .2, q) {
-                let r = &cell.rect;
-                let mut iters = s.0 .4;
-                for (a, b) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
-                    let x = [r[0] + a * (r[1] - r[0]), r[2] + b * (r[3] - r[2])];
-                    let t = solve_piece_checked(body, cfg, p, r, x, q);
-                    iters += t.0 .4;
-                    if t.0 .0 < s.0 .0 {
-                        s = t;
+            // its quarters' centres (iges_3dipsos320's fan caps), unless the
+            // cell cannot beat the answer
+            if s.1 && !floor && !apex_certified(body, c, &s.0 .2, q) {
+                floor = verdict.is_none() && s.0 .0 >= d_best && cannot_beat(body, c, q, d_best);
+                if !floor {
+                    let r = &cell.rect;
+                    let mut iters = s.0 .4;
+                    for (a, b) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                        let x = [r[0] + a * (r[1] - r[0]), r[2] + b * (r[3] - r[2])];
+                        let t = solve_piece_checked(body, cfg, p, r, x, q, u32::MAX, &mut |_: &Local<2>| false);
+                        iters += t.0 .4;
+                        if t.0 .0 < s.0 .0 {
+                            s = t;
+                        }
                     }
+                    s.0 .4 = iters;
                 }
-                s.0 .4 = iters;
             }
             s
         }
@@ -848,7 +886,7 @@ pub(crate) fn solve_cell(
         }
         Item::Edge(_) | Item::Trim(_) => false,
     };
-    if d < best.d && keep(&x) {
+    if d < best.d && !floor && keep(&x) {
         *best = Candidate {
             d,
             point,
@@ -861,12 +899,19 @@ pub(crate) fn solve_cell(
     }
     CellSolve {
         x,
-        bound: if unimodal { d.max(lb) } else { lb },
+        bound: if floor {
+            d_best.max(lb)
+        } else if unimodal {
+            d.max(lb)
+        } else {
+            lb
+        },
         iters,
         d,
         singular,
         piece_min: piece_minimum(unimodal, free),
         converged: conv,
+        floor,
     }
 }
 

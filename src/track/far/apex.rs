@@ -106,7 +106,7 @@ pub(super) fn apex_certified(body: &BodyGeom, c: u32, x: &[f64; 2], q: &Vec3) ->
 /// piece (knots `knots`, degree `p`) in its Bernstein parameter `[0, 1]`
 /// (clamped to it).
 #[inline]
-fn bezier_range(knots: &[f64], p: usize, lo: f64, hi: f64) -> [f64; 2] {
+pub(super) fn bezier_range(knots: &[f64], p: usize, lo: f64, hi: f64) -> [f64; 2] {
     let (k0, k1) = (knots[p], knots[p + 1]);
     let w = k1 - k0;
     let t = |x: f64| if w > 0.0 { ((x - k0) / w).clamp(0.0, 1.0) } else { x.clamp(0.0, 1.0) };
