@@ -11,7 +11,6 @@ use extrack::geom::Vec3;
 use extrack::import::eval::{distance_to_curve_range, newton_surface, project_surface, FaceTrim};
 use extrack::import::model::Model;
 use extrack::import::step::read_step;
-use extrack::prepare::nurbs::holes_only;
 use std::path::Path;
 
 const TOL: f64 = 1e-5;
@@ -26,10 +25,6 @@ const KNOWN_OFF: &[(&str, usize, &str)] = &[];
 struct Checker<'m> {
     model: &'m Model,
     trims: Vec<FaceTrim>,
-    /// Per face: every loop is a hole in a closed surface (`holes_only`),
-    /// where [`FaceTrim::contains`] (even–odd over the holes) tells the
-    /// holes, not the face.
-    holes_only: Vec<bool>,
 }
 
 #[derive(Debug, Default)]
@@ -46,12 +41,7 @@ struct Outcome {
 impl<'m> Checker<'m> {
     fn new(model: &'m Model) -> Self {
         let trims: Vec<FaceTrim> = model.faces.iter().map(|f| FaceTrim::new(model, f)).collect();
-        let holes_only = model.faces.iter().zip(&trims).map(|(f, t)| holes_only(f, t)).collect();
-        Self {
-            model,
-            trims,
-            holes_only,
-        }
+        Self { model, trims }
     }
 
     /// Smallest distance to a face surface (with whether that foot point is
@@ -76,7 +66,7 @@ impl<'m> Checker<'m> {
                     }
                 }
                 if pr.distance <= TOL {
-                    let inside = t.contains(pr.u, pr.v) != self.holes_only[fi];
+                    let inside = t.contains(pr.u, pr.v);
                     if inside || !best.1 {
                         best = (pr.distance, inside);
                     }

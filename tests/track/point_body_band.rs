@@ -122,6 +122,14 @@ const OCC_MISSES: &[&str] = &[
     "iges_nist_144_example2.igs",
     "step_psstep_laufrad.stp",
     "step_ug_theorem_s1_tailturbine_ap203e2.stp",
+    // boundary points 129, 159, 624, 0.08 – 0.17 mm nearer on faces #1920/#1922
+    // (spheres bounded by a circle passing 0.0028 rad from both poles, with a
+    // small hole): decided for us in 3-D in session 22 (Open CASCADE's p-curve
+    // of that circle is degenerate, along the equator; its own face areas and
+    // BRepExtrema agree with our points). Verified on the Model since session 29,
+    // when `FaceTrim::contains` took the outside of a face of holes only
+    // (`import::eval::all_holes`) and split the chords across the poles.
+    "step_alibre_s1.stp",
 ];
 
 /// wave2 files with oracle points still wrong from our side: (file, most
@@ -138,11 +146,6 @@ const WAVE2_KNOWN_WRONG: &[(&str, usize, &str)] = &[
 /// wrong points, reason).
 const BOUNDARY_KNOWN_WRONG: &[(&str, usize, &str)] = &[
     // corpus
-    (
-        "step_alibre_s1.stp",
-        3,
-        "points 129, 159, 624 nearer by 0.08 – 0.17 mm on faces #1920/#1922, decided for us in 3-D (session 22: Open CASCADE's face areas by tools/oracle/occt_face_area.py, BRepExtrema from our closest points to its placed faces and spheres, its p-curves read by BRepAdaptor): each face is a sphere (R 9 and 10 mm) bounded by a great circle 0.024 – 0.025 mm from the centre that passes 0.0028 rad from both poles (and a small hole at the equator). Open CASCADE's own face area (510.309, 629.927 mm²) is the cap on the centre's side of that circle's plane (2πR(R + 0.024) = 510.30), and our closest points lie on its placed sphere (4e-15 mm) inside that cap, 0.145, 0.318 and 0.151 mm from the plane — exactly the distances its BRepExtrema gives from them to its face, whose p-curve of the great circle is degenerate (along the equator v = 0, u 7.85 → 4.72 → 7.85, where the 3-D circle runs pole to pole). The instance placements are right. Not moved to OCC_MISSES because our own uv trim (`FaceTrim::contains`, used by `verified_on_model`) also calls the three points outside: a uv classifier of a nearly-polar great circle fails near the poles (open: an exact uv image of that circle)",
-    ),
     (
         "step_build123d_m6_screw.step",
         1,

@@ -10,18 +10,25 @@
 //! - `projection`: foot points on surfaces and curves ([`project`],
 //!   [`project_surface`], [`curve_param_of`]);
 //! - `point_in_face`: the trim loops in parameter space and the
-//!   point-in-face test ([`FaceTrim`]).
+//!   point-in-face test ([`FaceTrim`]);
+//! - `holes_only`: faces of closed surfaces bounded by holes only
+//!   ([`all_holes`]);
+//! - `chord_refine`: the loops' chords split where they leave the curve's
+//!   image in parameter space (near a pole).
 //!
 //! This is offline code (import checks, tests, preparation), not the runtime
 //! tracker path.
 
+mod chord_refine;
 mod curve;
+mod holes_only;
 mod point_in_face;
 mod projection;
 mod surface;
 #[cfg(test)]
 mod test_shapes;
 
+pub use holes_only::{all_holes, is_hole, without_rim};
 pub use point_in_face::{sample_fractions, CoedgeSpan, FaceTrim};
 pub use projection::{
     curve_param_in_range, curve_param_of, distance_to_curve_range, newton_curve, newton_surface, newton_surface_counted, project, project_surface, Projection,

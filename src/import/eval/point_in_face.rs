@@ -6,6 +6,8 @@
 //! This is offline code (import checks, tests, preparation), not the runtime
 //! tracker path.
 
+use super::chord_refine::Chords;
+use super::holes_only::all_holes;
 use super::projection::{newton_surface, project_surface};
 use crate::geom::Vec3;
 use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
@@ -20,11 +22,25 @@ use crate::import::model::{Curve, CurveSegment, Face, Model, Surface};
 /// with the face on their left seen from the face's outward normal, i.e. on
 /// the left in `(u, v)` when the face has `same_sense`). This handles outer
 /// and inner loops, loops that wind once around a periodic direction, and
-/// faces whose outer boundary degenerates into a pole.
+/// faces whose outer boundary degenerates into a pole. A face of a closed
+/// surface whose loops are all holes ([`FaceTrim::holes_only`]) is the rest
+/// of the surface: outside their even–odd interior. The point is classified
+/// against [`FaceTrim::fine`] where the chords between samples leave the
+/// curves' images (near a pole).
 #[derive(Debug, Clone)]
 pub struct FaceTrim {
     /// Sampled loops in parameter space.
     pub loops: Vec<Vec<(f64, f64)>>,
+    /// The loops with points added inside the chords that leave the curve's
+    /// image in parameter space (a curve passing near a pole of the surface,
+    /// see `chord_refine`); empty when no chord was split. What
+    /// [`FaceTrim::contains`] classifies against; the exact trims are built
+    /// from [`FaceTrim::loops`].
+    pub fine: Vec<Vec<(f64, f64)>>,
+    /// True when the face is its closed surface minus what the loops enclose
+    /// (every loop a hole, see [`all_holes`]): [`FaceTrim::contains_in`]
+    /// then takes the outside of their even–odd interior.
+    pub holes_only: bool,
     /// Periods of u and v.
     pub periods: (Option<f64>, Option<f64>),
     /// `same_sense` of the face.
@@ -111,13 +127,16 @@ pub fn sample_fractions(seg: &CurveSegment) -> Vec<f64> {
 /// surface passes through a sample more than once (a thread flank whose
 /// root strip touches the next turn); [`FaceTrim::to_uv`] only starts
 /// Newton there and keeps the result when it lands on the sample.
+///
+/// Returns the curve segment sampled and its fractions (one per sample),
+/// `None` for a boundary given in parameter space only.
 fn coedge_samples(
     model: &Model,
     face: &Surface,
     c: &crate::import::model::Coedge,
     out: &mut Vec<Vec3>,
     hints: &mut Vec<Option<(f64, f64)>>,
-) {
+) -> Option<(CurveSegment, Vec<f64>)> {
     let seg = if let Some(e) = c.edge.and_then(|e| model.edges.get(e)) {
         CurveSegment {
             curve: e.curve.clone(),
@@ -143,9 +162,9 @@ fn coedge_samples(
             out.push(face.eval(q.x, q.y));
             hints.push(Some((q.x, q.y)));
         }
-        return;
+        return None;
     } else {
-        return;
+        return None;
     };
     let fractions = sample_fractions(&seg);
     let first = out.len();
@@ -173,6 +192,7 @@ fn coedge_samples(
             _ => None,
         });
     }
+    Some((seg, fractions))
 }
 
 impl FaceTrim {
@@ -180,7 +200,15 @@ impl FaceTrim {
     pub fn new(model: &Model, face: &Face) -> Self {
         let periods = face.surface.periods();
         let mut loops = Vec::new();
+        let mut fine = Vec::new();
+        let mut refined = false;
         let mut coedge_spans = Vec::new();
+        let (nu, nv) = face.surface.natural_bounds();
+        let chords = Chords {
+            surface: &face.surface,
+            periods,
+            bounds: (nu.unwrap_or((-1e9, 1e9)), nv.unwrap_or((-1e9, 1e9))),
+        };
         // seams (an edge used twice by the face) lie on the period boundary
         // and bound nothing: leave them out
         let mut uses: Vec<usize> = face
@@ -195,13 +223,15 @@ impl FaceTrim {
             let mut pts = Vec::new();
             let mut hints = Vec::new();
             let mut spans = Vec::new();
+            let mut sources = Vec::new();
             for (ci, c) in lp.coedges.iter().enumerate() {
                 if c.edge.is_some_and(seam) {
                     continue;
                 }
                 let first = pts.len();
-                coedge_samples(model, &face.surface, c, &mut pts, &mut hints);
+                let source = coedge_samples(model, &face.surface, c, &mut pts, &mut hints);
                 if pts.len() > first {
+                    sources.push(source);
                     spans.push(CoedgeSpan {
                         face_loop: fl,
                         coedge: ci,
@@ -212,10 +242,26 @@ impl FaceTrim {
             if pts.len() < 2 {
                 continue;
             }
-            loops.push(Self::to_uv(&face.surface, &pts, &hints, periods));
+            let uv = Self::to_uv(&face.surface, &pts, &hints, periods);
+            // the chords of each coedge's samples, split where they leave the curve's image
+            let mut f: Vec<(f64, f64)> = Vec::with_capacity(uv.len());
+            for (sp, src) in spans.iter().zip(&sources) {
+                let r = sp.samples.clone();
+                match src.as_ref().and_then(|(seg, fr)| chords.refine(seg, fr, &pts[r.clone()], &uv[r.clone()])) {
+                    Some(more) => {
+                        refined = true;
+                        f.extend(more);
+                    }
+                    None => f.extend_from_slice(&uv[r]),
+                }
+            }
+            fine.push(f);
+            loops.push(uv);
             coedge_spans.push(spans);
         }
-        let (nu, nv) = face.surface.natural_bounds();
+        if !refined {
+            fine.clear();
+        }
         let mut lo = (f64::INFINITY, f64::INFINITY);
         let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
         for l in &loops {
@@ -246,6 +292,8 @@ impl FaceTrim {
         };
         let mut t = Self {
             loops,
+            fine,
+            holes_only: false,
             periods,
             same_sense: face.same_sense,
             bounds: (bu, bv),
@@ -288,6 +336,7 @@ impl FaceTrim {
                 }
             }
         }
+        t.holes_only = all_holes(face, &t);
         t
     }
 
@@ -419,7 +468,11 @@ impl FaceTrim {
 
     /// True when `(u, v)` lies inside the trimmed face.
     pub fn contains(&self, u: f64, v: f64) -> bool {
-        self.contains_in(&self.loops, u, v)
+        if self.fine.is_empty() {
+            self.contains_in(&self.loops, u, v)
+        } else {
+            self.contains_in(&self.fine, u, v)
+        }
     }
 
     /// [`FaceTrim::contains`] with other loops in place of the sampled
@@ -430,7 +483,7 @@ impl FaceTrim {
             return true;
         }
         if !loops.iter().any(|l| self.winds(l)) {
-            return self.parity(loops, u, v);
+            return self.parity(loops, u, v) != self.holes_only;
         }
         let mut sigma = if self.same_sense { 1.0 } else { -1.0 };
         if let Some((apex, sa)) = self.cone_apex {
@@ -524,6 +577,8 @@ mod tests {
             cone_apex: None,
             coedge_spans: Vec::new(),
             healed: false,
+            fine: Vec::new(),
+            holes_only: false,
         };
         assert!(t.contains(3.0, 3.0));
         assert!(!t.contains(1.5, 1.5));
@@ -543,6 +598,8 @@ mod tests {
             cone_apex: None,
             coedge_spans: Vec::new(),
             healed: false,
+            fine: Vec::new(),
+            holes_only: false,
         };
         // left of +v is −u after the transpose: the side u < 1
         assert!(t.contains(0.5, 3.0));
@@ -568,6 +625,8 @@ mod tests {
             cone_apex: None,
             coedge_spans: Vec::new(),
             healed: false,
+            fine: Vec::new(),
+            holes_only: false,
         };
         assert!(t.contains(1.0, 1.0));
         assert!(t.contains(-5.0, 1.5));
@@ -655,5 +714,116 @@ mod tests {
         }
         assert!(t.contains(1.5, 0.5));
         assert!(!t.contains(0.55, 0.5));
+    }
+
+    /// Classifies a point of the sphere against the 3-D truth of the cap
+    /// `x < d` minus a hole of angular radius `h` round the pole `−x`, and
+    /// returns the misclassified points `(u, v)` among those `margin` (mm)
+    /// clear of both circles.
+    fn cap_errors(
+        contains: impl Fn(f64, f64) -> bool,
+        pts: &[(f64, f64)],
+        r: f64,
+        d: f64,
+        h: f64,
+        margin: f64,
+    ) -> Vec<(f64, f64)> {
+        pts.iter()
+            .copied()
+            .filter(|&(u, v)| {
+                let p = Vec3::new(v.cos() * u.cos(), v.cos() * u.sin(), v.sin()) * r;
+                let to_hole = r * (-p.x / r).clamp(-1.0, 1.0).acos();
+                if (p.x - d).abs() < margin || (to_hole - r * h).abs() < margin {
+                    return false;
+                }
+                let truth = p.x < d && to_hole > r * h;
+                contains(u, v) != truth
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_sphere_cap_through_both_poles_with_a_hole() {
+        // alibre_s1 #1920/#1922's class: a sphere (R 10) bounded by a circle
+        // in the plane x = d passing 0.0028 rad from both poles, the face the
+        // side of the centre (it holds both poles: every loop is a hole),
+        // with a small hole round the pole −x. The circle's image in (u, v)
+        // turns by π in u within 0.0028 rad of each pole.
+        use crate::geom::Frame;
+        use crate::import::model::{Coedge, Loop, SourceFormat};
+        use std::f64::consts::FRAC_PI_2;
+        let (r, d, hr) = (10.0, 0.028, 0.025);
+        let circle = |c: Vec3, radius: f64, forward: bool| Coedge {
+            edge: None,
+            forward: true,
+            pcurve: None,
+            curve: Some(CurveSegment {
+                curve: Curve::Circle {
+                    frame: Frame::from_axis_ref(c, Vec3::x(), Some(Vec3::y())).unwrap(),
+                    radius,
+                },
+                t0: 0.0,
+                t1: TAU,
+                forward,
+            }),
+            pcurve_preferred: false,
+            source: 0,
+        };
+        let lp = |c: Coedge| Loop { coedges: vec![c], source: 0 };
+        let frame = Frame::from_axis_ref(Vec3::zeros(), Vec3::z(), Some(Vec3::x())).unwrap();
+        let surface = Surface::Sphere { frame, radius: r };
+        // the rim runs clockwise about +x (the face, on the −x side, on its
+        // left seen from outside), the hole anticlockwise about +x
+        let rim = |fwd: bool| circle(Vec3::new(d, 0.0, 0.0), (r * r - d * d).sqrt(), fwd);
+        let hole = |fwd: bool| circle(Vec3::new(-(r * r - hr * hr).sqrt(), 0.0, 0.0), hr, fwd);
+        let faces = [
+            // as written: the rim the outer loop
+            (lp(rim(false)), vec![lp(hole(true))], true),
+            // the hole written as the outer loop (alibre_s1 #1920)
+            (lp(hole(true)), vec![lp(rim(false))], true),
+            // the face against its sphere, both loops reversed
+            (lp(rim(true)), vec![lp(hole(false))], false),
+        ];
+        // points near both poles (within 0.05 rad), and over the sphere
+        let mut pts = Vec::new();
+        for &dv in &[5e-4, 1e-3, 2e-3, 3e-3, 4e-3, 6e-3, 1e-2, 2e-2, 5e-2] {
+            for i in 0..96 {
+                let u = TAU * (i as f64 + 0.25) / 96.0;
+                pts.push((u, FRAC_PI_2 - dv));
+                pts.push((u, dv - FRAC_PI_2));
+            }
+        }
+        for i in 0..48 {
+            for j in 1..24 {
+                pts.push((TAU * (i as f64 + 0.5) / 48.0, -FRAC_PI_2 + std::f64::consts::PI * j as f64 / 24.0));
+            }
+        }
+        // near the hole
+        for i in 0..32 {
+            for &rho in &[0.5 * hr / r, 2.0 * hr / r] {
+                let a = TAU * i as f64 / 32.0;
+                pts.push((std::f64::consts::PI + rho * a.cos(), rho * a.sin()));
+            }
+        }
+        let model = Model::new(SourceFormat::Step, "cap");
+        for (k, (outer, inner, same_sense)) in faces.into_iter().enumerate() {
+            let face = Face {
+                surface: surface.clone(),
+                same_sense,
+                outer: Some(outer),
+                inner,
+                source: 1,
+            };
+            let t = FaceTrim::new(&model, &face);
+            assert!(t.holes_only, "face {k}: every loop is a hole");
+            assert!(!t.fine.is_empty(), "face {k}: the chords across the poles are split");
+            // 1e-4 mm (1e-5 of the radius) clear of the boundary
+            let wrong = cap_errors(|u, v| t.contains(u, v), &pts, r, d, hr / r, 1e-4);
+            assert!(wrong.is_empty(), "face {k}: {} of {} points misclassified: {:?}", wrong.len(), pts.len(), &wrong[..wrong.len().min(8)]);
+            // the samples' own chords cut up to 0.03 rad into the face at the poles
+            let coarse = cap_errors(|u, v| t.contains_in(&t.loops, u, v), &pts, r, d, hr / r, 1e-4);
+            assert!(coarse.iter().all(|p| p.1.abs() > 1.5), "face {k}: {coarse:?}");
+            assert!(coarse.len() > 10, "face {k}: the test's points miss the chords across the poles");
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! the right one of two intervals in a periodic direction, and a full
 //! period for a face of a closed surface bounded by holes only.
 
-use crate::import::eval::FaceTrim;
+use crate::import::eval::{all_holes, FaceTrim};
 use crate::import::model::{Face, Model, Surface};
 
 /// The parameter range of a face: the box of its trim loops (sampled and
@@ -273,30 +273,10 @@ pub fn holes_only(face: &Face, trim: &FaceTrim) -> bool {
 /// B-spline) whose loops are all holes: a full period in each periodic
 /// direction (seam between the holes, [`seam_window`]) and the natural range
 /// otherwise. Holes are told by orientation: a loop running clockwise about
-/// the outward normal (signed area in `(u, v)` times the face sense < 0).
-/// The importers may leave the outer loop empty, or (STEP files with only
-/// FACE_BOUNDs, e.g. alibre_s1's sphere #1920) take a hole as the outer loop.
-/// `None` when some loop is not a hole, the surface is not closed or no
-/// window holds the loops.
+/// the outward normal ([`all_holes`]). `None` when some loop is not a hole,
+/// the surface is not closed or no window holds the loops.
 fn holes_only_range(face: &Face, trim: &FaceTrim) -> Option<((f64, f64), (f64, f64))> {
-    let sigma = if trim.same_sense { 1.0 } else { -1.0 };
-    let is_hole = |l: &Vec<(f64, f64)>| {
-        let n = l.len();
-        let twice_area: f64 = (0..n)
-            .map(|k| {
-                let (a, b) = (l[k], l[(k + 1) % n]);
-                a.0 * b.1 - b.0 * a.1
-            })
-            .sum();
-        twice_area * sigma < 0.0
-    };
-    let no_outer = !face.outer.as_ref().is_some_and(|l| !l.coedges.is_empty());
-    // A declared outer loop running clockwise is a hole only on a surface
-    // without a rim: on an open one (a cylinder between two circles) the
-    // rest of the surface would be bounded by its rims, which are no edges,
-    // so the face is the region the loop encloses, whatever its direction
-    // (iges_catia5_cylinder #23/#47: Open CASCADE's face is that half).
-    if trim.loops.is_empty() || !(no_outer || (trim.loops.iter().all(is_hole) && without_rim(&face.surface))) {
+    if !all_holes(face, trim) {
         return None;
     }
     let (nu, nv) = face.surface.natural_bounds();
@@ -311,37 +291,6 @@ fn holes_only_range(face: &Face, trim: &FaceTrim) -> Option<((f64, f64), (f64, f
         None => nv?,
     };
     (pu.is_some() || pv.is_some()).then_some((u, v))
-}
-
-/// True when `surface` has no rim: each parameter direction is periodic or
-/// ends in a pole at both natural bounds (a sphere, a torus, a revolution
-/// whose profile starts and ends on the axis, a closed B-spline). A
-/// direction without natural bounds (a cone's, a plane's) is a rim at
-/// infinity. The poles are told by 9 points of each end's iso-curve lying
-/// within `1e-9` of the surface's sampled size of each other.
-fn without_rim(surface: &Surface) -> bool {
-    let periods = surface.periods();
-    let (nu, nv) = surface.natural_bounds();
-    let (Some((u0, u1)), Some((v0, v1))) = (nu, nv) else {
-        return false;
-    };
-    let at = |k: usize, x: f64, y: f64| if k == 0 { surface.eval(x, y) } else { surface.eval(y, x) };
-    let grid = |a: f64, b: f64, i: usize| a + (b - a) * i as f64 / 8.0;
-    let mut size = 0.0f64;
-    let p0 = surface.eval(u0, v0);
-    for i in 0..=8 {
-        for j in 0..=8 {
-            size = size.max((surface.eval(grid(u0, u1, i), grid(v0, v1, j)) - p0).norm());
-        }
-    }
-    let tol = 1e-9 * size.max(1e-300);
-    let pole = |k: usize, x: f64| {
-        let (y0, y1) = if k == 0 { (v0, v1) } else { (u0, u1) };
-        let first = at(k, x, y0);
-        (1..=8).all(|j| (at(k, x, grid(y0, y1, j)) - first).norm() <= tol)
-    };
-    let closed = |k: usize, period: Option<f64>, (a, b): (f64, f64)| period.is_some() || (pole(k, a) && pole(k, b));
-    closed(0, periods.0, (u0, u1)) && closed(1, periods.1, (v0, v1))
 }
 
 /// One period `[c, c + p]` of direction `k` (0 = u, 1 = v) whose ends `c`,
@@ -408,6 +357,7 @@ fn seam_window(trim: &FaceTrim, k: usize, p: f64, lo: f64, hi: f64) -> Option<(f
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::eval::without_rim;
     use crate::geom::{Frame, NurbsSurface, Vec3};
     use crate::import::model::{Coedge, Curve, Loop, SourceId};
     use std::f64::consts::TAU;
@@ -441,8 +391,11 @@ mod tests {
             cone_apex: None,
             coedge_spans: Vec::new(),
             healed: false,
+            fine: Vec::new(),
+            holes_only: false,
         };
-        (face, trim)
+        let holes_only = all_holes(&face, &trim);
+        (face, FaceTrim { holes_only, ..trim })
     }
 
     #[test]

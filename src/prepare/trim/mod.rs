@@ -155,7 +155,9 @@ pub fn trim_piece(
             Some(flat) => trim.contains_in(flat, u, v),
             None => trim.contains(u, v),
         };
-        return if inside != holes_only {
+        // (a face of holes only is the outside of their even–odd interior:
+        // `contains` takes that side itself, `FaceTrim::holes_only`)
+        return if inside {
             TrimStatus::Inside
         } else {
             TrimStatus::Outside
