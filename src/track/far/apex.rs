@@ -285,25 +285,9 @@ fn bernstein_restrict(c: &mut [f64], range: [f64; 2]) {
 #[cfg(test)]
 mod tests {
     use super::{bernstein_nonneg_on, bezier_range, side_certified};
-    use crate::geom::{NurbsSurface, Vec3};
+    use crate::geom::Vec3;
 
-    /// The octant `x, y, z ≥ 0` of the sphere of radius `rho` about `o`: a
-    /// biquadratic rational Bézier patch whose side `v = 1` is collapsed to
-    /// the pole `o + (0, 0, rho)`.
-    fn octant(o: Vec3, rho: f64) -> NurbsSurface {
-        let h = std::f64::consts::FRAC_1_SQRT_2;
-        let circ = [(1.0, 0.0, 1.0), (1.0, 1.0, h), (0.0, 1.0, 1.0)];
-        let prof = [(1.0, 0.0, 1.0), (1.0, 1.0, h), (0.0, 1.0, 1.0)];
-        let mut cw = Vec::new();
-        for &(cx, cy, wu) in &circ {
-            for &(px, pz, wv) in &prof {
-                let w = wu * wv;
-                let p = o + Vec3::new(rho * px * cx, rho * px * cy, rho * pz);
-                cw.push([w * p.x, w * p.y, w * p.z, w]);
-            }
-        }
-        NurbsSurface::bezier(2, 2, cw).unwrap()
-    }
+    use crate::track::far::cell_floor::tests::octant;
 
     #[test]
     fn a_pole_on_the_queries_axis_is_certified_only_where_it_is_the_nearest_point() {

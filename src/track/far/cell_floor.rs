@@ -205,15 +205,15 @@ fn restrict(g: &mut [Hpoint], start: usize, stride: usize, len: usize, a: f64, b
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::{restrict, surface_floor, BINOM, MAX_POLES};
     use crate::geom::{Hpoint, NurbsSurface, Vec3};
 
     /// The octant `x, y, z ≥ 0` of the sphere of radius `rho` about `o`: a
     /// biquadratic rational Bézier patch (a quarter circle of longitude `u`
     /// times a quarter circle of latitude `v`; the side `v = 1` collapsed to
-    /// the pole).
-    fn octant(o: Vec3, rho: f64) -> NurbsSurface {
+    /// the pole); also the pole certificate's test surface (`apex.rs`).
+    pub(in crate::track::far) fn octant(o: Vec3, rho: f64) -> NurbsSurface {
         let h = std::f64::consts::FRAC_1_SQRT_2;
         let circ = [(1.0, 0.0, 1.0), (1.0, 1.0, h), (0.0, 1.0, 1.0)];
         let prof = [(1.0, 0.0, 1.0), (1.0, 1.0, h), (0.0, 1.0, 1.0)];
