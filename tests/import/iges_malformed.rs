@@ -283,3 +283,23 @@ fn random_mutations_never_panic() {
         let _ = read_iges(&f, "m.igs");
     }
 }
+
+/// A pointer to an entry of the wrong type names the pointer, the type it
+/// should have, the type it has and both entries (`Reader::entry_of`): a 144
+/// whose outer boundary points at its own surface.
+#[test]
+fn pointer_to_the_wrong_entity_type_names_both_entries() {
+    let f = build(&[patch(), ent(144, "1,1,0,1;")]);
+    let want = "boundary pointer 1 should be a 142 curve on surface, is entity 128 at DE 1";
+    match read_iges(f.as_bytes(), "t.igs") {
+        Err(e) => {
+            let e = e.to_string();
+            assert!(e.contains(want) && e.contains("DE 3"), "{e}");
+        }
+        Ok(m) => assert!(
+            m.warnings.iter().any(|w| w.contains(want) && w.contains("DE 3")),
+            "{:?}",
+            m.warnings
+        ),
+    }
+}

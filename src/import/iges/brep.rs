@@ -52,13 +52,7 @@ impl Reader<'_> {
         m: &mut Model,
         cache: &mut BrepCache,
     ) -> Result<Shell, IgesError> {
-        let e = self.entry(ptr, from)?;
-        if e.entity != 514 {
-            return Err(self.err(
-                from,
-                format!("shell pointer {ptr} should be a 514 shell, is entity {}", e.entity),
-            ));
-        }
+        let e = self.entry_of(ptr, from, 514, "shell", "shell")?;
         self.nested(&e, |r| {
             let a = r.placed(&e, parent)?;
             let mut p = r.params(&e)?;
@@ -69,13 +63,7 @@ impl Reader<'_> {
             }
             let mut faces = Vec::with_capacity(n);
             for (f, of) in fl {
-                let fe = r.entry(f, &e)?;
-                if fe.entity != 510 {
-                    return Err(r.err(
-                        &e,
-                        format!("face pointer {f} should be a 510 face, is entity {} at DE {}", fe.entity, fe.de),
-                    ));
-                }
+                let fe = r.entry_of(f, &e, 510, "face", "face")?;
                 // a face that cannot be read is dropped (the self-check
                 // reports it and the shell as incomplete), not the file
                 let closed = e.form != 2;
@@ -131,13 +119,7 @@ impl Reader<'_> {
         let face_index = m.faces.len();
         let mut loops = Vec::with_capacity(n);
         for l in lps {
-            let le = self.entry(l, e)?;
-            if le.entity != 508 {
-                return Err(self.err(
-                    e,
-                    format!("loop pointer {l} should be a 508 loop, is entity {}", le.entity),
-                ));
-            }
+            let le = self.entry_of(l, e, 508, "loop", "loop")?;
             let lp = self.nested(&le, |r| r.loop_508(&le, &sd, &a, face_index, m, cache))?;
             loops.push(lp);
         }
@@ -277,16 +259,7 @@ impl Reader<'_> {
         m: &mut Model,
         cache: &mut BrepCache,
     ) -> Result<usize, IgesError> {
-        let le = self.entry(list, from)?;
-        if le.entity != 504 {
-            return Err(self.err(
-                from,
-                format!(
-                    "edge list pointer {list} should be a 504 edge list, is entity {}",
-                    le.entity
-                ),
-            ));
-        }
+        let le = self.entry_of(list, from, 504, "edge list", "edge list")?;
         if ndx < 1 {
             return Err(self.err(from, format!("edge index {ndx} must be at least 1")));
         }
@@ -335,16 +308,7 @@ impl Reader<'_> {
         m: &mut Model,
         cache: &mut BrepCache,
     ) -> Result<usize, IgesError> {
-        let ve = self.entry(list, from)?;
-        if ve.entity != 502 {
-            return Err(self.err(
-                from,
-                format!(
-                    "vertex list pointer {list} should be a 502 vertex list, is entity {}",
-                    ve.entity
-                ),
-            ));
-        }
+        let ve = self.entry_of(list, from, 502, "vertex list", "vertex list")?;
         let key = (ve.de, ndx.max(0) as usize);
         if let Some(&i) = cache.vertices.get(&key) {
             return Ok(i);

@@ -447,16 +447,7 @@ impl Reader<'_> {
                 m: Matrix3::identity() * s,
                 t: Vec3::new(x, y, z),
             };
-            let d = r.entry(def, e)?;
-            if d.entity != 308 {
-                return Err(r.err(
-                    e,
-                    format!(
-                        "subfigure pointer {def} should be a 308 definition, is entity {}",
-                        d.entity
-                    ),
-                ));
-            }
+            let d = r.entry_of(def, e, 308, "subfigure", "definition")?;
             let placed = a.then_inner(&local);
             r.subfigure(&d, &placed, m, loose, &e.label)
         })

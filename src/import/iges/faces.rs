@@ -35,16 +35,7 @@ impl Reader<'_> {
 
     /// A loop from a 142 curve on a parametric surface.
     fn loop_142(&mut self, ptr: i64, from: &DirEntry, sd: &SurfaceDef, a: &Affine) -> Result<Loop, IgesError> {
-        let e = self.entry(ptr, from)?;
-        if e.entity != 142 {
-            return Err(self.err(
-                from,
-                format!(
-                    "boundary pointer {ptr} should be a 142 curve on surface, is entity {}",
-                    e.entity
-                ),
-            ));
-        }
+        let e = self.entry_of(ptr, from, 142, "boundary", "curve on surface")?;
         self.nested(&e, |r| {
             let mut p = r.params(&e)?;
             let _crtn = p.int()?;
@@ -102,16 +93,7 @@ impl Reader<'_> {
 
     /// A loop from a 141 boundary.
     fn loop_141(&mut self, ptr: i64, from: &DirEntry, sd: &SurfaceDef, a: &Affine) -> Result<Loop, IgesError> {
-        let e = self.entry(ptr, from)?;
-        if e.entity != 141 {
-            return Err(self.err(
-                from,
-                format!(
-                    "boundary pointer {ptr} should be a 141 boundary, is entity {}",
-                    e.entity
-                ),
-            ));
-        }
+        let e = self.entry_of(ptr, from, 141, "boundary", "boundary")?;
         self.nested(&e, |r| {
             let mut p = r.params(&e)?;
             let _typ = p.int()?;

@@ -92,6 +92,20 @@ impl<'a> Reader<'a> {
         Ok(self.dir[(ptr as usize - 1) / 2].clone())
     }
 
+    /// The entry a pointer in `from`'s data refers to, which must be of
+    /// type `entity`; else an error on `from`: "`role` pointer `ptr` should
+    /// be a `entity` `noun`, is entity … at DE …".
+    pub fn entry_of(&self, ptr: i64, from: &DirEntry, entity: i64, role: &str, noun: &str) -> Result<DirEntry, IgesError> {
+        let e = self.entry(ptr, from)?;
+        if e.entity != entity {
+            return Err(self.err(
+                from,
+                format!("{role} pointer {ptr} should be a {entity} {noun}, is entity {} at DE {}", e.entity, e.de),
+            ));
+        }
+        Ok(e)
+    }
+
     /// Records that entity `e` was skipped (counted per type and reason).
     pub fn skip(&mut self, e: &DirEntry, why: &str) {
         let k = self.skipped.entry((e.entity, why.to_string())).or_insert((0, e.de));

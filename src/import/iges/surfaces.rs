@@ -78,13 +78,7 @@ impl Reader<'_> {
 
     /// A point entity (116), placed.
     pub fn point_entity(&mut self, ptr: i64, from: &DirEntry, parent: &Affine) -> Result<Vec3, IgesError> {
-        let e = self.entry(ptr, from)?;
-        if e.entity != 116 {
-            return Err(self.err(
-                from,
-                format!("pointer {ptr} should be a point (116), is entity {}", e.entity),
-            ));
-        }
+        let e = self.entry_of(ptr, from, 116, "point", "point")?;
         let a = self.placed(&e, parent)?;
         let mut p = self.params(&e)?;
         Ok(a.point(&Vec3::from(p.xyz()?)))
@@ -92,13 +86,7 @@ impl Reader<'_> {
 
     /// A direction entity (123), placed (linear part only), unit length.
     pub fn direction_entity(&mut self, ptr: i64, from: &DirEntry, parent: &Affine) -> Result<Vec3, IgesError> {
-        let e = self.entry(ptr, from)?;
-        if e.entity != 123 {
-            return Err(self.err(
-                from,
-                format!("pointer {ptr} should be a direction (123), is entity {}", e.entity),
-            ));
-        }
+        let e = self.entry_of(ptr, from, 123, "direction", "direction")?;
         let a = self.placed(&e, parent)?;
         let mut p = self.params(&e)?;
         let d = a.vector(&Vec3::from(p.xyz()?));

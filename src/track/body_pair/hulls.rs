@@ -408,6 +408,33 @@ fn uv_box(cw: &[Hpoint]) -> Option<[f64; 4]> {
 mod tests {
     use super::*;
 
+    /// A rational quadratic quarter circle of radius 1 about the z axis.
+    fn quarter_arc() -> NurbsCurve {
+        NurbsCurve::try_new(
+            2,
+            vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
+            &[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+            Some(&[1.0, std::f64::consts::FRAC_1_SQRT_2, 1.0]),
+        )
+        .unwrap()
+    }
+
+    /// The support of a point set along `d` (the largest `d · p`).
+    fn support(pts: &[Vec3], d: &Vec3) -> f64 {
+        pts.iter().fold(f64::NEG_INFINITY, |m, p| m.max(d.dot(p)))
+    }
+
+    /// A non-rational cubic B-spline of two spans (an inner knot at 0.5).
+    fn two_span_cubic() -> NurbsCurve {
+        NurbsCurve::try_new(
+            3,
+            vec![0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 1.0, 1.0, 1.0],
+            &[[0.0, 0.0, 0.0], [1.0, 2.0, 0.5], [2.0, -1.0, 0.0], [3.0, 1.0, 1.0], [4.0, 0.0, 0.0]],
+            None,
+        )
+        .unwrap()
+    }
+
     /// [`sub_net`] gives the poles of [`sub_patch`](crate::track::body::sub_patch) (to rounding).
     #[test]
     fn sub_net_is_the_sub_patch() {
@@ -437,20 +464,7 @@ mod tests {
     /// support), for a rational Bézier arc and a two-span B-spline.
     #[test]
     fn curve_piece_poles_hold_the_curve_piece() {
-        let arc = NurbsCurve::try_new(
-            2,
-            vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
-            &[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
-            Some(&[1.0, std::f64::consts::FRAC_1_SQRT_2, 1.0]),
-        )
-        .unwrap();
-        let spline = NurbsCurve::try_new(
-            3,
-            vec![0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 1.0, 1.0, 1.0],
-            &[[0.0, 0.0, 0.0], [1.0, 2.0, 0.5], [2.0, -1.0, 0.0], [3.0, 1.0, 1.0], [4.0, 0.0, 0.0]],
-            None,
-        )
-        .unwrap();
+        let (arc, spline) = (quarter_arc(), two_span_cubic());
         let dirs = [
             Vec3::new(1.0, 0.0, 0.0),
             Vec3::new(-1.0, 0.3, 0.0),
@@ -462,7 +476,7 @@ mod tests {
                 let mut pts = Vec::new();
                 assert!(curve_piece_poles(c, t0, t1, &mut pts));
                 for d in &dirs {
-                    let top = pts.iter().fold(f64::NEG_INFINITY, |m, p| m.max(d.dot(p)));
+                    let top = support(&pts, d);
                     for k in 0..=50 {
                         let t = t0 + (t1 - t0) * f64::from(k) / 50.0;
                         assert!(d.dot(&c.eval(t)) <= top + 1e-12, "t {t} on [{t0}, {t1}]");
@@ -504,13 +518,7 @@ mod tests {
             }
             (left, right)
         }
-        let arc = NurbsCurve::try_new(
-            2,
-            vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
-            &[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
-            Some(&[1.0, std::f64::consts::FRAC_1_SQRT_2, 1.0]),
-        )
-        .unwrap();
+        let arc = quarter_arc();
         let cubic = NurbsCurve::try_new(
             3,
             vec![2.0, 2.0, 2.0, 2.0, 5.0, 5.0, 5.0, 5.0],
@@ -537,20 +545,7 @@ mod tests {
 
     #[test]
     fn curve_parts_poles_hold_the_curve_and_are_tighter() {
-        let arc = NurbsCurve::try_new(
-            2,
-            vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
-            &[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
-            Some(&[1.0, std::f64::consts::FRAC_1_SQRT_2, 1.0]),
-        )
-        .unwrap();
-        let spline = NurbsCurve::try_new(
-            3,
-            vec![0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 1.0, 1.0, 1.0],
-            &[[0.0, 0.0, 0.0], [1.0, 2.0, 0.5], [2.0, -1.0, 0.0], [3.0, 1.0, 1.0], [4.0, 0.0, 0.0]],
-            None,
-        )
-        .unwrap();
+        let (arc, spline) = (quarter_arc(), two_span_cubic());
         let dirs = [
             Vec3::new(1.0, 0.0, 0.0),
             Vec3::new(-1.0, 0.3, 0.0),
@@ -564,8 +559,8 @@ mod tests {
                 assert!(curve_parts_poles(c, t0, t1, CURVE_PARTS, &mut parts));
                 assert!(curve_piece_poles(c, t0, t1, &mut whole));
                 for d in &dirs {
-                    let top = parts.iter().fold(f64::NEG_INFINITY, |m, p| m.max(d.dot(p)));
-                    let top_whole = whole.iter().fold(f64::NEG_INFINITY, |m, p| m.max(d.dot(p)));
+                    let top = support(&parts, d);
+                    let top_whole = support(&whole, d);
                     let mut on = f64::NEG_INFINITY;
                     for k in 0..=200 {
                         let t = t0 + (t1 - t0) * f64::from(k) / 200.0;
