@@ -97,6 +97,27 @@ impl Reader<'_> {
         Ok(d / n)
     }
 
+    /// The location, axis and optional reference direction of an analytic
+    /// surface entity `e` (190–198), placed by `a`: the point `loc`, the
+    /// direction `ax` (`None`: the entity's own z axis, as a 196 sphere or a
+    /// 198 torus may leave it) and the direction `rf` (`0`: none).
+    fn located_axes(
+        &mut self,
+        e: &DirEntry,
+        a: &Affine,
+        loc: i64,
+        ax: Option<i64>,
+        rf: i64,
+    ) -> Result<(Vec3, Vec3, Option<Vec3>), IgesError> {
+        let o = self.point_entity(loc, e, a)?;
+        let z = match ax {
+            Some(ax) => self.direction_entity(ax, e, a)?,
+            None => a.vector(&Vec3::z()).normalize(),
+        };
+        let x = if rf != 0 { Some(self.direction_entity(rf, e, a)?) } else { None };
+        Ok((o, z, x))
+    }
+
     /// Converts surface entity `e` placed with `parent`.
     pub fn surface_entity(&mut self, e: &DirEntry, parent: &Affine) -> Result<SurfaceDef, IgesError> {
         let a = self.placed(e, parent)?;
@@ -164,108 +185,58 @@ impl Reader<'_> {
                 let loc = p.int()?;
                 let nrm = p.int()?;
                 let rf = p.opt_int()?.unwrap_or(0);
-                let o = self.point_entity(loc, e, &a)?;
-                let z = self.direction_entity(nrm, e, &a)?;
-                let x = if rf != 0 {
-                    Some(self.direction_entity(rf, e, &a)?)
-                } else {
-                    None
-                };
+                let (o, z, x) = self.located_axes(e, &a, loc, Some(nrm), rf)?;
                 self.plane(e, &Affine::identity(), o, z, x)?
             }
             192 | 194 | 196 | 198 => {
                 let kk = k.ok_or_else(|| self.err(e, "analytic surface under a non-similarity transform"))?;
-                let (o, z, x, surf, pmap) = match e.entity {
+                let (surf, pmap) = match e.entity {
                     192 | 194 => {
                         let loc = p.int()?;
                         let ax = p.int()?;
                         let r = p.real()?;
                         let ang = if e.entity == 194 { p.real()? } else { 0.0 };
                         let rf = p.opt_int()?.unwrap_or(0);
-                        let o = self.point_entity(loc, e, &a)?;
-                        let z = self.direction_entity(ax, e, &a)?;
-                        let x = if rf != 0 {
-                            Some(self.direction_entity(rf, e, &a)?)
-                        } else {
-                            None
-                        };
-                        let f = self.frame(e, o, z, x)?;
+                        let (o, z, x) = self.located_axes(e, &a, loc, Some(ax), rf)?;
+                        let frame = self.frame(e, o, z, x)?;
                         if e.entity == 192 {
-                            (
-                                o,
-                                z,
-                                x,
-                                Surface::Cylinder {
-                                    frame: f,
-                                    radius: r * kk,
-                                },
-                                Map2::scale(DEG, mm),
-                            )
+                            let surf = Surface::Cylinder { frame, radius: r * kk };
+                            (surf, Map2::scale(DEG, mm))
                         } else {
                             let sa = ang * DEG;
                             let surf = Surface::Cone {
-                                frame: f,
+                                frame,
                                 radius: r * kk,
                                 semi_angle: sa,
                             };
-                            (o, z, x, surf, Map2::scale(DEG, mm / sa.cos()))
+                            (surf, Map2::scale(DEG, mm / sa.cos()))
                         }
                     }
                     196 => {
                         let loc = p.int()?;
                         let r = p.real()?;
-                        let ax = p.opt_int()?.unwrap_or(0);
+                        let ax = p.opt_int()?.filter(|&v| v != 0);
                         let rf = p.opt_int()?.unwrap_or(0);
-                        let o = self.point_entity(loc, e, &a)?;
-                        let z = if ax != 0 {
-                            self.direction_entity(ax, e, &a)?
-                        } else {
-                            a.vector(&Vec3::z()).normalize()
-                        };
-                        let x = if rf != 0 {
-                            Some(self.direction_entity(rf, e, &a)?)
-                        } else {
-                            None
-                        };
-                        let f = self.frame(e, o, z, x)?;
-                        (
-                            o,
-                            z,
-                            x,
-                            Surface::Sphere {
-                                frame: f,
-                                radius: r * kk,
-                            },
-                            Map2::scale(DEG, DEG),
-                        )
+                        let (o, z, x) = self.located_axes(e, &a, loc, ax, rf)?;
+                        let frame = self.frame(e, o, z, x)?;
+                        (Surface::Sphere { frame, radius: r * kk }, Map2::scale(DEG, DEG))
                     }
                     _ => {
                         let loc = p.int()?;
-                        let ax = p.opt_int()?.unwrap_or(0);
+                        let ax = p.opt_int()?.filter(|&v| v != 0);
                         let r1 = p.real()?;
                         let r2 = p.real()?;
                         let rf = p.opt_int()?.unwrap_or(0);
-                        let o = self.point_entity(loc, e, &a)?;
-                        let z = if ax != 0 {
-                            self.direction_entity(ax, e, &a)?
-                        } else {
-                            a.vector(&Vec3::z()).normalize()
-                        };
-                        let x = if rf != 0 {
-                            Some(self.direction_entity(rf, e, &a)?)
-                        } else {
-                            None
-                        };
-                        let f = self.frame(e, o, z, x)?;
+                        let (o, z, x) = self.located_axes(e, &a, loc, ax, rf)?;
+                        let frame = self.frame(e, o, z, x)?;
                         let surf = Surface::Torus {
-                            frame: f,
+                            frame,
                             major: r1 * kk,
                             minor: r2 * kk,
                         };
-                        (o, z, x, surf, Map2::scale(DEG, DEG))
+                        (surf, Map2::scale(DEG, DEG))
                     }
                 };
-                let _ = (o, z, x);
                 let domain = match &surf {
                     Surface::Sphere { .. } => Some(((0.0, TAU), (-PI / 2.0, PI / 2.0))),
                     Surface::Torus { .. } => Some(((0.0, TAU), (0.0, TAU))),
