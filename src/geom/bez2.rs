@@ -163,6 +163,29 @@ fn sign_changes(c: &[f64]) -> usize {
     n
 }
 
+/// The point of `[lo, hi]` where `f` changes sign, by bisection (at most
+/// `steps` halvings, fewer once the interval no longer shrinks in floating
+/// point or `f` is exactly zero): `up` when `f` rises through the root
+/// (negative at `lo`).
+fn bisect_sign_change(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64, up: bool, steps: u32) -> f64 {
+    for _ in 0..steps {
+        let m = 0.5 * (lo + hi);
+        if !(m > lo && m < hi) {
+            break;
+        }
+        let v = f(m);
+        if v == 0.0 {
+            return m;
+        }
+        if (v < 0.0) == up {
+            lo = m;
+        } else {
+            hi = m;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
 fn roots_rec(orig: &[f64], c: &[f64], a: f64, b: f64, depth: u32, out: &mut Vec<f64>) {
     let scale = c.iter().fold(0.0f64, |m, x| m.max(x.abs()));
     if scale == 0.0 {
@@ -177,26 +200,7 @@ fn roots_rec(orig: &[f64], c: &[f64], a: f64, b: f64, depth: u32, out: &mut Vec<
     let (f0, f1) = (c[0], c[n - 1]);
     if ch == 1 && f0 != 0.0 && f1 != 0.0 && (f0 > 0.0) != (f1 > 0.0) {
         // exactly one root: bisection on the original polynomial
-        let (mut lo, mut hi) = (a, b);
-        let up = f0 < 0.0;
-        for _ in 0..200 {
-            let m = 0.5 * (lo + hi);
-            if !(m > lo && m < hi) {
-                break;
-            }
-            let v = bern_eval(orig, m);
-            if v == 0.0 {
-                lo = m;
-                hi = m;
-                break;
-            }
-            if (v < 0.0) == up {
-                lo = m;
-            } else {
-                hi = m;
-            }
-        }
-        let r = 0.5 * (lo + hi);
+        let r = bisect_sign_change(|t| bern_eval(orig, t), a, b, f0 < 0.0, 200);
         if r > 0.0 && r < 1.0 {
             out.push(r);
         }
@@ -283,23 +287,7 @@ pub fn extrema(h: &[H2], k: usize) -> Vec<f64> {
         let t = i as f64 / n as f64;
         let cur = d(t);
         if prev != 0.0 && cur != 0.0 && (prev > 0.0) != (cur > 0.0) {
-            let (mut lo, mut hi) = ((i - 1) as f64 / n as f64, t);
-            let up = prev < 0.0;
-            for _ in 0..60 {
-                let m = 0.5 * (lo + hi);
-                let v = d(m);
-                if v == 0.0 {
-                    lo = m;
-                    hi = m;
-                    break;
-                }
-                if (v < 0.0) == up {
-                    lo = m;
-                } else {
-                    hi = m;
-                }
-            }
-            let r = 0.5 * (lo + hi);
+            let r = bisect_sign_change(d, (i - 1) as f64 / n as f64, t, prev < 0.0, 60);
             if r > 1e-12 && r < 1.0 - 1e-12 {
                 out.push(r);
             }
