@@ -151,19 +151,34 @@ impl Frame {
     /// Frame from an origin, a main axis and an approximate reference direction
     /// (orthogonalised; a parallel or missing reference picks an arbitrary one).
     /// Returns `None` when `axis` is zero or not finite.
+    ///
+    /// Idempotent: an axis already of unit length and a reference already
+    /// orthogonal to it, both within round-off, are kept bit for bit (not
+    /// normalised or projected again), so a frame written with its axes and
+    /// read back is the same frame, and a second export of a file is
+    /// byte-identical to the first.
     pub fn from_axis_ref(origin: Vec3, axis: Vec3, reference: Option<Vec3>) -> Option<Self> {
         let n = axis.norm();
         if !(n.is_finite() && n > 0.0 && origin.iter().all(|c| c.is_finite())) {
             return None;
         }
-        let z = axis / n;
-        let mut x = reference.map(|r| r - z * r.dot(&z)).unwrap_or_else(Vec3::zeros);
+        let z = unit_within_round_off(axis);
+        let mut x = reference
+            .map(|r| {
+                let d = r.dot(&z);
+                if d.abs() <= ROUND_OFF * r.norm() {
+                    r
+                } else {
+                    r - z * d
+                }
+            })
+            .unwrap_or_else(Vec3::zeros);
         if !(x.norm() > 1e-12) || !x.iter().all(|c| c.is_finite()) {
             // any direction perpendicular to z
             let a = if z.x.abs() < 0.9 { Vec3::x() } else { Vec3::y() };
             x = a - z * a.dot(&z);
         }
-        let x = x.normalize();
+        let x = unit_within_round_off(x);
         Some(Self {
             origin,
             x,
@@ -175,5 +190,57 @@ impl Frame {
     #[inline]
     pub fn at(&self, a: f64, b: f64, c: f64) -> Vec3 {
         self.origin + self.x * a + self.y * b + self.z * c
+    }
+}
+
+/// How far from unit length (squared) or from orthogonal (relative) a
+/// vector may be and still count as exact: a few units of round-off.
+const ROUND_OFF: f64 = 8.0 * f64::EPSILON;
+
+/// `v` normalised, or `v` itself when it is of unit length within
+/// round-off (normalising it again would only move its last bits).
+fn unit_within_round_off(v: Vec3) -> Vec3 {
+    if (v.norm_squared() - 1.0).abs() <= ROUND_OFF {
+        v
+    } else {
+        v.normalize()
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A frame built from its own axes is the same frame bit for bit
+        /// (what a STEP export and its re-import do), and its axes are
+        /// orthonormal within round-off.
+        #[test]
+        fn a_frame_from_its_own_axes_is_itself(
+            a in prop::array::uniform3(-1.0f64..1.0),
+            r in prop::array::uniform3(-1.0f64..1.0),
+            s in 1e-3f64..1e3,
+        ) {
+            let (axis, reference) = (Vec3::from(a) * s, Vec3::from(r));
+            prop_assume!(axis.norm() > 1e-6 && reference.cross(&axis).norm() > 1e-3 * axis.norm());
+            let f = Frame::from_axis_ref(Vec3::new(1.0, 2.0, 3.0), axis, Some(reference)).unwrap();
+            prop_assert!((f.x.norm() - 1.0).abs() < 1e-15 && (f.z.norm() - 1.0).abs() < 1e-15);
+            prop_assert!(f.x.dot(&f.z).abs() < 1e-15);
+            let g = Frame::from_axis_ref(f.origin, f.z, Some(f.x)).unwrap();
+            prop_assert_eq!(g.x, f.x);
+            prop_assert_eq!(g.z, f.z);
+            prop_assert_eq!(g.y, f.y);
+        }
+    }
+
+    /// A reference off the orthogonal plane by more than round-off is still
+    /// projected onto it.
+    #[test]
+    fn a_slanted_reference_is_orthogonalised() {
+        let f = Frame::from_axis_ref(Vec3::zeros(), Vec3::new(0.0, 0.0, 2.0), Some(Vec3::new(1.0, 0.0, 1e-9))).unwrap();
+        assert_eq!(f.x, Vec3::new(1.0, 0.0, 0.0));
+        assert_eq!(f.z, Vec3::new(0.0, 0.0, 1.0));
     }
 }

@@ -170,7 +170,18 @@ pub(super) fn write_brep(w: &mut W, model: &Model, roots: &mut Vec<usize>) -> Re
                     ));
                 }
             }
-            _ => tops.extend(shells.iter().copied()),
+            _ => {
+                if shells.len() > 1 {
+                    w.warnings.push(format!(
+                        "body {bk} ({}): {} open shells written as {} root 514 shells; IGES has no body of open shells, so they read back as {} bodies",
+                        body.name,
+                        shells.len(),
+                        shells.len(),
+                        shells.len()
+                    ));
+                }
+                tops.extend(shells.iter().copied())
+            }
         }
         if instanced {
             let (name, lossy) = hollerith(&body.name);
