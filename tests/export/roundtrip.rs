@@ -63,11 +63,6 @@ const STEP_TO_IGES_EXCEPTIONS: &[(&str, &str)] = &[];
 /// must leave the list; any other failure fails the test.
 const WAVE2_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
     (
-        "wave2/iges_ideas9_cube1000.igs",
-        "iges→iges",
-        "4 coedges change direction and 8 curve poles change after IGES → IGES (143 bounded surfaces; not yet explained)",
-    ),
-    (
         "wave2/step_sw2011_sewfaces.step",
         "step→iges",
         "one body of two open shells reads back as two bodies (IGES has no body of open shells; the writer warns, see `a_body_of_open_shells_written_to_iges_is_a_warning`)",

@@ -233,7 +233,9 @@ pub fn compare_models(a: &Model, b: &Model, opts: &CompareOptions) -> Comparison
 mod tests {
     use super::*;
     use crate::geom::{Frame, Vec3};
-    use crate::import::model::{Body, BodyKind, Coedge, Curve, Edge, Face, Loop, Shell, SourceFormat, Surface, Vertex};
+    use crate::import::model::{
+        Body, BodyKind, Coedge, Curve, CurveSegment, Edge, Face, Loop, Shell, SourceFormat, Surface, Vertex,
+    };
 
     fn square() -> Model {
         let mut m = Model::new(SourceFormat::Step, "t.step");
@@ -310,6 +312,46 @@ mod tests {
         let mut b = a.clone();
         b.vertices[2].point.x += 1e-14;
         assert!(compare_models(&a, &b, &CompareOptions::default()).is_equal());
+    }
+
+    /// Free coedges (3-D trim curves, no shared edge) compare by traversal:
+    /// a coedge whose sense and segment are both flipped, with the curve
+    /// stored reversed, is the same coedge; flipping the sense alone is not.
+    #[test]
+    fn free_coedges_compare_by_their_traversal() {
+        let mut a = square();
+        let (edges, faces) = (a.edges.clone(), &mut a.faces);
+        for c in &mut faces[0].outer.as_mut().unwrap().coedges {
+            let e = &edges[c.edge.take().unwrap()];
+            c.curve = Some(CurveSegment {
+                curve: e.curve.clone(),
+                t0: e.t0,
+                t1: e.t1,
+                forward: true,
+            });
+        }
+        a.edges.clear();
+        a.vertices.clear();
+        let flip = |m: &mut Model, reverse_curve: bool| {
+            let c = &mut m.faces[0].outer.as_mut().unwrap().coedges[1];
+            c.forward = !c.forward;
+            if reverse_curve {
+                let s = c.curve.as_mut().unwrap();
+                if let Curve::Line { origin, dir } = s.curve.clone() {
+                    s.curve = Curve::Line {
+                        origin: origin + dir * (s.t0 + s.t1),
+                        dir: -dir,
+                    };
+                }
+            }
+        };
+        let mut b = a.clone();
+        flip(&mut b, true);
+        let c = compare_models(&a, &b, &CompareOptions::default());
+        assert!(c.is_equal(), "{}", c.report(5));
+        let mut d = a.clone();
+        flip(&mut d, false);
+        assert!(!compare_models(&a, &d, &CompareOptions::default()).is_equal());
     }
 
     #[test]

@@ -119,16 +119,24 @@ impl<'a> Cmp<'a> {
                 };
                 self.segment(&format!("{path} / free curve"), &mine, &as_seg, false);
             }
-            (None, None) => {
-                if c.forward != d.forward {
-                    self.diff(path, format!("forward {} vs {}", c.forward, d.forward));
+            (None, None) => match (&c.curve, &d.curve) {
+                // free coedges compare by their traversal (the coedge's sense
+                // composed with its segment's): a writer may store a reversed
+                // segment as its reversed curve, flipping both flags
+                (Some(s), Some(t)) => {
+                    let traversal = |co: &Coedge, s: &CurveSegment| CurveSegment {
+                        forward: co.forward == s.forward,
+                        ..s.clone()
+                    };
+                    self.segment(&format!("{path} / curve"), &traversal(c, s), &traversal(d, t), false)
                 }
-                match (&c.curve, &d.curve) {
-                    (Some(s), Some(t)) => self.segment(&format!("{path} / curve"), s, t, false),
-                    (None, None) => {}
-                    _ => self.diff(path, "3-D trim curve present on one side only"),
+                (None, None) => {
+                    if c.forward != d.forward {
+                        self.diff(path, format!("forward {} vs {}", c.forward, d.forward));
+                    }
                 }
-            }
+                _ => self.diff(path, "3-D trim curve present on one side only"),
+            },
             _ => self.diff(
                 path,
                 format!("shared edge {} vs {}", c.edge.is_some(), d.edge.is_some()),
