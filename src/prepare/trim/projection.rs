@@ -178,7 +178,9 @@ fn pole_passage(
 /// parameters where the 3-D curve lies within `on_tol` of the surface with
 /// ones where it does not (so that `features::link_trims`, which links a
 /// trim curve to an edge when its samples lie within a tolerance of the
-/// same order, sees the same parts as with short pieces).
+/// same order, sees the same parts as with short pieces). Where the curve
+/// crosses a crease of the surface (a C0 parameter line) the pieces end
+/// on the crease (`crease_crossing.rs`); `crossings` counts those ends.
 pub(super) fn projected_chain(
     face: &Face,
     seg: &CurveSegment,
@@ -186,6 +188,7 @@ pub(super) fn projected_chain(
     periods: (Option<f64>, Option<f64>),
     tol: f64,
     on_tol: f64,
+    crossings: &mut usize,
 ) -> Vec<Vec<H2>> {
     let n = samples.len().saturating_sub(1);
     let mut out: Vec<crate::prepare::fit::SpanPiece> = Vec::with_capacity(n);
@@ -334,6 +337,7 @@ pub(super) fn projected_chain(
                                 continue;
                             };
                             if x.s > start.0 && x.s < b.0 {
+                                *crossings += 1;
                                 piece(&position, &velocity, periods, start, (x.s, x.uv, before), tol, 0, &mut out);
                                 start = (x.s, x.uv, after);
                             }
