@@ -169,3 +169,141 @@ pub(super) fn crease_crossings(
     out.dedup_by(|x, y| x.s == y.s);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::projection::projected_chain;
+    use crate::geom::bez2::{self, H2};
+    use crate::geom::{NurbsCurve, Vec3};
+    use crate::import::model::{Curve, CurveSegment, Face, Surface};
+
+    /// A tabulated cylinder (IGES 122) along `z` whose directrix is the
+    /// parabola `y = x²` as two quadratic Bézier spans meeting at `x = 1`
+    /// with a C0 knot (multiplicity 2 = degree): `x = u` on the first span,
+    /// `x = 1 + 2(u − 1)` on the second. Smooth in space (the spans' end
+    /// tangents are parallel), its `u` speed halves across the crease `u = 1`.
+    fn parabola_cylinder() -> Face {
+        let pts = [[0.0, 0.0, 0.0], [0.5, 0.0, 0.0], [1.0, 1.0, 0.0], [2.0, 3.0, 0.0], [3.0, 9.0, 0.0]];
+        let knots = vec![0.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 2.0];
+        let directrix = NurbsCurve::try_new(2, knots, &pts, None).expect("directrix");
+        Face {
+            surface: Surface::Extrusion {
+                profile: Box::new(Curve::BSpline(directrix)),
+                direction: Vec3::z(),
+            },
+            same_sense: true,
+            outer: None,
+            inner: Vec::new(),
+            source: 1,
+        }
+    }
+
+    /// `x` on the directrix at `u`, and back.
+    fn x_of(u: f64) -> f64 {
+        if u <= 1.0 {
+            u
+        } else {
+            1.0 + 2.0 * (u - 1.0)
+        }
+    }
+    fn u_of(x: f64) -> f64 {
+        if x <= 1.0 {
+            x
+        } else {
+            1.0 + 0.5 * (x - 1.0)
+        }
+    }
+
+    /// The quadratic `(x, x², 0.3 + 0.5x)`, `x` from 0.2 to 2.5: on the
+    /// surface, across the crease at `x = 1` (its parameters `u = u_of(x)`,
+    /// `v = 0.3 + 0.5x`, kinked there).
+    fn crossing_edge() -> CurveSegment {
+        let (a, b) = (0.2, 2.5);
+        let pts = [[a, a * a, 0.3 + 0.5 * a], [0.5 * (a + b), a * b, 0.3 + 0.25 * (a + b)], [b, b * b, 0.3 + 0.5 * b]];
+        let c = NurbsCurve::try_new(2, vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0], &pts, None).expect("edge");
+        CurveSegment {
+            curve: Curve::BSpline(c),
+            t0: 0.0,
+            t1: 1.0,
+            forward: true,
+        }
+    }
+
+    /// Largest distance in space between the chain's image and the edge:
+    /// at 200 points a piece, `|v − (0.3 + 0.5·x(u))|` (the edge's point at
+    /// the same `u` lies straight above or below along `z`).
+    fn deviation(chain: &[Vec<H2>]) -> f64 {
+        chain
+            .iter()
+            .flat_map(|h| (0..=200).map(move |i| bez2::eval(h, i as f64 / 200.0)))
+            .map(|p| (p[1] - (0.3 + 0.5 * x_of(p[0]))).abs())
+            .fold(0.0, f64::max)
+    }
+
+    /// The edge's samples (face parameters at `s = k/n`).
+    fn samples(seg: &CurveSegment, n: usize) -> Vec<(f64, f64)> {
+        (0..=n)
+            .map(|k| {
+                let p = seg.eval_unit(k as f64 / n as f64).p;
+                (u_of(p.x), p.z)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_projected_trim_crossing_a_crease_of_a_tabulated_cylinder_ends_its_pieces_there() {
+        let (face, seg) = (parabola_cylinder(), crossing_edge());
+        // the edge's box diagonal (2.3, 6.21, 1.15)
+        let size = 6.72;
+        for n in [8, 16, 33] {
+            let mut crossings = 0;
+            let chain = projected_chain(&face, &seg, &samples(&seg, n), (None, None), 2e-8, 1e-6 * size, &mut crossings);
+            assert_eq!(crossings, 1, "{n} samples");
+            // a piece ends on the crease, at the edge's point there
+            let ends: Vec<[f64; 2]> = chain.iter().map(|h| bez2::eval(h, 1.0)).collect();
+            assert!(
+                ends.iter().any(|e| e[0] == 1.0 && (e[1] - 0.8).abs() <= 1e-12),
+                "{n} samples: no piece ends at (1, 0.8): {ends:?}"
+            );
+            let d = deviation(&chain);
+            assert!(d <= 1e-6 * size, "{n} samples: the chain lies {d:.3e} mm off the edge");
+        }
+    }
+
+    #[test]
+    fn a_trim_running_along_a_crease_line_has_no_crossing() {
+        // the generator over the crease, (1, 1, z), its samples' u a
+        // rounding error either side of 1
+        let face = parabola_cylinder();
+        let c = NurbsCurve::try_new(1, vec![0.0, 0.0, 1.0, 1.0], &[[1.0, 1.0, 0.0], [1.0, 1.0, 2.0]], None).expect("line");
+        let seg = CurveSegment {
+            curve: Curve::BSpline(c),
+            t0: 0.0,
+            t1: 1.0,
+            forward: true,
+        };
+        let n = 8;
+        let uv: Vec<(f64, f64)> =
+            (0..=n).map(|k| (1.0 + if k % 2 == 0 { 1e-14 } else { -1e-14 }, 2.0 * k as f64 / n as f64)).collect();
+        let mut crossings = 0;
+        let chain = projected_chain(&face, &seg, &uv, (None, None), 2e-8, 1e-6 * 2.0, &mut crossings);
+        assert_eq!(crossings, 0);
+        let off = chain
+            .iter()
+            .flat_map(|h| (0..=50).map(move |i| bez2::eval(h, i as f64 / 50.0)))
+            .map(|p| (p[0] - 1.0).abs())
+            .fold(0.0, f64::max);
+        assert!(off <= 1e-12, "the chain leaves the crease line by {off:e}");
+    }
+
+    #[test]
+    fn crossed_lists_the_lines_between_the_ends_in_the_order_met() {
+        let creases = [1.0, 2.0, 3.0];
+        assert_eq!(super::crossed(&creases, None, 0.5, 2.5), vec![1.0, 2.0]);
+        assert_eq!(super::crossed(&creases, None, 2.5, 0.5), vec![2.0, 1.0]);
+        // an end on a line (up to rounding) is no crossing of it
+        assert_eq!(super::crossed(&creases, None, 1.0 + 1e-13, 2.5), vec![2.0]);
+        // a periodic direction: every copy
+        assert_eq!(super::crossed(&[0.5], Some(2.0), 0.0, 5.0), vec![0.5, 2.5, 4.5]);
+    }
+}
