@@ -24,13 +24,7 @@ const REL_TOL: f64 = 1e-6;
 /// Files with fitted coedges beyond [`REL_TOL`] today: (file, the worst
 /// deviation over the size, measured by `trim_stats --fit`). A file's worst
 /// must not grow beyond this bound (×1.5 for rounding of the measure).
-const KNOWN: &[(&str, f64)] = &[
-    // face #1, coedge 1: an IGES 142's model-space B-spline 1.2e-3 mm off
-    // its 122 surface, 7.8e-4 mm between chain and projection (not yet
-    // decided whether the fit or the measure's bound near an off-surface
-    // curve)
-    ("iges_catia4_x28_tabcyl.igs", 4.0e-6),
-];
+const KNOWN: &[(&str, f64)] = &[];
 
 /// A file's name, size and its fitted coedges' deviations (face id, deviation).
 type FileDeviations = (String, f64, Vec<(u64, trim::CoedgeDeviation)>);

@@ -29,6 +29,8 @@ fn fit(path: &str) {
     let mut lo = extrack::geom::Vec3::repeat(f64::INFINITY);
     let mut hi = extrack::geom::Vec3::repeat(f64::NEG_INFINITY);
     let mut devs = Vec::new();
+    // crease crossings of the projected coedges: (faces, crossings)
+    let mut creased = (0usize, 0usize);
     for face in &model.faces {
         let t = FaceTrim::new(&model, face);
         if let Some((a, b)) = trim::face_box(face, &t) {
@@ -36,6 +38,10 @@ fn fit(path: &str) {
             hi = hi.sup(&b);
         }
         let ex = trim::exact_loops(&model, face, &t);
+        if ex.crease_crossings > 0 {
+            creased.0 += 1;
+            creased.1 += ex.crease_crossings;
+        }
         for d in trim::fitted_deviations(&model, face, &t, &ex) {
             devs.push((face.source, d));
         }
@@ -48,9 +54,11 @@ fn fit(path: &str) {
         .file_name()
         .map_or(path.to_string(), |n| n.to_string_lossy().to_string());
     println!(
-        "FIT {name} size {size:.4} fitted {} over {over} worst {worst:.3e} ratio {:.3e} ({:.1} s)",
+        "FIT {name} size {size:.4} fitted {} over {over} worst {worst:.3e} ratio {:.3e} crease crossings {} on {} faces ({:.1} s)",
         devs.len(),
         worst / size,
+        creased.1,
+        creased.0,
         t0.elapsed().as_secs_f64()
     );
     for (f, d) in devs.iter().take(worst_n).filter(|d| d.1.deviation > 0.0) {

@@ -13,6 +13,7 @@
 //!   point-in-face test ([`FaceTrim`]);
 //! - `holes_only`: faces of closed surfaces bounded by holes only
 //!   ([`all_holes`]);
+//! - `creases`: the C0 parameter lines of a surface ([`surface_creases`]);
 //! - `chord_refine`: the loops' chords split where they leave the curve's
 //!   image in parameter space (near a pole).
 //!
@@ -20,6 +21,7 @@
 //! tracker path.
 
 mod chord_refine;
+mod creases;
 mod curve;
 mod holes_only;
 mod point_in_face;
@@ -28,6 +30,7 @@ mod surface;
 #[cfg(test)]
 mod test_shapes;
 
+pub use creases::{c0_knots, curve_corners, surface_creases};
 pub use holes_only::{all_holes, is_hole, without_rim};
 pub use point_in_face::{sample_fractions, CoedgeSpan, FaceTrim};
 pub use projection::{

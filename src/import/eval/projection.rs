@@ -237,19 +237,11 @@ const FOLD_SIDE: f64 = 1e-9;
 /// surface inside `range` of parameter `k` (0: u, 1: v); none for the other
 /// kinds.
 fn fold_lines(s: &Surface, k: usize, range: (f64, f64)) -> Vec<f64> {
-    let Surface::BSpline(b) = s else {
+    if !matches!(s, Surface::BSpline(_)) {
         return Vec::new();
-    };
-    let (knots, degree) = if k == 0 { (&b.knots_u, b.degree_u) } else { (&b.knots_v, b.degree_v) };
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < knots.len() {
-        let j = i + knots[i..].iter().take_while(|&&x| x == knots[i]).count();
-        if j - i >= degree.max(1) && knots[i] > range.0 && knots[i] < range.1 {
-            out.push(knots[i]);
-        }
-        i = j;
     }
+    let mut out = super::creases::surface_creases(s, k);
+    out.retain(|&c| c > range.0 && c < range.1);
     out
 }
 
@@ -599,23 +591,7 @@ fn seed_lines(s: &Surface, k: usize, range: (f64, f64), g: usize) -> Vec<f64> {
         Surface::Extrusion { profile, .. } if k == 0 => Some(profile),
         _ => None,
     };
-    let corners: Vec<f64> = match profile.map(|p| &**p) {
-        Some(Curve::Polyline(p)) => (1..p.len().saturating_sub(1)).map(|i| i as f64).collect(),
-        Some(Curve::Composite(c)) => (1..c.len()).map(|i| i as f64).collect(),
-        Some(Curve::BSpline(c)) => {
-            let mut v = Vec::new();
-            let mut i = c.degree + 1;
-            while i < c.cw.len() {
-                let m = c.knots[i..].iter().take_while(|&&x| x == c.knots[i]).count();
-                if m >= c.degree.max(1) {
-                    v.push(c.knots[i]);
-                }
-                i += m;
-            }
-            v
-        }
-        _ => Vec::new(),
-    };
+    let corners = profile.map_or_else(Vec::new, |p| super::creases::curve_corners(p));
     if !corners.is_empty() {
         let (lo, hi) = (a.min(b), a.max(b));
         let mut breaks = vec![lo];

@@ -49,6 +49,9 @@ pub struct ExactLoops {
     pub approximated: usize,
     /// Coedges without a p-curve, projected from their 3-D curves.
     pub projected: usize,
+    /// Where those projected coedges cross a crease of the surface (a C0
+    /// parameter line): their fitted pieces end there.
+    pub crease_crossings: usize,
     /// Loops bounded by their p-curves as a whole because p-curves and
     /// 3-D edges disagree beyond the file's tolerance (see [`exact_loops`]):
     /// the loop's index and the largest distance of a p-curve's image from
@@ -416,9 +419,9 @@ pub fn exact_loops(model: &Model, face: &Face, trim: &FaceTrim) -> ExactLoops {
                 // a polyline: its chords projected one by one (never a
                 // fitted piece across a corner)
                 let ch = if matches!(seg.curve, Curve::Polyline(_)) {
-                    polyline_chain(face, &seg, samples, trim.periods, ptol, *on_tol)?
+                    polyline_chain(face, &seg, samples, trim.periods, ptol, *on_tol, &mut out.crease_crossings)?
                 } else {
-                    projected_chain(face, &seg, samples, trim.periods, ptol, *on_tol)
+                    projected_chain(face, &seg, samples, trim.periods, ptol, *on_tol, &mut out.crease_crossings)
                 };
                 (!ch.is_empty()).then_some(ch)
             };

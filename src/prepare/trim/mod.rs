@@ -10,6 +10,8 @@
 //!   edge ([`fitted_deviations`]);
 //! - `projection.rs`: a 3-D curve without a usable p-curve projected onto
 //!   the face as fitted Bézier pieces;
+//! - `crease_crossing.rs`: where such a curve crosses a C0 parameter line
+//!   of its surface (the pieces end there);
 //! - `polyline.rs`: a polyline edge without a usable p-curve, each chord
 //!   projected by itself;
 //! - this file: the classification of a piece ([`trim_piece`]);
@@ -27,6 +29,7 @@
 //! inside / outside.
 
 mod clipping;
+mod crease_crossing;
 mod deviation;
 mod exact_loops;
 mod pcurve_loop;

@@ -27,7 +27,8 @@ const VERTEX_EPS: f64 = 1e-9;
 /// [`sample_fractions`], unwrapped): each chord fitted within `tol` in face
 /// parameters ([`projected_chain`]; `on_tol` its on-surface class). A
 /// chord whose projection yields nothing keeps its samples' straight
-/// lines; a chord of zero length adds nothing. `None` when `seg` is not a
+/// lines; a chord of zero length adds nothing. `crossings` counts the
+/// crease crossings the chords' pieces end at. `None` when `seg` is not a
 /// polyline or the samples are not its samples (another count).
 pub(super) fn polyline_chain(
     face: &Face,
@@ -36,6 +37,7 @@ pub(super) fn polyline_chain(
     periods: (Option<f64>, Option<f64>),
     tol: f64,
     on_tol: f64,
+    crossings: &mut usize,
 ) -> Option<Vec<Vec<H2>>> {
     let Curve::Polyline(pts) = &seg.curve else {
         return None;
@@ -75,7 +77,7 @@ pub(super) fn polyline_chain(
         // inner samples would only cut it into more fits, each charged to
         // the face's work budget)
         let part = &samples[i..=j];
-        let ch = projected_chain(face, &chord, &[samples[i], samples[j]], periods, tol, on_tol);
+        let ch = projected_chain(face, &chord, &[samples[i], samples[j]], periods, tol, on_tol, crossings);
         if ch.is_empty() {
             for q in part.windows(2) {
                 if q[0] != q[1] {
@@ -162,7 +164,7 @@ mod tests {
             let (face, seg) = cone_and_polyline(forward);
             let Curve::Polyline(pts) = &seg.curve else { unreachable!() };
             let uv = samples(&face, &seg);
-            let chain = polyline_chain(&face, &seg, &uv, (Some(std::f64::consts::TAU), None), 1e-10, 1e-5)
+            let chain = polyline_chain(&face, &seg, &uv, (Some(std::f64::consts::TAU), None), 1e-10, 1e-5, &mut 0)
                 .expect("a polyline's chain");
             // ends on the coedge's ends, consecutive pieces meet
             let (a, b) = (bez2::eval(&chain[0], 0.0), bez2::eval(&chain[chain.len() - 1], 1.0));
@@ -196,7 +198,7 @@ mod tests {
         let (face, seg) = cone_and_polyline(true);
         let uv = samples(&face, &seg);
         let periods = (Some(std::f64::consts::TAU), None);
-        assert!(polyline_chain(&face, &seg, &uv[1..], periods, 1e-10, 1e-5).is_none());
+        assert!(polyline_chain(&face, &seg, &uv[1..], periods, 1e-10, 1e-5, &mut 0).is_none());
         let line = CurveSegment {
             curve: Curve::Line {
                 origin: Vec3::new(3.0, 0.0, 7.0),
@@ -206,6 +208,6 @@ mod tests {
             t1: 1.0,
             forward: true,
         };
-        assert!(polyline_chain(&face, &line, &uv, periods, 1e-10, 1e-5).is_none());
+        assert!(polyline_chain(&face, &line, &uv, periods, 1e-10, 1e-5, &mut 0).is_none());
     }
 }

@@ -4,6 +4,7 @@
 //! in face parameters fitted to the Newton projections of the curve's
 //! points ([`crate::prepare::fit`]), refined near poles of the surface.
 
+use super::crease_crossing::crease_crossings;
 use super::{dist, line};
 use crate::geom::bez2::H2;
 use crate::import::model::{CurveSegment, Face};
@@ -177,7 +178,9 @@ fn pole_passage(
 /// parameters where the 3-D curve lies within `on_tol` of the surface with
 /// ones where it does not (so that `features::link_trims`, which links a
 /// trim curve to an edge when its samples lie within a tolerance of the
-/// same order, sees the same parts as with short pieces).
+/// same order, sees the same parts as with short pieces). Where the curve
+/// crosses a crease of the surface (a C0 parameter line) the pieces end
+/// on the crease (`crease_crossing.rs`); `crossings` counts those ends.
 pub(super) fn projected_chain(
     face: &Face,
     seg: &CurveSegment,
@@ -185,6 +188,7 @@ pub(super) fn projected_chain(
     periods: (Option<f64>, Option<f64>),
     tol: f64,
     on_tol: f64,
+    crossings: &mut usize,
 ) -> Vec<Vec<H2>> {
     let n = samples.len().saturating_sub(1);
     let mut out: Vec<crate::prepare::fit::SpanPiece> = Vec::with_capacity(n);
@@ -296,6 +300,11 @@ pub(super) fn projected_chain(
             crate::prepare::fit::Fallback::Nearer,
         ));
     }
+    // the crease lines a step may cross (see `crease_crossing`)
+    let creases = [
+        crate::import::eval::surface_creases(&face.surface, 0),
+        crate::import::eval::surface_creases(&face.surface, 1),
+    ];
     // coarse steps between samples (ends on samples: their unwrapping), refined where needed
     let step = (n / 8).max(1);
     let mut idx: Vec<usize> = (0..n).step_by(step).collect();
@@ -317,6 +326,22 @@ pub(super) fn projected_chain(
                 for k in i..j {
                     let Some((lo, hi)) = pole_passage(face, seg, &position, periods, sample(k), sample(k + 1), on_tol)
                     else {
+                        // through each crease line the curve crosses: fitted
+                        // up to the crossing and on from it, each side with
+                        // its own side's velocity
+                        let (p, q) = (sample(k), sample(k + 1));
+                        for x in crease_crossings(face, &position, periods, &creases, p, q, on_tol) {
+                            let (Some(before), Some(after)) =
+                                (velocity(x.s, x.beside(start.1)), velocity(x.s, x.beside(q.1)))
+                            else {
+                                continue;
+                            };
+                            if x.s > start.0 && x.s < b.0 {
+                                *crossings += 1;
+                                piece(&position, &velocity, periods, start, (x.s, x.uv, before), tol, 0, &mut out);
+                                start = (x.s, x.uv, after);
+                            }
+                        }
                         continue;
                     };
                     // the velocity at an end on the pole (where the surface
