@@ -622,6 +622,45 @@ pub const STALL_WINDOW: u32 = 32;
 /// See [`STALL_WINDOW`].
 pub const STALL_TOL: f64 = 1e-12;
 
+/// Iterations after which an unconverged [`track_loop`] running the hybrid
+/// law takes the feedback-linearised (Newton) step wherever `M` is positive
+/// definite at all, not only where it is *safely* positive definite (its
+/// `pd_margin` dropped to 0 for the rest of the loop; [`relaxed_margin`]).
+///
+/// Near the focal set of a piece — a query `δ` from a sphere's centre, a
+/// cylinder's axis, a torus's centre circle, every point of the piece
+/// within `δ` of the answer — the distance is nearly flat: on a sphere of
+/// radius `ρ`, `M = I − ΔR·II ≈ (δ/ρ)·I` at the nearest point, positive
+/// definite but below any margin once `δ/ρ` is small. The globally
+/// convergent law `ẋ = −K I⁻¹Ψ` then contracts by `1 − hK·δ/ρ` per
+/// iteration and stops at the iteration cap unconverged (a query 1e-3 of
+/// the radius from a sphere's centre answered 1.5e-5 mm too far, issue 25),
+/// while the Newton step `−M⁻¹Ψ` (the feedback-linearised law with `hK = 1`)
+/// uses the true curvature term and converges quadratically. The margin is
+/// the hybrid law's guard far from the solution, where `M` is positive
+/// definite but the quadratic model is poor; after this many iterations
+/// the globally convergent law has had the iterations a converged solve
+/// takes (1–8: `far::CHECK_AT`), and the Newton step is taken under the
+/// same safeguards as before — the active set (boundary saturation on the
+/// free components) and the line search that never lets the distance rise
+/// ([`track_loop`]) — so the loop still descends, and where `M` is not
+/// positive definite (a saddle, a concave side) the globally convergent law
+/// goes on as before.
+pub const FOCAL_AFTER: u32 = 8;
+
+/// The configuration of a [`track_loop`] after [`FOCAL_AFTER`] unconverged
+/// iterations: the hybrid law with no positive-definiteness margin (`None`
+/// for the other laws, which keep theirs: the feedback-linearised and
+/// Newton laws already take the Newton step wherever `M` is regular, the
+/// globally convergent laws are chosen for their own sake).
+#[inline]
+pub fn relaxed_margin(cfg: &TrackerConfig) -> Option<TrackerConfig> {
+    (cfg.law == ControlLaw::Hybrid && cfg.pd_margin > 0.0).then_some(TrackerConfig {
+        pd_margin: 0.0,
+        ..*cfg
+    })
+}
+
 /// What one tracker update computed (see [`track_loop`]).
 #[derive(Debug, Clone, Copy)]
 pub struct LoopOut<const N: usize, S> {
@@ -737,7 +776,14 @@ where
     let mut feed_forward = None;
     // the distance at the start of the current stall window
     let mut window_dist = loc.dist;
+    // the hybrid law without its margin, after `FOCAL_AFTER` iterations
+    let mut relaxed: Option<TrackerConfig> = None;
+    let base = cfg;
     loop {
+        if iters == FOCAL_AFTER {
+            relaxed = relaxed_margin(base);
+        }
+        let cfg = relaxed.as_ref().unwrap_or(base);
         if normalized_error(&loc, &active, DIST_FLOOR) <= cfg.tol {
             converged = true;
             break;
@@ -767,8 +813,10 @@ where
                 loc = local(&state);
                 active = active_set(&x, &loc.g, lo, hi);
                 converged = true;
-                // the hybrid feed-forward −M⁻¹b reuses this factor (M moved by O(step))
-                if cfg.feed_forward && !active.iter().any(|&a| a) {
+                // the hybrid feed-forward −M⁻¹b reuses this factor (M moved by
+                // O(step)); not a factor made without the margin (the caller's
+                // `feed_forward_rate` decides with it)
+                if cfg.feed_forward && relaxed.is_none() && !active.iter().any(|&a| a) {
                     feed_forward = chol.and_then(|c| c.solve(&(-loc.b)));
                 }
                 break;

@@ -1,0 +1,89 @@
+//! The `UNCONVERGED` status bit (issue 25, "never silently wrong"): an
+//! answer whose solve stopped at its iteration cap says so. Settings no
+//! solve can meet (tolerances of 1e-300, one iteration per tracker update)
+//! force every solve to its cap — the point–body tracker's coherent and
+//! local updates, its far phase's cell solves, a body pair's solves — and
+//! every answer then carries the bit; with the default settings none does.
+//! An unconverged answer is still a point of the body: never nearer than
+//! the exact distance.
+
+use extrack::geom::{Pose, Vec3};
+use extrack::track::{
+    body_distance, closest_point, AnswerStatus, BodyPairTracker, BodyState, PointBodyTracker, PointState, Target,
+    TrackScene, TrackerConfig,
+};
+
+fn scene(model: &str) -> TrackScene {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let m = extrack::import::import_file(root.join("fixtures").join(model)).unwrap();
+    TrackScene::from_data(&extrack::prepare::prepare(&m, &Default::default()).unwrap()).unwrap()
+}
+
+/// Tolerances no solve meets and one iteration per tracker update.
+fn capped() -> TrackerConfig {
+    TrackerConfig {
+        tol: 1e-300,
+        step_tol: 1e-300,
+        max_iters: 1,
+        ..TrackerConfig::default()
+    }
+}
+
+fn unconverged(s: AnswerStatus) -> bool {
+    s.has(AnswerStatus::UNCONVERGED)
+}
+
+#[test]
+fn point_body_answers_of_capped_solves_carry_the_unconverged_bit() {
+    let s = scene("rounded_box.brep.igs");
+    let target = Target::Body {
+        index: 0,
+        pose: Pose::identity(),
+    };
+    for (cfg, want) in [(TrackerConfig::default(), false), (capped(), true)] {
+        let mut global = PointBodyTracker::new(&s, 0, cfg).unwrap();
+        let mut local = PointBodyTracker::new(&s, 0, cfg).unwrap();
+        for k in 0..60 {
+            let t = k as f64 * 1e-2;
+            let q = Vec3::new(30.0 * (2.0 * t).cos(), 25.0 * (2.0 * t).sin(), 4.0 + 3.0 * t);
+            let p = PointState::at(q);
+            let exact = closest_point(&s, &target, q).unwrap();
+            assert!(!unconverged(exact.status), "cold, tick {k}: {:?}", exact.status.names());
+            let g = global.update(&s, &p, &BodyState::default(), 1e-2).unwrap();
+            let l = local.update_local(&s, &p, &BodyState::default(), 1e-2).unwrap();
+            for (what, r) in [("update", g), ("update_local", l)] {
+                assert_eq!(unconverged(r.status), want, "{what}, tick {k}: {:?}", r.status.names());
+                assert!(
+                    r.distance >= exact.distance - 1e-9,
+                    "{what}, tick {k}: {} below the exact {}",
+                    r.distance,
+                    exact.distance
+                );
+                if !want {
+                    assert!((r.distance - exact.distance).abs() <= 1e-9, "{what}, tick {k}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn body_pair_answers_of_capped_solves_carry_the_unconverged_bit() {
+    let s = scene("rounded_box.brep.igs");
+    let pose_b = |k: usize| {
+        Pose::from_translation_axis_angle(Vec3::new(60.0 + k as f64, 5.0, 3.0), Vec3::new(0.0, 0.0, 0.01 * k as f64))
+    };
+    let exact = body_distance(&s, 0, &Pose::identity(), &s, 0, &pose_b(0)).unwrap();
+    assert!(!unconverged(exact.status), "{:?}", exact.status.names());
+    for (cfg, want) in [(TrackerConfig::default(), false), (capped(), true)] {
+        let mut t = BodyPairTracker::new(&s, 0, &s, 0, cfg).unwrap();
+        for k in 0..10 {
+            let r = t
+                .update(&s, &BodyState::at(Pose::identity()), &s, &BodyState::at(pose_b(k)), 1e-2)
+                .unwrap();
+            assert_eq!(unconverged(r.status), want, "tick {k}: {:?}", r.status.names());
+            let cold = body_distance(&s, 0, &Pose::identity(), &s, 0, &pose_b(k)).unwrap();
+            assert!(r.distance >= cold.distance - 1e-9, "tick {k}: {} < {}", r.distance, cold.distance);
+        }
+    }
+}
