@@ -177,7 +177,7 @@ pub const EXT_ANSWER_SHELL_INCOMPLETE: u32 = 4;
 /// the witness to the nearest point of the sub-patch (or edge span) of the
 /// far phase holding it, at most that cell's size. The point is still a
 /// point of the body. Set with or without a self-check (a tracker whose
-/// `max_iters` or tolerances cannot be met sets it on every update).
+/// tolerances cannot be met sets it on nearly every update).
 pub const EXT_ANSWER_UNCONVERGED: u32 = 8;
 // Literals so that cbindgen writes them; they are the bits of `AnswerStatus`.
 const _: () = assert!(

@@ -656,11 +656,29 @@ fn answers_of_capped_solves_carry_the_unconverged_flag() {
             flagged += usize::from(flag);
             assert!(unconverged || !flag, "tick {k}: flags {}", out.flags);
             // an unconverged answer is still a point of the body, never nearer than the body
-            let cold = closest_point(&f.ts, &Target::Body { index: 0, pose: Pose::identity() }, q).unwrap();
+            let cold = closest_point(
+                &f.ts,
+                &Target::Body {
+                    index: 0,
+                    pose: Pose::identity(),
+                },
+                q,
+            )
+            .unwrap();
             assert_eq!(cold.status.bits() & EXT_ANSWER_UNCONVERGED, 0);
-            assert!(out.distance >= cold.distance - 1e-9, "tick {k}: {} < {}", out.distance, cold.distance);
+            assert!(
+                out.distance >= cold.distance - 1e-9,
+                "tick {k}: {} < {}",
+                out.distance,
+                cold.distance
+            );
             if !flag {
-                assert!((out.distance - cold.distance).abs() <= 1e-9, "tick {k}: {} {}", out.distance, cold.distance);
+                assert!(
+                    (out.distance - cold.distance).abs() <= 1e-9,
+                    "tick {k}: {} {}",
+                    out.distance,
+                    cold.distance
+                );
             }
         }
         if unconverged {

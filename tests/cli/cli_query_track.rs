@@ -301,7 +301,13 @@ fn query_and_track_mark_answers_of_capped_solves_unconverged() {
     std::fs::write(&path, csv).unwrap();
     let trace = dir.path().join("trace.csv");
     let mut exact = Vec::new();
-    for (extra, want) in [(&[][..], false), (&["--tol", "1e-300", "--step-tol", "1e-300", "--max-iters", "1"][..], true)] {
+    for (extra, want) in [
+        (&[][..], false),
+        (
+            &["--tol", "1e-300", "--step-tol", "1e-300", "--max-iters", "1"][..],
+            true,
+        ),
+    ] {
         let mut args = vec![
             "track".to_string(),
             fixture("rounded_box.step"),

@@ -142,7 +142,12 @@ fn approach(scene: &TrackScene, rho: f64, dirs: usize, at: &dyn Fn(f64, usize) -
             let q = at(delta, k);
             let exact = rho - delta;
             let cold = closest_point(scene, &target, q).unwrap();
-            let ec = assert_exact(&format!("dir {k}, δ/ρ {rel:.0e}: cold"), cold.distance, cold.status, exact);
+            let ec = assert_exact(
+                &format!("dir {k}, δ/ρ {rel:.0e}: cold"),
+                cold.distance,
+                cold.status,
+                exact,
+            );
             let r = t
                 .update(scene, &PointState::at(q), &BodyState::default(), 1e-3)
                 .unwrap();

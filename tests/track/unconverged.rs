@@ -70,7 +70,10 @@ fn point_body_answers_of_capped_solves_carry_the_unconverged_bit() {
                 }
             }
         }
-        eprintln!("unconverged answers of 60: update {}, update_local {}", flagged[0], flagged[1]);
+        eprintln!(
+            "unconverged answers of 60: update {}, update_local {}",
+            flagged[0], flagged[1]
+        );
         if want {
             assert!(flagged.iter().all(|&n| n >= 30), "{flagged:?}");
         }
@@ -81,7 +84,10 @@ fn point_body_answers_of_capped_solves_carry_the_unconverged_bit() {
 fn body_pair_answers_of_capped_solves_carry_the_unconverged_bit() {
     let s = scene("rounded_box.brep.igs");
     let pose_b = |k: usize| {
-        Pose::from_translation_axis_angle(Vec3::new(60.0 + k as f64, 5.0, 3.0), Vec3::new(0.0, 0.0, 0.01 * k as f64))
+        Pose::from_translation_axis_angle(
+            Vec3::new(60.0 + k as f64, 5.0, 3.0),
+            Vec3::new(0.0, 0.0, 0.01 * k as f64),
+        )
     };
     let exact = body_distance(&s, 0, &Pose::identity(), &s, 0, &pose_b(0)).unwrap();
     assert!(!unconverged(exact.status), "{:?}", exact.status.names());
@@ -90,15 +96,31 @@ fn body_pair_answers_of_capped_solves_carry_the_unconverged_bit() {
         let mut flagged = 0;
         for k in 0..20 {
             let r = t
-                .update(&s, &BodyState::at(Pose::identity()), &s, &BodyState::at(pose_b(k)), 1e-2)
+                .update(
+                    &s,
+                    &BodyState::at(Pose::identity()),
+                    &s,
+                    &BodyState::at(pose_b(k)),
+                    1e-2,
+                )
                 .unwrap();
             let flag = unconverged(r.status);
             flagged += usize::from(flag);
             assert!(want || !flag, "tick {k}: {:?}", r.status.names());
             let cold = body_distance(&s, 0, &Pose::identity(), &s, 0, &pose_b(k)).unwrap();
-            assert!(r.distance >= cold.distance - 1e-9, "tick {k}: {} < {}", r.distance, cold.distance);
+            assert!(
+                r.distance >= cold.distance - 1e-9,
+                "tick {k}: {} < {}",
+                r.distance,
+                cold.distance
+            );
             if !flag {
-                assert!((r.distance - cold.distance).abs() <= 1e-9, "tick {k}: {} {}", r.distance, cold.distance);
+                assert!(
+                    (r.distance - cold.distance).abs() <= 1e-9,
+                    "tick {k}: {} {}",
+                    r.distance,
+                    cold.distance
+                );
             }
         }
         eprintln!("unconverged pair answers of 20: {flagged}");
