@@ -42,8 +42,9 @@
 #define EXT_NONE UINT32_MAX
 
 /**
- * Answer flag: the scene carries a self-check (without it the other flags
- * are 0 and the answer's status is unknown).
+ * Answer flag: the scene carries a self-check (without it
+ * `EXT_ANSWER_UNVERIFIED` and `EXT_ANSWER_SHELL_INCOMPLETE` are 0 and the
+ * self-check's status is unknown; `EXT_ANSWER_UNCONVERGED` is set either way).
  */
 #define EXT_ANSWER_CHECKED 1
 
@@ -58,6 +59,17 @@
  * (inside / outside) is unreliable.
  */
 #define EXT_ANSWER_SHELL_INCOMPLETE 4
+
+/**
+ * Answer flag: the solve that produced this answer hit its iteration cap
+ * (or stalled) before meeting its tolerance: the witness is an iterate, not
+ * a minimum, and the distance may be too large by up to the distance from
+ * the witness to the nearest point of the sub-patch (or edge span) of the
+ * far phase holding it, at most that cell's size. The point is still a
+ * point of the body. Set with or without a self-check (a tracker whose
+ * tolerances cannot be met sets it on nearly every update).
+ */
+#define EXT_ANSWER_UNCONVERGED 8
 
 /**
  * Major version of the library this header belongs to.
@@ -408,7 +420,9 @@ typedef struct ext_closest_point {
    * carries a self-check; 0 = status unknown, e.g. a scene written before
    * format 2.2), `EXT_ANSWER_UNVERIFIED` (the answer's face failed its
    * check or was not checked), `EXT_ANSWER_SHELL_INCOMPLETE` (the body
-   * lost a face: `signed_distance` unreliable). Verified exactly when
+   * lost a face: `signed_distance` unreliable), `EXT_ANSWER_UNCONVERGED`
+   * (the solve that produced the answer hit its iteration cap: the
+   * distance may be too large). Verified exactly when
    * `flags == EXT_ANSWER_CHECKED`.
    */
   uint32_t flags;
@@ -642,7 +656,8 @@ typedef struct ext_pair_result {
    * How far the answer can be trusted (both witnesses):
    * `EXT_ANSWER_CHECKED` only when both bodies' scenes carry a self-check,
    * `EXT_ANSWER_UNVERIFIED` when either witness's face failed or was not
-   * checked, `EXT_ANSWER_SHELL_INCOMPLETE` when either body lost a face.
+   * checked, `EXT_ANSWER_SHELL_INCOMPLETE` when either body lost a face,
+   * `EXT_ANSWER_UNCONVERGED` when the pair's solve hit its iteration cap.
    * Verified exactly when `flags == EXT_ANSWER_CHECKED`.
    */
   uint32_t flags;

@@ -30,3 +30,5 @@ mod track_motion;
 mod track_sliver;
 #[path = "track/track_table1.rs"]
 mod track_table1;
+#[path = "track/unconverged.rs"]
+mod unconverged;

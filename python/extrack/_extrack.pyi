@@ -52,6 +52,15 @@ class ClosestPoint:
     def params(self) -> Tuple[float, float]: ...
     @property
     def iterations(self) -> int: ...
+    @property
+    def status(self) -> List[str]:
+        """Names of the answer's status bits: ``"checked"`` (the scene
+        carries a self-check), ``"unverified_face"``, ``"shell_incomplete"``,
+        ``"unconverged"`` (the solve hit its iteration cap: the distance may
+        be too large)."""
+    @property
+    def verified(self) -> bool:
+        """Checked, no face or body failure, and the solve converged."""
 
 class PairResult:
     """The minimum distance (or penetration) between two bodies (mm)."""
@@ -78,6 +87,15 @@ class PairResult:
     def feature_b(self) -> Tuple[str, int]: ...
     @property
     def iterations(self) -> int: ...
+    @property
+    def status(self) -> List[str]:
+        """Names of the answer's status bits: ``"checked"`` (the scene
+        carries a self-check), ``"unverified_face"``, ``"shell_incomplete"``,
+        ``"unconverged"`` (the solve hit its iteration cap: the distance may
+        be too large)."""
+    @property
+    def verified(self) -> bool:
+        """Checked, no face or body failure, and the solve converged."""
 
 class Scene:
     """A prepared scene: immutable, shareable between threads."""

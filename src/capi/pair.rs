@@ -77,7 +77,8 @@ pub struct ext_pair_result {
     /// How far the answer can be trusted (both witnesses):
     /// `EXT_ANSWER_CHECKED` only when both bodies' scenes carry a self-check,
     /// `EXT_ANSWER_UNVERIFIED` when either witness's face failed or was not
-    /// checked, `EXT_ANSWER_SHELL_INCOMPLETE` when either body lost a face.
+    /// checked, `EXT_ANSWER_SHELL_INCOMPLETE` when either body lost a face,
+    /// `EXT_ANSWER_UNCONVERGED` when the pair's solve hit its iteration cap.
     /// Verified exactly when `flags == EXT_ANSWER_CHECKED`.
     pub flags: u32,
 }

@@ -154,13 +154,16 @@ pub struct ext_closest_point {
     /// carries a self-check; 0 = status unknown, e.g. a scene written before
     /// format 2.2), `EXT_ANSWER_UNVERIFIED` (the answer's face failed its
     /// check or was not checked), `EXT_ANSWER_SHELL_INCOMPLETE` (the body
-    /// lost a face: `signed_distance` unreliable). Verified exactly when
+    /// lost a face: `signed_distance` unreliable), `EXT_ANSWER_UNCONVERGED`
+    /// (the solve that produced the answer hit its iteration cap: the
+    /// distance may be too large). Verified exactly when
     /// `flags == EXT_ANSWER_CHECKED`.
     pub flags: u32,
 }
 
-/// Answer flag: the scene carries a self-check (without it the other flags
-/// are 0 and the answer's status is unknown).
+/// Answer flag: the scene carries a self-check (without it
+/// `EXT_ANSWER_UNVERIFIED` and `EXT_ANSWER_SHELL_INCOMPLETE` are 0 and the
+/// self-check's status is unknown; `EXT_ANSWER_UNCONVERGED` is set either way).
 pub const EXT_ANSWER_CHECKED: u32 = 1;
 /// Answer flag: the answer's piece belongs to a face whose self-check failed
 /// or did not run (at an edge: either adjacent face).
@@ -168,11 +171,20 @@ pub const EXT_ANSWER_UNVERIFIED: u32 = 2;
 /// Answer flag: the body (a closed shell) lost a face: the signed distance
 /// (inside / outside) is unreliable.
 pub const EXT_ANSWER_SHELL_INCOMPLETE: u32 = 4;
+/// Answer flag: the solve that produced this answer hit its iteration cap
+/// (or stalled) before meeting its tolerance: the witness is an iterate, not
+/// a minimum, and the distance may be too large by up to the distance from
+/// the witness to the nearest point of the sub-patch (or edge span) of the
+/// far phase holding it, at most that cell's size. The point is still a
+/// point of the body. Set with or without a self-check (a tracker whose
+/// tolerances cannot be met sets it on nearly every update).
+pub const EXT_ANSWER_UNCONVERGED: u32 = 8;
 // Literals so that cbindgen writes them; they are the bits of `AnswerStatus`.
 const _: () = assert!(
     EXT_ANSWER_CHECKED == AnswerStatus::CHECKED
         && EXT_ANSWER_UNVERIFIED == AnswerStatus::UNVERIFIED_FACE
         && EXT_ANSWER_SHELL_INCOMPLETE == AnswerStatus::SHELL_INCOMPLETE
+        && EXT_ANSWER_UNCONVERGED == AnswerStatus::UNCONVERGED
 );
 
 /// The C kind and index of a feature.

@@ -2,7 +2,7 @@
 //! closest-point queries for a list of points (in parallel).
 
 use crate::geom::{Pose, Vec3};
-use crate::track::{closest_points, AnswerStatus, PointBodyResult, Target, TrackScene};
+use crate::track::{closest_points_with, AnswerStatus, PointBodyResult, Target, TrackScene, TrackerConfig};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -19,9 +19,44 @@ pub struct QueryArgs {
     #[arg(long)]
     pub body: Option<u32>,
     /// JSON output: `{"results": [{"q", "distance", "signed_distance", "point", "normal", "face", "feature", "verified", "status"}, …]}`
-    /// (`verified`: the scene's self-check passed for the answer's face and body; `status`: the names of the answer's status bits).
+    /// (`verified`: the scene's self-check passed for the answer's face and body and its solve converged; `status`: the names of the answer's status bits).
     #[arg(long)]
     pub json: bool,
+    /// Controller settings.
+    #[command(flatten)]
+    pub controller: ControllerArgs,
+}
+
+/// Controller settings of `query` and `track` (point mode), as
+/// `ext_point_tracker_set_tolerance` takes them: the defaults of
+/// [`TrackerConfig`] unless given. A solve that cannot meet them within its
+/// iterations answers with the status bit `unconverged`.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct ControllerArgs {
+    /// Convergence: the normalised projection error (sine of the angle between the offset and the normal) below which a witness is converged (> 0; default 1e-12).
+    #[arg(long, value_name = "SIN")]
+    pub tol: Option<f64>,
+    /// Convergence: a Newton step shorter than this is accepted as converged (mm, > 0; default 1e-5).
+    #[arg(long, value_name = "MM")]
+    pub step_tol: Option<f64>,
+    /// Most controller iterations per tracker update (>= 1; default 64; a far-phase cell solve runs at least 48).
+    #[arg(long, value_name = "N")]
+    pub max_iters: Option<u32>,
+}
+
+impl ControllerArgs {
+    /// The tracker configuration: the defaults with the given settings, validated.
+    pub fn config(&self) -> Result<TrackerConfig, String> {
+        let d = TrackerConfig::default();
+        let cfg = TrackerConfig {
+            tol: self.tol.unwrap_or(d.tol),
+            step_tol: self.step_tol.unwrap_or(d.step_tol),
+            max_iters: self.max_iters.unwrap_or(d.max_iters),
+            ..d
+        };
+        cfg.validate().map_err(|e| e.to_string())?;
+        Ok(cfg)
+    }
 }
 
 /// Loads a scene file, or imports and prepares a STEP/IGES file, into runtime geometry.
@@ -95,22 +130,24 @@ pub fn feature_json(r: &PointBodyResult) -> Value {
     })
 }
 
-/// The status of a result as JSON fields: `verified` (checked and neither
-/// the face nor the body failed; `false` when the scene carries no
-/// self-check) and `status` (names of the set bits: `checked`,
-/// `unverified_face`, `shell_incomplete`; empty when unknown).
+/// The status of a result as JSON fields: `verified` (checked, neither
+/// the face nor the body failed, and the solve converged; `false` when the
+/// scene carries no self-check) and `status` (names of the set bits:
+/// `checked`, `unverified_face`, `shell_incomplete`, `unconverged`; empty
+/// when the self-check's status is unknown and the solve converged).
 pub fn status_json(s: AnswerStatus) -> (Value, Value) {
     (json!(s.is_verified()), json!(s.names()))
 }
 
-/// The text mark of an unverified answer of a checked scene (`  UNVERIFIED
-/// (unverified_face, …)`); empty for verified answers and for scenes
-/// without a self-check, so their output is unchanged.
+/// The text mark of an answer with a failure bit (`  UNVERIFIED
+/// (unverified_face, …)`; `unconverged` too in a scene without a
+/// self-check); empty for verified answers and for the converged answers of
+/// scenes without a self-check, so their output is unchanged.
 pub fn status_text(s: AnswerStatus) -> String {
-    if !s.is_checked() || s.is_verified() {
+    let why: Vec<&str> = s.names().into_iter().filter(|n| *n != "checked").collect();
+    if why.is_empty() {
         return String::new();
     }
-    let why: Vec<&str> = s.names().into_iter().filter(|n| *n != "checked").collect();
     format!("  UNVERIFIED ({})", why.join(", "))
 }
 
@@ -132,7 +169,7 @@ pub fn run(args: QueryArgs) -> Result<(), String> {
         }
         None => Target::All { pose: Pose::identity() },
     };
-    let results = closest_points(&scene, &target, &points);
+    let results = closest_points_with(&scene, &target, &points, &args.controller.config()?);
     let mut rows = Vec::with_capacity(results.len());
     for (i, (q, r)) in points.iter().zip(results).enumerate() {
         let r = r.map_err(|e| format!("point {i}: {e}"))?;
@@ -172,4 +209,23 @@ pub fn run(args: QueryArgs) -> Result<(), String> {
         s
     };
     super::write_stdout(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unconverged_answer_is_marked_in_text_and_json() {
+        let u = AnswerStatus(AnswerStatus::UNCONVERGED);
+        assert_eq!(status_text(u), "  UNVERIFIED (unconverged)");
+        assert_eq!(status_json(u), (json!(false), json!(["unconverged"])));
+        let cu = AnswerStatus::VERIFIED | u;
+        assert_eq!(status_text(cu), "  UNVERIFIED (unconverged)");
+        assert_eq!(status_json(cu), (json!(false), json!(["checked", "unconverged"])));
+        // unchanged: a verified answer, an answer of an unchecked scene
+        assert_eq!(status_text(AnswerStatus::VERIFIED), "");
+        assert_eq!(status_text(AnswerStatus::UNKNOWN), "");
+        assert_eq!(status_json(AnswerStatus::UNKNOWN), (json!(false), json!([])));
+    }
 }

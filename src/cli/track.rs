@@ -4,10 +4,11 @@
 //! body–body tracker driven along a motion of both bodies (`pair_track`).
 //! Both input formats: `formats/motion.md`. The point trace's last column,
 //! `status`, holds the answer's status bits (`AnswerStatus`: 1 checked,
-//! 2 unverified face, 4 shell incomplete; 0 = the scene carries no self-check).
+//! 2 unverified face, 4 shell incomplete, 8 unconverged; 0 = the scene
+//! carries no self-check and the update converged).
 
 use crate::geom::Vec3;
-use crate::track::{BodyState, PointBodyResult, PointBodyTracker, PointState, TrackerConfig};
+use crate::track::{BodyState, PointBodyResult, PointBodyTracker, PointState};
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -39,6 +40,9 @@ pub struct TrackArgs {
     /// Also draw the distance and the witnesses' parameters over time (SVG).
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// Point–body mode: controller settings.
+    #[command(flatten)]
+    pub controller: super::query::ControllerArgs,
 }
 
 /// Reads a `t,x,y,z` CSV path.
@@ -115,7 +119,7 @@ pub fn run(args: TrackArgs) -> Result<(), String> {
     };
     let scene = super::query::load_scene(&args.scene)?;
     let rows = read_path(&path)?;
-    let mut tracker = PointBodyTracker::new(&scene, args.body, TrackerConfig::default()).map_err(|e| e.to_string())?;
+    let mut tracker = PointBodyTracker::new(&scene, args.body, args.controller.config()?).map_err(|e| e.to_string())?;
     let body = BodyState::default();
     let mut out = String::from(
         "t,x,y,z,distance,signed_distance,px,py,pz,nx,ny,nz,feature,feature_id,face,piece,u,v,mode,iterations,switches,cells,update_ns,status\n",

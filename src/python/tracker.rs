@@ -17,6 +17,13 @@ use pyo3::prelude::*;
 use std::mem::MaybeUninit;
 use std::ptr::NonNull;
 
+/// The names of the set status bits of an answer's `flags`
+/// (`AnswerStatus::names`: `checked`, `unverified_face`,
+/// `shell_incomplete`, `unconverged`).
+fn status_names(flags: u32) -> Vec<&'static str> {
+    crate::track::AnswerStatus(flags).names()
+}
+
 fn arr3<'py>(py: Python<'py>, v: ext_vec3) -> Bound<'py, PyArray1<f64>> {
     PyArray1::from_vec(py, vec![v.x, v.y, v.z])
 }
@@ -117,6 +124,18 @@ impl ClosestPoint {
     fn iterations(&self) -> u32 {
         self.0.iterations
     }
+    /// The names of the answer's status bits: `checked` (the scene carries
+    /// a self-check), `unverified_face`, `shell_incomplete`, `unconverged`
+    /// (the solve hit its iteration cap: the distance may be too large).
+    #[getter]
+    fn status(&self) -> Vec<&'static str> {
+        status_names(self.0.flags)
+    }
+    /// Checked, no face or body failure, and the solve converged.
+    #[getter]
+    fn verified(&self) -> bool {
+        crate::track::AnswerStatus(self.0.flags).is_verified()
+    }
     fn __repr__(&self) -> String {
         let p = self.0.point;
         format!(
@@ -188,6 +207,18 @@ impl PairResult {
     #[getter]
     fn iterations(&self) -> u32 {
         self.0.iterations
+    }
+    /// The names of the answer's status bits: `checked` (the scene carries
+    /// a self-check), `unverified_face`, `shell_incomplete`, `unconverged`
+    /// (the solve hit its iteration cap: the distance may be too large).
+    #[getter]
+    fn status(&self) -> Vec<&'static str> {
+        status_names(self.0.flags)
+    }
+    /// Checked, no face or body failure, and the solve converged.
+    #[getter]
+    fn verified(&self) -> bool {
+        crate::track::AnswerStatus(self.0.flags).is_verified()
     }
     fn __repr__(&self) -> String {
         format!(

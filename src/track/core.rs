@@ -346,6 +346,20 @@ pub fn field<const N: usize>(
     lo: &SVector<f64, N>,
     hi: &SVector<f64, N>,
 ) -> (SVector<f64, N>, [bool; N], bool) {
+    field_with_margin(cfg, loc, x, lo, hi, cfg.pd_margin)
+}
+
+/// [`field`] with the hybrid law's positive-definiteness margin `margin`
+/// in place of `cfg.pd_margin` ([`FOCAL_AFTER`]).
+#[inline]
+fn field_with_margin<const N: usize>(
+    cfg: &TrackerConfig,
+    loc: &Local<N>,
+    x: &SVector<f64, N>,
+    lo: &SVector<f64, N>,
+    hi: &SVector<f64, N>,
+    margin: f64,
+) -> (SVector<f64, N>, [bool; N], bool) {
     let active = active_set(x, &loc.g, lo, hi);
     let r = -loc.g * cfg.gain_k;
     match cfg.law {
@@ -360,11 +374,8 @@ pub fn field<const N: usize>(
         }
         ControlLaw::Hybrid => {
             let (m, rr) = reduce(&loc.hess, &r, &active);
-            if let Some(v) = Chol::new(
-                &m,
-                Some((&reduce(&loc.metric, &SVector::zeros(), &active).0, cfg.pd_margin)),
-            )
-            .and_then(|c| c.solve(&rr))
+            if let Some(v) = Chol::new(&m, Some((&reduce(&loc.metric, &SVector::zeros(), &active).0, margin)))
+                .and_then(|c| c.solve(&rr))
             {
                 return (v, active, true);
             }
@@ -434,6 +445,24 @@ pub fn controller_step<const N: usize, E>(
 where
     E: FnMut(&SVector<f64, N>) -> Option<Local<N>>,
 {
+    controller_step_with_margin(cfg, x, loc, lo, hi, eval, cfg.pd_margin)
+}
+
+/// [`controller_step`] with the hybrid law's margin `margin` in place of
+/// `cfg.pd_margin` ([`FOCAL_AFTER`]).
+#[inline]
+fn controller_step_with_margin<const N: usize, E>(
+    cfg: &TrackerConfig,
+    x: &SVector<f64, N>,
+    loc: &Local<N>,
+    lo: &SVector<f64, N>,
+    hi: &SVector<f64, N>,
+    eval: &mut E,
+    margin: f64,
+) -> StepOut<N>
+where
+    E: FnMut(&SVector<f64, N>) -> Option<Local<N>>,
+{
     match cfg.law {
         ControlLaw::Newton => {
             let step = solve_general(&loc.hess, &(-loc.g));
@@ -481,11 +510,11 @@ where
         _ => {}
     }
     let h = cfg.h;
-    let (k1, active, newton_like) = field(cfg, loc, x, lo, hi);
+    let (k1, active, newton_like) = field_with_margin(cfg, loc, x, lo, hi, margin);
     let mut stage = |xs: SVector<f64, N>| -> Option<SVector<f64, N>> {
         let xs = clamp_box(&xs, lo, hi);
         let l = eval(&xs)?;
-        Some(field(cfg, &l, &xs, lo, hi).0)
+        Some(field_with_margin(cfg, &l, &xs, lo, hi, margin).0)
     };
     let (xn, extra, ok) = match cfg.integrator {
         Integrator::Euler => (x + k1 * h, 0, true),
@@ -622,6 +651,35 @@ pub const STALL_WINDOW: u32 = 32;
 /// See [`STALL_WINDOW`].
 pub const STALL_TOL: f64 = 1e-12;
 
+/// Iterations after which an unconverged [`track_loop`] running the hybrid
+/// law takes the feedback-linearised (Newton) step wherever `M` is positive
+/// definite at all, not only where it is *safely* positive definite (its
+/// `pd_margin` dropped to 0 for the rest of the loop; the other laws keep
+/// theirs: the feedback-linearised and Newton laws already take the Newton
+/// step wherever `M` is regular, the globally convergent laws are chosen
+/// for their own sake).
+///
+/// Near the focal set of a piece — a query `δ` from a sphere's centre, a
+/// cylinder's axis, a torus's centre circle, every point of the piece
+/// within `δ` of the answer — the distance is nearly flat: on a sphere of
+/// radius `ρ`, `M = I − ΔR·II ≈ (δ/ρ)·I` at the nearest point, positive
+/// definite but below any margin once `δ/ρ` is small. The globally
+/// convergent law `ẋ = −K I⁻¹Ψ` then contracts by `1 − hK·δ/ρ` per
+/// iteration and stops at the iteration cap unconverged (a query 1e-3 of
+/// the radius from a sphere's centre answered 1.5e-5 mm too far, issue 25),
+/// while the Newton step `−M⁻¹Ψ` (the feedback-linearised law with `hK = 1`)
+/// uses the true curvature term and converges quadratically. The margin is
+/// the hybrid law's guard far from the solution, where `M` is positive
+/// definite but the quadratic model is poor; after this many iterations
+/// the globally convergent law has had the iterations a converged solve
+/// takes (1–8: `far::CHECK_AT`), and the Newton step is taken under the
+/// same safeguards as before — the active set (boundary saturation on the
+/// free components) and the line search that never lets the distance rise
+/// ([`track_loop`]) — so the loop still descends, and where `M` is not
+/// positive definite (a saddle, a concave side) the globally convergent law
+/// goes on as before.
+pub const FOCAL_AFTER: u32 = 8;
+
 /// What one tracker update computed (see [`track_loop`]).
 #[derive(Debug, Clone, Copy)]
 pub struct LoopOut<const N: usize, S> {
@@ -656,13 +714,22 @@ pub fn newton_step<const N: usize>(
     loc: &Local<N>,
     active: &[bool; N],
 ) -> Option<(SVector<f64, N>, Option<Chol<N>>)> {
+    newton_step_with_margin(cfg, loc, active, cfg.pd_margin)
+}
+
+/// [`newton_step`] with the hybrid law's margin `margin` in place of
+/// `cfg.pd_margin` ([`FOCAL_AFTER`]).
+#[inline]
+fn newton_step_with_margin<const N: usize>(
+    cfg: &TrackerConfig,
+    loc: &Local<N>,
+    active: &[bool; N],
+    margin: f64,
+) -> Option<(SVector<f64, N>, Option<Chol<N>>)> {
     let (m, r) = reduce(&loc.hess, &(-loc.g), active);
     match cfg.law {
         ControlLaw::Hybrid => {
-            let c = Chol::new(
-                &m,
-                Some((&reduce(&loc.metric, &SVector::zeros(), active).0, cfg.pd_margin)),
-            )?;
+            let c = Chol::new(&m, Some((&reduce(&loc.metric, &SVector::zeros(), active).0, margin)))?;
             Some((c.solve(&r)?, Some(c)))
         }
         ControlLaw::FeedbackLinearized | ControlLaw::NewtonSaturated | ControlLaw::Newton => {
@@ -737,7 +804,12 @@ where
     let mut feed_forward = None;
     // the distance at the start of the current stall window
     let mut window_dist = loc.dist;
+    // the hybrid law's margin, dropped after `FOCAL_AFTER` iterations
+    let mut margin = cfg.pd_margin;
     loop {
+        if iters == FOCAL_AFTER && cfg.law == ControlLaw::Hybrid {
+            margin = 0.0;
+        }
         if normalized_error(&loc, &active, DIST_FLOOR) <= cfg.tol {
             converged = true;
             break;
@@ -758,7 +830,7 @@ where
             }
             window_dist = loc.dist;
         }
-        if let Some((d, chol)) = newton_step(cfg, &loc, &active) {
+        if let Some((d, chol)) = newton_step_with_margin(cfg, &loc, &active, margin) {
             let xn = x + d;
             if inside_box(&xn, lo, hi) && step_length(&loc, &d) <= cfg.step_tol {
                 iters += 1;
@@ -767,8 +839,10 @@ where
                 loc = local(&state);
                 active = active_set(&x, &loc.g, lo, hi);
                 converged = true;
-                // the hybrid feed-forward −M⁻¹b reuses this factor (M moved by O(step))
-                if cfg.feed_forward && !active.iter().any(|&a| a) {
+                // the hybrid feed-forward −M⁻¹b reuses this factor (M moved by
+                // O(step)); not a factor made without the margin (the caller's
+                // `feed_forward_rate` decides with it)
+                if cfg.feed_forward && margin == cfg.pd_margin && !active.iter().any(|&a| a) {
                     feed_forward = chol.and_then(|c| c.solve(&(-loc.b)));
                 }
                 break;
@@ -778,7 +852,7 @@ where
             evals += 1;
             Some(local(&eval(xs)))
         };
-        let step = controller_step(cfg, &x, &loc, lo, hi, &mut stage);
+        let step = controller_step_with_margin(cfg, &x, &loc, lo, hi, &mut stage, margin);
         iters += 1;
         if !step.ok {
             break;

@@ -886,7 +886,10 @@ pub(crate) fn solve_cell(
         }
         Item::Edge(_) | Item::Trim(_) => false,
     };
-    if d < best.d && !floor && keep(&x) {
+    // (a converged solve also replaces an unconverged answer it ties with:
+    // the tracker's capped update of the same witness, `AnswerStatus::UNCONVERGED`)
+    let better = d < best.d || (conv && !best.converged && d <= best.d);
+    if better && !floor && keep(&x) {
         *best = Candidate {
             d,
             point,

@@ -71,10 +71,17 @@ pub struct PointBodyResult {
 }
 
 /// The status of an answer on candidate `c`: its piece's entry of the body's
-/// table (an edge: both adjacent pieces'; a trim curve: its piece's). Table
-/// lookups only.
+/// table (an edge: both adjacent pieces'; a trim curve: its piece's), and
+/// [`AnswerStatus::UNCONVERGED`] when the solve that found `c` did not
+/// converge. Table lookups only.
 #[inline]
 pub(crate) fn status_of(body: &BodyGeom, c: &Candidate) -> AnswerStatus {
+    face_status(body, c).converged(c.converged)
+}
+
+/// The self-check part of [`status_of`].
+#[inline]
+fn face_status(body: &BodyGeom, c: &Candidate) -> AnswerStatus {
     let t = &body.status;
     match c.item {
         Item::Piece(k) => t.local(k),
@@ -667,8 +674,19 @@ fn closest_point_with(
 /// is found, the plain cold search answers. One allocation per run, none
 /// per point.
 pub fn closest_points(scene: &TrackScene, target: &Target, qs: &[Vec3]) -> Vec<Result<PointBodyResult, BodyError>> {
+    closest_points_with(scene, target, qs, &TrackerConfig::default())
+}
+
+/// [`closest_points`] with the controller settings `cfg` (the hybrid law
+/// whatever `cfg.law`; the CLI's `--tol`, `--step-tol`, `--max-iters`).
+pub(crate) fn closest_points_with(
+    scene: &TrackScene,
+    target: &Target,
+    qs: &[Vec3],
+    cfg: &TrackerConfig,
+) -> Vec<Result<PointBodyResult, BodyError>> {
     use rayon::prelude::*;
-    let cfg = TrackerConfig::default();
+    let cfg = *cfg;
     let order = hilbert_order(qs);
     // a few runs per thread balance the load; each run's first point is cold
     let runs = 4 * rayon::current_num_threads().max(1);

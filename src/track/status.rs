@@ -1,11 +1,13 @@
 //! The verification status of an answer ([`AnswerStatus`]): whether the
 //! piece a closest point lies on belongs to a face whose self-check
 //! (`notes/SELFCHECK.md`, the scene's optional `face_checks` /
-//! `body_checks` sections of format 2.2) passed.
+//! `body_checks` sections of format 2.2) passed, and whether the solve
+//! that produced the answer converged.
 //!
 //! The table is built once per body when the [`TrackScene`](super::TrackScene)
 //! is built ([`BodyStatus`]); an update looks its answer's piece up in it
-//! (one indexed load, no allocation).
+//! (one indexed load, no allocation) and adds the answer's own
+//! [`UNCONVERGED`](AnswerStatus::UNCONVERGED) bit.
 
 use crate::scene::data::{FaceCheck, SceneData, NONE};
 use crate::scene::records::BODY_SHELL_INCOMPLETE;
@@ -15,15 +17,20 @@ use std::collections::HashMap;
 ///
 /// - [`CHECKED`](Self::CHECKED): the scene carries a self-check. Without it
 ///   (scenes written before format 2.2, or prepared without a check) the
-///   status is *unknown*: the bit is 0 and so are all others.
+///   self-check's status is *unknown*: the bit is 0 and so are
+///   `UNVERIFIED_FACE` and `SHELL_INCOMPLETE`.
 /// - [`UNVERIFIED_FACE`](Self::UNVERIFIED_FACE): the answer's piece belongs
 ///   to a face whose check failed or was not run (or that has no check
 ///   record); at an edge, either adjacent face.
 /// - [`SHELL_INCOMPLETE`](Self::SHELL_INCOMPLETE): the body (a closed shell)
 ///   lost a face: its signed distance (inside / outside) is unreliable.
+/// - [`UNCONVERGED`](Self::UNCONVERGED): the solve that produced the answer
+///   (the cold query's cell solve, the tracker's update, a body pair's
+///   solve) stopped at its iteration cap, or stalled, before meeting its
+///   tolerance. Set with or without a self-check.
 ///
 /// An answer is *verified* ([`is_verified`](Self::is_verified)) when it is
-/// checked and neither of the other bits is set.
+/// checked and none of the other bits is set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct AnswerStatus(pub u32);
 
@@ -34,11 +41,20 @@ impl AnswerStatus {
     pub const UNVERIFIED_FACE: u32 = 2;
     /// The body lost a face: signed distance unreliable.
     pub const SHELL_INCOMPLETE: u32 = 4;
+    /// The solve that produced this answer hit its iteration cap (or
+    /// stalled) before meeting its tolerance: the witness is an iterate, not
+    /// a minimum, and the distance may be too large by up to the distance
+    /// from the witness to the nearest point of the far-phase cell holding
+    /// it (the sub-patch or edge span: at most that cell's size; the true
+    /// distance is at least the cell's box bound). The point is still a
+    /// point of the body.
+    pub const UNCONVERGED: u32 = 8;
     /// The bits with their names, in bit order.
-    pub const NAMES: [(u32, &'static str); 3] = [
+    pub const NAMES: [(u32, &'static str); 4] = [
         (Self::CHECKED, "checked"),
         (Self::UNVERIFIED_FACE, "unverified_face"),
         (Self::SHELL_INCOMPLETE, "shell_incomplete"),
+        (Self::UNCONVERGED, "unconverged"),
     ];
     /// No check: status unknown.
     pub const UNKNOWN: AnswerStatus = AnswerStatus(0);
@@ -60,10 +76,16 @@ impl AnswerStatus {
     pub fn is_checked(self) -> bool {
         self.has(Self::CHECKED)
     }
-    /// Checked, and neither the face nor the body failed.
+    /// Checked, neither the face nor the body failed, and the solve converged.
     #[inline]
     pub fn is_verified(self) -> bool {
         self.0 == Self::CHECKED
+    }
+    /// `self` with [`UNCONVERGED`](Self::UNCONVERGED) set unless `converged`
+    /// (branch-free: one shift and one or).
+    #[inline]
+    pub fn converged(self, converged: bool) -> AnswerStatus {
+        AnswerStatus(self.0 | (u32::from(!converged) * Self::UNCONVERGED))
     }
     /// The status of an answer made of two witnesses (a body pair): the
     /// union of their bits, [`CHECKED`](Self::CHECKED) only when both are
@@ -73,7 +95,8 @@ impl AnswerStatus {
         let checked = a.0 & b.0 & Self::CHECKED;
         AnswerStatus(((a.0 | b.0) & !Self::CHECKED) | checked)
     }
-    /// The names of the set bits (`checked`, `unverified_face`, `shell_incomplete`).
+    /// The names of the set bits (`checked`, `unverified_face`,
+    /// `shell_incomplete`, `unconverged`).
     pub fn names(self) -> Vec<&'static str> {
         Self::NAMES
             .iter()
@@ -211,6 +234,22 @@ mod tests {
             AnswerStatus::UNVERIFIED_FACE
         );
         assert_eq!(AnswerStatus::both(s, v), s);
+    }
+
+    #[test]
+    fn the_unconverged_bit_is_independent_of_the_self_check() {
+        let u = AnswerStatus::UNKNOWN.converged(false);
+        assert_eq!(u.bits(), AnswerStatus::UNCONVERGED);
+        assert_eq!(u.names(), ["unconverged"]);
+        assert!(!u.is_checked() && !u.is_verified());
+        assert_eq!(AnswerStatus::UNKNOWN.converged(true), AnswerStatus::UNKNOWN);
+        let v = AnswerStatus::VERIFIED.converged(false);
+        assert!(v.is_checked() && !v.is_verified());
+        assert_eq!(v.names(), ["checked", "unconverged"]);
+        assert_eq!(AnswerStatus::VERIFIED.converged(true), AnswerStatus::VERIFIED);
+        // a body pair: either side unconverged makes the pair's answer unconverged
+        assert_eq!(AnswerStatus::both(v, AnswerStatus::VERIFIED), v);
+        assert_eq!(AnswerStatus::both(u, AnswerStatus::VERIFIED), u);
     }
 
     #[test]

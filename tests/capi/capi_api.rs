@@ -608,3 +608,83 @@ fn answers_carry_the_self_check_flags() {
     assert_eq!(EXT_ANSWER_SHELL_INCOMPLETE, 4);
     unsafe { ext_scene_free(scene) };
 }
+
+/// Settings no solve can meet (tolerances of 1e-300, one iteration per
+/// tracker update): the updates' solves stop at their caps, and their
+/// answers say so (`EXT_ANSWER_UNCONVERGED`, the Rust tracker's
+/// `AnswerStatus::UNCONVERGED`); with the default settings no answer
+/// carries the flag. The flags equal the Rust tracker's. (A solve that
+/// lands on an exactly zero gradient — a Newton step onto a plane — has
+/// converged at any tolerance: an answer without the flag is the exact one.)
+#[test]
+fn answers_of_capped_solves_carry_the_unconverged_flag() {
+    assert_eq!(EXT_ANSWER_UNCONVERGED, 8);
+    let f = fixture("rounded_box.brep.igs");
+    let scene = load(&f);
+    let capped = TrackerConfig {
+        tol: 1e-300,
+        step_tol: 1e-300,
+        max_iters: 1,
+        ..TrackerConfig::default()
+    };
+    for (cfg, unconverged) in [(TrackerConfig::default(), false), (capped, true)] {
+        let mut t: *mut ext_point_tracker = null_mut();
+        assert_eq!(
+            unsafe { ext_point_tracker_new(scene, 0, null(), &mut t) },
+            ext_status::EXT_OK
+        );
+        assert_eq!(
+            unsafe { ext_point_tracker_set_tolerance(t, cfg.tol, cfg.step_tol, cfg.max_iters) },
+            ext_status::EXT_OK,
+            "{}",
+            message()
+        );
+        let mut rust = PointBodyTracker::new(&f.ts, 0, cfg).unwrap();
+        let mut flagged = 0;
+        for k in 0..40 {
+            let time = k as f64 * 1e-2;
+            let q = Vec3::new(30.0 * (2.0 * time).cos(), 25.0 * (2.0 * time).sin(), 4.0);
+            let dt = if k == 0 { 0.0 } else { 1e-2 };
+            let r = rust
+                .update(&f.ts, &PointState::at(q), &extrack::track::BodyState::default(), dt)
+                .unwrap();
+            let mut out = zeroed_result();
+            let st = unsafe { ext_point_tracker_update(t, &v(q.x, q.y, q.z), null(), null(), null(), dt, &mut out) };
+            assert_eq!(st, ext_status::EXT_OK, "{}", message());
+            assert_eq!(out.flags, r.status.bits(), "tick {k}");
+            let flag = out.flags & EXT_ANSWER_UNCONVERGED != 0;
+            flagged += usize::from(flag);
+            assert!(unconverged || !flag, "tick {k}: flags {}", out.flags);
+            // an unconverged answer is still a point of the body, never nearer than the body
+            let cold = closest_point(
+                &f.ts,
+                &Target::Body {
+                    index: 0,
+                    pose: Pose::identity(),
+                },
+                q,
+            )
+            .unwrap();
+            assert_eq!(cold.status.bits() & EXT_ANSWER_UNCONVERGED, 0);
+            assert!(
+                out.distance >= cold.distance - 1e-9,
+                "tick {k}: {} < {}",
+                out.distance,
+                cold.distance
+            );
+            if !flag {
+                assert!(
+                    (out.distance - cold.distance).abs() <= 1e-9,
+                    "tick {k}: {} {}",
+                    out.distance,
+                    cold.distance
+                );
+            }
+        }
+        if unconverged {
+            assert!(flagged >= 20, "{flagged} of 40");
+        }
+        unsafe { ext_point_tracker_free(t) };
+    }
+    unsafe { ext_scene_free(scene) };
+}

@@ -231,3 +231,120 @@ fn query_json_and_text_mark_unverified_answers() {
         .iter()
         .all(|r| r["verified"] == false && r["status"] == serde_json::json!([])));
 }
+
+/// Settings no solve can meet (`--tol 1e-300 --step-tol 1e-300`, and one
+/// iteration per tracker update): the answers of `query` (text and JSON)
+/// and the rows of `track`'s trace carry the status bit `unconverged` (8);
+/// with the default settings none does, and the text output is unchanged.
+/// (A solve that lands on an exactly zero gradient — a Newton step onto a
+/// plane — has converged at any tolerance: a row without the bit has the
+/// default run's distance.)
+#[test]
+fn query_and_track_mark_answers_of_capped_solves_unconverged() {
+    let dir = tempfile::tempdir().unwrap();
+    let points = dir.path().join("pts.json");
+    // near the rounded edges and corners (no point whose answer a solve
+    // starts on: its gradient is exactly zero, converged at any tolerance)
+    std::fs::write(
+        &points,
+        r#"{"points": [[25, 20, 12], [-23.1, 17.4, 11.2], [14.2, -22.7, -10.9]]}"#,
+    )
+    .unwrap();
+    let capped = ["--tol", "1e-300", "--step-tol", "1e-300"];
+    let query = |extra: &[&str], json: bool| {
+        let mut args = vec!["query", "--points", points.to_str().unwrap()];
+        let scene = fixture("rounded_box.step");
+        args.insert(1, &scene);
+        args.extend_from_slice(extra);
+        if json {
+            args.push("--json");
+        }
+        let out = extrack(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for (extra, want) in [(&[][..], false), (&capped[..], true)] {
+        let js: serde_json::Value = serde_json::from_str(&query(extra, true)).unwrap();
+        let results = js["results"].as_array().unwrap();
+        assert_eq!(results.len(), 3);
+        for r in results {
+            let names = r["status"].as_array().unwrap();
+            assert_eq!(names.contains(&serde_json::json!("unconverged")), want, "{r}");
+            if want {
+                assert_eq!(r["verified"], false, "{r}");
+            }
+        }
+        let text = query(extra, false);
+        assert_eq!(text.lines().count(), 3);
+        for line in text.lines() {
+            assert_eq!(line.contains("UNVERIFIED (unconverged)"), want, "{line}");
+        }
+    }
+    // bad settings are one line
+    let out = extrack(&[
+        "query",
+        &fixture("rounded_box.step"),
+        "--points",
+        points.to_str().unwrap(),
+        "--max-iters",
+        "0",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr).unwrap().contains("max_iters"));
+
+    let path = dir.path().join("path.csv");
+    let mut csv = String::from("t,x,y,z\n");
+    for k in 0..50 {
+        let t = k as f64 * 1e-2;
+        csv += &format!("{t},{},{},12\n", 24.0 * (2.0 * t).cos(), 18.0 * (2.0 * t).sin());
+    }
+    std::fs::write(&path, csv).unwrap();
+    let trace = dir.path().join("trace.csv");
+    let mut exact = Vec::new();
+    for (extra, want) in [
+        (&[][..], false),
+        (
+            &["--tol", "1e-300", "--step-tol", "1e-300", "--max-iters", "1"][..],
+            true,
+        ),
+    ] {
+        let mut args = vec![
+            "track".to_string(),
+            fixture("rounded_box.step"),
+            "--path".into(),
+            path.to_str().unwrap().into(),
+            "--out".into(),
+            trace.to_str().unwrap().into(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = extrack(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&trace).unwrap();
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let col = header.iter().position(|h| *h == "status").unwrap();
+        let mut rows = 0;
+        let mut flagged = 0;
+        for l in lines {
+            let cells: Vec<&str> = l.split(',').collect();
+            let bits: u32 = cells[col].parse().unwrap();
+            let d: f64 = cells[4].parse().unwrap();
+            let flag = bits & 8 != 0;
+            assert!(want || !flag, "{l}");
+            if !want {
+                exact.push(d);
+            } else if !flag {
+                assert!((d - exact[rows]).abs() <= 1e-9, "{l}: default run {}", exact[rows]);
+            } else {
+                assert!(d >= exact[rows] - 1e-9, "{l}: default run {}", exact[rows]);
+            }
+            flagged += usize::from(flag);
+            rows += 1;
+        }
+        assert_eq!(rows, 50);
+        if want {
+            assert!(flagged >= 25, "{flagged} of 50 rows unconverged");
+        }
+    }
+}
