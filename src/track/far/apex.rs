@@ -106,17 +106,27 @@ fn side_certified(s: &NurbsSurface, r: &[f64; 4], x: &[f64; 2], q: &Vec3) -> boo
         // the cheap part first: the signs (no division), then the collapse
         let mut coef = [0.0f64; MAX_DEGREE + 1];
         let mut min_c = f64::INFINITY;
+        // the operands' magnitudes for `round_off_above` (1-norms)
+        let (mut f_max, mut p_max, mut w_max) = (0.0f64, 0.0f64, 0.0f64);
         for (m, cm) in coef.iter_mut().enumerate().take(len) {
             let h1 = get(m, 1);
+            let p = Vec3::new(h1[0], h1[1], h1[2]);
+            let f = p - a * h1[3];
             // (P^w_m1 − w_m1 A)·(A − q)
-            *cm = (Vec3::new(h1[0], h1[1], h1[2]) - a * h1[3]).dot(&aq);
+            *cm = f.dot(&aq);
             min_c = min_c.min(*cm);
+            f_max = f_max.max(f.abs().sum());
+            p_max = p_max.max(p.abs().sum());
+            w_max = w_max.max(h1[3].abs());
         }
         // every coefficient clearly positive: the first order decides;
         // within round-off of zero (of either sign, exact zeros too): the
-        // second order decides; clearly negative on the cell: refused
-        let tol = round_off(&get, len, &a, q);
-        if !(min_c > tol) {
+        // second order decides; clearly negative on the cell: refused. The
+        // round-off itself only when the coefficients are not clearly
+        // above a cheap bound of it (most singular ends).
+        let clear = min_c > round_off_above(f_max, p_max, w_max, &a, q);
+        let tol = if clear { 0.0 } else { round_off(&get, len, &a, q) };
+        if !clear && !(min_c > tol) {
             let range = if along_v {
                 bezier_range(&s.knots_v, s.degree_v, r[2], r[3])
             } else {
@@ -161,6 +171,18 @@ fn round_off(get: &impl Fn(usize, usize) -> [f64; 4], len: usize, a: &Vec3, q: &
         m = m.max(f.norm() * (na + nq) + (p.norm() + h1[3].abs() * na) * naq);
     }
     ROUND_UNITS * f64::EPSILON * m
+}
+
+/// An upper bound of [`round_off`] from the largest 1-norms of the
+/// operands over the side's poles (`f_max` of `P^w_m1 − w_m1 A`, `p_max` of
+/// `P^w_m1`, `w_max` of `|w_m1|`), with no square root and no second pass
+/// over the poles: a 1-norm is at least the Euclidean norm, the maxima of
+/// the two terms at least the maximum of their sum, and the factor 2 covers
+/// the rounding of these sums. A coefficient above it is above the round-off.
+#[inline]
+fn round_off_above(f_max: f64, p_max: f64, w_max: f64, a: &Vec3, q: &Vec3) -> f64 {
+    let (na, nq, naq) = (a.abs().sum(), q.abs().sum(), (a - q).abs().sum());
+    2.0 * ROUND_UNITS * f64::EPSILON * (f_max * (na + nq) + (p_max + w_max * na) * naq)
 }
 
 /// Whether the second-order change of the squared distance from `q` along
