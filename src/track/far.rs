@@ -1070,7 +1070,23 @@ pub(crate) fn item_cells(body: &BodyGeom, item: Item) -> std::ops::Range<u32> {
 
 #[cfg(test)]
 mod tests {
-    use super::held_away;
+    use super::{held_away, strictly_inside};
+
+    #[test]
+    fn a_basin_stays_the_same_only_strictly_inside_its_cell() {
+        // a piece cell [0.25, 0.5] × [0.5, 0.75]
+        let r = [0.25, 0.5, 0.5, 0.75];
+        assert!(strictly_inside(&r, &[0.3, 0.6]));
+        // on a side the neighbouring cell holds the witness too
+        assert!(!strictly_inside(&r, &[0.25, 0.6]));
+        assert!(!strictly_inside(&r, &[0.3, 0.75]));
+        assert!(!strictly_inside(&r, &[0.6, 0.6]));
+        // an edge's span [2, 3] (no v range): its open interval, v = 0
+        let e = [2.0, 3.0, 0.0, 0.0];
+        assert!(strictly_inside(&e, &[2.5, 0.0]));
+        assert!(!strictly_inside(&e, &[3.0, 0.0]));
+        assert!(!strictly_inside(&e, &[2.5, 0.1]));
+    }
 
     #[test]
     fn a_start_held_on_an_inner_side_turned_away_from_the_answer_is_re_solved() {

@@ -306,8 +306,53 @@ fn bernstein_restrict(c: &mut [f64], range: [f64; 2]) {
 
 #[cfg(test)]
 mod tests {
-    use super::{bernstein_nonneg_on, bezier_range, side_certified};
+    use super::{bernstein_nonneg_on, bezier_range, round_off, round_off_above, side_certified};
     use crate::geom::Vec3;
+
+    #[test]
+    fn the_cheap_round_off_bound_is_never_below_the_round_off() {
+        // pseudo-random sides (an LCG: no dependency): homogeneous poles of
+        // two rows, coordinates from 1e-3 to 1e4, weights 0.1 – 10, queries
+        // near and far; the pre-test may only skip `round_off` where the
+        // coefficients exceed it
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for trial in 0..2000 {
+            let len = 2 + trial % 6;
+            let scale = 10f64.powf(rnd() * 7.0 - 3.0);
+            let mut poles = [[[0.0f64; 4]; 2]; 8];
+            for row in poles.iter_mut().take(len) {
+                for h in row.iter_mut() {
+                    let w = 0.1 + rnd() * 9.9;
+                    *h = [
+                        (rnd() * 2.0 - 1.0) * scale * w,
+                        (rnd() * 2.0 - 1.0) * scale * w,
+                        (rnd() * 2.0 - 1.0) * scale * w,
+                        w,
+                    ];
+                }
+            }
+            let get = |m: usize, d: usize| poles[m][d];
+            let h = get(0, 0);
+            let a = Vec3::new(h[0], h[1], h[2]) / h[3];
+            let q = a + Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * scale * 10f64.powf(rnd() * 4.0 - 2.0);
+            let (mut f_max, mut p_max, mut w_max) = (0.0f64, 0.0f64, 0.0f64);
+            for m in 0..len {
+                let h1 = get(m, 1);
+                let p = Vec3::new(h1[0], h1[1], h1[2]);
+                f_max = f_max.max((p - a * h1[3]).abs().sum());
+                p_max = p_max.max(p.abs().sum());
+                w_max = w_max.max(h1[3].abs());
+            }
+            let (exact, above) = (round_off(&get, len, &a, &q), round_off_above(f_max, p_max, w_max, &a, &q));
+            assert!(above >= exact, "trial {trial}: {above} < {exact}");
+        }
+    }
 
     use crate::track::far::cell_floor::tests::octant;
 
