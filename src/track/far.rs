@@ -92,6 +92,13 @@ pub struct FarState {
     /// For each piece, the cell whose last solve found the piece's minimum
     /// ([`piece_minimum`]), solved first ([`NO_HOME`] for none).
     home: Vec<u32>,
+    /// The parent of each node ([`NO_NODE`] for the root) and the leaf of
+    /// each slot of `body.leaf_items`: the path along which a
+    /// [`TrackedSlot`]'s key re-enters the node keys.
+    parent: Vec<u32>,
+    slot_leaf: Vec<u32>,
+    /// The slot the node keys leave out ([`TrackedSlot`]).
+    tracked: TrackedSlot,
     /// Path length travelled by the query in the body frame.
     s: f64,
     /// Cells solved in the last search.
@@ -369,12 +376,35 @@ impl FarState {
             .iter()
             .map(|c| [0.5 * (c.rect[0] + c.rect[1]), 0.5 * (c.rect[2] + c.rect[3])])
             .collect();
+        let mut parent = vec![NO_NODE; body.nodes.len()];
+        let mut slot_leaf = vec![NO_NODE; body.leaf_items.len()];
+        for (n, node) in body.nodes.iter().enumerate() {
+            match node.kind {
+                NodeKind::Interior(l, r) => {
+                    for ch in [l, r] {
+                        if let Some(p) = parent.get_mut(ch as usize) {
+                            *p = n as u32;
+                        }
+                    }
+                }
+                NodeKind::Leaf(f, e) => {
+                    for i in f..e {
+                        if let Some(l) = slot_leaf.get_mut(i as usize) {
+                            *l = n as u32;
+                        }
+                    }
+                }
+            }
+        }
         Self {
             node_key: vec![f64::NEG_INFINITY; body.nodes.len()],
             item_key: vec![f64::NEG_INFINITY; body.leaf_items.len()],
             cell_key: vec![f64::NEG_INFINITY; body.cells.len()],
             cell_x,
             home: vec![NO_HOME; body.pieces.len()],
+            parent,
+            slot_leaf,
+            tracked: TrackedSlot::NONE,
             s: 0.0,
             solved: 0,
             iterations: 0,
@@ -393,6 +423,7 @@ impl FarState {
             *x = [0.5 * (c.rect[0] + c.rect[1]), 0.5 * (c.rect[2] + c.rect[3])];
         }
         self.home.fill(NO_HOME);
+        self.tracked = TrackedSlot::NONE;
         self.s = 0.0;
     }
 
@@ -446,6 +477,7 @@ impl FarState {
         if body.nodes.is_empty() {
             return;
         }
+        self.restore_tracked(body, skip);
         let cfg = cell_config(cfg);
         let root = &body.nodes[body.root as usize];
         let lb2 = box_dist2(&root.lo, &root.hi, q);
@@ -505,9 +537,16 @@ impl FarState {
                     let item = body.leaf_items[i as usize];
                     let basin = match skip {
                         Some(Skip::Item(it)) if it == item => {
-                            // tracked by the caller: its minimum is `best.d`
-                            k = k.min(best.d + self.s);
-                            self.item_key[i as usize] = best.d + self.s;
+                            // tracked by the caller: its minimum is `best.d`;
+                            // the node keys leave it out while it stays
+                            // tracked (`TrackedSlot`)
+                            let kt = best.d + self.s;
+                            self.item_key[i as usize] = kt;
+                            self.tracked = TrackedSlot {
+                                slot: i,
+                                key: kt,
+                                basin: None,
+                            };
                             continue;
                         }
                         Some(Skip::Basin(it, x)) if it == item => Some(x),
@@ -522,11 +561,14 @@ impl FarState {
                     };
                     let mut floor = f64::NEG_INFINITY;
                     let mut ki = f64::INFINITY;
+                    // the basin's cells: how many, and the last one
+                    let (mut in_basin, mut basin_cell) = (0u32, 0u32);
                     for c in home.into_iter().chain(cells.filter(|&c| Some(c) != home)) {
                         if let Some(x) = basin {
                             let r = &body.cells[c as usize].rect;
                             if x[0] >= r[0] && x[0] <= r[1] && x[1] >= r[2] && x[1] <= r[3] {
-                                ki = ki.min(best.d + self.s);
+                                in_basin += 1;
+                                basin_cell = c;
                                 continue;
                             }
                         }
@@ -535,6 +577,21 @@ impl FarState {
                         if let (Some(d), Item::Piece(p)) = (piece_min, item) {
                             floor = d;
                             self.home[p as usize] = c;
+                        }
+                    }
+                    if in_basin > 0 {
+                        // the basin's minimum is the caller's, `best.d`: left
+                        // out of the node keys while the witness stays
+                        // inside the same single cell (`TrackedSlot`)
+                        let kt = best.d + self.s;
+                        if in_basin == 1 {
+                            self.tracked = TrackedSlot {
+                                slot: i,
+                                key: kt,
+                                basin: Some(body.cells[basin_cell as usize].rect),
+                            };
+                        } else {
+                            ki = ki.min(kt);
                         }
                     }
                     self.item_key[i as usize] = ki;
@@ -547,6 +604,36 @@ impl FarState {
         let k = k.max(lb + self.s);
         self.node_key[n as usize] = k;
         k
+    }
+
+    /// Puts the key of the slot the node keys left out ([`TrackedSlot`])
+    /// back into its ancestors' keys, unless `skip` leaves the same item
+    /// whole to the caller again.
+    #[inline]
+    fn restore_tracked(&mut self, body: &BodyGeom, skip: Option<Skip>) {
+        let TrackedSlot { slot, key: k, basin } = self.tracked;
+        if slot == NO_SLOT {
+            return;
+        }
+        let item = body.leaf_items[slot as usize];
+        let same = match (skip, basin) {
+            (Some(Skip::Item(it)), None) => it == item,
+            (Some(Skip::Basin(it, x)), Some(r)) => it == item && strictly_inside(&r, &x),
+            _ => false,
+        };
+        if same {
+            return;
+        }
+        let key = &mut self.item_key[slot as usize];
+        *key = key.min(k);
+        let mut n = self.slot_leaf[slot as usize];
+        while n != NO_NODE {
+            // the node's key bounded everything else in it, `k` the slot
+            let key = &mut self.node_key[n as usize];
+            *key = key.min(k);
+            n = self.parent[n as usize];
+        }
+        self.tracked = TrackedSlot::NONE;
     }
 
     /// [`visit`](Self::visit) of node `n`, its box distance computed here.
@@ -675,6 +762,59 @@ impl FarState {
 
 /// No home cell for a piece (`FarState::home`).
 const NO_HOME: u32 = u32::MAX;
+
+/// No node (the root's parent, `FarState::parent`).
+const NO_NODE: u32 = u32::MAX;
+
+/// No slot ([`TrackedSlot`]).
+const NO_SLOT: u32 = u32::MAX;
+
+/// The leaf slot of the item the caller tracks whole ([`Skip::Item`]) in
+/// the last search that visited it: the node keys above it leave it out.
+///
+/// The slot's own key is `best.d + S` (the tracked minimum), and a node key
+/// holding it decays below the answer on the very next update (the answer
+/// moves by less than the point), so every ancestor of the tracked item was
+/// visited again on every update although the caller answers for the item.
+/// Its ancestors' keys now bound everything in them *but* the slot; the slot
+/// keeps its valid key, which [`FarState::search`] puts back into the
+/// ancestors (`FarState::restore_tracked`, a walk up the parents) as soon as
+/// a search does not leave the same item to the caller.
+///
+/// The same for the basin of a [`Skip::Basin`] (the cell holding the
+/// tracked witness of an item that is not unimodal: an edge, a trim curve,
+/// a piece seen from its concave side): the slot's key bounds the item's
+/// other cells only, and the basin's key `best.d + S` re-enters it and the
+/// ancestors when the witness leaves that cell's interior (then the cell
+/// may no longer be the caller's) or the caller tracks another item.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TrackedSlot {
+    /// Index into `body.leaf_items` ([`NO_SLOT`] for none).
+    slot: u32,
+    /// The key left out of the slot's ancestors (`best.d + S` when it was
+    /// left out).
+    key: f64,
+    /// For a basin, the rectangle of its only cell (`None`: the whole item).
+    basin: Option<[f64; 4]>,
+}
+
+impl TrackedSlot {
+    const NONE: TrackedSlot = TrackedSlot {
+        slot: NO_SLOT,
+        key: f64::NEG_INFINITY,
+        basin: None,
+    };
+}
+
+/// Whether the parameters `x` lie in the interior of the rectangle `r`
+/// (`[u0, u1, v0, v1]`; a degenerate `v` range, as of an edge's span, is
+/// matched by its one value): then no other cell of the item, whose cells
+/// tile its domain, holds `x`.
+#[inline]
+fn strictly_inside(r: &[f64; 4], x: &[f64; 2]) -> bool {
+    let v_in = if r[2] == r[3] { x[1] == r[2] } else { x[1] > r[2] && x[1] < r[3] };
+    x[0] > r[0] && x[0] < r[1] && v_in
+}
 
 /// How near a piece's side (in parameter units) a cell witness counts as
 /// held on it: a warm start of dtmb5415_bow sat at `u = 1 − 2e-16`.
@@ -933,7 +1073,23 @@ pub(crate) fn item_cells(body: &BodyGeom, item: Item) -> std::ops::Range<u32> {
 
 #[cfg(test)]
 mod tests {
-    use super::held_away;
+    use super::{held_away, strictly_inside};
+
+    #[test]
+    fn a_basin_stays_the_same_only_strictly_inside_its_cell() {
+        // a piece cell [0.25, 0.5] × [0.5, 0.75]
+        let r = [0.25, 0.5, 0.5, 0.75];
+        assert!(strictly_inside(&r, &[0.3, 0.6]));
+        // on a side the neighbouring cell holds the witness too
+        assert!(!strictly_inside(&r, &[0.25, 0.6]));
+        assert!(!strictly_inside(&r, &[0.3, 0.75]));
+        assert!(!strictly_inside(&r, &[0.6, 0.6]));
+        // an edge's span [2, 3] (no v range): its open interval, v = 0
+        let e = [2.0, 3.0, 0.0, 0.0];
+        assert!(strictly_inside(&e, &[2.5, 0.0]));
+        assert!(!strictly_inside(&e, &[3.0, 0.0]));
+        assert!(!strictly_inside(&e, &[2.5, 0.1]));
+    }
 
     #[test]
     fn a_start_held_on_an_inner_side_turned_away_from_the_answer_is_re_solved() {

@@ -439,3 +439,46 @@ fn a_tracked_witness_left_at_a_saddle_by_a_pitchfork_is_no_minimum() {
         );
     }
 }
+
+#[test]
+fn a_tracked_item_left_out_of_the_far_phase_keys_is_searched_again_when_untracked() {
+    // issue 27 (session 30): the far phase leaves the tracked item's slot
+    // (or its basin's cell) out of its ancestors' keys while the caller
+    // tracks it, and puts its key back when the caller tracks something
+    // else; a point swept back and forth over trimmed and freeform faces
+    // leaves items and comes back to them, and every coherent answer must
+    // be the cold one
+    for name in ["holed_plate.step", "sculpted.step", "rounded_box.step"] {
+        let scene = fixture(name);
+        let b = &scene.bodies[0];
+        let c = b.placement.transform_point(&((b.lo + b.hi) * 0.5));
+        let r = (b.hi - b.lo) * 0.5;
+        let mut t = PointBodyTracker::new(&scene, 0, TrackerConfig::default()).unwrap();
+        let target = Target::All { pose: Pose::identity() };
+        let n = 1200;
+        let mut switches = 0;
+        for k in 0..n {
+            let s = k as f64 / n as f64;
+            // three sweeps across the part and back, at two heights
+            let a = 6.0 * std::f64::consts::PI * s;
+            let q = c + Vec3::new(
+                1.1 * r.x * a.sin(),
+                0.9 * r.y * (2.3 * a).cos(),
+                (0.2 + 1.1 * r.z) * (0.7 * a).cos(),
+            );
+            let w = t
+                .update(&scene, &PointState::at(q), &BodyState::default(), 1e-3)
+                .unwrap();
+            let cold = closest_point(&scene, &target, q).unwrap();
+            assert!(
+                (w.distance - cold.distance).abs() <= 1e-9 * (1.0 + cold.distance),
+                "{name} step {k}: tracked {} vs cold {}",
+                w.distance,
+                cold.distance
+            );
+            switches += w.switches;
+        }
+        // the path leaves tracked items (the restore is exercised)
+        assert!(switches > 10, "{name}: {switches} switches");
+    }
+}
