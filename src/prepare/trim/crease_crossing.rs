@@ -152,7 +152,7 @@ pub(super) fn crease_crossings(
         }
         // continuous across: both sides' last projections one point in space
         let (p, q) = (face.surface.eval(lo.1[0], lo.1[1]), face.surface.eval(hi.1[0], hi.1[1]));
-        if !solved || !((p - q).norm() <= on_tol) || !(side(lo.1) == start && side(hi.1) == -start) {
+        if !(solved && (p - q).norm() <= on_tol && side(lo.1) == start && side(hi.1) == -start) {
             continue;
         }
         // on the line: the crossed parameter the crease's, the other
