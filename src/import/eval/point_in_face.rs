@@ -120,6 +120,21 @@ pub fn sample_fractions(seg: &CurveSegment) -> Vec<f64> {
     out
 }
 
+/// The fractions of `count` samples of `seg` (traversal order): those of
+/// [`sample_fractions`] when it gives that many (the samples [`FaceTrim`]
+/// took), else `count` evenly spaced ones. The fraction of sample `k` is
+/// not `k / (count − 1)` where the breakpoints split the range unevenly (a
+/// composite used from inside a segment: that segment's 16 samples on a
+/// short stretch).
+pub fn fractions_of_samples(seg: &CurveSegment, count: usize) -> Vec<f64> {
+    let fr = sample_fractions(seg);
+    if fr.len() == count {
+        return fr;
+    }
+    let n = count.saturating_sub(1).max(1) as f64;
+    (0..count).map(|k| k as f64 / n).collect()
+}
+
 /// Appends the coedge's 3-D samples to `out` and, for each, a parameter
 /// hint to `hints`: the point of the coedge's p-curve (when the file gives
 /// one) at the same fraction of the curve, oriented by which end of the

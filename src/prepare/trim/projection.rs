@@ -166,7 +166,8 @@ fn pole_passage(
 
 /// A coedge without a usable p-curve: its 3-D curve projected onto the face
 /// as polynomial Bézier pieces of degree 2..=9 in face parameters
-/// ([`crate::prepare::fit`]) between the samples (end points on the samples;
+/// ([`crate::prepare::fit`]) between the samples (each at its own curve
+/// fraction, [`crate::import::eval::fractions_of_samples`]; end points on the samples;
 /// interior points projected by Newton, seeded by the cubic Hermite piece
 /// of the end tangents), within `tol` of the projection at `2n + 1` points
 /// of a degree-`n` piece, halving at most 6 times, straight where the
@@ -300,13 +301,16 @@ pub(super) fn projected_chain(
     let step = (n / 8).max(1);
     let mut idx: Vec<usize> = (0..n).step_by(step).collect();
     idx.push(n);
+    // the samples' curve parameters (fractions of the segment) as
+    // FaceTrim took them: uneven where breakpoints split the range unevenly
+    let fr = crate::import::eval::fractions_of_samples(seg, samples.len());
     let at = |i: usize| -> Option<(f64, [f64; 2], [f64; 2])> {
-        let s = i as f64 / n as f64;
+        let s = fr[i];
         let (u, v) = samples[i];
         param_velocity(face, [u, v], &seg.eval_unit(s).d1).map(|d| (s, [u, v], d))
     };
     // the face parameters of sample `k` with its curve parameter
-    let sample = |k: usize| (k as f64 / n as f64, [samples[k].0, samples[k].1]);
+    let sample = |k: usize| (fr[k], [samples[k].0, samples[k].1]);
     for w in idx.windows(2) {
         let (i, j) = (w[0], w[1]);
         match (at(i), at(j)) {
@@ -347,11 +351,7 @@ pub(super) fn projected_chain(
                 for k in i..j {
                     let (p, q) = (samples[k], samples[k + 1]);
                     if p != q {
-                        out.push((
-                            k as f64 / n as f64,
-                            (k + 1) as f64 / n as f64,
-                            line([p.0, p.1], [q.0, q.1]),
-                        ));
+                        out.push((fr[k], fr[k + 1], line([p.0, p.1], [q.0, q.1])));
                     }
                 }
             }
