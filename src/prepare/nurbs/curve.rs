@@ -432,6 +432,98 @@ mod tests {
         assert!(conic_image_nurbs(&Curve::Parabola { frame: f, focal: 1.0 }, (1.0, 1.0)).is_none());
     }
 
+    /// Two composites with conic parts: a line, a parabola arc and a line
+    /// (run backwards); a hyperbola arc (run backwards), a circle arc and a
+    /// line of parameter length 3.
+    fn conic_composites() -> [Curve; 2] {
+        let seg = |curve: Curve, t0: f64, t1: f64, forward: bool| CurveSegment { curve, t0, t1, forward };
+        let f = Frame::from_axis_ref(Vec3::new(1.0, -2.0, 0.5), Vec3::new(0.0, 0.6, 0.8), Some(Vec3::x())).unwrap();
+        let parabola = Curve::Parabola { frame: f, focal: 0.5 };
+        let (p0, p1) = (parabola.eval(-1.5), parabola.eval(2.0));
+        let a = p0 - Vec3::new(3.0, 1.0, -2.0);
+        let q = p1 + Vec3::new(0.5, 4.0, 1.0);
+        let first = Curve::Composite(vec![
+            seg(Curve::Line { origin: a, dir: p0 - a }, 0.0, 1.0, true),
+            seg(parabola, -1.5, 2.0, true),
+            seg(Curve::Line { origin: q, dir: p1 - q }, 0.0, 1.0, false),
+        ]);
+        let g = Frame::from_axis_ref(Vec3::new(-3.0, 0.5, 2.0), Vec3::new(0.48, 0.0, 0.64) / 0.8, Some(Vec3::y())).unwrap();
+        let hyperbola = Curve::Hyperbola {
+            frame: g,
+            semi_x: 1.2,
+            semi_y: 0.7,
+        };
+        let h = hyperbola.eval(-0.8);
+        let circle = Curve::Circle {
+            frame: Frame { origin: h - g.x * 2.5, ..g },
+            radius: 2.5,
+        };
+        let c = circle.eval(2.0);
+        let second = Curve::Composite(vec![
+            seg(hyperbola, -0.8, 1.9, false),
+            seg(circle, 0.0, 2.0, true),
+            seg(
+                Curve::Line {
+                    origin: c,
+                    dir: Vec3::new(0.3, -0.2, 0.4),
+                },
+                0.0,
+                3.0,
+                true,
+            ),
+        ]);
+        [first, second]
+    }
+
+    /// A composite's image on any range of its parameter, also from inside
+    /// a segment and with ends a rounding error off a joint: its ends and
+    /// joints at their composite parameters, every point on its segment's
+    /// curve (1e-12 relative) and moving forward along it.
+    #[test]
+    fn composites_with_conic_parts_have_exact_images_on_any_range() {
+        for c in conic_composites() {
+            let Curve::Composite(segs) = &c else { unreachable!() };
+            let scale = 1.0 + (0..=30).map(|i| c.eval(i as f64 / 10.0).norm()).fold(0.0, f64::max);
+            for t in [(0.0, 3.0), (0.3, 2.6), (1.2, 1.7), (1.0 - 1e-12, 2.0 + 1e-12), (0.25, 1.0)] {
+                let n = curve_image_nurbs(&c, t).unwrap_or_else(|| panic!("{t:?}: no image"));
+                let snap = |x: f64| if (x - x.round()).abs() <= 1e-9 { x.round() } else { x };
+                let (d0, d1) = n.domain();
+                assert_eq!((d0, d1), (snap(t.0), snap(t.1)));
+                let same = |x: f64| (n.eval(x) - c.eval(x)).norm() <= 1e-12 * scale;
+                assert!(same(d0) && same(d1), "{t:?}: ends");
+                for k in (d0.ceil() as usize)..=(d1.floor() as usize) {
+                    assert!(same(k as f64), "{t:?}: joint {k}");
+                }
+                let mut last: Option<(usize, f64)> = None;
+                for i in 0..=600 {
+                    let x = d0 + (d1 - d0) * i as f64 / 600.0;
+                    let k = (x.floor() as usize).min(segs.len() - 1);
+                    let s = &segs[k];
+                    let p = n.eval(x);
+                    let foot = crate::import::eval::curve_param_in_range(&s.curve, s.t0, s.t1, &p);
+                    let off = (s.curve.eval(foot) - p).norm();
+                    assert!(off <= 1e-12 * scale, "{t:?} at {x}: {off:e} off segment {k}");
+                    // forward along the composite: the foot moves in the segment's direction
+                    let along = if s.forward { foot } else { -foot };
+                    if let Some((lk, la)) = last {
+                        assert!(lk < k || along >= la - 1e-9, "{t:?} at {x}: backwards on segment {k}");
+                    }
+                    last = Some((k, along));
+                }
+            }
+        }
+        // a parabola keeps its parameter: the first composite is
+        // parameter-preserving; the second (hyperbola, circle) has no such form
+        let [first, second] = conic_composites();
+        check(&first, (0.0, 3.0));
+        check(&first, (0.3, 2.6));
+        assert!(curve_nurbs(&second, (0.0, 3.0)).is_err());
+        check(&Curve::Parabola {
+            frame: Frame::world(),
+            focal: 0.25,
+        }, (-1.0, 2.0));
+    }
+
     #[test]
     fn polylines_are_exact_degree_one_bsplines() {
         let pts = vec![
