@@ -298,9 +298,14 @@ pub(super) fn projected_chain(
         ));
     }
     // coarse steps between samples (ends on samples: their unwrapping), refined where needed
+    // (and every breakpoint of the curve: a composite's joint is a corner
+    // no fitted piece may span)
     let step = (n / 8).max(1);
     let mut idx: Vec<usize> = (0..n).step_by(step).collect();
     idx.push(n);
+    idx.extend(crate::import::eval::break_samples(seg, samples.len()));
+    idx.sort_unstable();
+    idx.dedup();
     // the samples' curve parameters (fractions of the segment) as
     // FaceTrim took them: uneven where breakpoints split the range unevenly
     let fr = crate::import::eval::fractions_of_samples(seg, samples.len());
@@ -419,6 +424,90 @@ mod tests {
             (s, [u, v])
         };
         pole_passage(face, seg, &position, (Some(TAU), None), at(s0), at(s1), on_tol)
+    }
+
+    /// A composite on a cylinder of radius 2 (two plane sections, ellipse
+    /// arcs whose face-parameter images are `v = cos u` curves, joined by a
+    /// generatrix) used from inside its first segment (composite range
+    /// 0.95..3): that segment's 16 samples lie on 1/21 of the range, the
+    /// others' 47 on 10/21 each, so sample `k` is not at fraction `k/n`.
+    /// The chain through the samples follows the curve within 1e-6 of its
+    /// size (the Newton projections of its points at the samples' own
+    /// fractions); with `k/n` for the fractions it lay 0.39 mm off
+    /// (`v` of one stretch joined to `u` of another).
+    #[test]
+    fn a_composite_used_from_inside_a_segment_projects_at_its_samples_fractions() {
+        let face = Face {
+            surface: Surface::Cylinder {
+                frame: Frame::world(),
+                radius: 2.0,
+            },
+            same_sense: true,
+            outer: None,
+            inner: Vec::new(),
+            source: 1,
+        };
+        let ellipse = |z: f64| Curve::Ellipse {
+            frame: Frame::from_axis_ref(Vec3::new(0.0, 0.0, z), Vec3::new(-1.0, 0.0, 2.0), Some(Vec3::new(2.0, 0.0, 1.0)))
+                .unwrap(),
+            semi_x: 5f64.sqrt(),
+            semi_y: 2.0,
+        };
+        let part = |curve: Curve, t0: f64, t1: f64| CurveSegment {
+            curve,
+            t0,
+            t1,
+            forward: true,
+        };
+        let corner = ellipse(0.0).eval(1.5);
+        let parts = vec![
+            part(ellipse(0.0), 0.0, 1.5),
+            part(
+                Curve::Line {
+                    origin: corner,
+                    dir: Vec3::z(),
+                },
+                0.0,
+                1.0,
+            ),
+            part(ellipse(1.0), 1.5, 3.0),
+        ];
+        let seg = CurveSegment {
+            curve: Curve::Composite(parts.clone()),
+            t0: 0.95,
+            t1: 3.0,
+            forward: true,
+        };
+        // the samples as FaceTrim takes them, in the cylinder's parameters
+        let fr = crate::import::eval::sample_fractions(&seg);
+        let uv: Vec<(f64, f64)> = fr
+            .iter()
+            .map(|&s| face.surface.analytic_params(&seg.eval_unit(s).p).expect("on the cylinder"))
+            .collect();
+        let n = fr.len() - 1;
+        let uneven = (0..=n).map(|k| (fr[k] - k as f64 / n as f64).abs()).fold(0.0, f64::max);
+        assert!(uneven > 0.05, "the samples are evenly spread ({uneven})");
+        let chain = projected_chain(&face, &seg, &uv, (Some(TAU), None), 1e-9, 1e-5);
+        assert!(!chain.is_empty());
+        // every chain point on the curve (its image on the cylinder)
+        let used = crate::prepare::nurbs::composite_parts(&parts, (seg.t0, seg.t1)).unwrap();
+        let size = 5.0;
+        let mut worst = 0.0f64;
+        for h in &chain {
+            for i in 0..=32 {
+                let g = crate::geom::bez2::eval(h, i as f64 / 32.0);
+                let p = face.surface.eval(g[0], g[1]);
+                let d = used
+                    .iter()
+                    .map(|(s, _)| {
+                        let t = crate::import::eval::curve_param_in_range(&s.curve, s.t0, s.t1, &p);
+                        (s.curve.eval(t) - p).norm()
+                    })
+                    .fold(f64::INFINITY, f64::min);
+                worst = worst.max(d);
+            }
+        }
+        assert!(worst <= 1e-6 * size, "the chain lies {worst:e} off the curve");
     }
 
     #[test]
