@@ -17,11 +17,27 @@ use extrack::scene::data::SceneData;
 use extrack::track::{closest_points, Target, TrackScene};
 
 /// A Part 21 file of the instance lines `data` in millimetres and radians.
-fn step(data: &[String]) -> String {
+/// One face (#4, surface #20, one loop of the edges #30, #31, …) in an
+/// open shell, the world axes #21 (#22 origin, #23 z, #24 x).
+fn step(edges: usize, data: &[String]) -> String {
     let mut s = String::from(
         "ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('t','',(''),(''),'','','');\nFILE_SCHEMA(('AUTOMOTIVE_DESIGN'));\nENDSEC;\nDATA;\n",
     );
-    for l in data {
+    let oriented: Vec<String> = (0..edges).map(|k| format!("#{}", 7 + k)).collect();
+    let mut head = vec![
+        "#1=SHAPE_REPRESENTATION('',(#2),#100);".to_string(),
+        "#2=SHELL_BASED_SURFACE_MODEL('',(#3));".to_string(),
+        "#3=OPEN_SHELL('',(#4));".to_string(),
+        "#4=ADVANCED_FACE('',(#5),#20,.T.);".to_string(),
+        "#5=FACE_OUTER_BOUND('',#6,.T.);".to_string(),
+        format!("#6=EDGE_LOOP('',({}));", oriented.join(",")),
+        "#21=AXIS2_PLACEMENT_3D('',#22,#23,#24);".to_string(),
+        pt(22, [0.0, 0.0, 0.0]),
+        dir(23, [0.0, 0.0, 1.0]),
+        dir(24, [1.0, 0.0, 0.0]),
+    ];
+    head.extend((0..edges).map(|k| format!("#{}=ORIENTED_EDGE('',*,*,#{},.T.);", 7 + k, 30 + k)));
+    for l in head.iter().chain(data) {
         s.push_str(l);
         s.push('\n');
     }
@@ -46,47 +62,38 @@ fn dir(id: u32, d: [f64; 3]) -> String {
 /// (4, −2) (composite range 1/3 .. 8/3), closed by the line edge #31.
 fn plane_file() -> String {
     let l = |s: &str| s.to_string();
-    step(&[
-        l("#1=SHAPE_REPRESENTATION('',(#2),#100);"),
-        l("#2=SHELL_BASED_SURFACE_MODEL('',(#3));"),
-        l("#3=OPEN_SHELL('',(#4));"),
-        l("#4=ADVANCED_FACE('',(#5),#20,.T.);"),
-        l("#5=FACE_OUTER_BOUND('',#6,.T.);"),
-        l("#6=EDGE_LOOP('',(#7,#8));"),
-        l("#7=ORIENTED_EDGE('',*,*,#30,.T.);"),
-        l("#8=ORIENTED_EDGE('',*,*,#31,.T.);"),
-        l("#20=PLANE('',#21);"),
-        l("#21=AXIS2_PLACEMENT_3D('',#22,#23,#24);"),
-        pt(22, [0.0, 0.0, 0.0]),
-        dir(23, [0.0, 0.0, 1.0]),
-        dir(24, [1.0, 0.0, 0.0]),
-        l("#30=EDGE_CURVE('',#40,#42,#50,.T.);"),
-        l("#31=EDGE_CURVE('',#42,#40,#90,.T.);"),
-        l("#40=VERTEX_POINT('',#41);"),
-        pt(41, [3.0, 2.0, 0.0]),
-        l("#42=VERTEX_POINT('',#43);"),
-        pt(43, [3.0, -2.0, 0.0]),
-        l("#50=COMPOSITE_CURVE('',(#51,#52,#53),.F.);"),
-        l("#51=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#60);"),
-        l("#52=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#70);"),
-        l("#53=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#80);"),
-        l("#60=TRIMMED_CURVE('',#61,(PARAMETER_VALUE(0.)),(PARAMETER_VALUE(3.)),.T.,.PARAMETER.);"),
-        l("#61=LINE('',#62,#63);"),
-        pt(62, [4.0, 2.0, 0.0]),
-        l("#63=VECTOR('',#64,1.);"),
-        dir(64, [-1.0, 0.0, 0.0]),
-        l("#70=TRIMMED_CURVE('',#71,(PARAMETER_VALUE(2.)),(PARAMETER_VALUE(-2.)),.F.,.PARAMETER.);"),
-        l("#71=PARABOLA('',#21,1.);"),
-        l("#80=TRIMMED_CURVE('',#81,(PARAMETER_VALUE(0.)),(PARAMETER_VALUE(3.)),.T.,.PARAMETER.);"),
-        l("#81=LINE('',#82,#83);"),
-        pt(82, [1.0, -2.0, 0.0]),
-        l("#83=VECTOR('',#84,1.);"),
-        dir(84, [1.0, 0.0, 0.0]),
-        l("#90=LINE('',#91,#92);"),
-        pt(91, [3.0, -2.0, 0.0]),
-        l("#92=VECTOR('',#93,1.);"),
-        dir(93, [0.0, 1.0, 0.0]),
-    ])
+    step(
+        2,
+        &[
+            l("#20=PLANE('',#21);"),
+            l("#30=EDGE_CURVE('',#40,#42,#50,.T.);"),
+            l("#31=EDGE_CURVE('',#42,#40,#90,.T.);"),
+            l("#40=VERTEX_POINT('',#41);"),
+            pt(41, [3.0, 2.0, 0.0]),
+            l("#42=VERTEX_POINT('',#43);"),
+            pt(43, [3.0, -2.0, 0.0]),
+            l("#50=COMPOSITE_CURVE('',(#51,#52,#53),.F.);"),
+            l("#51=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#60);"),
+            l("#52=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#70);"),
+            l("#53=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#80);"),
+            l("#60=TRIMMED_CURVE('',#61,(PARAMETER_VALUE(0.)),(PARAMETER_VALUE(3.)),.T.,.PARAMETER.);"),
+            l("#61=LINE('',#62,#63);"),
+            pt(62, [4.0, 2.0, 0.0]),
+            l("#63=VECTOR('',#64,1.);"),
+            dir(64, [-1.0, 0.0, 0.0]),
+            l("#70=TRIMMED_CURVE('',#71,(PARAMETER_VALUE(2.)),(PARAMETER_VALUE(-2.)),.F.,.PARAMETER.);"),
+            l("#71=PARABOLA('',#21,1.);"),
+            l("#80=TRIMMED_CURVE('',#81,(PARAMETER_VALUE(0.)),(PARAMETER_VALUE(3.)),.T.,.PARAMETER.);"),
+            l("#81=LINE('',#82,#83);"),
+            pt(82, [1.0, -2.0, 0.0]),
+            l("#83=VECTOR('',#84,1.);"),
+            dir(84, [1.0, 0.0, 0.0]),
+            l("#90=LINE('',#91,#92);"),
+            pt(91, [3.0, -2.0, 0.0]),
+            l("#92=VECTOR('',#93,1.);"),
+            dir(93, [0.0, 1.0, 0.0]),
+        ],
+    )
 }
 
 /// Half-width of the hyperbola arc: `cosh T = 4` (z = 1 on the cone).
@@ -111,51 +118,41 @@ fn cone_file() -> String {
     let t = big_t();
     let th1 = 0.25f64.asin();
     let (a, p, q) = (hyperbola(t), hyperbola(-0.8 * t), Vec3::new(0.0, 2.0, 1.0));
-    step(&[
-        l("#1=SHAPE_REPRESENTATION('',(#2),#100);"),
-        l("#2=SHELL_BASED_SURFACE_MODEL('',(#3));"),
-        l("#3=OPEN_SHELL('',(#4));"),
-        l("#4=ADVANCED_FACE('',(#5),#20,.T.);"),
-        l("#5=FACE_OUTER_BOUND('',#6,.T.);"),
-        l("#6=EDGE_LOOP('',(#7,#8,#9));"),
-        l("#7=ORIENTED_EDGE('',*,*,#30,.T.);"),
-        l("#8=ORIENTED_EDGE('',*,*,#31,.T.);"),
-        l("#9=ORIENTED_EDGE('',*,*,#32,.T.);"),
-        l("#20=CONICAL_SURFACE('',#21,1.,0.78539816339744828);"),
-        l("#21=AXIS2_PLACEMENT_3D('',#22,#23,#24);"),
-        pt(22, [0.0, 0.0, 0.0]),
-        dir(23, [0.0, 0.0, 1.0]),
-        dir(24, [1.0, 0.0, 0.0]),
-        l("#30=EDGE_CURVE('',#40,#42,#50,.T.);"),
-        l("#31=EDGE_CURVE('',#42,#44,#50,.T.);"),
-        l("#32=EDGE_CURVE('',#44,#40,#81,.F.);"),
-        l("#40=VERTEX_POINT('',#41);"),
-        pt(41, [a.x, a.y, a.z]),
-        l("#42=VERTEX_POINT('',#43);"),
-        pt(43, [p.x, p.y, p.z]),
-        l("#44=VERTEX_POINT('',#45);"),
-        pt(45, [q.x, q.y, q.z]),
-        l("#50=COMPOSITE_CURVE('',(#51,#52),.F.);"),
-        l("#51=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#70);"),
-        l("#52=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#80);"),
-        format!(
-            "#70=TRIMMED_CURVE('',#71,(PARAMETER_VALUE({t:.17e})),(PARAMETER_VALUE({:.17e})),.F.,.PARAMETER.);",
-            -t
-        ),
-        l("#71=HYPERBOLA('',#72,0.5,0.5);"),
-        l("#72=AXIS2_PLACEMENT_3D('',#73,#74,#75);"),
-        pt(73, [0.0, 0.5, -1.0]),
-        dir(74, [0.0, 1.0, 0.0]),
-        dir(75, [0.0, 0.0, 1.0]),
-        format!(
-            "#80=TRIMMED_CURVE('',#81,(PARAMETER_VALUE({:.17e})),(PARAMETER_VALUE({:.17e})),.F.,.PARAMETER.);",
-            std::f64::consts::PI - th1,
-            std::f64::consts::FRAC_PI_2
-        ),
-        l("#81=CIRCLE('',#82,2.);"),
-        l("#82=AXIS2_PLACEMENT_3D('',#83,#23,#24);"),
-        pt(83, [0.0, 0.0, 1.0]),
-    ])
+    step(
+        3,
+        &[
+            l("#20=CONICAL_SURFACE('',#21,1.,0.78539816339744828);"),
+            l("#30=EDGE_CURVE('',#40,#42,#50,.T.);"),
+            l("#31=EDGE_CURVE('',#42,#44,#50,.T.);"),
+            l("#32=EDGE_CURVE('',#44,#40,#81,.F.);"),
+            l("#40=VERTEX_POINT('',#41);"),
+            pt(41, [a.x, a.y, a.z]),
+            l("#42=VERTEX_POINT('',#43);"),
+            pt(43, [p.x, p.y, p.z]),
+            l("#44=VERTEX_POINT('',#45);"),
+            pt(45, [q.x, q.y, q.z]),
+            l("#50=COMPOSITE_CURVE('',(#51,#52),.F.);"),
+            l("#51=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#70);"),
+            l("#52=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#80);"),
+            format!(
+                "#70=TRIMMED_CURVE('',#71,(PARAMETER_VALUE({t:.17e})),(PARAMETER_VALUE({:.17e})),.F.,.PARAMETER.);",
+                -t
+            ),
+            l("#71=HYPERBOLA('',#72,0.5,0.5);"),
+            l("#72=AXIS2_PLACEMENT_3D('',#73,#74,#75);"),
+            pt(73, [0.0, 0.5, -1.0]),
+            dir(74, [0.0, 1.0, 0.0]),
+            dir(75, [0.0, 0.0, 1.0]),
+            format!(
+                "#80=TRIMMED_CURVE('',#81,(PARAMETER_VALUE({:.17e})),(PARAMETER_VALUE({:.17e})),.F.,.PARAMETER.);",
+                std::f64::consts::PI - th1,
+                std::f64::consts::FRAC_PI_2
+            ),
+            l("#81=CIRCLE('',#82,2.);"),
+            l("#82=AXIS2_PLACEMENT_3D('',#83,#23,#24);"),
+            pt(83, [0.0, 0.0, 1.0]),
+        ],
+    )
 }
 
 /// Imports and prepares `text`: Model, scene, prepare warnings.

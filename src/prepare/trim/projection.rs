@@ -374,20 +374,25 @@ mod tests {
     use crate::import::model::{Curve, Surface};
     use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
-    /// The sphere of radius 2 about the origin (poles at `v = ±π/2`, `u`
-    /// about `+z` from `+x`) and the half great circle from `+x` over the
-    /// point at angle `tilt` from the north pole (towards `+y`) to `−x`.
-    fn sphere_and_half_circle(tilt: f64) -> (Face, CurveSegment) {
-        let face = Face {
-            surface: Surface::Sphere {
-                frame: Frame::world(),
-                radius: 2.0,
-            },
+    /// The face of the whole `surface` (entity #1).
+    fn untrimmed(surface: Surface) -> Face {
+        Face {
+            surface,
             same_sense: true,
             outer: None,
             inner: Vec::new(),
             source: 1,
-        };
+        }
+    }
+
+    /// The sphere of radius 2 about the origin (poles at `v = ±π/2`, `u`
+    /// about `+z` from `+x`) and the half great circle from `+x` over the
+    /// point at angle `tilt` from the north pole (towards `+y`) to `−x`.
+    fn sphere_and_half_circle(tilt: f64) -> (Face, CurveSegment) {
+        let face = untrimmed(Surface::Sphere {
+            frame: Frame::world(),
+            radius: 2.0,
+        });
         let y = Vec3::new(0.0, tilt.sin(), tilt.cos());
         let seg = CurveSegment {
             curve: Curve::Circle {
@@ -438,16 +443,10 @@ mod tests {
     /// joints (the corners at the generatrix) 8.1e-4 mm.
     #[test]
     fn a_composite_used_from_inside_a_segment_projects_at_its_samples_fractions() {
-        let face = Face {
-            surface: Surface::Cylinder {
-                frame: Frame::world(),
-                radius: 2.0,
-            },
-            same_sense: true,
-            outer: None,
-            inner: Vec::new(),
-            source: 1,
-        };
+        let face = untrimmed(Surface::Cylinder {
+            frame: Frame::world(),
+            radius: 2.0,
+        });
         let ellipse = |z: f64| Curve::Ellipse {
             frame: Frame::from_axis_ref(Vec3::new(0.0, 0.0, z), Vec3::new(-1.0, 0.0, 2.0), Some(Vec3::new(2.0, 0.0, 1.0)))
                 .unwrap(),
