@@ -170,6 +170,10 @@ fn elevate_bezier(cw: &[Hpoint]) -> Vec<Hpoint> {
 /// parameter, one per segment) is the joint.
 const JOINT_SNAP: f64 = 1e-9;
 
+/// A part of a composite on its own curve's range, and the range of the
+/// composite's parameter it covers.
+pub(crate) type CompositePart = (CurveSegment, (f64, f64));
+
 /// The parts of a composite used on `t` (its parameter: segment `k` on
 /// `[k, k+1]`), in the composite's order: segment `k`'s curve on the part of
 /// its own range that `[max(t0, k), min(t1, k+1)]` covers (direction kept),
@@ -177,7 +181,7 @@ const JOINT_SNAP: f64 = 1e-9;
 /// joint (an edge's range found by projecting its vertices lands a rounding
 /// error off it); segments the range does not cover are left out. `Err`
 /// for a range outside the composite's or of no length.
-pub(crate) fn composite_parts(segs: &[CurveSegment], t: (f64, f64)) -> Result<Vec<(CurveSegment, (f64, f64))>, String> {
+pub(crate) fn composite_parts(segs: &[CurveSegment], t: (f64, f64)) -> Result<Vec<CompositePart>, String> {
     let n = segs.len() as f64;
     let snap = |x: f64| {
         let x = x.clamp(0.0, n);
