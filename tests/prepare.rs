@@ -9,6 +9,8 @@ mod common;
 
 #[path = "prepare/class_fixtures.rs"]
 mod class_fixtures;
+#[path = "prepare/composite_edges.rs"]
+mod composite_edges;
 #[path = "prepare/prepare_fixtures.rs"]
 mod prepare_fixtures;
 #[path = "prepare/prepare_snapshot.rs"]

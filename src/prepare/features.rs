@@ -12,7 +12,7 @@
 //! side's linear parameter map joins the projections of the edge's ends in
 //! that piece's `[0,1]²`.
 
-use super::nurbs::{conic_image_nurbs, curve_nurbs, outward_normal, FaceNurbs};
+use super::nurbs::{curve_image_nurbs, outward_normal, FaceNurbs};
 use super::split::cone_of;
 use super::{PieceInfo, PrepareError, PrepareOptions, PrepareStats};
 use crate::geom::{NurbsCurve, Vec3};
@@ -163,23 +163,6 @@ fn nearest_side(st: [f64; 2]) -> Boundary {
         .map_or(Boundary::U0, |x| x.1)
 }
 
-/// The exact NURBS of an edge's curve on `[t0, t1]`, `None` when it has
-/// none (the caller then stores a polyline and warns). Lines, circles,
-/// ellipses, B-splines, polylines and composites keep their parameter
-/// ([`curve_nurbs`]); parabola and hyperbola arcs are their exact rational
-/// quadratic images ([`conic_image_nurbs`], whose parameter is the curve's
-/// only at span ends): an edge needs its point set exactly, its samples and
-/// side maps are taken on the NURBS itself. A hyperbola stored as a
-/// 17-point polyline lay up to 4.5e-6 mm off the cone it bounds
-/// (m6_screw's slot, edges #256, #311, #399, #464), and its chords were the
-/// closest points.
-fn edge_nurbs(curve: &crate::import::model::Curve, t: (f64, f64)) -> Option<NurbsCurve> {
-    curve_nurbs(curve, t)
-        .ok()
-        .map(|c| c.0)
-        .or_else(|| conic_image_nurbs(curve, t))
-}
-
 fn polyline_nurbs(pts: &[Vec3]) -> Option<NurbsCurve> {
     let n = pts.len();
     let mut knots = vec![0.0, 0.0];
@@ -301,7 +284,17 @@ pub(crate) fn build(
         let adj: Vec<usize> = edge.faces.iter().copied().filter(|f| faces.contains_key(f)).collect();
         let Some(&fa) = adj.first() else { continue };
         let (t0, t1) = (edge.t0.min(edge.t1), edge.t0.max(edge.t1));
-        let curve = if t1 > t0 { edge_nurbs(&edge.curve, (t0, t1)) } else { None };
+        // the edge's exact point set (its samples and side maps are taken
+        // on the NURBS itself); a polyline only where the curve has no
+        // exact NURBS. A hyperbola stored as a 17-point polyline lay up to
+        // 4.5e-6 mm off the cone it bounds (m6_screw's slot, edges #256,
+        // #311, #399, #464), and its chords were the closest points; so did
+        // every composite with a circle, ellipse or hyperbola arc.
+        let curve = if t1 > t0 {
+            curve_image_nurbs(&edge.curve, (t0, t1))
+        } else {
+            None
+        };
         let curve = match curve {
             Some(c) => c,
             None => {
@@ -695,7 +688,7 @@ mod tests {
         };
         let parabola = Curve::Parabola { frame, focal: 0.7 };
         for (curve, t) in [(&hyperbola, (2.2272, 2.5052)), (&hyperbola, (-3.0, 1.5)), (&parabola, (-2.0, 3.0))] {
-            let c = edge_nurbs(curve, t).expect("an exact NURBS");
+            let c = curve_image_nurbs(curve, t).expect("an exact NURBS");
             let (k0, k1) = c.domain();
             assert!((c.eval(k0) - curve.eval(t.0)).norm() < 1e-12);
             assert!((c.eval(k1) - curve.eval(t.1)).norm() < 1e-12);
@@ -713,7 +706,7 @@ mod tests {
             }
         }
         // a curve with no exact NURBS of its own still gets none here
-        assert!(edge_nurbs(&hyperbola, (1.0, 1.0)).is_none());
+        assert!(curve_image_nurbs(&hyperbola, (1.0, 1.0)).is_none());
     }
 
     #[test]

@@ -77,9 +77,27 @@ pub struct CoedgeSpan {
 /// curved surface bends), 16 on a composite's segment; a smooth curve gets
 /// 96 samples (8 per pole of a B-spline, 32–512) spread by span length.
 pub fn sample_fractions(seg: &CurveSegment) -> Vec<f64> {
+    fractions_and_breaks(seg).0
+}
+
+/// The indices of the samples of [`sample_fractions`] that lie on the
+/// curve's inner breakpoints (a composite's joints, a polyline's vertices,
+/// the knots of a degree-1 B-spline: where its direction may turn), in
+/// increasing order; empty when `count` is not the number of its samples.
+pub fn break_samples(seg: &CurveSegment, count: usize) -> Vec<usize> {
+    let (fr, breaks) = fractions_and_breaks(seg);
+    if fr.len() == count {
+        breaks
+    } else {
+        Vec::new()
+    }
+}
+
+/// [`sample_fractions`] and [`break_samples`].
+fn fractions_and_breaks(seg: &CurveSegment) -> (Vec<f64>, Vec<usize>) {
     let (t0, t1) = (seg.t0, seg.t1);
     if !(t0.is_finite() && t1.is_finite() && t1 > t0) {
-        return (0..=8).map(|i| i as f64 / 8.0).collect();
+        return ((0..=8).map(|i| i as f64 / 8.0).collect(), Vec::new());
     }
     let inner = |ts: Vec<f64>| -> Vec<f64> { ts.into_iter().filter(|&t| t > t0 && t < t1).collect() };
     let integers = || inner((t0.ceil() as i64..=t1.floor() as i64).map(|k| k as f64).collect());
@@ -103,7 +121,11 @@ pub fn sample_fractions(seg: &CurveSegment) -> Vec<f64> {
     ts.push(t1);
     let len = t1 - t0;
     let mut out = Vec::new();
-    for w in ts.windows(2) {
+    let mut at_breaks = Vec::new();
+    for (i, w) in ts.windows(2).enumerate() {
+        if i > 0 {
+            at_breaks.push(out.len());
+        }
         let k = ((total as f64 * (w[1] - w[0]) / len).ceil() as usize).max(per_span).min(4096);
         for j in 0..k {
             out.push((w[0] + (w[1] - w[0]) * j as f64 / k as f64 - t0) / len);
@@ -116,8 +138,25 @@ pub fn sample_fractions(seg: &CurveSegment) -> Vec<f64> {
             *s = 1.0 - *s;
         }
         out.reverse();
+        let last = out.len() - 1;
+        at_breaks = at_breaks.into_iter().rev().map(|i| last - i).collect();
     }
-    out
+    (out, at_breaks)
+}
+
+/// The fractions of `count` samples of `seg` (traversal order): those of
+/// [`sample_fractions`] when it gives that many (the samples [`FaceTrim`]
+/// took), else `count` evenly spaced ones. The fraction of sample `k` is
+/// not `k / (count − 1)` where the breakpoints split the range unevenly (a
+/// composite used from inside a segment: that segment's 16 samples on a
+/// short stretch).
+pub fn fractions_of_samples(seg: &CurveSegment, count: usize) -> Vec<f64> {
+    let fr = sample_fractions(seg);
+    if fr.len() == count {
+        return fr;
+    }
+    let n = count.saturating_sub(1).max(1) as f64;
+    (0..count).map(|k| k as f64 / n).collect()
 }
 
 /// Appends the coedge's 3-D samples to `out` and, for each, a parameter

@@ -1,18 +1,22 @@
 //! Exact NURBS of a Model 3-D curve over a parameter interval (lines,
-//! circles and ellipses as rational arcs, B-splines restricted by knot
-//! insertion, polylines as degree-1 B-splines, composites as their segments'
-//! Bézier spans elevated to a common degree and joined): the profiles of surfaces of revolution and extrusion, the
-//! trim curves and the edges.
+//! circles and ellipses as rational arcs, parabolas as polynomial
+//! quadratics, hyperbolas as rational quadratic images, B-splines
+//! restricted by knot insertion, polylines as degree-1 B-splines,
+//! composites as their parts' Bézier spans elevated to a common degree and
+//! joined): the profiles of surfaces of revolution and extrusion
+//! ([`curve_nurbs`], parameter-preserving), the trim curves and the edges
+//! ([`curve_image_nurbs`], the exact point set).
 
 use crate::geom::primitives::{self, ParamMap};
 use crate::geom::{Hpoint, NurbsCurve};
 use crate::import::model::{Curve, CurveSegment};
 
 /// Exact NURBS of a 3-D curve on `[t0, t1]` (line, circle, ellipse,
-/// B-spline, polyline, composite). Polylines and composites keep the Model's
-/// parameter (`ParamMap::Identity`); a composite whose segments have no
-/// parameter-preserving NURBS (conic arcs, whose rational parameter is not
-/// the angle) is an error.
+/// parabola, B-spline, polyline, composite). Parabolas, polylines and
+/// composites keep the Model's parameter (`ParamMap::Identity`); a
+/// composite with a part that has no parameter-preserving NURBS (a circle,
+/// ellipse or hyperbola arc, whose rational parameter is not the angle) is
+/// an error ([`curve_image_nurbs`] has its exact point set).
 pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), String> {
     match c {
         Curve::Line { origin, dir } => primitives::line_segment(*origin, *dir, t)
@@ -44,9 +48,26 @@ pub fn curve_nurbs(c: &Curve, t: (f64, f64)) -> Result<(NurbsCurve, ParamMap), S
         }
         Curve::BSpline(b) => Ok((restrict_curve(b, t), ParamMap::Identity)),
         Curve::Polyline(pts) => Ok((restrict_curve(&polyline_nurbs(pts)?, t), ParamMap::Identity)),
-        Curve::Composite(segs) => Ok((restrict_curve(&composite_nurbs(segs)?, t), ParamMap::Identity)),
+        Curve::Composite(segs) => Ok((composite_nurbs(segs, t, true)?, ParamMap::Identity)),
+        // a parabola's polynomial parameter is its own (see conic_image_nurbs)
+        Curve::Parabola { .. } => conic_image_nurbs(c, t)
+            .map(|n| (n, ParamMap::Identity))
+            .ok_or_else(|| format!("parabola on {}..{}", t.0, t.1)),
         other => Err(format!("{} curve", other.type_name())),
     }
+}
+
+/// The exact point set of a 3-D curve on `t` as a NURBS (`None` when it
+/// has none): what an edge or a trim needs, not its parameter. Lines,
+/// circles, ellipses, parabolas, B-splines and polylines as
+/// [`curve_nurbs`], hyperbola arcs as their [`conic_image_nurbs`], and
+/// composites as their parts' exact NURBS joined at a common degree
+/// (parameter-preserving where the part has such a form, its image
+/// otherwise); the NURBS parameter is the curve's at the Bézier span ends
+/// (a composite's joints among them), between them only where
+/// [`curve_nurbs`] keeps it.
+pub fn curve_image_nurbs(c: &Curve, t: (f64, f64)) -> Option<NurbsCurve> {
+    exact_nurbs(c, t, false).ok().map(|x| x.0)
 }
 
 /// Widest hyperbola span of [`conic_image_nurbs`] in the curve's parameter
@@ -145,42 +166,118 @@ fn elevate_bezier(cw: &[Hpoint]) -> Vec<Hpoint> {
         .collect()
 }
 
-/// The composite's segments joined into one NURBS: each segment's exact
-/// NURBS on its range (identity parameter map required), reversed when the
-/// segment runs backwards, mapped affinely onto `[k, k+1]` (the Model's
-/// parameter of segment `k`), cut into Bézier spans, elevated to the highest
-/// degree and joined with knots of full multiplicity at the span ends; the
-/// weights of each span are scaled so that the homogeneous end poles of
-/// consecutive spans agree.
-fn composite_nurbs(segs: &[CurveSegment]) -> Result<NurbsCurve, String> {
-    if segs.is_empty() {
-        return Err("empty composite".into());
+/// A composite range end within this of a joint (in the composite's
+/// parameter, one per segment) is the joint.
+const JOINT_SNAP: f64 = 1e-9;
+
+/// A part of a composite on its own curve's range, and the range of the
+/// composite's parameter it covers.
+pub(crate) type CompositePart = (CurveSegment, (f64, f64));
+
+/// The parts of a composite used on `t` (its parameter: segment `k` on
+/// `[k, k+1]`), in the composite's order: segment `k`'s curve on the part of
+/// its own range that `[max(t0, k), min(t1, k+1)]` covers (direction kept),
+/// with that composite range. Ends within [`JOINT_SNAP`] of a joint are the
+/// joint (an edge's range found by projecting its vertices lands a rounding
+/// error off it); segments the range does not cover are left out. `Err`
+/// for a range outside the composite's or of no length.
+pub(crate) fn composite_parts(segs: &[CurveSegment], t: (f64, f64)) -> Result<Vec<CompositePart>, String> {
+    let n = segs.len() as f64;
+    let snap = |x: f64| {
+        let x = x.clamp(0.0, n);
+        if (x - x.round()).abs() <= JOINT_SNAP {
+            x.round()
+        } else {
+            x
+        }
+    };
+    let (t0, t1) = (snap(t.0), snap(t.1));
+    if !(t0.is_finite() && t1.is_finite() && t0 < t1) {
+        return Err(format!("composite range {}..{} of {} segments", t.0, t.1, segs.len()));
     }
-    // (start, end, Bézier poles) in the composite's parameter
-    let mut spans: Vec<(f64, f64, Vec<Hpoint>)> = Vec::new();
+    let mut out = Vec::new();
     for (k, s) in segs.iter().enumerate() {
-        let (c, map) = curve_nurbs(&s.curve, (s.t0, s.t1)).map_err(|e| format!("composite segment {k}: {e}"))?;
-        if map != ParamMap::Identity {
-            return Err(format!(
-                "composite segment {k} ({}) has no parameter-preserving NURBS",
-                s.curve.type_name()
-            ));
+        let (lo, hi) = (t0.max(k as f64), t1.min(k as f64 + 1.0));
+        if !(lo < hi) {
+            continue;
         }
         let len = s.t1 - s.t0;
         if !(len > 0.0 && len.is_finite()) {
             return Err(format!("composite segment {k} range {}..{}", s.t0, s.t1));
         }
+        // the segment curve's parameter at composite fraction f of the segment
+        let at = |f: f64| {
+            let g = if s.forward { f } else { 1.0 - f };
+            if g <= 0.0 {
+                s.t0
+            } else if g >= 1.0 {
+                s.t1
+            } else {
+                s.t0 + g * len
+            }
+        };
+        let (a, b) = (at(lo - k as f64), at(hi - k as f64));
+        let part = CurveSegment {
+            curve: s.curve.clone(),
+            t0: a.min(b),
+            t1: a.max(b),
+            forward: s.forward,
+        };
+        out.push((part, (lo, hi)));
+    }
+    Ok(out)
+}
+
+/// The exact NURBS of `c` on `t` and the map from the curve's parameter
+/// to the NURBS's: with `exact`, parameter-preserving ([`curve_nurbs`] with
+/// the identity map); otherwise any exact form of the point set whose map
+/// is known at the Bézier span ends: [`curve_nurbs`]'s with its map, a
+/// hyperbola's [`conic_image_nurbs`] (its knots are the curve's
+/// parameters), a composite's joined image (its knots are the composite's
+/// parameters).
+fn exact_nurbs(c: &Curve, t: (f64, f64), exact: bool) -> Result<(NurbsCurve, ParamMap), String> {
+    if exact {
+        let (n, map) = curve_nurbs(c, t)?;
+        if map != ParamMap::Identity {
+            return Err(format!("{} has no parameter-preserving NURBS", c.type_name()));
+        }
+        return Ok((n, map));
+    }
+    match c {
+        Curve::Composite(segs) => composite_nurbs(segs, t, false).map(|n| (n, ParamMap::Identity)),
+        _ => curve_nurbs(c, t).or_else(|e| conic_image_nurbs(c, t).map(|n| (n, ParamMap::Identity)).ok_or(e)),
+    }
+}
+
+/// The composite's parts on `t` ([`composite_parts`]) joined into one
+/// NURBS: each part's exact NURBS ([`exact_nurbs`]; with `exact` the
+/// segment's parameter kept, else its point set), reversed when the segment
+/// runs backwards, its Bézier spans placed on the part's composite range by
+/// the affine map of the segment's parameter (exact at every span end; within
+/// a span too when `exact`), elevated to the highest degree and joined
+/// with knots of full multiplicity at the span ends; the weights of each
+/// span are scaled so that the homogeneous end poles of consecutive spans
+/// agree. The result's domain is `t` (ends snapped to joints).
+fn composite_nurbs(segs: &[CurveSegment], t: (f64, f64), exact: bool) -> Result<NurbsCurve, String> {
+    if segs.is_empty() {
+        return Err("empty composite".into());
+    }
+    // (start, end, Bézier poles) in the composite's parameter
+    let mut spans: Vec<(f64, f64, Vec<Hpoint>)> = Vec::new();
+    for (k, (s, (lo, hi))) in composite_parts(segs, t)?.into_iter().enumerate() {
+        let (c, map) = exact_nurbs(&s.curve, (s.t0, s.t1), exact).map_err(|e| format!("composite part {k}: {e}"))?;
+        let len = s.t1 - s.t0;
         // composite parameter of the segment curve's parameter x
         let to_comp = |x: f64| {
             let f = ((x - s.t0) / len).clamp(0.0, 1.0);
-            k as f64 + if s.forward { f } else { 1.0 - f }
+            lo + (hi - lo) * if s.forward { f } else { 1.0 - f }
         };
         let mut parts: Vec<(f64, f64, Vec<Hpoint>)> = c
             .bezier_spans()
             .into_iter()
             .filter(|b| b.range.1 > b.range.0)
             .map(|b| {
-                let (a, e) = (to_comp(b.range.0), to_comp(b.range.1));
+                let (a, e) = (to_comp(map.to_analytic(b.range.0)), to_comp(map.to_analytic(b.range.1)));
                 if s.forward {
                     (a, e, b.curve.cw.clone())
                 } else {
@@ -193,7 +290,17 @@ fn composite_nurbs(segs: &[CurveSegment]) -> Result<NurbsCurve, String> {
         if !s.forward {
             parts.reverse();
         }
-        spans.extend(parts);
+        // the part's ends exactly on its range
+        if let Some(f) = parts.first_mut() {
+            f.0 = lo;
+        }
+        if let Some(l) = parts.last_mut() {
+            l.1 = hi;
+        }
+        spans.extend(parts.into_iter().filter(|p| p.1 > p.0));
+    }
+    if spans.is_empty() {
+        return Err("composite with no span on its range".into());
     }
     let deg = spans.iter().map(|s| s.2.len() - 1).max().unwrap_or(1).max(1);
     let mut knots = vec![spans[0].0; deg + 1];
@@ -327,6 +434,98 @@ mod tests {
         }
         assert!(conic_image_nurbs(&Curve::Parabola { frame: f, focal: 0.0 }, (0.0, 1.0)).is_none());
         assert!(conic_image_nurbs(&Curve::Parabola { frame: f, focal: 1.0 }, (1.0, 1.0)).is_none());
+    }
+
+    /// Two composites with conic parts: a line, a parabola arc and a line
+    /// (run backwards); a hyperbola arc (run backwards), a circle arc and a
+    /// line of parameter length 3.
+    fn conic_composites() -> [Curve; 2] {
+        let seg = |curve: Curve, t0: f64, t1: f64, forward: bool| CurveSegment { curve, t0, t1, forward };
+        let f = Frame::from_axis_ref(Vec3::new(1.0, -2.0, 0.5), Vec3::new(0.0, 0.6, 0.8), Some(Vec3::x())).unwrap();
+        let parabola = Curve::Parabola { frame: f, focal: 0.5 };
+        let (p0, p1) = (parabola.eval(-1.5), parabola.eval(2.0));
+        let a = p0 - Vec3::new(3.0, 1.0, -2.0);
+        let q = p1 + Vec3::new(0.5, 4.0, 1.0);
+        let first = Curve::Composite(vec![
+            seg(Curve::Line { origin: a, dir: p0 - a }, 0.0, 1.0, true),
+            seg(parabola, -1.5, 2.0, true),
+            seg(Curve::Line { origin: q, dir: p1 - q }, 0.0, 1.0, false),
+        ]);
+        let g = Frame::from_axis_ref(Vec3::new(-3.0, 0.5, 2.0), Vec3::new(0.48, 0.0, 0.64) / 0.8, Some(Vec3::y())).unwrap();
+        let hyperbola = Curve::Hyperbola {
+            frame: g,
+            semi_x: 1.2,
+            semi_y: 0.7,
+        };
+        let h = hyperbola.eval(-0.8);
+        let circle = Curve::Circle {
+            frame: Frame { origin: h - g.x * 2.5, ..g },
+            radius: 2.5,
+        };
+        let c = circle.eval(2.0);
+        let second = Curve::Composite(vec![
+            seg(hyperbola, -0.8, 1.9, false),
+            seg(circle, 0.0, 2.0, true),
+            seg(
+                Curve::Line {
+                    origin: c,
+                    dir: Vec3::new(0.3, -0.2, 0.4),
+                },
+                0.0,
+                3.0,
+                true,
+            ),
+        ]);
+        [first, second]
+    }
+
+    /// A composite's image on any range of its parameter, also from inside
+    /// a segment and with ends a rounding error off a joint: its ends and
+    /// joints at their composite parameters, every point on its segment's
+    /// curve (1e-12 relative) and moving forward along it.
+    #[test]
+    fn composites_with_conic_parts_have_exact_images_on_any_range() {
+        for c in conic_composites() {
+            let Curve::Composite(segs) = &c else { unreachable!() };
+            let scale = 1.0 + (0..=30).map(|i| c.eval(i as f64 / 10.0).norm()).fold(0.0, f64::max);
+            for t in [(0.0, 3.0), (0.3, 2.6), (1.2, 1.7), (1.0 - 1e-12, 2.0 + 1e-12), (0.25, 1.0)] {
+                let n = curve_image_nurbs(&c, t).unwrap_or_else(|| panic!("{t:?}: no image"));
+                let snap = |x: f64| if (x - x.round()).abs() <= 1e-9 { x.round() } else { x };
+                let (d0, d1) = n.domain();
+                assert_eq!((d0, d1), (snap(t.0), snap(t.1)));
+                let same = |x: f64| (n.eval(x) - c.eval(x)).norm() <= 1e-12 * scale;
+                assert!(same(d0) && same(d1), "{t:?}: ends");
+                for k in (d0.ceil() as usize)..=(d1.floor() as usize) {
+                    assert!(same(k as f64), "{t:?}: joint {k}");
+                }
+                let mut last: Option<(usize, f64)> = None;
+                for i in 0..=600 {
+                    let x = d0 + (d1 - d0) * i as f64 / 600.0;
+                    let k = (x.floor() as usize).min(segs.len() - 1);
+                    let s = &segs[k];
+                    let p = n.eval(x);
+                    let foot = crate::import::eval::curve_param_in_range(&s.curve, s.t0, s.t1, &p);
+                    let off = (s.curve.eval(foot) - p).norm();
+                    assert!(off <= 1e-12 * scale, "{t:?} at {x}: {off:e} off segment {k}");
+                    // forward along the composite: the foot moves in the segment's direction
+                    let along = if s.forward { foot } else { -foot };
+                    if let Some((lk, la)) = last {
+                        assert!(lk < k || along >= la - 1e-9, "{t:?} at {x}: backwards on segment {k}");
+                    }
+                    last = Some((k, along));
+                }
+            }
+        }
+        // a parabola keeps its parameter: the first composite is
+        // parameter-preserving; the second (hyperbola, circle) has no such form
+        let [first, second] = conic_composites();
+        check(&first, (0.0, 3.0));
+        check(&first, (0.3, 2.6));
+        assert!(curve_nurbs(&second, (0.0, 3.0)).is_err());
+        check(&Curve::Parabola {
+            frame: Frame::world(),
+            focal: 0.25,
+        }, (-1.0, 2.0));
     }
 
     #[test]

@@ -24,7 +24,8 @@ mod offset_fit;
 mod range;
 mod surface;
 
-pub use curve::{conic_image_nurbs, curve_nurbs};
+pub(crate) use curve::composite_parts;
+pub use curve::{conic_image_nurbs, curve_image_nurbs, curve_nurbs};
 pub use offset::offset_surface;
 pub use offset_fit::{offset_fit, OFFSET_FIT_TOL};
 pub use range::{face_range, face_range_of, face_range_within, holes_only};

@@ -18,7 +18,7 @@
 use super::exact_loops::{coedge_segment, ExactLoops, TrimPath};
 use crate::geom::bez2::{self, H2};
 use crate::geom::Vec3;
-use crate::import::eval::{newton_surface, sample_fractions, FaceTrim};
+use crate::import::eval::{fractions_of_samples, newton_surface, FaceTrim};
 use crate::import::model::{CurveSegment, Face, Model};
 
 /// Points per sample step of the edge (edge to chain).
@@ -140,8 +140,8 @@ fn measure(
 ) -> CoedgeDeviation {
     let n = samples.len() - 1;
     // the samples' curve fractions (as FaceTrim took them)
-    let fr = sample_fractions(seg);
-    let frac = |k: usize| if fr.len() == samples.len() { fr[k] } else { k as f64 / n as f64 };
+    let fr = fractions_of_samples(seg, samples.len());
+    let frac = |k: usize| fr[k];
     // the face's surface through the chain
     let image = |h: &[H2], t: f64| -> (Vec3, [f64; 2]) {
         let g = bez2::eval(h, t.clamp(0.0, 1.0));

@@ -148,13 +148,11 @@ fn plane_coords(frame: &crate::geom::Frame, q: [f64; 4]) -> H2 {
 /// pole `[wx, wy, wz, w]` mapped to parameter space by `map`.
 fn mapped_chain(seg: &CurveSegment, map: &dyn Fn([f64; 4]) -> H2) -> Option<Vec<Vec<H2>>> {
     let mut out: Vec<Vec<H2>> = match &seg.curve {
+        // each part on the used range by itself (its own degree)
         Curve::Composite(parts) => {
-            if !(seg.t0 <= 1e-9 && (seg.t1 - parts.len() as f64).abs() <= 1e-9) {
-                return None;
-            }
             let mut v = Vec::new();
-            for p in parts {
-                v.extend(mapped_chain(p, map)?);
+            for (p, _) in crate::prepare::nurbs::composite_parts(parts, (seg.t0, seg.t1)).ok()? {
+                v.extend(mapped_chain(&p, map)?);
             }
             v
         }
@@ -164,14 +162,9 @@ fn mapped_chain(seg: &CurveSegment, map: &dyn Fn([f64; 4]) -> H2) -> Option<Vec<
         | Curve::Parabola { .. }
         | Curve::Hyperbola { .. }
         | Curve::BSpline(_) => {
-            let c = match &seg.curve {
-                // the image is what a trim needs (a hyperbola's rational
-                // parameter is not its own)
-                Curve::Parabola { .. } | Curve::Hyperbola { .. } => {
-                    crate::prepare::nurbs::conic_image_nurbs(&seg.curve, (seg.t0, seg.t1))?
-                }
-                _ => crate::prepare::nurbs::curve_nurbs(&seg.curve, (seg.t0, seg.t1)).ok()?.0,
-            };
+            // the image is what a trim needs (a hyperbola's rational
+            // parameter is not its own)
+            let c = crate::prepare::nurbs::curve_image_nurbs(&seg.curve, (seg.t0, seg.t1))?;
             // the scene stores Bézier trims of degree ≤ 15
             if c.degree > 15 {
                 return None;

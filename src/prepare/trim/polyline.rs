@@ -16,11 +16,8 @@
 use super::line;
 use super::projection::projected_chain;
 use crate::geom::bez2::H2;
-use crate::import::eval::sample_fractions;
+use crate::import::eval::{break_samples, sample_fractions};
 use crate::import::model::{Curve, CurveSegment, Face};
-
-/// A curve parameter within this of an integer is a polyline vertex.
-const VERTEX_EPS: f64 = 1e-9;
 
 /// The chords of the polyline coedge `seg` projected onto `face`, in
 /// traversal order, between the coedge's face-parameter `samples` (those of
@@ -49,16 +46,10 @@ pub(super) fn polyline_chain(
     if fractions.len() != samples.len() || samples.len() < 2 {
         return None;
     }
-    let len = seg.t1 - seg.t0;
-    let param = |s: f64| if seg.forward { seg.t0 + s * len } else { seg.t1 - s * len };
     // the samples at the coedge's ends and at the vertices between them
-    let last = samples.len() - 1;
-    let breaks: Vec<usize> = (0..=last)
-        .filter(|&i| {
-            let t = param(fractions[i]);
-            i == 0 || i == last || (t - t.round()).abs() <= VERTEX_EPS
-        })
-        .collect();
+    let mut breaks = vec![0];
+    breaks.extend(break_samples(seg, samples.len()));
+    breaks.push(samples.len() - 1);
     let mut out = Vec::new();
     for w in breaks.windows(2) {
         let (i, j) = (w[0], w[1]);
