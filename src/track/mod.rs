@@ -43,6 +43,7 @@ pub use coupler::{CouplerConfig, CouplerOutput, HapticCoupler};
 pub use curves::{CurvePairTracker, CurvePairWitness, CurveWitness, PointCurveTracker};
 pub use motion::{BodyState, PointState};
 pub use patch_pair::{PairWitness, PatchPairTracker};
+#[cfg(feature = "toolchain")]
 pub(crate) use point_body::closest_points_with;
 pub use point_body::{closest_point, closest_points, PointBodyResult, PointBodyTracker, Target};
 pub use point_patch::{PatchWitness, PointPatchTracker};
