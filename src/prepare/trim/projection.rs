@@ -512,7 +512,7 @@ mod tests {
         let n = fr.len() - 1;
         let uneven = (0..=n).map(|k| (fr[k] - k as f64 / n as f64).abs()).fold(0.0, f64::max);
         assert!(uneven > 0.05, "the samples are evenly spread ({uneven})");
-        let chain = projected_chain(&face, &seg, &uv, (Some(TAU), None), 1e-9, 1e-5);
+        let chain = projected_chain(&face, &seg, &uv, (Some(TAU), None), 1e-9, 1e-5, &mut 0);
         assert!(!chain.is_empty());
         // every chain point on the curve (its image on the cylinder)
         let used = crate::prepare::nurbs::composite_parts(&parts, (seg.t0, seg.t1)).unwrap();
