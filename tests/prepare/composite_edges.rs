@@ -389,3 +389,70 @@ fn a_cone_bounded_by_a_hyperbola_circle_composite_is_exact() {
         );
     }
 }
+
+/// The plane z = 0 face `[0, 2]²` bounded by two edges on one closed
+/// composite of four lines, (0, 0) → (2, 0) → (2, 2) → (0, 2) → (0, 0): #30
+/// from the closing point (0, 0) to (2, 2), #31 from (2, 2) back to the
+/// closing point. The closing point is both ends of the composite; the edge
+/// arriving there ends at the composite's last parameter (before, both ends
+/// read as parameter 0 and #31 became #30's half again, reversed).
+fn closed_composite_file() -> String {
+    let l = |s: &str| s.to_string();
+    let corners = [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]];
+    let mut data = vec![
+        l("#20=PLANE('',#21);"),
+        l("#30=EDGE_CURVE('',#40,#42,#50,.T.);"),
+        l("#31=EDGE_CURVE('',#42,#40,#50,.T.);"),
+        l("#40=VERTEX_POINT('',#41);"),
+        pt(41, [0.0, 0.0, 0.0]),
+        l("#42=VERTEX_POINT('',#43);"),
+        pt(43, [2.0, 2.0, 0.0]),
+        l("#50=COMPOSITE_CURVE('',(#51,#52,#53,#54),.F.);"),
+    ];
+    for k in 0..4u32 {
+        let (a, b) = (corners[k as usize], corners[(k as usize + 1) % 4]);
+        let base = 60 + 10 * k;
+        data.push(format!(
+            "#{}=COMPOSITE_CURVE_SEGMENT(.CONTINUOUS.,.T.,#{base});",
+            51 + k
+        ));
+        data.push(format!(
+            "#{base}=TRIMMED_CURVE('',#{},(PARAMETER_VALUE(0.)),(PARAMETER_VALUE(2.)),.T.,.PARAMETER.);",
+            base + 1
+        ));
+        data.push(format!("#{}=LINE('',#{},#{});", base + 1, base + 2, base + 3));
+        data.push(pt(base + 2, [a[0], a[1], 0.0]));
+        data.push(format!("#{}=VECTOR('',#{},1.);", base + 3, base + 4));
+        data.push(dir(base + 4, [(b[0] - a[0]) / 2.0, (b[1] - a[1]) / 2.0, 0.0]));
+    }
+    step(2, &data)
+}
+
+#[test]
+fn an_edge_arriving_at_a_closed_composites_closing_point_ends_at_its_last_parameter() {
+    let (model, scene, warnings) = load(&closed_composite_file(), "closed_composite.step");
+    let range = |id: u64| {
+        let e = model.edges.iter().find(|e| e.source == id).expect("edge");
+        (e.t0, e.t1)
+    };
+    let ((a0, a1), (b0, b1)) = (range(30), range(31));
+    assert!(a0.abs() <= 1e-12 && (a1 - 2.0).abs() <= 1e-12, "#30 on [{a0}, {a1}]");
+    assert!(
+        (b0 - 2.0).abs() <= 1e-12 && (b1 - 4.0).abs() <= 1e-12,
+        "#31 on [{b0}, {b1}]"
+    );
+    let report = extrack::verify::verify(&model, &scene);
+    assert!(report.passed(), "{}\n{warnings:?}", report.to_text());
+    let f = &report.faces[0];
+    assert!((f.model_area - 4.0).abs() <= 1e-9, "area {}", f.model_area);
+    // a point above the face's far corner is 1 mm above it; one beside the
+    // upper edge (on #31) 1 mm from it
+    let scene = TrackScene::from_data(&scene).expect("a scene");
+    let target = Target::Body {
+        index: 0,
+        pose: Pose::identity(),
+    };
+    let rs = closest_points(&scene, &target, &[Vec3::new(1.9, 1.9, 1.0), Vec3::new(1.0, 3.0, 0.0)]);
+    let d: Vec<f64> = rs.iter().map(|r| r.as_ref().expect("an answer").distance).collect();
+    assert!((d[0] - 1.0).abs() <= 1e-9 && (d[1] - 1.0).abs() <= 1e-9, "{d:?}");
+}

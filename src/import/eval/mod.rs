@@ -34,7 +34,7 @@ pub use creases::{c0_knots, curve_corners, surface_creases};
 pub use holes_only::{all_holes, is_hole, without_rim};
 pub use point_in_face::{break_samples, fractions_of_samples, sample_fractions, CoedgeSpan, FaceTrim};
 pub use projection::{
-    curve_param_in_range, curve_param_of, distance_to_curve_range, newton_curve, newton_surface, newton_surface_counted, project, project_surface, Projection,
+    curve_param_in_range, curve_param_of, curve_param_toward, distance_to_curve_range, newton_curve, newton_surface, newton_surface_counted, project, project_surface, Projection,
     SurfaceProjection,
 };
 

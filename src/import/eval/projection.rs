@@ -341,6 +341,16 @@ fn go_on(
 /// Parameter of the point of `c` nearest to `p` (closed forms for lines and
 /// conics, sampling + Newton otherwise).
 pub fn curve_param_of(c: &Curve, p: &Vec3) -> f64 {
+    curve_param_toward(c, p, false)
+}
+
+/// [`curve_param_of`] for an edge's vertex that the edge leaves from
+/// (`arriving` false) or arrives at (`arriving` true): a vertex at the
+/// closing point of a closed bounded curve (a closed composite or
+/// B-spline, whose two ends are one point) takes the curve's first
+/// parameter when the edge leaves from it and its last when the edge
+/// arrives there. Elsewhere the same as [`curve_param_of`].
+pub fn curve_param_toward(c: &Curve, p: &Vec3, arriving: bool) -> f64 {
     match c {
         Curve::Line { origin, dir } => (p - origin).dot(dir) / dir.norm_squared().max(1e-300),
         Curve::Circle { frame, .. } | Curve::Ellipse { frame, .. } => {
@@ -372,6 +382,10 @@ pub fn curve_param_of(c: &Curve, p: &Vec3) -> f64 {
             });
             let near = 1e-6 * (1.0 + size);
             let (da, db) = ((a - p).norm(), (b - p).norm());
+            if da.max(db) <= near {
+                // the closing point of a closed curve: the end the edge uses there
+                return if arriving { t1 } else { t0 };
+            }
             if da.min(db) <= near {
                 let t = if da <= db { t0 } else { t1 };
                 return newton_curve(c, p, t, (t0, t1));

@@ -274,7 +274,7 @@ impl<'e, 'a> Builder<'e, 'a> {
         // parameters along the curve direction
         let (from, to, vfrom, vto) = if same { (ps, pe, vs, ve) } else { (pe, ps, ve, vs) };
         let mut t0 = crate::import::eval::curve_param_of(&curve, &from);
-        let mut t1 = crate::import::eval::curve_param_of(&curve, &to);
+        let mut t1 = crate::import::eval::curve_param_toward(&curve, &to, true);
         let mut swapped = false;
         match super::geometry::curve_period(&curve) {
             Some(p) => {
