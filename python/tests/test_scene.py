@@ -183,3 +183,17 @@ def test_pair_distance_and_tracker(ellipsoid, assembly):
 
 def test_version():
     assert extrack.__version__ == extrack.version()
+
+
+def test_answers_carry_their_status(ellipsoid):
+    """Answers carry their status bits (``status`` names them, ``verified``
+    sums them up): the fixture passes its self-check and every solve
+    converges, so point, tracked and pair answers are checked and nothing
+    else."""
+    q = np.array([0.0, 0.0, 30.0])
+    cold = ellipsoid.closest_point(q, body=0)
+    assert cold.status == ["checked"] and cold.verified
+    tracked = ellipsoid.point_tracker(body=0).update(q, None, 0.0)
+    assert tracked.status == ["checked"] and tracked.verified
+    pair = extrack.pair_distance(ellipsoid, 0, ellipsoid, 0, pose_b=([40.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]))
+    assert pair.status == ["checked"] and pair.verified
