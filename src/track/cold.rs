@@ -15,7 +15,7 @@
 //!   ([`cell_bound`]: the oriented box and its quarters) is checked against
 //!   the best answer, which the earlier solves have lowered;
 //! - a cell whose solve finds the minimum of its whole piece (a planar or
-//!   convex piece seen from outside, `far::piece_minimum`) bounds the
+//!   convex piece seen from outside, `far::cell_solve::piece_minimum`) bounds the
 //!   piece's other cells in the leaf: they are not solved once that
 //!   minimum is not below the best answer;
 //! - a piece cell on which the distance is strictly monotone in `u` or
