@@ -359,6 +359,16 @@ fn class_violations(scene: &SceneData, name: &str) -> Vec<String> {
         }
         let axis = Vec3::from(p.cone.axis);
         let diag2 = (0..3).map(|k| (p.bbox.max[k] - p.bbox.min[k]).powi(2)).sum::<f64>();
+        // the round-off of a sampled normal: the derivatives are differences of
+        // poles whose coordinates carry `ε·M` each, so the evaluated `f_u`
+        // turns by up to about `deg·ε·M / |f_u|` (ujoint's sliver pieces are
+        // 1e-12 mm across in `u` at coordinates of 19 mm: 3e-3 rad of noise)
+        let coord = p
+            .poles
+            .iter()
+            .flat_map(|w| (0..3).map(move |k| (w[k] / w[3]).abs()))
+            .fold(0.0, f64::max);
+        let noise = 16.0 * f64::from(p.degree_u.max(p.degree_v)) * f64::EPSILON * coord;
         for i in 0..=6 {
             for j in 0..=6 {
                 let (u, v) = (0.02 + 0.96 * i as f64 / 6.0, 0.02 + 0.96 * j as f64 / 6.0);
@@ -368,7 +378,8 @@ fn class_violations(scene: &SceneData, name: &str) -> Vec<String> {
                 if n.norm() == 0.0 || d.normal_raw().norm() <= 1e-9 * diag2 {
                     continue;
                 }
-                if !(n.dot(&axis) >= (p.cone.half_angle + 1e-7).cos() - 1e-9) {
+                let rounding = noise * (1.0 / d.su.norm() + 1.0 / d.sv.norm());
+                if !(n.dot(&axis) >= (p.cone.half_angle + 1e-7 + rounding).min(std::f64::consts::PI).cos() - 1e-9) {
                     bad.push(format!("{name}: piece {k} ({:?}, cone {}) normal outside cone: dot {} at ({u},{v}), |n|/(|fu||fv|) = {:e}",
                     p.class,
                     p.cone.half_angle,
@@ -378,7 +389,10 @@ fn class_violations(scene: &SceneData, name: &str) -> Vec<String> {
                 };
                 let scale = d.su.norm().max(d.sv.norm()).max(1e-300);
                 let (l, m, nn) = (d.suu.dot(&n), d.suv.dot(&n), d.svv.dot(&n));
-                let tol = 1e-6 * (d.suu.norm() + d.suv.norm() + d.svv.norm()) + 1e-9 * scale;
+                // (second differences of the poles: `deg` times the first's noise)
+                let tol = 1e-6 * (d.suu.norm() + d.suv.norm() + d.svv.norm())
+                    + 1e-9 * scale
+                    + noise * f64::from(p.degree_u.max(p.degree_v));
                 match p.class {
                     ConvexityClass::Convex => {
                         if !(l <= tol && nn <= tol && l * nn - m * m >= -tol * tol.max(l.abs() + nn.abs()) * 10.0) {
@@ -558,11 +572,7 @@ const SIZE_OVER_SOURCE: [&str; 2] = [
 /// Files with prepared pieces whose class (convex / concave / saddle and
 /// their normal cones) sampling does not confirm: (file, most such pieces,
 /// reason). A ratchet (`common::band::ratchet`).
-const CLASS_VIOLATIONS: &[(&str, usize, &str)] = &[(
-    "step_acis_ujoint.stp",
-    72,
-    "wave2: 72 of 1,047 convex pieces (of the B-spline faces) whose sampled normals leave their normal cones (half-angles 7e-6 to 1e-5 rad) by up to 3e-3 rad",
-)];
+const CLASS_VIOLATIONS: &[(&str, usize, &str)] = &[];
 
 #[test]
 fn corpus_files_prepare() {
