@@ -43,13 +43,8 @@ impl PairFar {
             self.warms.release(slot);
             return f64::INFINITY;
         }
-        let mut lb = ctx.rel.box_bound(
-            &ba.lo[ia as usize],
-            &ba.hi[ia as usize],
-            &bb.lo[ib as usize],
-            &bb.hi[ib as usize],
-            &slab_dir(best),
-        );
+        let (c, e) = self.placed_items.get(ctx.rel, ib, &bb.lo[ib as usize], &bb.hi[ib as usize]);
+        let mut lb = ctx.rel.box_gap(&ba.lo[ia as usize], &ba.hi[ia as usize], &c, &e, &slab_dir(best));
         if let Some(d) = popped
             .filter(|_| !beaten(lb, best))
             .and_then(|e| self.decayed_bound(ctx, e))
@@ -88,11 +83,11 @@ impl PairFar {
             // then along the pair's own last witness direction
             let (ha, hb) = (ba.hull_of(ia), bb.hull_of(ib));
             let n = slab_dir(best);
-            let own = (!warm.n[0].is_nan()).then_some(&warm.n);
-            let [b0, b1] = Self::hull_bounds(ctx, ha, hb, &n, own);
-            lb = lb.max(b0);
-            if !self.beaten(lb, best) {
-                lb = lb.max(b1);
+            if n != Vec3::zeros() {
+                lb = lb.max(self.sup_items.gap(ctx.rel, &n, ia, ha, ib, hb));
+            }
+            if !self.beaten(lb, best) && !warm.n[0].is_nan() {
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &warm.n));
             }
         }
         let keep = depth <= FRONT_DEPTH;
@@ -244,7 +239,8 @@ impl PairFar {
     pub(super) fn visit_cells(&mut self, ctx: &Ctx, ca: u32, cb: u32, best: &mut PairCandidate) -> f64 {
         self.counts.cells += 1;
         let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
-        let mut lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
+        let (c, e) = self.placed_cells.get(ctx.rel, cb, &b.lo, &b.hi);
+        let mut lb = ctx.rel.box_gap(&a.lo, &a.hi, &c, &e, &slab_dir(best));
         if self.beaten(lb, best) {
             return lb;
         }
@@ -276,9 +272,16 @@ impl PairFar {
         // prune it ([`PairFar::below_best`])
         let below = self.below_best(ctx, ca, cb, last, best);
         if !below {
-            let [b0, b1] = Self::hull_bounds(ctx, ha, hb, &n0, own);
-            for b in [b0, b1] {
-                lb = lb.max(b);
+            // along the best pair's direction by the cells' support values
+            // (made once per direction and pose), then along the pair's own
+            if n0 != Vec3::zeros() {
+                lb = lb.max(self.sup_cells.gap(ctx.rel, &n0, ca, ha, cb, hb));
+                if self.beaten(lb, best) {
+                    return lb;
+                }
+            }
+            if let Some(n1) = own {
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, n1));
                 if self.beaten(lb, best) {
                     return lb;
                 }
@@ -477,22 +480,6 @@ impl PairFar {
         let fr = &ctx.rel.frame;
         let pb = fr.r * e.pb + fr.t;
         !beaten((pb - e.pa).norm() + round_off(&e.pa, &pb), best)
-    }
-
-    /// The hull bounds of a pair along the best pair's direction `n0` (none
-    /// while it is zero) and along the pair's own last witness direction
-    /// `own`, in one pass over the hulls when there are both
-    /// ([`Rel::hull_bounds2`](crate::track::body_pair::relative::Rel::hull_bounds2));
-    /// `−∞` for a missing one (a bound that changes nothing).
-    #[inline]
-    fn hull_bounds(ctx: &Ctx, ha: &[Vec3], hb: &[Vec3], n0: &Vec3, own: Option<&Vec3>) -> [f64; 2] {
-        let none = f64::NEG_INFINITY;
-        match (*n0 != Vec3::zeros(), own) {
-            (true, Some(n1)) => ctx.rel.hull_bounds2(ha, hb, n0, n1),
-            (true, None) => [ctx.rel.hull_bound(ha, hb, n0), none],
-            (false, Some(n1)) => [none, ctx.rel.hull_bound(ha, hb, n1)],
-            (false, None) => [none, none],
-        }
     }
 
     /// A first answer for a search that has none yet, from a cell pair
