@@ -76,7 +76,9 @@ impl PairFar {
             }
             return k;
         }
-        let warm = self.warms.get(slot);
+        // (its direction and retry count read in place: the whole warm data,
+        // ~140 bytes, is copied only for a whole-item solve)
+        let (own, retry) = self.warms.dir_wait(slot);
         if !self.beaten(lb, best) {
             // along the best pair's direction (a pair tied with it, e.g. a
             // face beside its edge, has that gap: exact between affine items),
@@ -86,8 +88,8 @@ impl PairFar {
             if n != Vec3::zeros() {
                 lb = lb.max(self.sup_items.gap(ctx.rel, &n, ia, ha, ib, hb));
             }
-            if !self.beaten(lb, best) && !warm.n[0].is_nan() {
-                lb = lb.max(ctx.rel.hull_bound(ha, hb, &warm.n));
+            if !self.beaten(lb, best) && !own[0].is_nan() {
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &own));
             }
         }
         let keep = depth <= FRONT_DEPTH;
@@ -116,10 +118,10 @@ impl PairFar {
         }
         let mut wait = 0;
         if ba.unimodal[ia as usize] && bb.unimodal[ib as usize] {
-            if warm.wait > 0 {
+            if retry > 0 {
                 // the last whole-item solve proved nothing: cell by cell
-                wait = warm.wait - 1;
-            } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, &warm, best) {
+                wait = retry - 1;
+            } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, &self.warms.get(slot), best) {
                 let k = k.max(lb);
                 if keep {
                     let slot = self.warms.put(slot, w);

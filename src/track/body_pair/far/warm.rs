@@ -111,6 +111,18 @@ impl Warms {
         }
     }
 
+    /// The last witness direction and the retry count ([`Warm::n`],
+    /// [`Warm::wait`]) of slot `i`, without copying its data.
+    #[inline]
+    pub(super) fn dir_wait(&self, i: u32) -> (Vec3, u32) {
+        if i == NO_WARM {
+            (WARM_NONE.n, WARM_NONE.wait)
+        } else {
+            let w = &self.slots[i as usize];
+            (w.n, w.wait)
+        }
+    }
+
     /// Stores `w` in slot `i` (a free or new slot for [`NO_WARM`]) and
     /// returns the slot.
     pub(super) fn put(&mut self, i: u32, w: Warm) -> u32 {
