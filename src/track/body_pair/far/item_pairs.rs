@@ -4,10 +4,13 @@
 
 use super::front::{Entry, EntryKind, FRONT_DEPTH};
 use super::prune::{beaten, improves, proves_minimum, slab_dir};
-use super::warm::{Warm, ITEM_RETRY, NO_WARM, WARM_NONE};
+use super::warm::{extrapolate, Warm, ITEM_RETRY, NO_WARM, WARM_NONE};
 use super::{Ctx, DirEntry, PairFar, PairSkip, KEPT_MIN_ITERATIONS};
 use crate::track::body_pair::hulls::CellHulls;
 use crate::track::body_pair::kept::{pair_gap, KeptLeaves};
+
+/// No witness parameters.
+const NONE4: [f64; 4] = [f64::NAN; 4];
 
 /// The most leaf pairs a kept-region bound tries ([`pair_gap`]).
 const PAIR_LEAVES: usize = 64;
@@ -330,10 +333,17 @@ impl PairFar {
         self.counts.solve_gap[super::gap_bucket((best_before - lb).max(0.0) / best_before.max(f64::MIN_POSITIVE))] += 1;
         // warm start from each cell's last witness (its centre after a reset)
         let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        // (the pair's own last witness extrapolated along its last solves:
+        // a pair re-solved on every update, e.g. one whose witness is
+        // trimmed away, then starts within a Newton step of its minimum)
         let (xa, xb) = match last {
-            Some(&DirEntry { x, .. }) => ([x[0], x[1]], [x[2], x[3]]),
+            Some(e) => {
+                let x = extrapolate([&e.x, &e.xp, &e.xpp], [e.at, e.tp, e.tpp], self.searches);
+                ([x[0], x[1]], [x[2], x[3]])
+            }
             None => (self.xa[ca as usize], self.xb[cb as usize]),
         };
+        let hist = last.map(|e| (e.x, e.xp, e.at, e.tp));
         // a curve cell whose points lie within `ctx.point` of each other (a
         // trim curve along a patch side collapsed to a pole) is solved as
         // its centre's point: its parameter moves nothing, so the controller
@@ -437,6 +447,10 @@ impl PairFar {
                 DirEntry {
                     n,
                     x: c.x,
+                    xp: hist.map_or(NONE4, |h| h.0),
+                    xpp: hist.map_or(NONE4, |h| h.1),
+                    tp: hist.map_or(0, |h| h.2),
+                    tpp: hist.map_or(0, |h| h.3),
                     pa: c.pa,
                     pb,
                     trimmed,

@@ -217,6 +217,13 @@ impl PairHasher {
 pub(super) struct DirEntry {
     pub(super) n: Vec3,
     pub(super) x: [f64; 4],
+    /// The witness parameters of the pair's two solves before (NaN: none)
+    /// and their searches: the next solve starts from the last witness
+    /// extrapolated along them ([`warm::extrapolate`]).
+    pub(super) xp: [f64; 4],
+    pub(super) xpp: [f64; 4],
+    pub(super) tp: u32,
+    pub(super) tpp: u32,
     pub(super) pa: Vec3,
     pub(super) pb: Vec3,
     /// The last solve ended below the best distance on a witness trimmed
