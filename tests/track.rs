@@ -8,6 +8,8 @@ mod common;
 
 #[path = "track/batch_queries.rs"]
 mod batch_queries;
+#[path = "track/cell_sixteenths.rs"]
+mod cell_sixteenths;
 #[path = "track/cold_cones.rs"]
 mod cold_cones;
 #[path = "track/cusp_edges.rs"]

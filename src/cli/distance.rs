@@ -19,7 +19,8 @@ pub struct DistanceArgs {
     /// Take body J from this scene (.exs, STEP or IGES) instead of SCENE.
     #[arg(long)]
     pub scene_b: Option<PathBuf>,
-    /// JSON output: `{"distance", "penetrating", "point_a", "point_b", "normal", "signed_distance", "feature_a", "feature_b", "face_a", "face_b", "params_a", "params_b"}`.
+    /// JSON output: `{"distance", "penetrating", "point_a", "point_b", "normal", "signed_distance", "feature_a", "feature_b", "face_a", "face_b", "params_a", "params_b", "verified", "status"}`
+    /// (`verified` and `status` as `extrack query` gives them: both witnesses' faces and bodies passed the scene's self-check and the solve converged; the names of the answer's status bits).
     #[arg(long)]
     pub json: bool,
 }
@@ -86,6 +87,12 @@ pub struct ResultJson {
     pub params_a: [f64; 2],
     /// B's witness parameters.
     pub params_b: [f64; 2],
+    /// The scene's self-check passed for both witnesses' faces and bodies
+    /// and the solve converged (`extrack query`'s field).
+    pub verified: bool,
+    /// The names of the answer's status bits (`checked`, `unverified_face`,
+    /// `shell_incomplete`, `unconverged`).
+    pub status: Vec<&'static str>,
 }
 
 impl From<&BodyPairResult> for ResultJson {
@@ -103,11 +110,15 @@ impl From<&BodyPairResult> for ResultJson {
             face_b: r.face_b,
             params_a: r.params_a,
             params_b: r.params_b,
+            verified: r.status.is_verified(),
+            status: r.status.names(),
         }
     }
 }
 
-/// The readable text block of a body–body answer.
+/// The readable text block of a body–body answer; the first line ends with
+/// the answer's status mark as `extrack query` prints it (`  UNVERIFIED
+/// (unverified_face, …)`, nothing for a verified or unchecked converged answer).
 pub fn result_text(r: &BodyPairResult, a: u32, b: u32) -> String {
     let state = if r.penetrating {
         "penetrating"
@@ -120,7 +131,8 @@ pub fn result_text(r: &BodyPairResult, a: u32, b: u32) -> String {
     let z = |x: f64, digits: i32| if x.abs() < 0.5 * 10f64.powi(-digits) { 0.0 } else { x };
     let p = |v: &Vec3| format!("({:.9}, {:.9}, {:.9})", z(v.x, 9), z(v.y, 9), z(v.z, 9));
     format!(
-        "bodies {a} and {b}: {state}\n  distance         {:.9} mm\n  signed distance  {:.9} mm\n  point on A       {}  {} (face #{})  params ({:.6}, {:.6})\n  point on B       {}  {} (face #{})  params ({:.6}, {:.6})\n  normal (B away)  ({:.6}, {:.6}, {:.6})\n",
+        "bodies {a} and {b}: {state}{}\n  distance         {:.9} mm\n  signed distance  {:.9} mm\n  point on A       {}  {} (face #{})  params ({:.6}, {:.6})\n  point on B       {}  {} (face #{})  params ({:.6}, {:.6})\n  normal (B away)  ({:.6}, {:.6}, {:.6})\n",
+        super::query::status_text(r.status),
         r.distance,
         r.signed_distance,
         p(&r.point_a),

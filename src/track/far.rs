@@ -22,7 +22,7 @@
 //! face's minimum is then on an edge, which has cells of its own).
 
 pub use super::cold::cold_search;
-use super::body::{box_dist2, BodyGeom, CellTrim, Item, NodeKind};
+use super::body::{box_dist2, BodyGeom, Item, NodeKind};
 pub use super::body::{trim_domain, trim_point, trim_samples, TrimSamples, TRIM_SAMPLES};
 use super::config::{ControlLaw, Mode, TrackerConfig};
 use super::core::{clamp_box, track_loop, track_loop_until, Local};

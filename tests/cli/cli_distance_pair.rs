@@ -353,3 +353,41 @@ fn pair_track_rejects_bad_input_with_one_line() {
         .status
         .success());
 }
+
+/// `extrack distance` marks its answer as `extrack query` marks its own: the
+/// assembly's blocks with every face passing the scene's self-check give
+/// `verified: true`, `status: ["checked"]` and no mark in the text; with
+/// the face of A's witness marked failed, the text's first line ends in
+/// `UNVERIFIED (unverified_face)` and the JSON has `verified: false`,
+/// `status: ["checked", "unverified_face"]` (text and JSON snapshotted).
+#[test]
+fn distance_marks_an_unverified_answer_in_text_and_json() {
+    let data = crate::common::checks::prepared("assembly.step");
+    let ts = TrackScene::from_data(&data).unwrap();
+    let r = body_distance(&ts, 0, &Pose::identity(), &ts, 1, &Pose::identity()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // (no face has the id `u64::MAX`: every face passes)
+    for (name, failed) in [("checked", u64::MAX), ("unverified", r.face_a)] {
+        let mut d = data.clone();
+        crate::common::checks::mark_failed(&mut d, failed);
+        let scene = dir.path().join(format!("{name}.exs"));
+        d.write_to_path(&scene).unwrap();
+        let s = scene.to_str().unwrap();
+        let text = ok(&extrack(&["distance", s, "--bodies", "0", "1"]));
+        let v: serde_json::Value =
+            serde_json::from_str(&ok(&extrack(&["distance", s, "--bodies", "0", "1", "--json"]))).unwrap();
+        let first = text.lines().next().unwrap();
+        if failed == u64::MAX {
+            assert_eq!(first, "bodies 0 and 1: apart", "{text}");
+            assert_eq!(v["verified"], true, "{v}");
+            assert_eq!(v["status"], serde_json::json!(["checked"]));
+        } else {
+            assert_eq!(first, "bodies 0 and 1: apart  UNVERIFIED (unverified_face)", "{text}");
+            assert_eq!(v["verified"], false, "{v}");
+            assert_eq!(v["status"], serde_json::json!(["checked", "unverified_face"]));
+        }
+        assert_eq!(v["face_a"], r.face_a);
+        insta::assert_snapshot!(format!("distance_{name}_text"), text);
+        insta::assert_json_snapshot!(format!("distance_{name}_json"), rounded(&v));
+    }
+}

@@ -42,6 +42,7 @@ pub(super) fn build_edges(
                 lo,
                 hi,
                 trim: CellTrim::Inside,
+                sixteenths: super::Sixteenths::KEPT,
             });
         }
         // sample parameters are normalised to [0, 1] along the curve's domain

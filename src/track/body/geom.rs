@@ -71,6 +71,9 @@ pub struct Cell {
     pub hi: Vec3,
     /// Trim status (edges: always inside).
     pub trim: CellTrim,
+    /// The trim classes of its 4 × 4 sixteenths (all kept but in a
+    /// [`CellTrim::Partial`] cell).
+    pub sixteenths: super::Sixteenths,
 }
 
 /// Runtime form of one piece.

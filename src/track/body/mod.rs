@@ -19,6 +19,8 @@
 //! - [`trim_loops`]: exact trim loops and the containment test
 //!   ([`edges_contain`], [`BodyGeom::piece_keeps`]);
 //! - [`pieces`]: pieces and their grid of cells, classified against the trims;
+//! - [`sixteenths`]: the trim classes of a trimmed cell's 4 × 4 parts
+//!   ([`BodyGeom::cell_keeps`]);
 //! - [`trim_curves`]: trim curves tracked as items of their own;
 //! - [`edges`]: edges (cells of Bézier spans, pseudo-normal samples) and vertices;
 //! - [`bvh`]: the runtime BVH over pieces, edges and trim curves;
@@ -40,6 +42,7 @@ mod normals;
 mod oriented;
 mod pieces;
 mod placement;
+mod sixteenths;
 mod tangent_cones;
 mod trim_curves;
 mod trim_loops;
@@ -51,6 +54,7 @@ pub use cusps::Cusp;
 pub use geom::{BodyGeom, Cell, CellTrim, EdgeGeom, Item, Node, NodeKind, PieceGeom, TrimGeom, TrimPath, VertexGeom};
 pub(crate) use pieces::sub_patch;
 pub use placement::pose_from_placement;
+pub use sixteenths::{Sixteenths, SubTrim, SIXTEENTHS_SIDE};
 pub use trim_curves::{trim_domain, trim_point, trim_samples, TrimSamples, TRIM_SAMPLES};
 pub use trim_loops::{edges_contain, trim_edges, TrimBands, TrimEdge, TRIM_EDGE_POINTS};
 

@@ -7,6 +7,7 @@ use super::build::{local_feature, span_range};
 use super::clip::segment_hits_rect;
 use super::geom::{Cell, CellTrim, Item, PieceGeom};
 use super::oriented::OrientedBox;
+use super::sixteenths::Sixteenths;
 use super::tangent_cones::CellCones;
 use super::trim_loops::{edges_contain, trim_edges, trim_polygons, TrimBands, TrimEdge};
 use super::BodyError;
@@ -72,12 +73,17 @@ pub(super) fn build_pieces(
                 boxes.push(whole);
                 cones.push(CellCones::of_patch(du, dv, &sub, surface.rational, &whole));
                 quarters.push(OrientedBox::of_quarters(du, dv, &sub).unwrap_or([whole; 4]));
+                let sixteenths = match trim {
+                    CellTrim::Partial => Sixteenths::of(&trim_edges, &rect),
+                    CellTrim::Inside => Sixteenths::KEPT,
+                };
                 cells.push(Cell {
                     item: Item::Piece(k as u32),
                     rect,
                     lo,
                     hi,
                     trim,
+                    sixteenths,
                 });
             }
         }

@@ -106,6 +106,7 @@ pub(super) fn build_trims(scene: &SceneData, b: &Body, cells: &mut Vec<Cell>, bo
                         lo,
                         hi,
                         trim: CellTrim::Inside,
+                        sixteenths: super::Sixteenths::KEPT,
                     });
                 }
             }

@@ -6,7 +6,7 @@
 
 use crate::geom::Vec3;
 use crate::geom::{Hpoint, NurbsCurve};
-use crate::track::body::{edges_contain, BodyGeom, CellTrim, Item, PieceGeom, TrimPath};
+use crate::track::body::{BodyGeom, CellTrim, Item, Sixteenths, SubTrim, TrimPath, SIXTEENTHS_SIDE};
 
 /// Euclidean control points of homogeneous poles, `None` when a weight is
 /// not positive (the curve or patch then need not lie in their hull).
@@ -47,7 +47,7 @@ pub(super) fn control_hulls(body: &BodyGeom) -> (Vec<(u32, u32)>, Vec<Vec3>) {
 /// of their convex hulls: positive weights; a quarter's net lies about four
 /// times closer to the surface than the cell's), and for a cell crossed by a
 /// trim loop those of the sixteenths not wholly trimmed away (its kept part
-/// lies in them; [`trimmed_away`]); for an edge cell, those of the
+/// lies in them; [`Sixteenths`], [`SubTrim::Away`]); for an edge cell, those of the
 /// [`CURVE_PARTS`] parts of its piece of the curve ([`curve_parts_poles`];
 /// else [`curve_piece_poles`]); for a trim cell, those of its piece's
 /// sub-patches over the parameter boxes of the trim curve's [`CURVE_PARTS`]
@@ -94,19 +94,23 @@ impl CellHulls {
                 // unconstrained minimum of such a cell's pairs is often
                 // trimmed away, below every bound of the whole cell);
                 // otherwise the four quarters
-                let n = if cell.trim == CellTrim::Partial { 4 } else { 2 };
+                let n = if cell.trim == CellTrim::Partial { SIXTEENTHS_SIDE } else { 2 };
                 let mut all = true;
                 for i in 0..n {
                     for j in 0..n {
-                        let q = [
-                            r[0] + (r[1] - r[0]) * i as f64 / n as f64,
-                            r[0] + (r[1] - r[0]) * (i + 1) as f64 / n as f64,
-                            r[2] + (r[3] - r[2]) * j as f64 / n as f64,
-                            r[2] + (r[3] - r[2]) * (j + 1) as f64 / n as f64,
-                        ];
-                        if n > 2 && trimmed_away(piece, &q) {
-                            continue;
-                        }
+                        let q = if n == SIXTEENTHS_SIDE {
+                            if cell.sixteenths.class(i, j) == SubTrim::Away {
+                                continue;
+                            }
+                            Sixteenths::rect(&r, i, j)
+                        } else {
+                            [
+                                r[0] + (r[1] - r[0]) * i as f64 / n as f64,
+                                r[0] + (r[1] - r[0]) * (i + 1) as f64 / n as f64,
+                                r[2] + (r[3] - r[2]) * j as f64 / n as f64,
+                                r[2] + (r[3] - r[2]) * (j + 1) as f64 / n as f64,
+                            ]
+                        };
                         sub_net(&sf.cw, sf.degree_u, sf.degree_v, &q, &mut self.net);
                         if euclidean_poles(&self.net).map(|p| self.pts.extend(p)).is_none() {
                             all = false;
@@ -158,6 +162,23 @@ impl CellHulls {
 
     pub(super) fn get(&self, r: (u32, u32)) -> &[Vec3] {
         &self.pts[r.0 as usize..r.1 as usize]
+    }
+
+    /// Whether the point of cell `c` at parameters `x` (curves: `x[0]`)
+    /// lies in the hull the far phase bounds the cell by (its own, or its
+    /// item's when it has none): always, but for a cell crossed by a trim
+    /// loop, whose hull leaves out the sixteenths cut away — there when the
+    /// sixteenth holding `x` is not one of them ([`Sixteenths::at`]; `false`
+    /// when that is not known).
+    #[inline]
+    pub(super) fn covers(body: &BodyGeom, c: u32, x: [f64; 2]) -> bool {
+        let cell = &body.cells[c as usize];
+        match cell.item {
+            Item::Piece(_) if cell.trim == CellTrim::Partial => {
+                matches!(cell.sixteenths.at(&cell.rect, x[0], x[1]), Some(SubTrim::Kept | SubTrim::Crossed))
+            }
+            _ => true,
+        }
     }
 }
 
@@ -274,21 +295,6 @@ fn box_diagonal(pts: &[Vec3]) -> f64 {
     };
     let (lo, hi) = pts.iter().fold((*first, *first), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
     (hi - lo).norm()
-}
-
-/// Whether the rectangle `q` of a piece's parameters lies wholly outside
-/// its kept region: no trim curve's control box meets it (so no trim loop
-/// enters it, and it is wholly kept or wholly cut away) and its centre is
-/// not kept.
-fn trimmed_away(piece: &PieceGeom, q: &[f64; 4]) -> bool {
-    if piece.trim_edges.is_empty() {
-        return false;
-    }
-    let crossed = piece.trim_edges.iter().any(|e| {
-        let b = &e.hull;
-        !(b[0] > q[1] || b[1] < q[0] || b[2] > q[3] || b[3] < q[2])
-    });
-    !crossed && !edges_contain(&piece.trim_edges, 0.5 * (q[0] + q[1]), 0.5 * (q[2] + q[3]))
 }
 
 /// The homogeneous poles of a Bézier patch (`cw[i (q + 1) + j]`, degrees

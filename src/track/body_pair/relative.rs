@@ -52,10 +52,24 @@ impl Rel {
     /// tight near the contact: a slab bound).
     #[inline]
     pub(super) fn box_bound(&self, lo_a: &Vec3, hi_a: &Vec3, lo_b: &Vec3, hi_b: &Vec3, n: &Vec3) -> f64 {
+        let (c, e) = self.place(lo_b, hi_b);
+        self.box_gap(lo_a, hi_a, &c, &e, n)
+    }
+
+    /// B's box `[lo_b, hi_b]` placed in A's frame: the centre of its image
+    /// and the half-extents of the image's box (the part of
+    /// [`Rel::box_bound`] that depends on B's box only).
+    #[inline]
+    pub(super) fn place(&self, lo_b: &Vec3, hi_b: &Vec3) -> (Vec3, Vec3) {
         let cb = (lo_b + hi_b) * 0.5;
         let eb = (hi_b - lo_b) * 0.5;
-        let c = self.frame.r * cb + self.frame.t;
-        let e = self.abs_r * eb;
+        (self.frame.r * cb + self.frame.t, self.abs_r * eb)
+    }
+
+    /// [`Rel::box_bound`] of A's box `[lo_a, hi_a]` and a box of B placed
+    /// by [`Rel::place`] (centre `c`, half-extents `e`): the same value.
+    #[inline]
+    pub(super) fn box_gap(&self, lo_a: &Vec3, hi_a: &Vec3, c: &Vec3, e: &Vec3, n: &Vec3) -> f64 {
         let ca = (lo_a + hi_a) * 0.5;
         let ea = (hi_a - lo_a) * 0.5;
         let mut s = 0.0;
@@ -84,47 +98,6 @@ impl Rel {
         let min_b = hb.iter().fold(f64::INFINITY, |m, p| m.min(nb.dot(p)));
         min_b + n.dot(&self.frame.t) - max_a
     }
-
-    /// [`Rel::hull_bound`] along two unit directions `n0`, `n1` at once,
-    /// the same two values (bit for bit but for the sign of a zero), in one
-    /// pass over each hull's points
-    /// instead of one per direction (the far phase bounds a pair along the
-    /// best pair's direction and then along its own last witness direction).
-    #[inline]
-    pub(super) fn hull_bounds2(&self, ha: &[Vec3], hb: &[Vec3], n0: &Vec3, n1: &Vec3) -> [f64; 2] {
-        if ha.is_empty() || hb.is_empty() {
-            return [f64::NEG_INFINITY; 2];
-        }
-        let (nb0, nb1) = (self.frame.r.tr_mul(n0), self.frame.r.tr_mul(n1));
-        let (mut max_a0, mut max_a1) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-        // plain comparisons (one `maxsd` / `minsd` each), not `f64::max`'s
-        // NaN handling: a NaN product is skipped either way (the running
-        // extreme starts at ±∞ and never becomes NaN); they may differ only
-        // in the sign of a zero extreme, which changes no comparison
-        for p in ha {
-            let (d0, d1) = (n0.dot(p), n1.dot(p));
-            if d0 > max_a0 {
-                max_a0 = d0;
-            }
-            if d1 > max_a1 {
-                max_a1 = d1;
-            }
-        }
-        let (mut min_b0, mut min_b1) = (f64::INFINITY, f64::INFINITY);
-        for p in hb {
-            let (d0, d1) = (nb0.dot(p), nb1.dot(p));
-            if d0 < min_b0 {
-                min_b0 = d0;
-            }
-            if d1 < min_b1 {
-                min_b1 = d1;
-            }
-        }
-        [
-            min_b0 + n0.dot(&self.frame.t) - max_a0,
-            min_b1 + n1.dot(&self.frame.t) - max_a1,
-        ]
-    }
 }
 
 /// An upper bound of the rotation angle `θ` of the rotation matrix `dr`,
@@ -148,49 +121,6 @@ pub(super) fn rotation_angle_bound(dr: &Matrix3<f64>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    fn vec3() -> impl Strategy<Value = Vec3> {
-        (-100.0..100.0f64, -100.0..100.0f64, -100.0..100.0f64).prop_map(|(x, y, z)| Vec3::new(x, y, z))
-    }
-
-    fn unit() -> impl Strategy<Value = Vec3> {
-        vec3().prop_filter("non-zero", |v| v.norm() > 1e-3).prop_map(|v| v.normalize())
-    }
-
-    proptest! {
-        /// The fused two-direction hull bound is the single-direction one,
-        /// bit for bit but for the sign of a zero, on random nets, poses and
-        /// directions (and `−∞` for an empty hull).
-        #[test]
-        fn fused_hull_bounds_are_the_single_ones_bit_for_bit(
-            ha in proptest::collection::vec(vec3(), 0..20),
-            hb in proptest::collection::vec(vec3(), 0..20),
-            axis in unit(),
-            angle in -3.2..3.2f64,
-            t in vec3(),
-            n0 in unit(),
-            n1 in unit(),
-        ) {
-            let pa = Pose::identity();
-            let pb = Pose {
-                iso: nalgebra::Isometry3::from_parts(
-                    nalgebra::Translation3::from(t),
-                    nalgebra::UnitQuaternion::from_axis_angle(&nalgebra::Unit::new_unchecked(axis), angle),
-                ),
-            };
-            let rel = Rel::new(&pa, &pb, &Twist::zero(), &Twist::zero());
-            let [b0, b1] = rel.hull_bounds2(&ha, &hb, &n0, &n1);
-            for (fused, single) in [(b0, rel.hull_bound(&ha, &hb, &n0)), (b1, rel.hull_bound(&ha, &hb, &n1))] {
-                prop_assert!(
-                    fused == single && (fused == 0.0 || fused.to_bits() == single.to_bits()),
-                    "fused {} single {}",
-                    fused,
-                    single
-                );
-            }
-        }
-    }
 
     #[test]
     fn rotation_angle_bound_is_above_the_angle_and_tight() {

@@ -18,6 +18,20 @@ use crate::track::far::cell_config;
 /// is tried again (`BodyPairTracker::refused`).
 pub(super) const REFUSED_RETRY: u32 = 16;
 
+/// The first of `items` with the least `key` (by `f64::total_cmp`), each
+/// key made once: `Iterator::min_by` with a comparator that makes both keys
+/// gives the same item with twice the evaluations.
+fn first_nearest<T: Copy>(items: impl IntoIterator<Item = T>, key: impl Fn(&T) -> f64) -> Option<T> {
+    let mut best: Option<(T, f64)> = None;
+    for x in items {
+        let k = key(&x);
+        if best.is_none_or(|(_, b)| k.total_cmp(&b).is_lt()) {
+            best = Some((x, k));
+        }
+    }
+    best.map(|(x, _)| x)
+}
+
 /// Up to 8 neighbouring features of a saturated witness (Lin–Canny switch
 /// targets) with starting parameters; returns their count.
 pub(super) fn neighbours(
@@ -38,14 +52,10 @@ pub(super) fn neighbours(
     let edge_start = |e: u32, p: &Vec3| -> f64 {
         let curve = &body.edges[e as usize].curve;
         let (t0, t1) = curve.domain();
-        (0..=8)
-            .map(|i| t0 + (t1 - t0) * i as f64 / 8.0)
-            .min_by(|&a, &b| {
-                (curve.eval(a) - p)
-                    .norm_squared()
-                    .total_cmp(&(curve.eval(b) - p).norm_squared())
-            })
-            .unwrap_or(t0)
+        first_nearest((0..=8).map(|i| t0 + (t1 - t0) * i as f64 / 8.0), |&t| {
+            (curve.eval(t) - p).norm_squared()
+        })
+        .unwrap_or(t0)
     };
     match item {
         Item::Piece(k) => {
@@ -123,14 +133,10 @@ pub(super) fn neighbours(
             for &p in &vg.pieces {
                 if (p as usize) < body.pieces.len() {
                     let s = &body.pieces[p as usize].surface;
-                    let corner = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
-                        .into_iter()
-                        .min_by(|a, b| {
-                            (s.eval(a[0], a[1]) - vg.point)
-                                .norm_squared()
-                                .total_cmp(&(s.eval(b[0], b[1]) - vg.point).norm_squared())
-                        })
-                        .unwrap_or([0.5, 0.5]);
+                    let corner = first_nearest([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], |a: &[f64; 2]| {
+                        (s.eval(a[0], a[1]) - vg.point).norm_squared()
+                    })
+                    .unwrap_or([0.5, 0.5]);
                     // a hair inside the piece, so the controller starts in its interior
                     add(
                         Item::Piece(p),
@@ -244,5 +250,31 @@ impl BodyPairTracker {
             }
         }
         c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_nearest;
+
+    /// `first_nearest` picks what `min_by` on the keys picks, the first of
+    /// equal least keys included, making each key once.
+    #[test]
+    fn first_nearest_is_min_by_with_each_key_once() {
+        let calls = std::cell::Cell::new(0);
+        let key = |x: &i32| {
+            calls.set(calls.get() + 1);
+            f64::from((x - 3).abs())
+        };
+        for items in [vec![5, 1, 4, 2, 4, 3, 9], vec![2, 4, 9], vec![7], vec![]] {
+            calls.set(0);
+            let got = first_nearest(items.iter().copied(), key);
+            assert_eq!(calls.get(), items.len());
+            let want = items.iter().copied().min_by(|a, b| key(a).total_cmp(&key(b)));
+            assert_eq!(got, want, "{items:?}");
+        }
+        // ties: the first of the nearest (2 and 4 are both 1 away from 3)
+        assert_eq!(first_nearest([2, 4, 9], key), Some(2));
+        assert_eq!(first_nearest([4, 2, 9], key), Some(4));
     }
 }

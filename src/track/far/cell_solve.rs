@@ -196,10 +196,8 @@ pub(crate) fn solve_cell(
         }
     };
     // the trim test only where the witness would matter (it is the costly part of a solve)
-    let keep = |x: &[f64; 2]| match cell.item {
-        Item::Piece(p) => cell.trim == CellTrim::Inside || body.piece_keeps(p, x[0], x[1]),
-        Item::Edge(_) | Item::Trim(_) => true,
-    };
+    // (by the cell's sixteenths where they decide: `BodyGeom::cell_keeps`)
+    let keep = |x: &[f64; 2]| body.cell_keeps(c, x[0], x[1]);
     // the solved minimum bounds the cell only where the distance is
     // unimodal on it: a planar or convex piece seen from its outer side at
     // a regular witness (the query then lies on the witness's normal line,

@@ -32,19 +32,16 @@ pub(super) struct Entry {
 }
 
 /// The front's order: a min-heap on the key, so an update visits only the
-/// entries whose bound fell below the best distance.
-#[derive(Debug, Clone, Copy)]
+/// entries whose bound fell below the best distance. The key is held as
+/// [`total_key`] of it: integers in `f64::total_cmp`'s order, so a sift
+/// compares two integers instead of mapping both keys on every comparison
+/// (the heap's pops were 8–11 % of a coherent update).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct ByKey {
-    key: f64,
+    key: i64,
     slot: u32,
 }
 
-impl PartialEq for ByKey {
-    fn eq(&self, other: &Self) -> bool {
-        self.key.total_cmp(&other.key).is_eq()
-    }
-}
-impl Eq for ByKey {}
 impl PartialOrd for ByKey {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
@@ -54,8 +51,22 @@ impl Ord for ByKey {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         // reversed: the smallest key on top of `BinaryHeap` (the key alone,
         // so the heap moves exactly as a heap of whole entries would)
-        other.key.total_cmp(&self.key)
+        other.key.cmp(&self.key)
     }
+}
+
+/// `x` as an integer ordered as `f64::total_cmp` orders the floats (its
+/// mapping: negative floats' magnitude bits flipped).
+#[inline]
+pub(super) fn total_key(x: f64) -> i64 {
+    let b = x.to_bits() as i64;
+    b ^ ((((b >> 63) as u64) >> 1) as i64)
+}
+
+/// The float of a [`total_key`].
+#[inline]
+fn from_total_key(k: i64) -> f64 {
+    f64::from_bits((k ^ ((((k >> 63) as u64) >> 1) as i64)) as u64)
 }
 
 /// The front: a min-heap of `(key, slot)` over an arena of entries, so a
@@ -87,11 +98,14 @@ impl Front {
                 (self.slots.len() - 1) as u32
             }
         };
-        self.heap.push(ByKey { key: e.key, slot });
+        self.heap.push(ByKey {
+            key: total_key(e.key),
+            slot,
+        });
     }
 
     pub(super) fn peek_key(&self) -> Option<f64> {
-        self.heap.peek().map(|k| k.key)
+        self.heap.peek().map(|k| from_total_key(k.key))
     }
 
     pub(super) fn pop(&mut self) -> Option<Entry> {
@@ -115,7 +129,7 @@ impl Front {
     }
 
     pub(super) fn min_key(&self) -> f64 {
-        self.heap.iter().fold(f64::INFINITY, |m, e| m.min(e.key))
+        self.heap.iter().fold(f64::INFINITY, |m, e| m.min(from_total_key(e.key)))
     }
 }
 
@@ -131,3 +145,30 @@ pub(super) const FRONT_DEPTH: u32 = 24;
 /// Entries beyond which the front is folded back into the root pair (with
 /// the smallest key: the minimum of the bounds of a partition bounds the whole).
 pub(super) const FRONT_CAP: usize = 1 << 15;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_key() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            any::<f64>(),
+            Just(f64::NEG_INFINITY),
+            Just(f64::INFINITY),
+            Just(0.0),
+            Just(-0.0),
+            -1e3..1e3f64,
+        ]
+    }
+
+    proptest! {
+        /// The heap's integer keys order as `f64::total_cmp` and map back to
+        /// the same float, bit for bit.
+        #[test]
+        fn total_keys_order_as_total_cmp(x in any_key(), y in any_key()) {
+            prop_assert_eq!(total_key(x).cmp(&total_key(y)), x.total_cmp(&y));
+            prop_assert_eq!(from_total_key(total_key(x)).to_bits(), x.to_bits());
+        }
+    }
+}

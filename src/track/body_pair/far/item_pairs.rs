@@ -4,15 +4,18 @@
 
 use super::front::{Entry, EntryKind, FRONT_DEPTH};
 use super::prune::{beaten, improves, proves_minimum, slab_dir};
-use super::warm::{Warm, ITEM_RETRY, NO_WARM, WARM_NONE};
+use super::warm::{extrapolate, Warm, ITEM_RETRY, NO_WARM, WARM_NONE};
 use super::{Ctx, DirEntry, PairFar, PairSkip, KEPT_MIN_ITERATIONS};
 use crate::track::body_pair::hulls::CellHulls;
 use crate::track::body_pair::kept::{pair_gap, KeptLeaves};
 
+/// No witness parameters.
+const NONE4: [f64; 4] = [f64::NAN; 4];
+
 /// The most leaf pairs a kept-region bound tries ([`pair_gap`]).
 const PAIR_LEAVES: usize = 64;
 use crate::geom::Vec3;
-use crate::track::body::{BodyGeom, CellTrim, Item};
+use crate::track::body::{BodyGeom, Item};
 use crate::track::body_pair::candidate::PairCandidate;
 use crate::track::body_pair::item_eval::{item_domain, keeps};
 use crate::track::body_pair::solve::{solve_pair, SideRef};
@@ -43,13 +46,8 @@ impl PairFar {
             self.warms.release(slot);
             return f64::INFINITY;
         }
-        let mut lb = ctx.rel.box_bound(
-            &ba.lo[ia as usize],
-            &ba.hi[ia as usize],
-            &bb.lo[ib as usize],
-            &bb.hi[ib as usize],
-            &slab_dir(best),
-        );
+        let (c, e) = self.placed_items.get(ctx.rel, ib, &bb.lo[ib as usize], &bb.hi[ib as usize]);
+        let mut lb = ctx.rel.box_gap(&ba.lo[ia as usize], &ba.hi[ia as usize], &c, &e, &slab_dir(best));
         if let Some(d) = popped
             .filter(|_| !beaten(lb, best))
             .and_then(|e| self.decayed_bound(ctx, e))
@@ -81,18 +79,20 @@ impl PairFar {
             }
             return k;
         }
-        let warm = self.warms.get(slot);
+        // (its direction and retry count read in place: the whole warm data,
+        // ~140 bytes, is copied only for a whole-item solve)
+        let (own, retry) = self.warms.dir_wait(slot);
         if !self.beaten(lb, best) {
             // along the best pair's direction (a pair tied with it, e.g. a
             // face beside its edge, has that gap: exact between affine items),
             // then along the pair's own last witness direction
             let (ha, hb) = (ba.hull_of(ia), bb.hull_of(ib));
             let n = slab_dir(best);
-            let own = (!warm.n[0].is_nan()).then_some(&warm.n);
-            let [b0, b1] = Self::hull_bounds(ctx, ha, hb, &n, own);
-            lb = lb.max(b0);
-            if !self.beaten(lb, best) {
-                lb = lb.max(b1);
+            if n != Vec3::zeros() {
+                lb = lb.max(self.sup_items.gap(ctx.rel, &n, ia, ha, ib, hb));
+            }
+            if !self.beaten(lb, best) && !own[0].is_nan() {
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &own));
             }
         }
         let keep = depth <= FRONT_DEPTH;
@@ -121,10 +121,10 @@ impl PairFar {
         }
         let mut wait = 0;
         if ba.unimodal[ia as usize] && bb.unimodal[ib as usize] {
-            if warm.wait > 0 {
+            if retry > 0 {
                 // the last whole-item solve proved nothing: cell by cell
-                wait = warm.wait - 1;
-            } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, &warm, best) {
+                wait = retry - 1;
+            } else if let Some((k, w)) = self.solve_items(ctx, ia, ib, &self.warms.get(slot), best) {
                 let k = k.max(lb);
                 if keep {
                     let slot = self.warms.put(slot, w);
@@ -244,7 +244,8 @@ impl PairFar {
     pub(super) fn visit_cells(&mut self, ctx: &Ctx, ca: u32, cb: u32, best: &mut PairCandidate) -> f64 {
         self.counts.cells += 1;
         let (a, b) = (&ctx.a.cells[ca as usize], &ctx.b.cells[cb as usize]);
-        let mut lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
+        let (c, e) = self.placed_cells.get(ctx.rel, cb, &b.lo, &b.hi);
+        let mut lb = ctx.rel.box_gap(&a.lo, &a.hi, &c, &e, &slab_dir(best));
         if self.beaten(lb, best) {
             return lb;
         }
@@ -271,11 +272,24 @@ impl PairFar {
         // cell pair that passes its box bound
         let last = self.dirs.get(&(ca, cb));
         let own = last.map(|e| &e.n).filter(|n| !n[0].is_nan());
-        let [b0, b1] = Self::hull_bounds(ctx, ha, hb, &n0, own);
-        for b in [b0, b1] {
-            lb = lb.max(b);
-            if self.beaten(lb, best) {
-                return lb;
+        // a pair whose last witnesses, placed at this pose, are closer than
+        // the best pair and lie in its cells' hulls: its hull bounds cannot
+        // prune it ([`PairFar::below_best`])
+        let below = self.below_best(ctx, ca, cb, last, best);
+        if !below {
+            // along the best pair's direction by the cells' support values
+            // (made once per direction and pose), then along the pair's own
+            if n0 != Vec3::zeros() {
+                lb = lb.max(self.sup_cells.gap(ctx.rel, &n0, ca, ha, cb, hb));
+                if self.beaten(lb, best) {
+                    return lb;
+                }
+            }
+            if let Some(n1) = own {
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, n1));
+                if self.beaten(lb, best) {
+                    return lb;
+                }
             }
         }
         if last.is_some_and(|e| e.trimmed && e.iterations >= KEPT_MIN_ITERATIONS) {
@@ -319,10 +333,17 @@ impl PairFar {
         self.counts.solve_gap[super::gap_bucket((best_before - lb).max(0.0) / best_before.max(f64::MIN_POSITIVE))] += 1;
         // warm start from each cell's last witness (its centre after a reset)
         let centre = |r: &[f64; 4]| [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
+        // (the pair's own last witness extrapolated along its last solves:
+        // a pair re-solved on every update, e.g. one whose witness is
+        // trimmed away, then starts within a Newton step of its minimum)
         let (xa, xb) = match last {
-            Some(&DirEntry { x, .. }) => ([x[0], x[1]], [x[2], x[3]]),
+            Some(e) => {
+                let x = extrapolate([&e.x, &e.xp, &e.xpp], [e.at, e.tp, e.tpp], self.searches);
+                ([x[0], x[1]], [x[2], x[3]])
+            }
             None => (self.xa[ca as usize], self.xb[cb as usize]),
         };
+        let hist = last.map(|e| (e.x, e.xp, e.at, e.tp));
         // a curve cell whose points lie within `ctx.point` of each other (a
         // trim curve along a patch side collapsed to a pole) is solved as
         // its centre's point: its parameter moves nothing, so the controller
@@ -392,8 +413,7 @@ impl PairFar {
         }
         self.xa[ca as usize] = [c.x[0], c.x[1]];
         self.xb[cb as usize] = [c.x[2], c.x[3]];
-        let keep = (a.trim == CellTrim::Inside || keeps(ctx.a, a.item, c.x[0], c.x[1]))
-            && (b.trim == CellTrim::Inside || keeps(ctx.b, b.item, c.x[2], c.x[3]));
+        let keep = ctx.a.cell_keeps(ca, c.x[0], c.x[1]) && ctx.b.cell_keeps(cb, c.x[2], c.x[3]);
         if keep && improves(&c, best) {
             *best = c;
         } else {
@@ -402,7 +422,14 @@ impl PairFar {
         let mut n = Vec3::new(f64::NAN, f64::NAN, f64::NAN);
         if !(ha.is_empty() || hb.is_empty()) && c.d > 0.0 && c.d.is_finite() {
             n = (c.pb - c.pa) / c.d;
-            lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+            let covered = || {
+                CellHulls::covers(ctx.a, ca, [c.x[0], c.x[1]]) && CellHulls::covers(ctx.b, cb, [c.x[2], c.x[3]])
+            };
+            if !(c.d + round_off(&c.pa, &c.pb) < best_before && covered()) {
+                // (else the gap along `n` is at most `c.d`, below the best
+                // distance: it would be a bound that prunes nothing)
+                lb = lb.max(ctx.rel.hull_bound(ha, hb, &n));
+            }
         }
         let unimodal = proves_minimum(ctx, ctx.boxes_a.index(a.item), ctx.boxes_b.index(b.item), &c);
         let bound = if unimodal {
@@ -420,6 +447,10 @@ impl PairFar {
                 DirEntry {
                     n,
                     x: c.x,
+                    xp: hist.map_or(NONE4, |h| h.0),
+                    xpp: hist.map_or(NONE4, |h| h.1),
+                    tp: hist.map_or(0, |h| h.2),
+                    tpp: hist.map_or(0, |h| h.3),
                     pa: c.pa,
                     pb,
                     trimmed,
@@ -434,27 +465,37 @@ impl PairFar {
             // kept part's boundary (trim curves, or the edges along them)
             // against the other cell gives a first answer, so that the rest
             // of the search has a bound to prune by
-            let away_a = a.trim == CellTrim::Partial && !keeps(ctx.a, a.item, c.x[0], c.x[1]);
-            let away_b = b.trim == CellTrim::Partial && !keeps(ctx.b, b.item, c.x[2], c.x[3]);
+            let away_a = !ctx.a.cell_keeps(ca, c.x[0], c.x[1]);
+            let away_b = !ctx.b.cell_keeps(cb, c.x[2], c.x[3]);
             self.seed_from_boundary(ctx, ca, cb, [away_a, away_b], best);
         }
         bound
     }
 
-    /// The hull bounds of a pair along the best pair's direction `n0` (none
-    /// while it is zero) and along the pair's own last witness direction
-    /// `own`, in one pass over the hulls when there are both
-    /// ([`Rel::hull_bounds2`](crate::track::body_pair::relative::Rel::hull_bounds2));
-    /// `−∞` for a missing one (a bound that changes nothing).
-    #[inline]
-    fn hull_bounds(ctx: &Ctx, ha: &[Vec3], hb: &[Vec3], n0: &Vec3, own: Option<&Vec3>) -> [f64; 2] {
-        let none = f64::NEG_INFINITY;
-        match (*n0 != Vec3::zeros(), own) {
-            (true, Some(n1)) => ctx.rel.hull_bounds2(ha, hb, n0, n1),
-            (true, None) => [ctx.rel.hull_bound(ha, hb, n0), none],
-            (false, Some(n1)) => [none, ctx.rel.hull_bound(ha, hb, n1)],
-            (false, None) => [none, none],
+    /// Whether cell pair `(ca, cb)`, with `last` its [`DirEntry`], is
+    /// closer than the best pair at its last witnesses: A's point and B's
+    /// point (placed at the current relative pose) are closer than the best
+    /// distance, not [`beaten`] with a margin for rounding, and each lies in
+    /// the hull its cell is bounded by ([`CellHulls::covers`]). Then its hull
+    /// bounds cannot prune it (any gap between two convex sets along a unit
+    /// direction is at most the distance between two of their points), and
+    /// they are not made. A pair whose last solve ended below the best
+    /// distance on a witness trimmed away is solved again on the next update
+    /// (51 cell solves per update on the nist_pmi1 × fusee orbit, 145 on pump
+    /// × pump) after two hull bounds that prune nothing. Not in a cold
+    /// search's passes (a pass's cap may be below the witnesses' distance)
+    /// nor for a pair solved earlier in the same search.
+    fn below_best(&self, ctx: &Ctx, ca: u32, cb: u32, last: Option<&DirEntry>, best: &PairCandidate) -> bool {
+        let Some(e) = last else { return false };
+        if self.cap != f64::INFINITY || e.at == self.searches {
+            return false;
         }
+        if !(CellHulls::covers(ctx.a, ca, [e.x[0], e.x[1]]) && CellHulls::covers(ctx.b, cb, [e.x[2], e.x[3]])) {
+            return false;
+        }
+        let fr = &ctx.rel.frame;
+        let pb = fr.r * e.pb + fr.t;
+        !beaten((pb - e.pa).norm() + round_off(&e.pa, &pb), best)
     }
 
     /// A first answer for a search that has none yet, from a cell pair
@@ -582,4 +623,14 @@ fn boundary_cells(body: &BodyGeom, k: u32) -> impl Iterator<Item = u32> + '_ {
             Some(e) => e.cells.clone(),
             None => t.cell..t.cell + 1,
         })
+}
+
+/// A margin for the rounding of a hull bound made with witnesses `pa`, `pb`
+/// (A's frame) against their distance: far above the rounding of the
+/// bound's products at the coordinates' scale, far below the gaps that
+/// decide a pair (the witnesses of a trimmed-away solve lie 1e-3 – 1e-1 of
+/// the distance below the best pair).
+#[inline]
+fn round_off(pa: &Vec3, pb: &Vec3) -> f64 {
+    1e-10 * (1.0 + pa.amax() + pb.amax())
 }

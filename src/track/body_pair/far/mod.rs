@@ -8,12 +8,16 @@
 mod decay;
 mod front;
 mod item_pairs;
+mod placed;
 mod prune;
+mod supports;
 mod warm;
 
 use decay::PoseRing;
 use front::{Entry, EntryKind, Front, FRONT_CAP, FRONT_DEPTH, NO_POSE};
+use placed::Placed;
 use prune::{beaten, slab_dir};
+use supports::Supports;
 use warm::{Warms, NO_WARM};
 
 use super::candidate::PairCandidate;
@@ -134,6 +138,15 @@ pub struct PairFar {
     /// bounded after the first search).
     kept_a: KeptLeaves,
     kept_b: KeptLeaves,
+    /// The cell hulls' and the item hulls' support values along the best
+    /// pair's direction (each made once per direction and pose).
+    sup_cells: Supports,
+    sup_items: Supports,
+    /// B's node, item and cell boxes placed in A's frame (each made once
+    /// per search).
+    placed_nodes: Placed,
+    placed_items: Placed,
+    placed_cells: Placed,
     /// Searches since the last reset.
     searches: u32,
     /// A cold search's pass bound: pairs whose lower bound is at least this
@@ -204,6 +217,13 @@ impl PairHasher {
 pub(super) struct DirEntry {
     pub(super) n: Vec3,
     pub(super) x: [f64; 4],
+    /// The witness parameters of the pair's two solves before (NaN: none)
+    /// and their searches: the next solve starts from the last witness
+    /// extrapolated along them ([`warm::extrapolate`]).
+    pub(super) xp: [f64; 4],
+    pub(super) xpp: [f64; 4],
+    pub(super) tp: u32,
+    pub(super) tpp: u32,
     pub(super) pa: Vec3,
     pub(super) pb: Vec3,
     /// The last solve ended below the best distance on a witness trimmed
@@ -345,6 +365,14 @@ impl PairFar {
             hulls_b: CellHulls::new(b),
             kept_a: KeptLeaves::new(a),
             kept_b: KeptLeaves::new(b),
+            sup_cells: Supports::new(a.cells.len(), b.cells.len()),
+            placed_nodes: Placed::new(b.nodes.len()),
+            placed_items: Placed::new(b.pieces.len() + b.edges.len() + b.trims.len()),
+            placed_cells: Placed::new(b.cells.len()),
+            sup_items: Supports::new(
+                a.pieces.len() + a.edges.len() + a.trims.len(),
+                b.pieces.len() + b.edges.len() + b.trims.len(),
+            ),
             searches: 0,
             seeding: false,
             cap: f64::INFINITY,
@@ -400,6 +428,11 @@ impl PairFar {
         self.counts = FarCounts::default();
         self.searches = self.searches.saturating_add(1);
         self.poses.enter(self.searches, &ctx.rel.frame);
+        self.sup_cells.new_pose();
+        self.sup_items.new_pose();
+        self.placed_nodes.new_pose();
+        self.placed_items.new_pose();
+        self.placed_cells.new_pose();
         let start_d = best.d;
         self.search_inner(ctx, best);
         if best.d < start_d && start_d.is_finite() {
@@ -606,7 +639,7 @@ impl PairFar {
 
     fn expand(&mut self, ctx: &Ctx, e: Entry, best: &mut PairCandidate) {
         match e.kind {
-            EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, e.depth, best),
+            EntryKind::Nodes => self.expand_nodes(ctx, e.a, e.b, e.depth, None, best),
             EntryKind::Items => self.expand_items(ctx, e.a, e.b, e.depth, e.warm, Some(&e), best),
         };
     }
@@ -616,10 +649,23 @@ impl PairFar {
     /// of its subtree. Entries are kept at depth ≤ [`FRONT_DEPTH`]: a pair
     /// at that depth is remembered as one entry whose key summarises its
     /// subtree (the smallest bound found in it), so the front stays small.
-    fn expand_nodes(&mut self, ctx: &Ctx, na: u32, nb: u32, depth: u32, best: &mut PairCandidate) -> f64 {
+    /// `known`: the pair's box bound when the caller made it (along the
+    /// best pair's current direction).
+    fn expand_nodes(
+        &mut self,
+        ctx: &Ctx,
+        na: u32,
+        nb: u32,
+        depth: u32,
+        known: Option<f64>,
+        best: &mut PairCandidate,
+    ) -> f64 {
         self.counts.nodes += 1;
         let (a, b) = (&ctx.a.nodes[na as usize], &ctx.b.nodes[nb as usize]);
-        let lb = ctx.rel.box_bound(&a.lo, &a.hi, &b.lo, &b.hi, &slab_dir(best));
+        let lb = match known {
+            Some(lb) => lb,
+            None => self.node_bound(ctx, na, nb, &slab_dir(best)),
+        };
         if self.beaten(lb, best) {
             if depth <= FRONT_DEPTH {
                 self.push(EntryKind::Nodes, na, nb, depth, lb);
@@ -658,16 +704,26 @@ impl PairFar {
         k
     }
 
-    /// Visits the two child pairs `(a[0], b[0])`, `(a[1], b[1])`, nearer first.
+    /// The box bound of node pair `(na, nb)` along `n` ([`Rel::box_bound`],
+    /// B's box placed once per search).
+    #[inline]
+    fn node_bound(&mut self, ctx: &Ctx, na: u32, nb: u32, n: &Vec3) -> f64 {
+        let (a, b) = (&ctx.a.nodes[na as usize], &ctx.b.nodes[nb as usize]);
+        let (c, e) = self.placed_nodes.get(ctx.rel, nb, &b.lo, &b.hi);
+        ctx.rel.box_gap(&a.lo, &a.hi, &c, &e, n)
+    }
+
+    /// Visits the two child pairs `(a[0], b[0])`, `(a[1], b[1])`, nearer
+    /// first (each bounded once: the nearer one's bound is its first bound,
+    /// the other's too while the best pair stays the same).
     fn split(&mut self, ctx: &Ctx, a: [u32; 2], b: [u32; 2], depth: u32, best: &mut PairCandidate) -> f64 {
         let n = slab_dir(best);
-        let bound = |i: usize| {
-            let (x, y) = (&ctx.a.nodes[a[i] as usize], &ctx.b.nodes[b[i] as usize]);
-            ctx.rel.box_bound(&x.lo, &x.hi, &y.lo, &y.hi, &n)
-        };
-        let (f, g) = if bound(0) <= bound(1) { (0, 1) } else { (1, 0) };
-        let kf = self.expand_nodes(ctx, a[f], b[f], depth, best);
-        let kg = self.expand_nodes(ctx, a[g], b[g], depth, best);
+        let bounds = [self.node_bound(ctx, a[0], b[0], &n), self.node_bound(ctx, a[1], b[1], &n)];
+        let (f, g) = if bounds[0] <= bounds[1] { (0, 1) } else { (1, 0) };
+        let d = best.d;
+        let kf = self.expand_nodes(ctx, a[f], b[f], depth, Some(bounds[f]), best);
+        let same = best.d.to_bits() == d.to_bits();
+        let kg = self.expand_nodes(ctx, a[g], b[g], depth, same.then_some(bounds[g]), best);
         kf.min(kg)
     }
 }

@@ -49,31 +49,45 @@ impl Warm {
     /// motion away from it (two or three). Only a warm start: the solve
     /// decides the answer.
     pub(super) fn start(&self, now: u32) -> [f64; 4] {
-        let age = |t: u32| now.wrapping_sub(t);
-        let recent = |x: &[f64; 4], t: u32| !x[0].is_nan() && age(t) <= WARM_SPAN;
-        if now == self.t || !recent(&self.xp, self.tp) || age(self.tp) <= age(self.t) {
-            return self.x;
-        }
-        // times relative to `now` (negative: the past)
-        let (s0, s1) = (-f64::from(age(self.t)), -f64::from(age(self.tp)));
-        let mut x = [0.0; 4];
-        if recent(&self.xpp, self.tpp) && age(self.tpp) > age(self.tp) {
-            // Lagrange weights at 0 of the nodes s0, s1, s2
-            let s2 = -f64::from(age(self.tpp));
-            let w0 = s1 * s2 / ((s0 - s1) * (s0 - s2));
-            let w1 = s0 * s2 / ((s1 - s0) * (s1 - s2));
-            let w2 = s0 * s1 / ((s2 - s0) * (s2 - s1));
-            for i in 0..4 {
-                x[i] = w0 * self.x[i] + w1 * self.xp[i] + w2 * self.xpp[i];
-            }
-        } else {
-            let f = s0 / (s1 - s0);
-            for i in 0..4 {
-                x[i] = self.x[i] + f * (self.xp[i] - self.x[i]);
-            }
-        }
-        x
+        extrapolate([&self.x, &self.xp, &self.xpp], [self.t, self.tp, self.tpp], now)
     }
+}
+
+/// The last witness `x[0]` (of search `t[0]`) extrapolated to search `now`
+/// along the parabola through the last three (`x[2]`, `x[1]`, `x[0]` at
+/// searches `t[2]`, `t[1]`, `t[0]`; the line through the last two when
+/// there are two) when they are recent ([`WARM_SPAN`]; NaN: none); `x[0]`
+/// itself otherwise. A coordinate equal in the witnesses used stays as it
+/// is (a witness held on a side of its box stays exactly on it).
+pub(super) fn extrapolate(x: [&[f64; 4]; 3], t: [u32; 3], now: u32) -> [f64; 4] {
+    let age = |t: u32| now.wrapping_sub(t);
+    let recent = |x: &[f64; 4], t: u32| !x[0].is_nan() && age(t) <= WARM_SPAN;
+    if now == t[0] || !recent(x[1], t[1]) || age(t[1]) <= age(t[0]) {
+        return *x[0];
+    }
+    // times relative to `now` (negative: the past)
+    let (s0, s1) = (-f64::from(age(t[0])), -f64::from(age(t[1])));
+    let mut y = [0.0; 4];
+    if recent(x[2], t[2]) && age(t[2]) > age(t[1]) {
+        // Lagrange weights at 0 of the nodes s0, s1, s2
+        let s2 = -f64::from(age(t[2]));
+        let w0 = s1 * s2 / ((s0 - s1) * (s0 - s2));
+        let w1 = s0 * s2 / ((s1 - s0) * (s1 - s2));
+        let w2 = s0 * s1 / ((s2 - s0) * (s2 - s1));
+        for i in 0..4 {
+            y[i] = if x[0][i] == x[1][i] && x[1][i] == x[2][i] {
+                x[0][i]
+            } else {
+                w0 * x[0][i] + w1 * x[1][i] + w2 * x[2][i]
+            };
+        }
+    } else {
+        let f = s0 / (s1 - s0);
+        for i in 0..4 {
+            y[i] = x[0][i] + f * (x[1][i] - x[0][i]);
+        }
+    }
+    y
 }
 
 /// [`Entry::warm`](super::front::Entry::warm) of an entry without warm data.
@@ -108,6 +122,18 @@ impl Warms {
             WARM_NONE
         } else {
             self.slots[i as usize]
+        }
+    }
+
+    /// The last witness direction and the retry count ([`Warm::n`],
+    /// [`Warm::wait`]) of slot `i`, without copying its data.
+    #[inline]
+    pub(super) fn dir_wait(&self, i: u32) -> (Vec3, u32) {
+        if i == NO_WARM {
+            (WARM_NONE.n, WARM_NONE.wait)
+        } else {
+            let w = &self.slots[i as usize];
+            (w.n, w.wait)
         }
     }
 
