@@ -566,7 +566,15 @@ impl FarState {
                     let mut ki = f64::INFINITY;
                     // the basin's cells: how many, and the last one
                     let (mut in_basin, mut basin_cell) = (0u32, 0u32);
-                    for c in home.into_iter().chain(cells.filter(|&c| Some(c) != home)) {
+                    // the home cell, then the others in order (a plain count:
+                    // the iterator chain cost 15 % of nist_144's traversal)
+                    let h = home.unwrap_or(NO_HOME);
+                    let n0 = u32::from(home.is_some());
+                    for j in 0..cells.end - cells.start + n0 {
+                        let c = if j < n0 { h } else { cells.start + j - n0 };
+                        if j >= n0 && c == h {
+                            continue;
+                        }
                         if let Some(x) = basin {
                             let r = &body.cells[c as usize].rect;
                             if x[0] >= r[0] && x[0] <= r[1] && x[1] >= r[2] && x[1] <= r[3] {
