@@ -49,6 +49,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn max_of_and_min_of_agree_with_f64_on_bounds_and_keys() {
+        let xs = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -2.5,
+            -0.0,
+            0.0,
+            1e-300,
+            3.0,
+            1e300,
+            f64::INFINITY,
+        ];
+        for &a in &xs {
+            for &b in &xs {
+                // equal up to the sign of a zero (no comparison sees it)
+                assert_eq!(max_of(a, b), a.max(b), "max {a} {b}");
+                assert_eq!(min_of(a, b), a.min(b), "min {a} {b}");
+            }
+        }
+        // an unordered operand gives the other one where it is second, as f64 does
+        assert_eq!(max_of(f64::NAN, 0.0), 0.0);
+        assert_eq!(min_of(f64::NAN, 0.0), 0.0);
+    }
+
+    #[test]
     fn box_distance() {
         let (lo, hi) = (Vec3::zeros(), Vec3::new(1.0, 1.0, 1.0));
         assert_eq!(box_dist2(&lo, &hi, &Vec3::new(0.5, 0.5, 0.5)), 0.0);
