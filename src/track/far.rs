@@ -22,7 +22,7 @@
 //! face's minimum is then on an edge, which has cells of its own).
 
 pub use super::cold::cold_search;
-use super::body::{box_dist2, BodyGeom, Item, NodeKind};
+use super::body::{box_dist2, max_of, min_of, BodyGeom, Item, NodeKind};
 pub use super::body::{trim_domain, trim_point, trim_samples, TrimSamples, TRIM_SAMPLES};
 use super::config::{ControlLaw, Mode, TrackerConfig};
 use super::core::{clamp_box, track_loop, track_loop_until, Local};
@@ -516,16 +516,16 @@ impl FarState {
                 // box distance is not needed: `best` only falls in this search)
                 let (kl, kr) = (self.node_key[l as usize], self.node_key[r as usize]);
                 match (kl - self.s < best.d, kr - self.s < best.d) {
-                    (false, false) => kl.min(kr),
-                    (true, false) => self.visit_box(body, cfg, l, q, skip, best).min(kr),
-                    (false, true) => self.visit_box(body, cfg, r, q, skip, best).min(kl),
+                    (false, false) => min_of(kl, kr),
+                    (true, false) => min_of(self.visit_box(body, cfg, l, q, skip, best), kr),
+                    (false, true) => min_of(self.visit_box(body, cfg, r, q, skip, best), kl),
                     (true, true) => {
                         let (nl, nr) = (&body.nodes[l as usize], &body.nodes[r as usize]);
                         let (dl, dr) = (box_dist2(&nl.lo, &nl.hi, q), box_dist2(&nr.lo, &nr.hi, q));
                         let ((a, da), (b, db)) = if dl <= dr { ((l, dl), (r, dr)) } else { ((r, dr), (l, dl)) };
                         let ka = self.visit(body, cfg, a, da, q, skip, best);
                         let kb = self.visit(body, cfg, b, db, q, skip, best);
-                        ka.min(kb)
+                        min_of(ka, kb)
                     }
                 }
             }
@@ -534,7 +534,7 @@ impl FarState {
                 for i in f..e {
                     let key = self.item_key[i as usize];
                     if key - self.s >= best.d {
-                        k = k.min(key);
+                        k = min_of(k, key);
                         continue;
                     }
                     let item = body.leaf_items[i as usize];
@@ -566,7 +566,15 @@ impl FarState {
                     let mut ki = f64::INFINITY;
                     // the basin's cells: how many, and the last one
                     let (mut in_basin, mut basin_cell) = (0u32, 0u32);
-                    for c in home.into_iter().chain(cells.filter(|&c| Some(c) != home)) {
+                    // the home cell, then the others in order (a plain count:
+                    // the iterator chain cost 15 % of nist_144's traversal)
+                    let h = home.unwrap_or(NO_HOME);
+                    let n0 = u32::from(home.is_some());
+                    for j in 0..cells.end - cells.start + n0 {
+                        let c = if j < n0 { h } else { cells.start + j - n0 };
+                        if j >= n0 && c == h {
+                            continue;
+                        }
                         if let Some(x) = basin {
                             let r = &body.cells[c as usize].rect;
                             if x[0] >= r[0] && x[0] <= r[1] && x[1] >= r[2] && x[1] <= r[3] {
@@ -576,7 +584,7 @@ impl FarState {
                             }
                         }
                         let (kc, piece_min) = self.visit_cell(body, cfg, c, q, floor, best);
-                        ki = ki.min(kc);
+                        ki = min_of(ki, kc);
                         if let (Some(d), Item::Piece(p)) = (piece_min, item) {
                             floor = d;
                             self.home[p as usize] = c;
@@ -594,17 +602,17 @@ impl FarState {
                                 basin: Some(body.cells[basin_cell as usize].rect),
                             };
                         } else {
-                            ki = ki.min(kt);
+                            ki = min_of(ki, kt);
                         }
                     }
                     self.item_key[i as usize] = ki;
-                    k = k.min(ki);
+                    k = min_of(k, ki);
                 }
                 k
             }
         };
         // never lower than the node's own box bound
-        let k = k.max(lb + self.s);
+        let k = max_of(k, lb + self.s);
         self.node_key[n as usize] = k;
         k
     }
@@ -678,7 +686,7 @@ impl FarState {
             return (k, None);
         }
         let lb = match cell_bound(body, c, q, best.d) {
-            Ok(lb) => lb.max(floor),
+            Ok(lb) => max_of(lb, floor),
             Err(lb) => {
                 let k = lb + self.s;
                 self.cell_key[c as usize] = k;

@@ -50,9 +50,8 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
     let pieces = build_pieces(scene, b, &mut cells, &mut cell_boxes, &mut cell_quarters, &mut cell_cones)?;
     let trims = build_trims(scene, b, &mut cells, &mut cell_boxes);
     let edges = build_edges(scene, b, &mut cells, &mut cell_boxes)?;
-    // cells other than piece cells: four copies of the whole box
-    cell_quarters.extend(cell_boxes[cell_quarters.len()..].iter().map(|b| [*b; 4]));
-    // and no tangent cones
+    // cells other than piece cells (after them): no quarters (their bound is
+    // the whole box's) and no tangent cones
     cell_cones.resize(cell_boxes.len(), CellCones::NONE);
     let vertices = build_vertices(scene, b);
     let (nodes, leaf_items, root) = build_nodes(scene, b, &pieces, &edges, &trims, &cells);

@@ -195,10 +195,11 @@ pub struct BodyGeom {
     /// The oriented box of each cell (same order as [`cells`](Self::cells)):
     /// the far phase's tight lower bound.
     pub cell_boxes: Vec<OrientedBox>,
-    /// The oriented boxes of each cell's four quarters (a piece cell halved
-    /// in `u` and `v`; other cells: four copies of the whole box): the cell
-    /// lies in their union, so the least of their distances is a lower
-    /// bound about four times tighter than the whole box's on a curved cell.
+    /// The oriented boxes of each piece cell's four quarters (halved in `u`
+    /// and `v`; the piece cells come first in [`cells`](Self::cells), the
+    /// cells of edges and trim curves have none): the cell lies in their
+    /// union, so the least of their distances is a lower bound about four
+    /// times tighter than the whole box's on a curved cell.
     pub cell_quarters: Vec<[OrientedBox; 4]>,
     /// The tangent cones of each cell (same order as [`cells`](Self::cells);
     /// `CellCones::NONE` for edges and trim curves): a cell on which the

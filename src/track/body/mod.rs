@@ -48,6 +48,7 @@ mod trim_curves;
 mod trim_loops;
 
 pub use boxes::box_dist2;
+pub(crate) use boxes::{max_of, min_of};
 pub use oriented::OrientedBox;
 pub use tangent_cones::{CellCones, Cone};
 pub use cusps::Cusp;

@@ -17,6 +17,7 @@
 //! The bound is made safe against rounding by growing the half-extents by
 //! a relative margin ([`MARGIN`]) of the box's size and position.
 
+use super::boxes::max_of;
 use crate::geom::Vec3;
 
 /// Relative growth of the half-extents (of the box's centre magnitude and size) against rounding.
@@ -130,7 +131,7 @@ impl OrientedBox {
         let r = q - self.center;
         let mut s = 0.0;
         for k in 0..3 {
-            let d = (self.axes[k].dot(&r).abs() - self.half[k]).max(0.0);
+            let d = max_of(self.axes[k].dot(&r).abs() - self.half[k], 0.0);
             s += d * d;
         }
         s

@@ -77,16 +77,16 @@ pub(crate) fn cell_bound(body: &BodyGeom, c: u32, q: &Vec3, best: f64) -> Result
         return Err(lb);
     }
     let ob = body.cell_boxes.get(c as usize).map_or(0.0, |b| b.dist2(q).sqrt());
-    let lb = lb.max(ob);
+    let lb = max_of(lb, ob);
     if lb >= best {
         return Err(lb);
     }
-    // the quarters (the cell lies in their union)
-    let qb = body
-        .cell_quarters
-        .get(c as usize)
-        .map_or(0.0, |qs| qs.iter().map(|b| b.dist2(q)).fold(f64::INFINITY, f64::min).sqrt());
-    let lb = lb.max(qb);
+    // the quarters of a piece cell (it lies in their union)
+    let Some(qs) = body.cell_quarters.get(c as usize) else {
+        return Ok(lb);
+    };
+    let qb = min_of(min_of(qs[0].dist2(q), qs[1].dist2(q)), min_of(qs[2].dist2(q), qs[3].dist2(q))).sqrt();
+    let lb = max_of(lb, qb);
     if lb >= best {
         Err(lb)
     } else {
