@@ -25,7 +25,7 @@ fn first_nearest<T: Copy>(items: impl IntoIterator<Item = T>, key: impl Fn(&T) -
     let mut best: Option<(T, f64)> = None;
     for x in items {
         let k = key(&x);
-        if best.is_none_or(|(_, b)| k.total_cmp(&b).is_lt()) {
+        if best.map_or(true, |(_, b)| k.total_cmp(&b).is_lt()) {
             best = Some((x, k));
         }
     }
