@@ -187,9 +187,6 @@ pub fn solve_piece(body: &BodyGeom, cfg: &TrackerConfig, k: u32, rect: &[f64; 4]
     solve_piece_checked(body, cfg, k, rect, x0, q, u32::MAX, &mut |_: &Local<2>| false).0
 }
 
-/// Temporary trace of cell solves (development).
-pub static TRACE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
 /// Controller iterations after which a cell solve that has not converged
 /// asks whether the cell can beat the answer at all ([`cell_floor`]): a
 /// converged cell solve takes 1–8 iterations; one still running after
@@ -703,12 +700,6 @@ impl FarState {
         let centre = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         let before = best.d;
         let first = solve_cell(body, cfg, c, x0, lb, q, best);
-        if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
-            eprintln!(
-                "  cell {c} {:?} rect {:?} key {:.6} lb {lb:.6} best_before {before:.6} x0 {x0:?} -> x {:?} d {:.9} it {} conv {} floor {} sing {} bound {:.6}",
-                body.cells[c as usize].item, body.cells[c as usize].rect, key - self.s, first.x, first.d, first.iters, first.converged, first.floor, first.singular, first.bound
-            );
-        }
         let (mut x, mut bound, iters, d, sing) = (first.x, first.bound, first.iters, first.d, first.singular);
         let mut piece_min = first.piece_min.then_some(d);
         if self.count_why {
@@ -729,12 +720,6 @@ impl FarState {
             // a warm start that may have kept the cell's minimum hidden:
             // solved again from the centre, the cold query's start
             let again = solve_cell(body, cfg, c, centre, lb, q, best);
-            if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
-                eprintln!(
-                    "    again from centre -> x {:?} d {:.9} it {} conv {} floor {} sing {} bound {:.6}",
-                    again.x, again.d, again.iters, again.converged, again.floor, again.singular, again.bound
-                );
-            }
             let (xc, bc, itc, dc, sc) = (again.x, again.bound, again.iters, again.d, again.singular);
             // a second minimum: the first is no longer known to be the piece's
             piece_min = None;
