@@ -1028,6 +1028,48 @@ mod tests {
         out
     }
 
+    /// A concave crawl: the arc `P(t) = R (cos t, sin t, 0)`, `t ∈ [0, 1]`,
+    /// seen from `q = (−δ, 0, 0)`, just beyond its centre: the distance
+    /// falls towards `t = 1` but `M = −Rδ cos t < 0` (no Newton step), and
+    /// the globally convergent step `δ sin t / R` is a ten-thousandth of the
+    /// way. The loop reaches the bound and converges there (before
+    /// [`EXPAND_AFTER`]'s doubling it ran to the 64-iteration cap 0.6 short).
+    #[test]
+    fn a_concave_crawl_beside_a_centre_of_curvature_reaches_its_bound() {
+        let (r, delta) = (10.0, 1e-3);
+        let q = Vec3::new(-delta, 0.0, 0.0);
+        let cfg = TrackerConfig {
+            feed_forward: false,
+            pd_margin: 1e-3,
+            max_iters: 64,
+            ..TrackerConfig::default()
+        };
+        let (lo, hi) = (Vector1::new(0.0), Vector1::new(1.0));
+        let mut eval = |x: &Vector1<f64>| Vec3::new(r * x[0].cos(), r * x[0].sin(), x[0]);
+        let local = |p: &Vec3| {
+            let t = p.z;
+            let pt = Vec3::new(-r * t.sin(), r * t.cos(), 0.0);
+            let dr = Vec3::new(p.x, p.y, 0.0) - q;
+            Local {
+                g: Vector1::new(dr.dot(&pt)),
+                hess: SMatrix::<f64, 1, 1>::new(pt.dot(&pt) - dr.dot(&Vec3::new(p.x, p.y, 0.0))),
+                metric: SMatrix::<f64, 1, 1>::new(pt.dot(&pt)),
+                b: Vector1::zeros(),
+                dist: dr.norm(),
+            }
+        };
+        let taylor = |p: &Vec3, d: &Vector1<f64>| {
+            let t = p.z + d[0];
+            Vec3::new(r * t.cos(), r * t.sin(), t)
+        };
+        let out = track_loop(&cfg, Vector1::new(0.1), &lo, &hi, &mut eval, &local, &taylor);
+        let exact = (r * r + delta * delta + 2.0 * r * delta * 1f64.cos()).sqrt();
+        assert!(out.converged, "{out:?}");
+        assert_eq!(out.x[0], 1.0, "{out:?}");
+        assert!((out.loc.dist - exact).abs() <= 1e-12, "{out:?}");
+        assert!(out.iterations <= 2 * EXPAND_AFTER, "{} iterations", out.iterations);
+    }
+
     /// Coordinates of a few hundred mm, the distance read `5e-14` mm high
     /// (acis_ujoint's grazing path, issue 27): the short step onto the bound
     /// is accepted at once, not halved 30 times.

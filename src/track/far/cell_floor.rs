@@ -310,6 +310,28 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn the_bound_of_a_cell_seen_from_near_the_centre_rises_with_its_minimum() {
+        // the opposite octant's cells, seen from 1e-3 beside the centre: the
+        // bound is above the answer by a good part of the cell's own margin
+        // (with the answer as the bound, a query moving straight out tied
+        // with every certified cell on every update)
+        let (o, rho) = (Vec3::new(3.0, -2.0, 5.0), 10.0);
+        let s = octant(o, rho);
+        let off = 1e-3;
+        let q = o + Vec3::new(-1.0, -1.0, -1.0).normalize() * off;
+        let d = rho - off;
+        for i in 0..4 {
+            for j in 0..4 {
+                let r = [0.25 * i as f64, 0.25 * (i + 1) as f64, 0.25 * j as f64, 0.25 * (j + 1) as f64];
+                let m = sampled_min(&s, &r, &q);
+                let f = surface_floor(&s, &r, &q, d).expect("certified");
+                assert!(f <= m * (1.0 + 1e-12), "cell {r:?}: bound {f} above min {m}");
+                assert!(f - d >= 0.25 * (m - d), "cell {r:?}: bound {f}, min {m}, answer {d}");
+            }
+        }
+    }
+
+    #[test]
     fn a_certified_cell_holds_no_point_nearer_than_the_answer() {
         // soundness over pseudo-random queries, cells and answers (an LCG)
         let (o, rho) = (Vec3::new(3.0, -2.0, 5.0), 10.0);
