@@ -25,7 +25,7 @@ pub use super::cold::cold_search;
 use super::body::{box_dist2, BodyGeom, CellTrim, Item, NodeKind};
 pub use super::body::{trim_domain, trim_point, trim_samples, TrimSamples, TRIM_SAMPLES};
 use super::config::{ControlLaw, Mode, TrackerConfig};
-use super::core::{clamp_box, track_loop, track_loop_until, Local, EXPAND_AFTER};
+use super::core::{clamp_box, track_loop, track_loop_until, Local};
 use super::curves::point_curve_local;
 use super::point_patch::{mode_of, point_patch_local, saddle, taylor};
 use crate::geom::{CurveEval, CurvePoint, Vec3};

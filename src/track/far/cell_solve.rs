@@ -184,14 +184,6 @@ pub(crate) fn solve_cell(
                     s.0 .4 = iters;
                 }
             }
-            // a slow solve (past `EXPAND_AFTER`: a query near the focal set)
-            // that converged without beating the answer: its minimum bounds
-            // the cell only where the distance is unimodal, the floor's
-            // bound does everywhere (else the cell's box bound is its key,
-            // and it is solved again on the next updates)
-            if floor.is_none() && !asked && s.0 .5 && s.0 .4 > EXPAND_AFTER && s.0 .0 >= d_best {
-                floor = cell_floor(body, c, q, d_best);
-            }
             s
         }
         Item::Edge(e) => {
@@ -240,7 +232,13 @@ pub(crate) fn solve_cell(
     }
     CellSolve {
         x,
-        bound: floor.unwrap_or(lb).max(if unimodal { d.max(lb) } else { lb }),
+        bound: if let Some(f) = floor {
+            f.max(lb)
+        } else if unimodal {
+            d.max(lb)
+        } else {
+            lb
+        },
         iters,
         d,
         singular,
