@@ -1032,8 +1032,8 @@ mod tests {
     /// seen from `q = (−δ, 0, 0)`, just beyond its centre: the distance
     /// falls towards `t = 1` but `M = −Rδ cos t < 0` (no Newton step), and
     /// the globally convergent step `δ sin t / R` is a ten-thousandth of the
-    /// way. The loop reaches the bound and converges there (before
-    /// [`EXPAND_AFTER`]'s doubling it ran to the 64-iteration cap 0.6 short).
+    /// way. The loop reaches the bound and converges there within twice
+    /// [`EXPAND_AFTER`] iterations (the doubling past it).
     #[test]
     fn a_concave_crawl_beside_a_centre_of_curvature_reaches_its_bound() {
         let (r, delta) = (10.0, 1e-3);
