@@ -92,8 +92,9 @@ const BINOM: [[f64; MAX_POLES]; MAX_POLES] = [
 ///
 /// Cost: the restriction (`≤ 2(m + n)` de Casteljau passes over 4-vectors)
 /// and `(m + 1)²(n + 1)²` products of poles scaled once by their binomial
-/// weights, about 2,000 instructions for a biquadratic cell — a few
-/// controller iterations, so it is asked only of a solve that has not
+/// weights (9.5 k instructions per biquadratic cell before that scaling,
+/// session 29's version; a handful of controller iterations), so it is
+/// asked only of a solve that has not
 /// converged after [`CHECK_AT`](super::CHECK_AT) iterations. The four
 /// corners (the coefficients `A_00 − f² B_00`, … are the squared distances
 /// there, times `W²`) come first: a corner nearer than `d` refuses at once.
