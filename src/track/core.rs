@@ -680,6 +680,31 @@ pub const STALL_TOL: f64 = 1e-12;
 /// goes on as before.
 pub const FOCAL_AFTER: u32 = 8;
 
+/// Iterations after which an unconverged [`track_loop`] running the hybrid
+/// law doubles a globally convergent step that lowered the distance for as
+/// long as the doubled step lowers it further (at most [`MAX_EXPAND`]
+/// doublings, clamped to the box): the step of the globally convergent law
+/// is the Gauss–Newton step `−I⁻¹Ψ` (times `hK`), the foot of the query on
+/// the tangent plane, which near the focal set of a piece is a small
+/// fraction of the way to the minimum.
+///
+/// Where `M` is positive definite the Newton step of [`FOCAL_AFTER`] goes
+/// the whole way; where it is not — the query beyond a centre of curvature
+/// along some direction, so that the distance is concave along it and the
+/// cell's minimum lies on its side — the Gauss–Newton steps *grow* by only
+/// `dκ ≈ 1 + δ/ρ` per iteration: the cells of harmonyware_torus along its
+/// inner equator, seen from a point near the torus's axis, ran to the
+/// 64-iteration cap and again from their centres (1,156 controller
+/// iterations in one update), and those of rhino2006_sphere seen from
+/// beyond its centre the same way. A doubled step is taken only when it
+/// lowers the distance, so the loop still descends, and the steps before
+/// this many iterations are exactly as before (a converged solve takes
+/// 1–8).
+pub const EXPAND_AFTER: u32 = FOCAL_AFTER;
+
+/// Most doublings of one step ([`EXPAND_AFTER`]).
+pub const MAX_EXPAND: u32 = 40;
+
 /// What one tracker update computed (see [`track_loop`]).
 #[derive(Debug, Clone, Copy)]
 pub struct LoopOut<const N: usize, S> {
@@ -880,9 +905,13 @@ where
             // V = |ΔR| − E (the common Lyapunov function); halve it until it
             // does not (a large hK far from the answer can overshoot).
             let d0 = loc.dist;
+            let x_prev = x;
             let mut d = step.x - x;
             let raw = step.raw - x;
             let mut tries = 0;
+            // the whole step lowered the distance (not a halving, not a
+            // step taken at equal distance)
+            let lowered: bool;
             loop {
                 let xn = clamp_box(&(x + d), lo, hi);
                 let st = eval(&xn);
@@ -904,6 +933,7 @@ where
                     || (short && ln.dist <= d0 + dist_round_off(state.coordinate_scale(d0), d0))
                     || (step.newton_like && ln.dist <= DIST_FLOOR);
                 if accept || tries >= MAX_BACKTRACK {
+                    lowered = tries == 0 && ln.dist < d0;
                     x = xn;
                     state = st;
                     loc = ln;
@@ -913,6 +943,29 @@ where
                 // saturation is exact and its direction descends
                 d = if tries == 0 { raw * 0.5 } else { d * 0.5 };
                 tries += 1;
+            }
+            // past `FOCAL_AFTER` a globally convergent step that lowered the
+            // distance is doubled while it goes on lowering it
+            // ([`EXPAND_AFTER`])
+            if lowered && !step.newton_like && iters > EXPAND_AFTER && cfg.law == ControlLaw::Hybrid {
+                let dir = x - x_prev;
+                let mut t = 2.0;
+                for _ in 0..MAX_EXPAND {
+                    let xt = clamp_box(&(x_prev + dir * t), lo, hi);
+                    if xt == x {
+                        break;
+                    }
+                    let st = eval(&xt);
+                    evals += 1;
+                    let lt = local(&st);
+                    if !(lt.dist < loc.dist) {
+                        break;
+                    }
+                    x = xt;
+                    state = st;
+                    loc = lt;
+                    t *= 2.0;
+                }
             }
         }
         active = active_set(&x, &loc.g, lo, hi);
@@ -973,6 +1026,48 @@ mod tests {
         assert!(out.active[0], "{out:?}");
         assert!((out.loc.dist - exact).abs() <= noise + 1e-13, "{out:?}");
         out
+    }
+
+    /// A concave crawl: the arc `P(t) = R (cos t, sin t, 0)`, `t ∈ [0, 1]`,
+    /// seen from `q = (−δ, 0, 0)`, just beyond its centre: the distance
+    /// falls towards `t = 1` but `M = −Rδ cos t < 0` (no Newton step), and
+    /// the globally convergent step `δ sin t / R` is a ten-thousandth of the
+    /// way. The loop reaches the bound and converges there within twice
+    /// [`EXPAND_AFTER`] iterations (the doubling past it).
+    #[test]
+    fn a_concave_crawl_beside_a_centre_of_curvature_reaches_its_bound() {
+        let (r, delta) = (10.0, 1e-3);
+        let q = Vec3::new(-delta, 0.0, 0.0);
+        let cfg = TrackerConfig {
+            feed_forward: false,
+            pd_margin: 1e-3,
+            max_iters: 64,
+            ..TrackerConfig::default()
+        };
+        let (lo, hi) = (Vector1::new(0.0), Vector1::new(1.0));
+        let mut eval = |x: &Vector1<f64>| Vec3::new(r * x[0].cos(), r * x[0].sin(), x[0]);
+        let local = |p: &Vec3| {
+            let t = p.z;
+            let pt = Vec3::new(-r * t.sin(), r * t.cos(), 0.0);
+            let dr = Vec3::new(p.x, p.y, 0.0) - q;
+            Local {
+                g: Vector1::new(dr.dot(&pt)),
+                hess: SMatrix::<f64, 1, 1>::new(pt.dot(&pt) - dr.dot(&Vec3::new(p.x, p.y, 0.0))),
+                metric: SMatrix::<f64, 1, 1>::new(pt.dot(&pt)),
+                b: Vector1::zeros(),
+                dist: dr.norm(),
+            }
+        };
+        let taylor = |p: &Vec3, d: &Vector1<f64>| {
+            let t = p.z + d[0];
+            Vec3::new(r * t.cos(), r * t.sin(), t)
+        };
+        let out = track_loop(&cfg, Vector1::new(0.1), &lo, &hi, &mut eval, &local, &taylor);
+        let exact = (r * r + delta * delta + 2.0 * r * delta * 1f64.cos()).sqrt();
+        assert!(out.converged, "{out:?}");
+        assert_eq!(out.x[0], 1.0, "{out:?}");
+        assert!((out.loc.dist - exact).abs() <= 1e-12, "{out:?}");
+        assert!(out.iterations <= 2 * EXPAND_AFTER, "{} iterations", out.iterations);
     }
 
     /// Coordinates of a few hundred mm, the distance read `5e-14` mm high

@@ -35,7 +35,7 @@ use nalgebra::{Vector1, Vector2};
 mod apex;
 use apex::apex_certified;
 mod cell_floor;
-use cell_floor::cannot_beat;
+use cell_floor::cell_floor;
 mod cell_solve;
 pub(crate) use cell_solve::{cell_bound, item_cells, solve_cell};
 use cell_solve::{held_inside, held_on_side, SIDE};
@@ -188,7 +188,7 @@ pub fn solve_piece(body: &BodyGeom, cfg: &TrackerConfig, k: u32, rect: &[f64; 4]
 }
 
 /// Controller iterations after which a cell solve that has not converged
-/// asks whether the cell can beat the answer at all ([`cannot_beat`]): a
+/// asks whether the cell can beat the answer at all ([`cell_floor`]): a
 /// converged cell solve takes 1–8 iterations; one still running after
 /// this many is crawling over a nearly flat distance (a query near the
 /// focal set), and the certificate costs a few iterations' worth.

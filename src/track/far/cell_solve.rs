@@ -113,8 +113,8 @@ pub(crate) struct CellSolve {
     /// The controller met its tolerance at the witness.
     pub converged: bool,
     /// The solve stopped (or skipped its re-solves) because the cell's
-    /// minimum is proven not below the answer it was given
-    /// ([`cannot_beat`]): `bound` is that answer, `x` and `d` an iterate.
+    /// minimum is proven above the answer it was given ([`cell_floor`]):
+    /// `bound` is the proven lower bound, `x` and `d` an iterate.
     pub floor: bool,
 }
 
@@ -148,28 +148,29 @@ pub(crate) fn solve_cell(
     let cell = &body.cells[c as usize];
     let zero = Vec3::zeros();
     let d_best = best.d;
-    // the cell's minimum is proven not below `d_best` (`cannot_beat`)
-    let mut floor = false;
+    // a lower bound of the cell above `d_best` (`cell_floor`)
+    let mut floor: Option<f64> = None;
     let ((d, point, x, mode, iters, conv, normal), singular, free) = match cell.item {
         Item::Piece(p) => {
             // a solve still running after `CHECK_AT` iterations stops when
-            // the cell cannot beat the answer (`cannot_beat`): its minimum
+            // the cell cannot beat the answer (`cell_floor`): its minimum
             // is not needed
-            let mut verdict = None;
+            let mut asked = false;
             let mut s = solve_piece_checked(body, cfg, p, &cell.rect, x0, q, CHECK_AT, &mut |loc: &Local<2>| {
-                let v = loc.dist >= d_best && cannot_beat(body, c, q, d_best);
-                verdict = Some(v);
-                v
+                asked = true;
+                floor = if loc.dist >= d_best { cell_floor(body, c, q, d_best) } else { None };
+                floor.is_some()
             });
-            floor = verdict == Some(true);
             // a singular end that is no minimum of the surface (a side where
             // `f_u` vanishes: a doubled row of poles, a collapsed side): the
             // controller cannot leave it, so the cell is solved again from
             // its quarters' centres (iges_3dipsos320's fan caps), unless the
             // cell cannot beat the answer
-            if s.1 && !floor && !apex_certified(body, c, &s.0 .2, q) {
-                floor = verdict.is_none() && s.0 .0 >= d_best && cannot_beat(body, c, q, d_best);
-                if !floor {
+            if s.1 && floor.is_none() && !apex_certified(body, c, &s.0 .2, q) {
+                if !asked && s.0 .0 >= d_best {
+                    floor = cell_floor(body, c, q, d_best);
+                }
+                if floor.is_none() {
                     let r = &cell.rect;
                     let mut iters = s.0 .4;
                     for (a, b) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
@@ -216,7 +217,7 @@ pub(crate) fn solve_cell(
     // (a converged solve also replaces an unconverged answer it ties with:
     // the tracker's capped update of the same witness, `AnswerStatus::UNCONVERGED`)
     let better = d < best.d || (conv && !best.converged && d <= best.d);
-    if better && !floor && keep(&x) {
+    if better && floor.is_none() && keep(&x) {
         *best = Candidate {
             d,
             point,
@@ -229,8 +230,8 @@ pub(crate) fn solve_cell(
     }
     CellSolve {
         x,
-        bound: if floor {
-            d_best.max(lb)
+        bound: if let Some(f) = floor {
+            f.max(lb)
         } else if unimodal {
             d.max(lb)
         } else {
@@ -241,7 +242,7 @@ pub(crate) fn solve_cell(
         singular,
         piece_min: piece_minimum(unimodal, free),
         converged: conv,
-        floor,
+        floor: floor.is_some(),
     }
 }
 
