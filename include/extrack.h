@@ -65,9 +65,11 @@
  * (or stalled) before meeting its tolerance: the witness is an iterate, not
  * a minimum, and the distance may be too large by up to the distance from
  * the witness to the nearest point of the sub-patch (or edge span) of the
- * far phase holding it, at most that cell's size. The point is still a
- * point of the body. Set with or without a self-check (a tracker whose
- * tolerances cannot be met sets it on nearly every update).
+ * far phase holding it, at most that cell's size; or the far phase left a
+ * cell open that may hold a nearer point (its solve stopped the same way,
+ * its lower bound below the answer). The point is still a point of the
+ * body. Set with or without a self-check (a tracker whose tolerances
+ * cannot be met sets it on nearly every update).
  */
 #define EXT_ANSWER_UNCONVERGED 8
 

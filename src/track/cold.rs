@@ -36,7 +36,7 @@
 
 use super::body::{box_dist2, BodyGeom, Item, NodeKind};
 use super::config::TrackerConfig;
-use super::far::{cell_bound, cell_config, item_cells, solve_cell, Candidate};
+use super::far::{cell_bound, cell_config, item_cells, solve_cell, Candidate, OpenCells};
 use crate::geom::Vec3;
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -75,6 +75,8 @@ struct Buffers {
     cells: Vec<(f64, u32)>,
     /// The pieces of the leaf whose minimum a solve found, with it.
     floors: Vec<(u32, f64)>,
+    /// The cells the search left open.
+    open: OpenCells,
 }
 
 thread_local! {
@@ -130,6 +132,7 @@ fn search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Candidate, 
         box_dist2(&node.lo, &node.hi, q)
     };
     buf.queue.clear();
+    buf.open.clear();
     buf.queue.push(Entry {
         key: bound(body.root),
         node: body.root,
@@ -154,18 +157,19 @@ fn search(body: &BodyGeom, cfg: &TrackerConfig, q: &Vec3, best: &mut Candidate, 
                     n = a;
                 }
                 NodeKind::Leaf(f, e) => {
-                    leaf(body, cfg, f..e, q, best, (&mut buf.cells, &mut buf.floors), &mut work);
+                    leaf(body, cfg, f..e, q, best, (&mut buf.cells, &mut buf.floors, &mut buf.open), &mut work);
                     break;
                 }
             }
         }
     }
-    work
+    let (solved, iterations) = buf.open.close(body, cfg, q, best);
+    (work.0 + solved, work.1 + iterations)
 }
 
-/// A leaf's buffers: its cells with their box bounds, and the pieces
-/// whose minimum a solve found.
-type LeafBuffers<'a> = (&'a mut Vec<(f64, u32)>, &'a mut Vec<(u32, f64)>);
+/// A leaf's buffers: its cells with their box bounds, the pieces
+/// whose minimum a solve found, and the cells the search left open.
+type LeafBuffers<'a> = (&'a mut Vec<(f64, u32)>, &'a mut Vec<(u32, f64)>, &'a mut OpenCells);
 
 /// The cells of a leaf's items, nearest box first, each solved while its
 /// bound is below the best answer.
@@ -175,7 +179,7 @@ fn leaf(
     items: std::ops::Range<u32>,
     q: &Vec3,
     best: &mut Candidate,
-    (buf, floors): LeafBuffers<'_>,
+    (buf, floors, open): LeafBuffers<'_>,
     work: &mut (u32, u32),
 ) {
     buf.clear();
@@ -215,6 +219,9 @@ fn leaf(
         let r = &cell.rect;
         let x0 = [0.5 * (r[0] + r[1]), 0.5 * (r[2] + r[3])];
         let solve = solve_cell(body, cfg, c, x0, lb, q, best);
+        if solve.open() {
+            open.note(c, lb, best);
+        }
         if let (Some(p), true) = (piece, solve.piece_min) {
             floors.push((p, solve.d));
         }

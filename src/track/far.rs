@@ -37,6 +37,8 @@ use apex::apex_certified;
 mod cell_floor;
 use cell_floor::cell_floor;
 mod cell_solve;
+mod open_cells;
+pub(crate) use open_cells::OpenCells;
 pub(crate) use cell_solve::{cell_bound, item_cells, solve_cell};
 use cell_solve::{held_inside, held_on_side, SIDE};
 
@@ -57,6 +59,13 @@ pub struct Candidate {
     pub converged: bool,
     /// Outward unit normal at a piece witness (zero for edges and trim curves).
     pub normal: Vec3,
+    /// The least lower bound of a cell the search that found this answer
+    /// left open: its solve stopped unconverged (at its iteration cap,
+    /// stalled, or at a stationary point that is no minimum) with no floor
+    /// proving it above the answer. Below `d`, that cell may hold a closer
+    /// point, and the answer is reported [`UNCONVERGED`](super::AnswerStatus::UNCONVERGED)
+    /// ([`Candidate::proven`]). `+∞` when no cell was left open.
+    pub open: f64,
 }
 
 impl Candidate {
@@ -69,7 +78,15 @@ impl Candidate {
         mode: Mode::Interior,
         converged: false,
         normal: Vec3::new(0.0, 0.0, 0.0),
+        open: f64::INFINITY,
     };
+
+    /// The answer is a local minimum (its solve converged) and no cell its
+    /// search left open ([`open`](Self::open)) may hold a closer point.
+    #[inline]
+    pub fn proven(&self) -> bool {
+        self.converged && self.open >= self.d
+    }
 }
 
 /// What the far phase leaves to the caller's own tracker.
@@ -102,6 +119,8 @@ pub struct FarState {
     slot_leaf: Vec<u32>,
     /// The slot the node keys leave out ([`TrackedSlot`]).
     tracked: TrackedSlot,
+    /// The cells the current search left open ([`OpenCells`]).
+    open: OpenCells,
     /// Path length travelled by the query in the body frame.
     s: f64,
     /// Cells solved in the last search.
@@ -408,6 +427,7 @@ impl FarState {
             parent,
             slot_leaf,
             tracked: TrackedSlot::NONE,
+            open: OpenCells::default(),
             s: 0.0,
             solved: 0,
             iterations: 0,
@@ -484,7 +504,11 @@ impl FarState {
         let cfg = cell_config(cfg);
         let root = &body.nodes[body.root as usize];
         let lb2 = box_dist2(&root.lo, &root.hi, q);
+        self.open.clear();
         self.visit(body, &cfg, body.root, lb2, q, skip, best);
+        let (solved, iterations) = self.open.close(body, &cfg, q, best);
+        self.solved += solved;
+        self.iterations += iterations;
     }
 
     /// Visits node `n`, whose box is `lb2` (squared) from `q`: its key.
@@ -718,6 +742,7 @@ impl FarState {
         // minimum of the surface: `apex_certified`)
         let mut at_singular = sing && !apex_certified(body, c, &x, q);
         let stalled = !first.converged && matches!(body.cells[c as usize].item, Item::Piece(_));
+        let mut open = first.open();
         if x0 != centre
             && !first.floor
             && (at_singular
@@ -728,6 +753,8 @@ impl FarState {
             // a warm start that may have kept the cell's minimum hidden:
             // solved again from the centre, the cold query's start
             let again = solve_cell(body, cfg, c, centre, lb, q, best);
+            // the cell's minimum is found after all
+            open = open && again.open();
             let (xc, bc, itc, dc, sc) = (again.x, again.bound, again.iters, again.d, again.singular);
             // a second minimum: the first is no longer known to be the piece's
             piece_min = None;
@@ -738,6 +765,9 @@ impl FarState {
             if dc < d {
                 (x, at_singular) = (xc, sc && !apex_certified(body, c, &xc, q));
             }
+        }
+        if open {
+            self.open.note(c, lb, best);
         }
         // such a witness is never a warm start: the next solve of the cell
         // starts where the cold query's does

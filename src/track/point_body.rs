@@ -76,7 +76,7 @@ pub struct PointBodyResult {
 /// converge. Table lookups only.
 #[inline]
 pub(crate) fn status_of(body: &BodyGeom, c: &Candidate) -> AnswerStatus {
-    face_status(body, c).converged(c.converged)
+    face_status(body, c).converged(c.proven())
 }
 
 /// The self-check part of [`status_of`].
@@ -372,6 +372,7 @@ impl PointBodyTracker {
                     } else {
                         w.normal
                     },
+                    open: f64::INFINITY,
                 };
                 // seams and creases on the sides: Lin–Canny switches
                 for _ in 0..4 {
@@ -409,6 +410,7 @@ impl PointBodyTracker {
                     mode: w.mode,
                     converged: w.converged,
                     normal: Vec3::zeros(),
+                    open: f64::INFINITY,
                 }
             }
             Item::Trim(k) => {
@@ -427,6 +429,7 @@ impl PointBodyTracker {
                     mode,
                     converged,
                     normal: Vec3::zeros(),
+                    open: f64::INFINITY,
                 }
             }
         }
@@ -497,6 +500,7 @@ impl PointBodyTracker {
                             mode,
                             converged,
                             normal,
+                            open: f64::INFINITY,
                         }
                     }
                     FeatureRef::Edge(e) if (e as usize) < body.edges.len() => {
@@ -521,6 +525,7 @@ impl PointBodyTracker {
                             mode,
                             converged,
                             normal: Vec3::zeros(),
+                            open: f64::INFINITY,
                         }
                     }
                     _ => continue,

@@ -46,8 +46,10 @@ impl AnswerStatus {
     /// a minimum, and the distance may be too large by up to the distance
     /// from the witness to the nearest point of the far-phase cell holding
     /// it (the sub-patch or edge span: at most that cell's size; the true
-    /// distance is at least the cell's box bound). The point is still a
-    /// point of the body.
+    /// distance is at least the cell's box bound). Also set when the far
+    /// phase left a cell open that may hold a nearer point: its solve
+    /// stopped the same way, and its lower bound is below the answer
+    /// (`Candidate::open`). The point is still a point of the body.
     pub const UNCONVERGED: u32 = 8;
     /// The bits with their names, in bit order.
     pub const NAMES: [(u32, &'static str); 4] = [

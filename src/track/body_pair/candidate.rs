@@ -72,6 +72,7 @@ pub(super) fn candidates(c: &PairCandidate, rt: &Matrix3<f64>, tb: &Vec3) -> (Ca
         mode: c.mode_a,
         converged: c.converged,
         normal: c.na,
+        open: f64::INFINITY,
     };
     let cb = Candidate {
         d: c.d,
@@ -81,6 +82,7 @@ pub(super) fn candidates(c: &PairCandidate, rt: &Matrix3<f64>, tb: &Vec3) -> (Ca
         mode: c.mode_b,
         converged: c.converged,
         normal: rt * c.nb,
+        open: f64::INFINITY,
     };
     (ca, cb)
 }

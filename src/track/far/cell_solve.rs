@@ -118,6 +118,17 @@ pub(crate) struct CellSolve {
     pub floor: bool,
 }
 
+impl CellSolve {
+    /// The solve leaves its cell open: it stopped unconverged (at its
+    /// iteration cap, stalled, or at a stationary point that is no minimum)
+    /// with no floor proving the cell above the answer, so the cell's
+    /// minimum is known only to be at least its bound ([`OpenCells`]).
+    #[inline]
+    pub fn open(&self) -> bool {
+        !self.converged && !self.floor
+    }
+}
+
 /// Whether a cell solve found the minimum of its whole piece: the distance
 /// is unimodal there (a planar or convex piece seen from its outer side at
 /// a converged regular witness, `unimodal`) and the witness is a KKT point
@@ -226,6 +237,7 @@ pub(crate) fn solve_cell(
             mode,
             converged: conv,
             normal,
+            open: best.open,
         };
     }
     CellSolve {
@@ -258,3 +270,4 @@ pub(crate) fn item_cells(body: &BodyGeom, item: Item) -> std::ops::Range<u32> {
         }
     }
 }
+
