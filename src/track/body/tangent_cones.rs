@@ -26,6 +26,27 @@
 //! collapsed side (a pole) or a B-rep edge could hold a minimum that is no
 //! stationary point. A cone with a zero difference (a collapsed side, where
 //! `S_u` vanishes and `g_u = 0`) is not used.
+//!
+//! **Seams** (issue 27, session 32). A piece side shared with a neighbouring
+//! piece of the same face (a *seam*: the pieces are the Bézier patches of
+//! one surface, adjacent in the face's parameters, `Adjacency` across the
+//! side) does not stop the argument when the neighbour's derivative across
+//! it keeps the sign: if `p*` lies on the cell's side `u = 1`, a seam to the
+//! piece whose side `u = 0` continues it, moving from `p*` along that
+//! piece's `u` stays on the face and changes the distance at the rate
+//! `(p* − q)·S_u` of the *neighbour's* `S_u` there. So a cell touching a
+//! seam keeps a second cone per direction ([`CellCones::across`]) holding
+//! both its own differences and the neighbour's differences across the seam
+//! over the cell's side (the two rows of poles there: `S_u` on the side
+//! `u = 0` is a non-negative combination of `P_1j − P_0l`, all `j, l`, for
+//! positive weights; `P_1j − P_0j` for a polynomial patch). When that wider
+//! cone decides the sign, it holds on the cell and at every seam point of
+//! its side (they lie in the cell's ball), so the cell may be skipped
+//! towards the seam as towards a side inside the piece. No continuity of
+//! the surface across the seam is assumed: a kink there (a knot of full
+//! multiplicity) only widens the cone. On the dense freeform faces of
+//! issue 27 (a blade in 6,484 pieces) a cell beside a piece's side was
+//! kept only because the side was a seam.
 
 use super::oriented::OrientedBox;
 use crate::geom::{Hpoint, Vec3};
@@ -95,6 +116,13 @@ pub struct CellCones {
     pub radius: f64,
     /// Cones of `S_u` and of `S_v`.
     pub tangent: [Cone; 2],
+    /// Per direction, the cone of `S_u` (`S_v`) over the cell and across
+    /// the seams its sides in that direction lie on ([`Cone::NONE`] when
+    /// none of them is a seam); see the module doc.
+    pub across: [Cone; 2],
+    /// The cell's sides (`u = u0`, `u = u1`, `v = v0`, `v = v1`) that lie
+    /// on a piece's seam covered by [`across`](Self::across).
+    pub seam: [bool; 4],
 }
 
 impl CellCones {
@@ -103,6 +131,8 @@ impl CellCones {
         centre: Vec3::new(0.0, 0.0, 0.0),
         radius: f64::INFINITY,
         tangent: [Cone::NONE; 2],
+        across: [Cone::NONE; 2],
+        seam: [false; 4],
     };
 
     /// The cones of a cell whose sub-patch has degrees `(du, dv)` and the
@@ -110,46 +140,59 @@ impl CellCones {
     /// polynomial (`rational` false: every weight equal) or rational
     /// (positive weights), inside the oriented box `bx`.
     pub fn of_patch(du: usize, dv: usize, poles: &[Hpoint], rational: bool, bx: &OrientedBox) -> CellCones {
+        Self::of_patch_seams(du, dv, poles, rational, bx, &[])
+    }
+
+    /// [`of_patch`](Self::of_patch) for a cell whose sides `seams[i].0`
+    /// (`0`–`3`: `u = u0`, `u = u1`, `v = v0`, `v = v1`) lie on seams, with
+    /// the neighbour's derivative directions across each
+    /// ([`seam_differences`]) over the cell's side: the cones
+    /// [`across`](Self::across) (see the module doc).
+    pub fn of_patch_seams(
+        du: usize,
+        dv: usize,
+        poles: &[Hpoint],
+        rational: bool,
+        bx: &OrientedBox,
+        seams: &[(usize, Vec<Vec3>)],
+    ) -> CellCones {
         if poles.len() != (du + 1) * (dv + 1) || poles.iter().any(|h| !(h[3] > 0.0)) {
             return CellCones::NONE;
         }
-        let pts: Vec<Vec3> = poles
-            .iter()
-            .map(|h| Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]))
-            .collect();
-        let at = |i: usize, j: usize| pts[i * (dv + 1) + j];
+        let pts = cartesian(poles);
         let scale = pts.iter().map(|p| p.amax()).fold(0.0f64, f64::max) + bx.half.amax();
-        // differences along u (d = 0) and along v (d = 1)
-        let diffs = |d: usize| -> Vec<Vec3> {
-            let (n, m) = if d == 0 { (du, dv) } else { (dv, du) };
-            let p = |a: usize, b: usize| if d == 0 { at(a, b) } else { at(b, a) };
-            let mut out = Vec::new();
-            for a in 0..n {
-                for b in 0..=m {
-                    if rational {
-                        for a2 in a + 1..=n {
-                            for b2 in 0..=m {
-                                out.push(p(a2, b2) - p(a, b));
-                            }
-                        }
-                    } else {
-                        out.push(p(a + 1, b) - p(a, b));
-                    }
-                }
-            }
-            out
-        };
+        let degree = [du, dv];
         let tangent = [0, 1].map(|d| {
-            if (d == 0 && du == 0) || (d == 1 && dv == 0) {
+            if degree[d] == 0 {
                 Cone::NONE
             } else {
-                Cone::holding(&diffs(d), scale)
+                Cone::holding(&differences(du, dv, &pts, d, rational), scale)
             }
         });
+        let mut across = [Cone::NONE; 2];
+        let mut seam = [false; 4];
+        for d in 0..2 {
+            let mine: Vec<&(usize, Vec<Vec3>)> = seams.iter().filter(|(s, _)| s / 2 == d).collect();
+            if mine.is_empty() || tangent[d].cos <= 0.0 {
+                continue;
+            }
+            let mut dirs = differences(du, dv, &pts, d, rational);
+            for (_, extra) in &mine {
+                dirs.extend_from_slice(extra);
+            }
+            across[d] = Cone::holding(&dirs, scale);
+            if across[d].cos > 0.0 {
+                for (s, _) in &mine {
+                    seam[*s] = true;
+                }
+            }
+        }
         CellCones {
             centre: bx.center,
             radius: bx.half.norm() * (1.0 + MARGIN),
             tangent,
+            across,
+            seam,
         }
     }
 
@@ -161,46 +204,146 @@ impl CellCones {
     #[inline]
     pub fn monotone(&self, q: &Vec3) -> [Option<bool>; 2] {
         let mut out = [None; 2];
+        let Some(s) = self.sight(q) else {
+            return out;
+        };
+        for (o, t) in out.iter_mut().zip(&self.tangent) {
+            *o = s.sign(t);
+        }
+        out
+    }
+
+    /// The cone of `S − q` over the cell (`None` when `q` is in its ball).
+    #[inline]
+    fn sight(&self, q: &Vec3) -> Option<Sight> {
         let e = self.centre - q;
         let l = e.norm();
         if !(l > self.radius) {
-            return out;
+            return None;
         }
-        // the cone of S − q: half-angle γ with sin γ = r / l
+        // half-angle γ with sin γ = r / l
         let sg = self.radius / l;
-        let cg = (1.0 - sg * sg).sqrt();
-        for (o, t) in out.iter_mut().zip(&self.tangent) {
-            if t.cos <= 0.0 {
-                continue;
-            }
-            // γ + β below a right angle, and |cos θ| > sin(γ + β)
-            if cg * t.cos - sg * t.sin <= MARGIN {
-                continue;
-            }
-            let c = e.dot(&t.axis) / l;
-            let s = sg * t.cos + cg * t.sin + MARGIN;
-            if c.abs() > s {
-                *o = Some(c < 0.0);
-            }
-        }
-        out
+        Some(Sight {
+            e,
+            l,
+            sg,
+            cg: (1.0 - sg * sg).sqrt(),
+        })
     }
 
     /// Whether a cell with parameter rectangle `rect` (`[u0, u1, v0, v1]`
     /// in its piece's `[0,1]²`) holds no minimum of the body for `q`: the
     /// distance is strictly monotone over it along `u` or `v`
-    /// ([`monotone`](Self::monotone)) towards a side inside the piece (see
-    /// the module doc).
+    /// ([`monotone`](Self::monotone)) towards a side inside the piece, or
+    /// towards a seam across which the neighbour's derivative keeps the
+    /// sign ([`across`](Self::across); see the module doc).
     #[inline]
     pub fn excludes(&self, rect: &[f64; 4], q: &Vec3) -> bool {
-        let m = self.monotone(q);
-        (0..2).any(|k| match m[k] {
-            // falls towards the upper side: it must lie inside the piece
-            Some(true) => rect[2 * k + 1] < 1.0,
-            Some(false) => rect[2 * k] > 0.0,
+        let Some(s) = self.sight(q) else {
+            return false;
+        };
+        (0..2).any(|k| match s.sign(&self.tangent[k]) {
+            Some(up) => {
+                // falls towards the upper side (`up`) or the lower one
+                let side = 2 * k + usize::from(up);
+                let inside = if up { rect[side] < 1.0 } else { rect[side] > 0.0 };
+                inside || (self.seam[side] && s.sign(&self.across[k]) == Some(up))
+            }
             None => false,
         })
     }
+}
+
+/// The cone of `S − q` over a cell seen from `q`: `e = centre − q`, `l = |e|`,
+/// and the sine and cosine of its half-angle.
+struct Sight {
+    e: Vec3,
+    l: f64,
+    sg: f64,
+    cg: f64,
+}
+
+impl Sight {
+    /// The sign of `(S − q)·t` for every `S − q` in this cone and `t` in the
+    /// cone `t`: `Some(true)` when negative (the distance falls along `t`),
+    /// `None` when the cones do not decide.
+    #[inline]
+    fn sign(&self, t: &Cone) -> Option<bool> {
+        if t.cos <= 0.0 {
+            return None;
+        }
+        // γ + β below a right angle, and |cos θ| > sin(γ + β)
+        if self.cg * t.cos - self.sg * t.sin <= MARGIN {
+            return None;
+        }
+        let c = self.e.dot(&t.axis) / self.l;
+        let s = self.sg * t.cos + self.cg * t.sin + MARGIN;
+        (c.abs() > s).then_some(c < 0.0)
+    }
+}
+
+/// Cartesian points of homogeneous poles.
+fn cartesian(poles: &[Hpoint]) -> Vec<Vec3> {
+    poles
+        .iter()
+        .map(|h| Vec3::new(h[0] / h[3], h[1] / h[3], h[2] / h[3]))
+        .collect()
+}
+
+/// Control-net differences along `u` (`d = 0`) or `v` (`d = 1`) of a net of
+/// Cartesian points `pts` (`du + 1` rows of `dv + 1`): `S_u` (`S_v`) over
+/// the patch is a non-negative combination of them (see the module doc).
+fn differences(du: usize, dv: usize, pts: &[Vec3], d: usize, rational: bool) -> Vec<Vec3> {
+    let at = |i: usize, j: usize| pts[i * (dv + 1) + j];
+    let (n, m) = if d == 0 { (du, dv) } else { (dv, du) };
+    let p = |a: usize, b: usize| if d == 0 { at(a, b) } else { at(b, a) };
+    let mut out = Vec::new();
+    for a in 0..n {
+        for b in 0..=m {
+            if rational {
+                for a2 in a + 1..=n {
+                    for b2 in 0..=m {
+                        out.push(p(a2, b2) - p(a, b));
+                    }
+                }
+            } else {
+                out.push(p(a + 1, b) - p(a, b));
+            }
+        }
+    }
+    out
+}
+
+/// The directions `S_u` (sides `0`, `1`: `u = 0`, `u = 1`) or `S_v` (sides
+/// `2`, `3`) of a patch on its side `side` are non-negative combinations of:
+/// the differences between the side's row of poles and the next row in
+/// (from the inner row to the side's row at an upper side, from the side's
+/// row to the inner row at a lower one, so each points along the parameter);
+/// all pairs of the two rows for a rational net (positive weights: `S_u` at
+/// `u = 0` is `Σ B_j B_l w_1j w_0l (P_1j − P_0l)` over `W²`), the pairs of
+/// one column for a polynomial one. Empty for a degree-0 direction.
+pub fn seam_differences(du: usize, dv: usize, poles: &[Hpoint], side: usize, rational: bool) -> Vec<Vec3> {
+    let pts = cartesian(poles);
+    let at = |i: usize, j: usize| pts[i * (dv + 1) + j];
+    let (n, m) = if side < 2 { (du, dv) } else { (dv, du) };
+    if n == 0 || pts.len() != (du + 1) * (dv + 1) {
+        return Vec::new();
+    }
+    // row `a` of the net along the side's direction, entry `b`
+    let p = |a: usize, b: usize| if side < 2 { at(a, b) } else { at(b, a) };
+    // the side's row and the next one in, ordered along the parameter
+    let (lo, hi) = if side % 2 == 0 { (0, 1) } else { (n - 1, n) };
+    let mut out = Vec::new();
+    for b in 0..=m {
+        if rational {
+            for b2 in 0..=m {
+                out.push(p(hi, b) - p(lo, b2));
+            }
+        } else {
+            out.push(p(hi, b) - p(lo, b));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
