@@ -437,6 +437,71 @@ mod tests {
         assert!(!cones.excludes(&[0.75, 1.0, 0.0, 0.25], &q));
     }
 
+    /// A bicubic net with rows along `u` from the points `row(i, j)`.
+    fn net(row: impl Fn(usize, usize) -> [f64; 3]) -> Vec<Hpoint> {
+        let mut poles = Vec::new();
+        for i in 0..4 {
+            for j in 0..4 {
+                let p = row(i, j);
+                poles.push([p[0], p[1], p[2], 1.0]);
+            }
+        }
+        poles
+    }
+
+    #[test]
+    fn a_seam_excludes_only_where_the_neighbour_keeps_the_sign() {
+        // the cell: a gently sloped patch over [0, 1] × [0, 1] (its whole
+        // piece, so every side is a piece side); across u = 1 either a
+        // smooth continuation or a steep crease rising in z
+        let a = net(|i, j| [i as f64 / 3.0, j as f64 / 3.0, 0.1 * i as f64 / 3.0]);
+        let smooth = net(|i, j| [1.0 + i as f64 / 3.0, j as f64 / 3.0, 0.1 + 0.1 * i as f64 / 3.0]);
+        let crease = net(|i, j| [1.0 + 0.3 * i as f64 / 3.0, j as f64 / 3.0, 0.1 + 2.0 * i as f64 / 3.0]);
+        let bx = OrientedBox::of_patch(3, 3, &a).unwrap();
+        let rect = [0.0, 1.0, 0.0, 1.0];
+        let plain = CellCones::of_patch(3, 3, &a, false, &bx);
+        let (mut by_seam, mut refused) = (0, 0);
+        for (b, is_smooth) in [(&smooth, true), (&crease, false)] {
+            let seam = seam_differences(3, 3, b, 0, false);
+            let cones = CellCones::of_patch_seams(3, 3, &a, false, &bx, &[(1, seam)]);
+            assert!(cones.seam[1] && !cones.seam[0]);
+            for k in 0..400 {
+                let q = Vec3::new(
+                    -6.0 + 0.75 * (k % 20) as f64,
+                    0.5,
+                    -6.0 + 0.6 * (k / 20) as f64,
+                );
+                // the plain rule never excludes a cell that is its whole piece
+                assert!(!plain.excludes(&rect, &q));
+                let falls_to_seam = cones.monotone(&q)[0] == Some(true);
+                if !cones.excludes(&rect, &q) {
+                    refused += usize::from(falls_to_seam && !is_smooth);
+                    continue;
+                }
+                by_seam += 1;
+                // brute force: the distance falls along u over the cell and
+                // along the neighbour's u at every seam point
+                for t in 0..=10 {
+                    let t = t as f64 / 10.0;
+                    for s in 0..=10 {
+                        let (p, su, _) = eval(&a, s as f64 / 10.0, t);
+                        assert!((p - q).dot(&su) < 0.0, "q {q:?}");
+                    }
+                    let (p, su, _) = eval(b, 0.0, t);
+                    assert!((p - q).dot(&su) < 0.0, "q {q:?} smooth {is_smooth}");
+                }
+            }
+        }
+        assert!(by_seam >= 20, "excluded across the seam {by_seam}");
+        // the crease turns the neighbour's derivative against some of them
+        assert!(refused >= 5, "refused at the crease {refused}");
+        // a fold (the neighbour running back along −x) spans more than a
+        // half-space with the cell's differences: no seam cone
+        let fold = net(|i, j| [1.0 - 0.5 * i as f64 / 3.0, j as f64 / 3.0, 0.1 + 0.5 * i as f64 / 3.0]);
+        let folded = CellCones::of_patch_seams(3, 3, &a, false, &bx, &[(1, seam_differences(3, 3, &fold, 0, false))]);
+        assert!(!folded.seam[1]);
+    }
+
     #[test]
     fn collapsed_sides_and_bad_nets_give_no_cone() {
         // the side v = 0 collapsed to one point: S_u vanishes there
