@@ -10,7 +10,9 @@
 //! Cells excluded towards a *seam* (a piece side shared with a neighbouring
 //! piece of the face, `CellCones::across`, issue 27 session 32) are counted
 //! apart, and must be used on the bladex blade (one trimmed surface in 6,484
-//! pieces, where most cells lie beside a seam).
+//! pieces, where most cells lie beside a seam). Edge spans excluded towards
+//! an interior breakpoint (`CellCones::of_span`) are solved over their span
+//! and checked the same way.
 //! Skipped (with a message) when `../shared/fixtures` is absent.
 
 use crate::common;
@@ -18,7 +20,7 @@ use crate::common;
 use common::points::oracle_points;
 use extrack::geom::{Pose, Vec3};
 use extrack::track::body::{box_dist2, Item};
-use extrack::track::far::{cell_config, solve_piece};
+use extrack::track::far::{cell_config, solve_edge, solve_piece};
 use extrack::track::point_body::body_pose;
 use extrack::track::{closest_point, Target, TrackScene, TrackerConfig};
 
@@ -26,9 +28,10 @@ use extrack::track::{closest_point, Target, TrackScene, TrackerConfig};
 /// a seam only)`: a freeform impeller of 4,788 pieces (15.9 of 26.6 cells
 /// per cold query excluded when measured), the bladex blade (6,484 pieces of
 /// one surface), a median part (none expected).
-const FILES: [(&str, f64, f64); 3] = [
+const FILES: [(&str, f64, f64); 4] = [
     ("iges_sw2010_impeller.igs", 1.0, 0.0),
     ("iges_bladex_blade_upper.iges", 10.0, 5.0),
+    ("iges_inventor2011_spring.igs", 0.0, 0.0),
     ("step_proe2004_pump_carter.stp", 0.0, 0.0),
 ];
 
@@ -73,12 +76,26 @@ fn cells_excluded_by_tangent_cones_hold_no_nearer_point() {
             index: b,
             pose: Pose::identity(),
         };
-        let (mut excluded, mut seam) = (0usize, 0usize);
+        let (mut excluded, mut seam, mut spans) = (0usize, 0usize, 0usize);
         for (i, qw) in qs.iter().enumerate() {
             let r = closest_point(&scene, &target, *qw).unwrap_or_else(|e| panic!("{file} point {i}: {e}"));
             let d = r.distance.abs();
             let q = pose.inverse_transform_point(qw);
             for (k, cell) in geom.cells.iter().enumerate() {
+                if let Item::Edge(e) = cell.item {
+                    // an edge span excluded towards an interior breakpoint
+                    let r = &cell.rect;
+                    if box_dist2(&cell.lo, &cell.hi, &q).sqrt() >= d || !geom.cell_cones[k].excludes(r, &q) {
+                        continue;
+                    }
+                    spans += 1;
+                    let (m, ..) = solve_edge(geom, &cfg, e, r[0], r[1], 0.5 * (r[0] + r[1]), &q);
+                    assert!(
+                        m >= d - 1e-9 * (1.0 + d),
+                        "{file} point {i} {qw:?}: excluded span {k} (edge {e}, {r:?}) holds {m}, the answer is {d}"
+                    );
+                    continue;
+                }
                 let Item::Piece(p) = cell.item else { continue };
                 if box_dist2(&cell.lo, &cell.hi, &q).sqrt() >= d || !geom.cell_cones[k].excludes(&cell.rect, &q) {
                     continue;
@@ -97,8 +114,9 @@ fn cells_excluded_by_tangent_cones_hold_no_nearer_point() {
         let per = excluded as f64 / qs.len() as f64;
         let per_seam = seam as f64 / qs.len() as f64;
         eprintln!(
-            "{file}: {} queries, {per:.2} excluded cells per query ({per_seam:.2} towards a seam only)",
-            qs.len()
+            "{file}: {} queries, {per:.2} excluded cells per query ({per_seam:.2} towards a seam only), {:.2} edge spans",
+            qs.len(),
+            spans as f64 / qs.len() as f64
         );
         assert!(
             per >= least,

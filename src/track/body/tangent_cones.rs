@@ -47,6 +47,16 @@
 //! multiplicity) only widens the cone. On the dense freeform faces of
 //! issue 27 (a blade in 6,484 pieces) a cell beside a piece's side was
 //! kept only because the side was a seam.
+//!
+//! **Edge spans** are cells too ([`CellCones::of_span`]): the distance along
+//! an edge `C(t)` changes at the rate `(C − q)·C'`, and `C'` over a Bézier
+//! span lies in the cone of its polygon's differences (pairs `P_k − P_i`,
+//! `k > i`, for a rational span). A span on which it is strictly monotone
+//! towards an *interior* breakpoint of the edge, where the next span's
+//! first difference keeps the sign, holds no minimum of the body (moving
+//! along the edge lowers the distance); towards the edge's end (a vertex)
+//! it is kept. An edge span has no side inside its item otherwise (its
+//! `rect` has no `v` range).
 
 use super::oriented::OrientedBox;
 use crate::geom::{Hpoint, Vec3};
@@ -196,6 +206,55 @@ impl CellCones {
         }
     }
 
+    /// The cones of span `j` of an edge held as the homogeneous Bézier
+    /// polygons `spans` (in order along the edge, one degree), rational or
+    /// not, inside the oriented box `bx`: the cone of `C'` over the span,
+    /// and across each interior breakpoint where the next span starts at
+    /// the span's end, the cone also holding the neighbour's first (last)
+    /// difference there (see the module doc).
+    pub fn of_span(spans: &[Vec<Hpoint>], j: usize, rational: bool, bx: &OrientedBox) -> CellCones {
+        let Some(own) = spans.get(j) else {
+            return CellCones::NONE;
+        };
+        let p = own.len().wrapping_sub(1);
+        if own.is_empty() || p == 0 || spans.iter().flatten().any(|h| !(h[3] > 0.0)) {
+            return CellCones::NONE;
+        }
+        let pts = cartesian(own);
+        let scale = pts.iter().map(|p| p.amax()).fold(0.0f64, f64::max) + bx.half.amax();
+        let mut dirs = differences(p, 0, &pts, 0, rational);
+        let tangent = Cone::holding(&dirs, scale);
+        // the neighbours continuing the span at its ends: (side, their difference there)
+        let meets = |a: &Vec3, b: &Vec3| (a - b).amax() <= 1e-12 * scale;
+        let mut ends = [false; 2];
+        if j > 0 {
+            let prev = cartesian(&spans[j - 1]);
+            if prev.len() == p + 1 && meets(&prev[p], &pts[0]) {
+                dirs.push(prev[p] - prev[p - 1]);
+                ends[0] = true;
+            }
+        }
+        if let Some(next) = spans.get(j + 1).map(|n| cartesian(n)) {
+            if next.len() == p + 1 && meets(&next[0], &pts[p]) {
+                dirs.push(next[1] - next[0]);
+                ends[1] = true;
+            }
+        }
+        let across = if tangent.cos > 0.0 && (ends[0] || ends[1]) {
+            Cone::holding(&dirs, scale)
+        } else {
+            Cone::NONE
+        };
+        let ok = across.cos > 0.0;
+        CellCones {
+            centre: bx.center,
+            radius: bx.half.norm() * (1.0 + MARGIN),
+            tangent: [tangent, Cone::NONE],
+            across: [across, Cone::NONE],
+            seam: [ok && ends[0], ok && ends[1], false, false],
+        }
+    }
+
     /// How the distance from `q` changes along each parameter over the
     /// whole closed cell: `[u, v]`, each `Some(up)` when it is strictly
     /// monotone along that parameter, with `up` when it *falls* as the
@@ -246,7 +305,9 @@ impl CellCones {
             Some(up) => {
                 // falls towards the upper side (`up`) or the lower one
                 let side = 2 * k + usize::from(up);
-                let inside = if up { rect[side] < 1.0 } else { rect[side] > 0.0 };
+                // (an edge span's rect has no `v` range and no side inside
+                // its item: only its interior breakpoints, as seams)
+                let inside = rect[2] < rect[3] && if up { rect[side] < 1.0 } else { rect[side] > 0.0 };
                 inside || (self.seam[side] && s.sign(&self.across[k]) == Some(up))
             }
             None => false,
@@ -500,6 +561,57 @@ mod tests {
         let fold = net(|i, j| [1.0 - 0.5 * i as f64 / 3.0, j as f64 / 3.0, 0.1 + 0.5 * i as f64 / 3.0]);
         let folded = CellCones::of_patch_seams(3, 3, &a, false, &bx, &[(1, seam_differences(3, 3, &fold, 0, false))]);
         assert!(!folded.seam[1]);
+    }
+
+    #[test]
+    fn an_edge_span_is_excluded_only_towards_an_interior_breakpoint() {
+        // two cubic spans: a gentle arc from (0,0,0) to (2,0,0) through (1,0,0.2)
+        let spans = vec![
+            vec![[0.0, 0.0, 0.0, 1.0], [0.3, 0.0, 0.1, 1.0], [0.7, 0.0, 0.2, 1.0], [1.0, 0.0, 0.2, 1.0]],
+            vec![[1.0, 0.0, 0.2, 1.0], [1.3, 0.0, 0.2, 1.0], [1.7, 0.0, 0.1, 1.0], [2.0, 0.0, 0.0, 1.0]],
+        ];
+        let pts = |j: usize| spans[j].iter().map(|h| Vec3::new(h[0], h[1], h[2])).collect::<Vec<_>>();
+        let bx = OrientedBox::of_curve(&spans[0]).unwrap();
+        let cones = CellCones::of_span(&spans, 0, false, &bx);
+        assert!(cones.seam[1] && !cones.seam[0]);
+        // the edge's parameter over [0, 2]: span 0 is [0, 1] (no v range)
+        let rect = [0.0, 1.0, 0.0, 0.0];
+        // far out beyond the breakpoint: the distance falls along span 0 and
+        // on into span 1 (the edge's minimum is on span 1)
+        let q = Vec3::new(1.8, 0.5, 1.0);
+        assert_eq!(cones.monotone(&q)[0], Some(true));
+        assert!(cones.excludes(&rect, &q));
+        // far out before the start: falls towards t = 0, the edge's end (a vertex)
+        let q0 = Vec3::new(-5.0, 0.2, 0.0);
+        assert_eq!(cones.monotone(&q0)[0], Some(false));
+        assert!(!cones.excludes(&rect, &q0));
+        // brute force over a grid of queries: an excluded span's distance
+        // falls along it, and along the next span's start
+        let bez = |p: &[Vec3], t: f64| {
+            let s = 1.0 - t;
+            let c = p[0] * (s * s * s) + p[1] * (3.0 * s * s * t) + p[2] * (3.0 * s * t * t) + p[3] * (t * t * t);
+            let d = (p[1] - p[0]) * (3.0 * s * s) + (p[2] - p[1]) * (6.0 * s * t) + (p[3] - p[2]) * (3.0 * t * t);
+            (c, d)
+        };
+        let mut excluded = 0;
+        for k in 0..400 {
+            let q = Vec3::new(-3.0 + 0.4 * (k % 20) as f64, 0.3, -3.0 + 0.4 * (k / 20) as f64);
+            if !cones.excludes(&rect, &q) {
+                continue;
+            }
+            excluded += 1;
+            for t in 0..=20 {
+                let (c, d) = bez(&pts(0), t as f64 / 20.0);
+                assert!((c - q).dot(&d) < 0.0, "q {q:?}");
+            }
+            let (c, d) = bez(&pts(1), 0.0);
+            assert!((c - q).dot(&d) < 0.0, "q {q:?}");
+        }
+        assert!(excluded >= 10, "excluded {excluded}");
+        // a span whose next span does not start at its end is no seam
+        let mut gap = spans.clone();
+        gap[1][0][2] = 0.5;
+        assert!(!CellCones::of_span(&gap, 0, false, &bx).seam[1]);
     }
 
     #[test]
