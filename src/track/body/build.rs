@@ -49,9 +49,11 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
     let mut cell_cones = Vec::new();
     let pieces = build_pieces(scene, b, &mut cells, &mut cell_boxes, &mut cell_quarters, &mut cell_cones)?;
     let trims = build_trims(scene, b, &mut cells, &mut cell_boxes);
-    let edges = build_edges(scene, b, &mut cells, &mut cell_boxes)?;
     // cells other than piece cells (after them): no quarters (their bound is
-    // the whole box's) and no tangent cones
+    // the whole box's); no tangent cones for trim curves (one cell each),
+    // an edge's spans have theirs (`CellCones::of_span`)
+    cell_cones.resize(cell_boxes.len(), CellCones::NONE);
+    let edges = build_edges(scene, b, &mut cells, &mut cell_boxes, &mut cell_cones)?;
     cell_cones.resize(cell_boxes.len(), CellCones::NONE);
     let vertices = build_vertices(scene, b);
     let (nodes, leaf_items, root) = build_nodes(scene, b, &pieces, &edges, &trims, &cells);

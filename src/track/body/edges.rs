@@ -6,8 +6,9 @@ use super::boxes::aabb_corners;
 use super::build::{local_index, span_range, v3};
 use super::geom::{Cell, CellTrim, EdgeGeom, Item, VertexGeom};
 use super::oriented::OrientedBox;
+use super::tangent_cones::CellCones;
 use super::BodyError;
-use crate::geom::{NurbsCurve, SpanCurve, Vec3};
+use crate::geom::{Hpoint, NurbsCurve, SpanCurve, Vec3};
 use crate::scene::bvh::hull_box;
 use crate::scene::data::{Body, SceneData, NONE};
 
@@ -17,6 +18,7 @@ pub(super) fn build_edges(
     b: &Body,
     cells: &mut Vec<Cell>,
     boxes: &mut Vec<OrientedBox>,
+    cones: &mut Vec<CellCones>,
 ) -> Result<Vec<EdgeGeom>, BodyError> {
     let mut edges = Vec::with_capacity(b.edges.count as usize);
     for (k, e) in scene.edges[span_range(&b.edges)].iter().enumerate() {
@@ -28,6 +30,8 @@ pub(super) fn build_edges(
                 reason: err.to_string(),
             })?;
         let first = cells.len() as u32;
+        // the spans' Bézier polygons, one per cell below (their tangent cones)
+        let polys: Vec<Vec<Hpoint>> = curve.bezier_spans().into_iter().map(|s| s.curve.cw).collect();
         let p = e.curve_degree as usize;
         for i in p..e.poles.len() {
             let (t0, t1) = (e.knots[i], e.knots[i + 1]);
@@ -35,7 +39,14 @@ pub(super) fn build_edges(
                 continue;
             }
             let (lo, hi) = aabb_corners(&hull_box(&e.poles[i - p..=i]));
-            boxes.push(OrientedBox::of_curve(&e.poles[i - p..=i]).unwrap_or_else(|| OrientedBox::aabb(&lo, &hi)));
+            let bx = OrientedBox::of_curve(&e.poles[i - p..=i]).unwrap_or_else(|| OrientedBox::aabb(&lo, &hi));
+            boxes.push(bx);
+            let j = (cells.len() as u32 - first) as usize;
+            cones.push(if polys.len() == (p..e.poles.len()).filter(|&i| e.knots[i + 1] > e.knots[i]).count() {
+                CellCones::of_span(&polys, j, curve.rational, &bx)
+            } else {
+                CellCones::NONE
+            });
             cells.push(Cell {
                 item: Item::Edge(k as u32),
                 rect: [t0, t1, 0.0, 0.0],

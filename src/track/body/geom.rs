@@ -202,9 +202,10 @@ pub struct BodyGeom {
     /// times tighter than the whole box's on a curved cell.
     pub cell_quarters: Vec<[OrientedBox; 4]>,
     /// The tangent cones of each cell (same order as [`cells`](Self::cells);
-    /// `CellCones::NONE` for edges and trim curves): a cell on which the
-    /// distance is monotone towards a side inside its piece holds no
-    /// minimum of the body (`CellCones::excludes`).
+    /// `CellCones::NONE` for trim curves): a cell on which the distance is
+    /// monotone towards a side inside its piece, a seam, or an interior
+    /// breakpoint of its edge holds no minimum of the body
+    /// (`CellCones::excludes`).
     pub cell_cones: Vec<CellCones>,
     /// BVH nodes (children after their parent).
     pub nodes: Vec<Node>,

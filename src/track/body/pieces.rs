@@ -8,13 +8,13 @@ use super::clip::segment_hits_rect;
 use super::geom::{Cell, CellTrim, Item, PieceGeom};
 use super::oriented::OrientedBox;
 use super::sixteenths::Sixteenths;
-use super::tangent_cones::CellCones;
+use super::tangent_cones::{seam_differences, CellCones};
 use super::trim_loops::{edges_contain, trim_edges, trim_polygons, TrimBands, TrimEdge};
 use super::BodyError;
 use crate::geom::bernstein::{split_u, split_v};
-use crate::geom::NurbsSurface;
+use crate::geom::{NurbsSurface, Vec3};
 use crate::scene::bvh::hull_box;
-use crate::scene::data::{Body, ConvexityClass, SceneData};
+use crate::scene::data::{Body, Boundary, ConvexityClass, FeatureRef, Piece, SceneData};
 
 /// The pieces of body `b` with their cells (appended to `cells`).
 pub(super) fn build_pieces(
@@ -71,7 +71,8 @@ pub(super) fn build_pieces(
                 }
                 let whole = OrientedBox::of_patch(du, dv, &sub).unwrap_or_else(|| OrientedBox::aabb(&lo, &hi));
                 boxes.push(whole);
-                cones.push(CellCones::of_patch(du, dv, &sub, surface.rational, &whole));
+                let seams = cell_seams(scene, b, p, &rect);
+                cones.push(CellCones::of_patch_seams(du, dv, &sub, surface.rational, &whole, &seams));
                 quarters.push(OrientedBox::of_quarters(du, dv, &sub).unwrap_or([whole; 4]));
                 let sixteenths = match trim {
                     CellTrim::Partial => Sixteenths::of(&trim_edges, &rect),
@@ -107,6 +108,56 @@ pub(super) fn build_pieces(
         });
     }
     Ok(pieces)
+}
+
+/// The sides of the cell `rect` of piece `p` (of body `b`) that lie on a
+/// seam (`0`–`3`: `u = 0`, `u = 1`, `v = 0`, `v = 1` of the piece), each
+/// with the derivative directions across it of the neighbouring piece of the
+/// face that holds the cell's whole side, over that side
+/// ([`seam_differences`] of the neighbour restricted to it): what
+/// [`CellCones::of_patch_seams`] needs. A side shared with several
+/// neighbours, or with none, is not a seam here.
+fn cell_seams(scene: &SceneData, b: &Body, p: &Piece, rect: &[f64; 4]) -> Vec<(usize, Vec<Vec3>)> {
+    const SIDES: [Boundary; 4] = [Boundary::U0, Boundary::U1, Boundary::V0, Boundary::V1];
+    let mut out = Vec::new();
+    for (s, side) in SIDES.iter().enumerate() {
+        if rect[s] != (s % 2) as f64 {
+            continue;
+        }
+        // the parameter along the side, in the face's coordinates
+        let o = if s < 2 { 2 } else { 0 };
+        let face = |t: f64| p.domain[o] + t * (p.domain[o + 1] - p.domain[o]);
+        let (fa, fb) = (face(rect[o]), face(rect[o + 1]));
+        for a in p.adjacency.iter().filter(|a| a.boundary == *side) {
+            let (Some(FeatureRef::Piece(_)), FeatureRef::Piece(i)) = (local_feature(a.feature, b), a.feature) else {
+                continue;
+            };
+            let n = &scene.pieces[i as usize];
+            let len = n.domain[o + 1] - n.domain[o];
+            if !(len > 0.0) {
+                continue;
+            }
+            let (ta, tb) = ((fa - n.domain[o]) / len, (fb - n.domain[o]) / len);
+            if !(ta >= -1e-9 && tb <= 1.0 + 1e-9 && tb > ta) {
+                continue;
+            }
+            let (ta, tb) = (ta.max(0.0), tb.min(1.0));
+            let (du, dv) = (n.degree_u as usize, n.degree_v as usize);
+            if n.poles.len() != (du + 1) * (dv + 1) || n.poles.iter().any(|h| !(h[3] > 0.0)) {
+                continue;
+            }
+            let r = if s < 2 { [0.0, 1.0, ta, tb] } else { [ta, tb, 0.0, 1.0] };
+            let sub = sub_patch(&n.poles, du, dv, &r);
+            let rational = n.poles.iter().any(|h| h[3] != 1.0);
+            // the neighbour's side along this seam is the opposite one
+            let dirs = seam_differences(du, dv, &sub, s ^ 1, rational);
+            if !dirs.is_empty() {
+                out.push((s, dirs));
+            }
+            break;
+        }
+    }
+    out
 }
 
 /// Trim status of a rectangle: `None` when it lies entirely outside the kept region.
