@@ -487,6 +487,7 @@ impl FarState {
     /// Visits wide node `n` ([`BodyGeom::wide`]), whose box is `lb2`
     /// (squared) from `q`: its key.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn visit(
         &mut self,
         body: &BodyGeom,
@@ -501,6 +502,22 @@ impl FarState {
         if key - self.s >= best.d {
             return key;
         }
+        self.visit_open(body, cfg, n, lb2, q, skip, best)
+    }
+
+    /// [`visit`](Self::visit) of a node whose key is known to be below the
+    /// answer (just read by its parent).
+    #[allow(clippy::too_many_arguments)]
+    fn visit_open(
+        &mut self,
+        body: &BodyGeom,
+        cfg: &TrackerConfig,
+        n: u32,
+        lb2: f64,
+        q: &Vec3,
+        skip: Option<Skip>,
+        best: &mut Candidate,
+    ) -> f64 {
         let node = &body.wide.nodes[n as usize];
         let lb = lb2.sqrt();
         if lb >= best.d {
@@ -678,11 +695,11 @@ impl FarState {
             (false, false) => min_of(ka, kb),
             (true, false) => {
                 let da = box_dist2(&node.slot_lo[i], &node.slot_hi[i], q);
-                min_of(self.visit(body, cfg, a, da, q, skip, best), kb)
+                min_of(self.visit_open(body, cfg, a, da, q, skip, best), kb)
             }
             (false, true) => {
                 let db = box_dist2(&node.slot_lo[j], &node.slot_hi[j], q);
-                min_of(self.visit(body, cfg, b, db, q, skip, best), ka)
+                min_of(self.visit_open(body, cfg, b, db, q, skip, best), ka)
             }
             (true, true) => {
                 let (da, db) = (
@@ -690,7 +707,8 @@ impl FarState {
                     box_dist2(&node.slot_lo[j], &node.slot_hi[j], q),
                 );
                 let ((x, dx), (y, dy)) = if da <= db { ((a, da), (b, db)) } else { ((b, db), (a, da)) };
-                let kx = self.visit(body, cfg, x, dx, q, skip, best);
+                let kx = self.visit_open(body, cfg, x, dx, q, skip, best);
+                // read again: `best` may have fallen in `x`
                 let ky = self.visit(body, cfg, y, dy, q, skip, best);
                 min_of(kx, ky)
             }
