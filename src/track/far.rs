@@ -22,7 +22,7 @@
 //! face's minimum is then on an edge, which has cells of its own).
 
 pub use super::cold::cold_search;
-use super::body::{box_dist2, max_of, min_of, BodyGeom, Item, NodeKind};
+use super::body::{box_dist2, max_of, min_of, BodyGeom, Item, WideKind, NO_WIDE_NODE as NO_NODE};
 pub use super::body::{trim_domain, trim_point, trim_samples, TrimSamples, TRIM_SAMPLES};
 use super::config::{ControlLaw, Mode, TrackerConfig};
 use super::core::{clamp_box, track_loop, track_loop_until, Local};
@@ -398,28 +398,21 @@ impl FarState {
             .iter()
             .map(|c| [0.5 * (c.rect[0] + c.rect[1]), 0.5 * (c.rect[2] + c.rect[3])])
             .collect();
-        let mut parent = vec![NO_NODE; body.nodes.len()];
+        let parent = body.wide.parents();
         let mut slot_leaf = vec![NO_NODE; body.leaf_items.len()];
-        for (n, node) in body.nodes.iter().enumerate() {
-            match node.kind {
-                NodeKind::Interior(l, r) => {
-                    for ch in [l, r] {
-                        if let Some(p) = parent.get_mut(ch as usize) {
-                            *p = n as u32;
-                        }
-                    }
-                }
-                NodeKind::Leaf(f, e) => {
-                    for i in f..e {
-                        if let Some(l) = slot_leaf.get_mut(i as usize) {
-                            *l = n as u32;
-                        }
+        for (n, node) in body.wide.nodes.iter().enumerate() {
+            if let WideKind::Leaf(f, e) = node.kind {
+                for i in f..e {
+                    if let Some(l) = slot_leaf.get_mut(i as usize) {
+                        *l = n as u32;
                     }
                 }
             }
         }
+        let mut node_key = vec![f64::NEG_INFINITY; body.wide.nodes.len() + 1];
+        node_key[body.wide.empty() as usize] = f64::INFINITY;
         Self {
-            node_key: vec![f64::NEG_INFINITY; body.nodes.len()],
+            node_key,
             item_key: vec![f64::NEG_INFINITY; body.leaf_items.len()],
             cell_key: vec![f64::NEG_INFINITY; body.cells.len()],
             cell_x,
@@ -440,6 +433,10 @@ impl FarState {
     /// Forgets every bound (the next search is cold) and restarts the cells at their centres.
     pub fn reset(&mut self, body: &BodyGeom) {
         self.node_key.fill(f64::NEG_INFINITY);
+        // the empty slots' key (`WideBvh::empty`)
+        if let Some(k) = self.node_key.last_mut() {
+            *k = f64::INFINITY;
+        }
         self.item_key.fill(f64::NEG_INFINITY);
         self.cell_key.fill(f64::NEG_INFINITY);
         for (x, c) in self.cell_x.iter_mut().zip(&body.cells) {
@@ -475,9 +472,9 @@ impl FarState {
         };
     }
 
-    /// `(nodes, cells)` of the body this state was sized for.
+    /// `(wide nodes, cells)` of the body this state was sized for.
     pub fn sized_for(&self) -> (usize, usize) {
-        (self.node_key.len(), self.cell_key.len())
+        (self.node_key.len() - 1, self.cell_key.len())
     }
 
     /// The query moved by `delta` (body frame) since the last search.
@@ -497,7 +494,7 @@ impl FarState {
         if self.count_why {
             self.why = FarWhy::default();
         }
-        if body.nodes.is_empty() {
+        if body.wide.nodes.is_empty() {
             return;
         }
         self.restore_tracked(body, skip);
@@ -505,14 +502,16 @@ impl FarState {
         let root = &body.nodes[body.root as usize];
         let lb2 = box_dist2(&root.lo, &root.hi, q);
         self.open.clear();
-        self.visit(body, &cfg, body.root, lb2, q, skip, best);
+        self.visit(body, &cfg, body.wide.root, lb2, q, skip, best);
         let (solved, iterations) = self.open.close(body, &cfg, q, best);
         self.solved += solved;
         self.iterations += iterations;
     }
 
-    /// Visits node `n`, whose box is `lb2` (squared) from `q`: its key.
+    /// Visits wide node `n` ([`BodyGeom::wide`]), whose box is `lb2`
+    /// (squared) from `q`: its key.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn visit(
         &mut self,
         body: &BodyGeom,
@@ -527,7 +526,23 @@ impl FarState {
         if key - self.s >= best.d {
             return key;
         }
-        let node = &body.nodes[n as usize];
+        self.visit_open(body, cfg, n, lb2, q, skip, best)
+    }
+
+    /// [`visit`](Self::visit) of a node whose key is known to be below the
+    /// answer (just read by its parent).
+    #[allow(clippy::too_many_arguments)]
+    fn visit_open(
+        &mut self,
+        body: &BodyGeom,
+        cfg: &TrackerConfig,
+        n: u32,
+        lb2: f64,
+        q: &Vec3,
+        skip: Option<Skip>,
+        best: &mut Candidate,
+    ) -> f64 {
+        let node = &body.wide.nodes[n as usize];
         let lb = lb2.sqrt();
         if lb >= best.d {
             let k = lb + self.s;
@@ -535,25 +550,33 @@ impl FarState {
             return k;
         }
         let k = match node.kind {
-            NodeKind::Interior(l, r) => {
-                // a child whose key still bounds it out is not looked at (its
-                // box distance is not needed: `best` only falls in this search)
-                let (kl, kr) = (self.node_key[l as usize], self.node_key[r as usize]);
-                match (kl - self.s < best.d, kr - self.s < best.d) {
-                    (false, false) => min_of(kl, kr),
-                    (true, false) => min_of(self.visit_box(body, cfg, l, q, skip, best), kr),
-                    (false, true) => min_of(self.visit_box(body, cfg, r, q, skip, best), kl),
+            WideKind::Interior => {
+                // a half none of whose slots' keys is below the answer is not
+                // looked at (nor its box: `best` only falls in this search)
+                let [s0, s1, s2, s3] = node.slots;
+                let (k0, k1, k2, k3) = (
+                    self.node_key[s0 as usize],
+                    self.node_key[s1 as usize],
+                    self.node_key[s2 as usize],
+                    self.node_key[s3 as usize],
+                );
+                let open = |k: f64| k - self.s < best.d;
+                match (open(k0) || open(k1), open(k2) || open(k3)) {
+                    (false, false) => min_of(min_of(k0, k1), min_of(k2, k3)),
+                    (true, false) => min_of(self.visit_half(body, cfg, n, 0, q, skip, best), min_of(k2, k3)),
+                    (false, true) => min_of(self.visit_half(body, cfg, n, 1, q, skip, best), min_of(k0, k1)),
                     (true, true) => {
-                        let (nl, nr) = (&body.nodes[l as usize], &body.nodes[r as usize]);
-                        let (dl, dr) = (box_dist2(&nl.lo, &nl.hi, q), box_dist2(&nr.lo, &nr.hi, q));
-                        let ((a, da), (b, db)) = if dl <= dr { ((l, dl), (r, dr)) } else { ((r, dr), (l, dl)) };
-                        let ka = self.visit(body, cfg, a, da, q, skip, best);
-                        let kb = self.visit(body, cfg, b, db, q, skip, best);
+                        // the binary order: the nearer half's box first
+                        let d0 = box_dist2(&node.half_lo[0], &node.half_hi[0], q);
+                        let d1 = box_dist2(&node.half_lo[1], &node.half_hi[1], q);
+                        let (a, b) = if d0 <= d1 { (0, 1) } else { (1, 0) };
+                        let ka = self.visit_half(body, cfg, n, a, q, skip, best);
+                        let kb = self.visit_half(body, cfg, n, b, q, skip, best);
                         min_of(ka, kb)
                     }
                 }
             }
-            NodeKind::Leaf(f, e) => {
+            WideKind::Leaf(f, e) => {
                 let mut k = f64::INFINITY;
                 for i in f..e {
                     let key = self.item_key[i as usize];
@@ -671,20 +694,49 @@ impl FarState {
         self.tracked = TrackedSlot::NONE;
     }
 
-    /// [`visit`](Self::visit) of node `n`, its box distance computed here.
-    #[inline]
-    fn visit_box(
+    /// Visits half `h` of wide node `n` (the binary walk's visit of a
+    /// child of `n`'s binary node, without a key or box of its own): its
+    /// slots whose keys are below the answer, the nearer box first; the
+    /// least key of its slots.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn visit_half(
         &mut self,
         body: &BodyGeom,
         cfg: &TrackerConfig,
         n: u32,
+        h: usize,
         q: &Vec3,
         skip: Option<Skip>,
         best: &mut Candidate,
     ) -> f64 {
-        let node = &body.nodes[n as usize];
-        let lb2 = box_dist2(&node.lo, &node.hi, q);
-        self.visit(body, cfg, n, lb2, q, skip, best)
+        let node = &body.wide.nodes[n as usize];
+        let (i, j) = (2 * h, 2 * h + 1);
+        let (a, b) = (node.slots[i], node.slots[j]);
+        // read again: the other half, visited first, may have lowered `best`
+        let (ka, kb) = (self.node_key[a as usize], self.node_key[b as usize]);
+        match (ka - self.s < best.d, kb - self.s < best.d) {
+            (false, false) => min_of(ka, kb),
+            (true, false) => {
+                let da = box_dist2(&node.slot_lo[i], &node.slot_hi[i], q);
+                min_of(self.visit_open(body, cfg, a, da, q, skip, best), kb)
+            }
+            (false, true) => {
+                let db = box_dist2(&node.slot_lo[j], &node.slot_hi[j], q);
+                min_of(self.visit_open(body, cfg, b, db, q, skip, best), ka)
+            }
+            (true, true) => {
+                let (da, db) = (
+                    box_dist2(&node.slot_lo[i], &node.slot_hi[i], q),
+                    box_dist2(&node.slot_lo[j], &node.slot_hi[j], q),
+                );
+                let ((x, dx), (y, dy)) = if da <= db { ((a, da), (b, db)) } else { ((b, db), (a, da)) };
+                let kx = self.visit_open(body, cfg, x, dx, q, skip, best);
+                // read again: `best` may have fallen in `x`
+                let ky = self.visit(body, cfg, y, dy, q, skip, best);
+                min_of(kx, ky)
+            }
+        }
     }
 
     /// Visits cell `c` whose piece's minimum at `q` is known to be at least
@@ -803,9 +855,6 @@ impl FarState {
 
 /// No home cell for a piece (`FarState::home`).
 const NO_HOME: u32 = u32::MAX;
-
-/// No node (the root's parent, `FarState::parent`).
-const NO_NODE: u32 = u32::MAX;
 
 /// No slot ([`TrackedSlot`]).
 const NO_SLOT: u32 = u32::MAX;

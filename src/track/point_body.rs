@@ -330,7 +330,7 @@ impl PointBodyTracker {
 
     fn far_len_mismatch(&self, body: &BodyGeom) -> bool {
         // a tracker must be used with the scene it was made for
-        self.far.sized_for() != (body.nodes.len(), body.cells.len())
+        self.far.sized_for() != (body.wide.nodes.len(), body.cells.len())
     }
 
     fn restart_at(&mut self, c: &Candidate) {

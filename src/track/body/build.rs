@@ -10,6 +10,7 @@ use super::pieces::build_pieces;
 use super::tangent_cones::CellCones;
 use super::placement::pose_from_placement;
 use super::trim_curves::{build_trims, trim_samples};
+use super::wide::WideBvh;
 use super::BodyError;
 use crate::geom::Vec3;
 use crate::scene::data::{Body, FeatureRef, SceneData, Span, NONE};
@@ -57,6 +58,7 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
     cell_cones.resize(cell_boxes.len(), CellCones::NONE);
     let vertices = build_vertices(scene, b);
     let (nodes, leaf_items, root) = build_nodes(scene, b, &pieces, &edges, &trims, &cells);
+    let wide = WideBvh::build(&nodes, root);
     let mut geom = BodyGeom {
         name: b.name.clone(),
         kind: b.kind,
@@ -74,6 +76,7 @@ pub(super) fn build_body(scene: &SceneData, b: &Body) -> Result<BodyGeom, BodyEr
         nodes,
         leaf_items,
         root,
+        wide,
         status: Default::default(),
     };
     // each trim curve's start samples, on the surface (needs the pieces)

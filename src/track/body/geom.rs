@@ -213,6 +213,9 @@ pub struct BodyGeom {
     pub leaf_items: Vec<Item>,
     /// Root node.
     pub root: u32,
+    /// The same BVH 4-wide (every second level collapsed, built from
+    /// [`nodes`](Self::nodes)): what the point–body far phase walks.
+    pub wide: super::WideBvh,
     /// The verification status of answers on the body's pieces (from the
     /// scene's self-check; all unknown without one), set by [`TrackScene`](super::TrackScene).
     pub status: crate::track::status::BodyStatus,

@@ -24,6 +24,7 @@
 //! - [`trim_curves`]: trim curves tracked as items of their own;
 //! - [`edges`]: edges (cells of Bézier spans, pseudo-normal samples) and vertices;
 //! - [`bvh`]: the runtime BVH over pieces, edges and trim curves;
+//! - [`wide`]: the BVH with every second level collapsed (the point–body far phase's walk);
 //! - [`clip`]: Liang–Barsky clipping in the parameter plane;
 //! - [`boxes`]: the box distance bound;
 //! - [`oriented`]: the cells' oriented boxes (the tight distance bound);
@@ -46,6 +47,7 @@ mod sixteenths;
 mod tangent_cones;
 mod trim_curves;
 mod trim_loops;
+mod wide;
 
 pub use boxes::box_dist2;
 pub(crate) use boxes::{max_of, min_of};
@@ -57,6 +59,7 @@ pub(crate) use pieces::sub_patch;
 pub use placement::pose_from_placement;
 pub use sixteenths::{Sixteenths, SubTrim, SIXTEENTHS_SIDE};
 pub use trim_curves::{trim_domain, trim_point, trim_samples, TrimSamples, TRIM_SAMPLES};
+pub use wide::{WideBvh, WideKind, WideNode, NO_NODE as NO_WIDE_NODE};
 pub use trim_loops::{edges_contain, trim_edges, TrimBands, TrimEdge, TRIM_EDGE_POINTS};
 
 use crate::scene::data::SceneData;
