@@ -3,18 +3,17 @@
 //! circle of a torus, where every cell of the body ties with the answer
 //! within the point's offset from the focal point. The tracker and the cold
 //! query must still answer the exact distance `ρ − δ` (`ρ` the radius of
-//! curvature, `δ` the offset). On the sphere every answer is also proven (no
+//! curvature, `δ` the offset), and proven (no
 //! [`UNCONVERGED`](AnswerStatus::UNCONVERGED) bit): the far phase stops the
 //! solves of cells that cannot beat the answer (`far::cell_floor`), and the
 //! cell holding the nearest point, where the distance's Hessian is
 //! `M ≈ (δ/ρ)·I` (positive definite, far below the hybrid law's margin),
 //! is finished by the feedback-linearised step once the globally
-//! convergent law has stalled (`core::FOCAL_AFTER`). On the cylinder's axis
-//! and the torus's centre circle a cell may be left open (its solve held at
-//! the far side, where the distance is greatest, and its floor cannot
-//! separate it: the square of the axial offset has Bernstein coefficients of
-//! both signs); the answer is then still exact but carries the bit, since
-//! the far phase cannot prove it (`far::open_cells`). Those are counted.
+//! convergent law has stalled (`core::FOCAL_AFTER`). A cell solve held at
+//! a stationary point that is no minimum (the far side of a cylinder seen
+//! from its axis, where the distance is greatest) leaves by the saddle-free
+//! step (`core::SADDLE_FREE_AFTER`); a cell left open all the same would make
+//! the answer unproven (`far::open_cells`): none may be here.
 //!
 //! Tolerance: 1e-9 of the distance (5–10 mm here; the distance's round-off
 //! is ~1e-14 mm, the controller's tolerance on the normalised projection
@@ -145,7 +144,7 @@ fn assert_proven(what: &str, d: f64, status: AnswerStatus) {
 /// tracker following the offsets down (per direction): each answer within
 /// 1e-9 of `rho − δ`. `at(δ, k)` is the query at offset `δ` (mm) in
 /// direction `k`. Returns the answers that carry the unconverged bit (every
-/// answer is exact whether or not it does).
+/// answer is checked exact whether or not it does).
 fn approach(scene: &TrackScene, rho: f64, dirs: usize, at: &dyn Fn(f64, usize) -> Vec3) -> usize {
     let mut flagged = 0;
     let target = whole_body();
@@ -242,7 +241,7 @@ fn offsets_down_to_1e_9_of_the_radius_from_a_cylinder_axis_are_answered_exactly(
         let (phi, z): (f64, f64) = [(0.4, 7.3), (2.9, -11.2), (4.6, 3.1)][k];
         o + Vec3::new(phi.cos(), phi.sin(), 0.0) * delta + Vec3::new(0.0, 0.0, z)
     };
-    approach(&scene, r, 3, &at);
+    assert_eq!(approach(&scene, r, 3, &at), 0);
 }
 
 #[test]
@@ -256,5 +255,5 @@ fn offsets_down_to_1e_9_of_the_radius_from_a_torus_centre_circle_are_answered_ex
         let radial = Vec3::new(phi.cos(), phi.sin(), 0.0);
         o + radial * big + (radial * psi.cos() + Vec3::new(0.0, 0.0, psi.sin())) * delta
     };
-    approach(&scene, r, 3, &at);
+    assert_eq!(approach(&scene, r, 3, &at), 0);
 }
