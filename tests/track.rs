@@ -16,6 +16,8 @@ mod cold_cones;
 mod cusp_edges;
 #[path = "track/focal_set.rs"]
 mod focal_set;
+#[path = "track/open_cells.rs"]
+mod open_cells;
 #[path = "track/point_body.rs"]
 mod point_body;
 #[path = "track/point_body_band.rs"]

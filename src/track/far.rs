@@ -38,8 +38,8 @@ mod cell_floor;
 use cell_floor::cell_floor;
 mod cell_solve;
 mod open_cells;
-pub(crate) use open_cells::OpenCells;
-pub(crate) use cell_solve::{cell_bound, item_cells, solve_cell};
+pub use cell_solve::{cell_bound, item_cells, solve_cell, CellSolve};
+pub use open_cells::OpenCells;
 use cell_solve::{held_inside, held_on_side, SIDE};
 
 /// The best answer found so far (body-local).

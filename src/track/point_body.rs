@@ -75,7 +75,7 @@ pub struct PointBodyResult {
 /// [`AnswerStatus::UNCONVERGED`] when the solve that found `c` did not
 /// converge. Table lookups only.
 #[inline]
-pub(crate) fn status_of(body: &BodyGeom, c: &Candidate) -> AnswerStatus {
+pub fn status_of(body: &BodyGeom, c: &Candidate) -> AnswerStatus {
     face_status(body, c).converged(c.proven())
 }
 

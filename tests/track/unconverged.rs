@@ -22,7 +22,7 @@ fn scene(model: &str) -> TrackScene {
 }
 
 /// Tolerances no solve meets and one iteration per tracker update.
-fn capped() -> TrackerConfig {
+pub(crate) fn capped() -> TrackerConfig {
     TrackerConfig {
         tol: 1e-300,
         step_tol: 1e-300,

@@ -70,7 +70,7 @@ pub(super) fn held_away(r: &[f64; 4], x0: &[f64; 2], x: &[f64; 2], w: &[f64; 2])
 /// `best` (the cell cannot hold a closer point), else `Ok(bound)`. The
 /// axis-aligned box first (cheapest), then the cell's oriented box.
 #[inline]
-pub(crate) fn cell_bound(body: &BodyGeom, c: u32, q: &Vec3, best: f64) -> Result<f64, f64> {
+pub fn cell_bound(body: &BodyGeom, c: u32, q: &Vec3, best: f64) -> Result<f64, f64> {
     let cell = &body.cells[c as usize];
     let lb = box_dist2(&cell.lo, &cell.hi, q).sqrt();
     if lb >= best {
@@ -96,7 +96,7 @@ pub(crate) fn cell_bound(body: &BodyGeom, c: u32, q: &Vec3, best: f64) -> Result
 
 /// What [`solve_cell`] found.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct CellSolve {
+pub struct CellSolve {
     /// Witness parameters.
     pub x: [f64; 2],
     /// The cell's new lower bound (`lb` on entry; the minimum itself where
@@ -147,7 +147,7 @@ pub(super) fn piece_minimum(unimodal: bool, free: bool) -> bool {
 
 /// Solves cell `c` from `x0` and improves `best` with its minimum (when
 /// kept by the trims).
-pub(crate) fn solve_cell(
+pub fn solve_cell(
     body: &BodyGeom,
     cfg: &TrackerConfig,
     c: u32,
@@ -260,7 +260,7 @@ pub(crate) fn solve_cell(
 
 /// The cells of an item.
 #[inline]
-pub(crate) fn item_cells(body: &BodyGeom, item: Item) -> std::ops::Range<u32> {
+pub fn item_cells(body: &BodyGeom, item: Item) -> std::ops::Range<u32> {
     match item {
         Item::Piece(p) => body.pieces[p as usize].cells.clone(),
         Item::Edge(x) => body.edges[x as usize].cells.clone(),
